@@ -1,0 +1,564 @@
+package analyzer
+
+import (
+	"go/ast"
+	"go/token"
+	"go/types"
+	"sort"
+	"strings"
+
+	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/types/typeutil"
+
+	"github.com/chokaq/idemlint/internal/directive"
+	"github.com/chokaq/idemlint/internal/effect"
+	"github.com/chokaq/idemlint/internal/model"
+)
+
+// analysis_ is the state of one pass: the package's functions as nodes of a call graph,
+// the local-variable definitions the sink rules read, and the directives.
+type analysis_ struct {
+	pass       *analysis.Pass
+	index      *model.Index
+	directives map[*token.File]*directive.File
+
+	nodes  []*node
+	byFunc map[*types.Func]*node
+	byLit  map[*ast.FuncLit]*node
+
+	// defs maps a local variable to the expressions assigned to it; callsOn maps it to the
+	// calls made on it (v.M(...), v.F.M(...)). Both feed the sink rules: where a request was
+	// built, which header was set, which statements were queued.
+	defs    map[*types.Var][]ast.Expr
+	callsOn map[*types.Var][]*ast.CallExpr
+	// fieldSets maps a local variable to assignments of its fields (v.F = x, v.H["k"] = x).
+	fieldSets map[*types.Var][]*ast.AssignStmt
+
+	// referenced holds functions used as values (not called) in the package: handed to a
+	// framework, stored, or passed as a callback.
+	referenced map[*types.Func]bool
+
+	sinkCache   map[*types.Func]*model.Sink
+	methodIndex map[string][]*types.Func // imported methods with facts, by name
+	importFacts map[*types.Func]*effect.Fact
+}
+
+// node is a function declaration or function literal of the package.
+type node struct {
+	fn   *types.Func // nil for literals
+	decl *ast.FuncDecl
+	lit  *ast.FuncLit
+	name string // for messages
+	body *ast.BlockStmt
+	file *directive.File
+
+	sites []site
+
+	// Directives in the declaration's doc comment.
+	barrier *directive.Directive   // //idemlint:idempotent
+	ignores []*directive.Directive // //idemlint:ignore
+	marked  *directive.Directive   // //idemlint:handler
+
+	raw     effect.Set // before the function's own directives
+	effects effect.Set // after them: what callers see
+	from    map[effect.Kind]origin
+}
+
+// origin says where, in a node's body, the effect of one kind it keeps comes from.
+type origin struct {
+	pos token.Pos // the call (or closure) in the body
+	via *node     // the callee, when it is in this package
+}
+
+// site is one way effects enter a node: a call to a sink, to a function of this package,
+// to a function of another package (its fact), or a closure defined in the body.
+type site struct {
+	pos    token.Pos
+	line   int
+	callee string // hop name
+	sink   *effect.Effect
+	local  *node
+	fact   *effect.Fact
+	inline bool // a closure: its effects are the node's own, with no hop
+}
+
+func newAnalysis(pass *analysis.Pass, ix *model.Index) *analysis_ {
+	return &analysis_{
+		pass:        pass,
+		index:       ix,
+		directives:  map[*token.File]*directive.File{},
+		byFunc:      map[*types.Func]*node{},
+		byLit:       map[*ast.FuncLit]*node{},
+		defs:        map[*types.Var][]ast.Expr{},
+		callsOn:     map[*types.Var][]*ast.CallExpr{},
+		fieldSets:   map[*types.Var][]*ast.AssignStmt{},
+		referenced:  map[*types.Func]bool{},
+		sinkCache:   map[*types.Func]*model.Sink{},
+		importFacts: map[*types.Func]*effect.Fact{},
+	}
+}
+
+// build creates a node per function and literal, records local definitions, then resolves
+// every call site once; solve only propagates along the resolved sites.
+func (a *analysis_) build() {
+	for _, f := range a.pass.Files {
+		df := a.fileOf(f)
+		for _, decl := range f.Decls {
+			fd, ok := decl.(*ast.FuncDecl)
+			if !ok || fd.Body == nil {
+				continue
+			}
+			fn, _ := a.pass.TypesInfo.Defs[fd.Name].(*types.Func)
+			if fn == nil {
+				continue
+			}
+			n := &node{fn: fn, decl: fd, name: funcName(fn, a.pass.Pkg), body: fd.Body, file: df}
+			for _, d := range df.InDoc(fd.Doc) {
+				if d.Err != "" {
+					continue
+				}
+				switch d.Verb {
+				case directive.Idempotent:
+					n.barrier = d
+				case directive.Ignore:
+					n.ignores = append(n.ignores, d)
+				case directive.Handler:
+					n.marked = d
+				}
+			}
+			a.add(n)
+			a.byFunc[fn] = n
+			a.collectLits(n, fd.Body, df)
+		}
+	}
+	for _, f := range a.pass.Files {
+		a.collectDefs(f)
+	}
+	for _, n := range a.nodes {
+		a.resolve(n)
+	}
+}
+
+func (a *analysis_) add(n *node) {
+	n.from = map[effect.Kind]origin{}
+	a.nodes = append(a.nodes, n)
+}
+
+// collectLits makes a node for each function literal directly or indirectly inside body.
+func (a *analysis_) collectLits(outer *node, body ast.Node, df *directive.File) {
+	ast.Inspect(body, func(x ast.Node) bool {
+		lit, ok := x.(*ast.FuncLit)
+		if !ok || x == body {
+			return true
+		}
+		if _, seen := a.byLit[lit]; seen {
+			return false
+		}
+		n := &node{lit: lit, name: "func literal in " + outer.name, body: lit.Body, file: df}
+		a.add(n)
+		a.byLit[lit] = n
+		a.collectLits(n, lit.Body, df)
+		return false
+	})
+}
+
+// collectDefs records, for local variables, what is assigned to them and what is called on
+// them. Flow-insensitive on purpose: the rules ask "was the header set on this request",
+// not "on every path".
+func (a *analysis_) collectDefs(f *ast.File) {
+	info := a.pass.TypesInfo
+	local := func(e ast.Expr) *types.Var {
+		id, ok := ast.Unparen(e).(*ast.Ident)
+		if !ok {
+			return nil
+		}
+		v, _ := info.ObjectOf(id).(*types.Var)
+		if v == nil || v.IsField() || v.Parent() == a.pass.Pkg.Scope() || v.Parent() == nil {
+			return nil
+		}
+		return v
+	}
+	ast.Inspect(f, func(x ast.Node) bool {
+		switch x := x.(type) {
+		case *ast.AssignStmt:
+			switch {
+			case len(x.Lhs) == len(x.Rhs):
+				for i, l := range x.Lhs {
+					if v := local(l); v != nil {
+						if x.Tok == token.ASSIGN || x.Tok == token.DEFINE {
+							a.defs[v] = append(a.defs[v], x.Rhs[i])
+						} else {
+							a.defs[v] = append(a.defs[v], nil) // x op= y: no single value
+						}
+					} else if v := rootVar(info, l); v != nil {
+						a.fieldSets[v] = append(a.fieldSets[v], x)
+					}
+				}
+			case len(x.Rhs) == 1:
+				// v, err := f(): the call defines the first variable.
+				if v := local(x.Lhs[0]); v != nil {
+					a.defs[v] = append(a.defs[v], x.Rhs[0])
+				}
+				for _, l := range x.Lhs[1:] {
+					if v := local(l); v != nil {
+						a.defs[v] = append(a.defs[v], nil)
+					}
+				}
+			}
+		case *ast.ValueSpec:
+			for i, name := range x.Names {
+				v, _ := info.Defs[name].(*types.Var)
+				if v == nil {
+					continue
+				}
+				switch {
+				case len(x.Values) == len(x.Names):
+					a.defs[v] = append(a.defs[v], x.Values[i])
+				case len(x.Values) == 1 && i == 0:
+					a.defs[v] = append(a.defs[v], x.Values[0])
+				}
+			}
+		case *ast.CallExpr:
+			if sel, ok := ast.Unparen(x.Fun).(*ast.SelectorExpr); ok {
+				if v := rootVar(info, sel.X); v != nil {
+					a.callsOn[v] = append(a.callsOn[v], x)
+				}
+			}
+		}
+		return true
+	})
+}
+
+// rootVar returns the local variable at the root of a selector or index chain (v in
+// v.Header.Set, v.Params.IdempotencyKey, v.Header["k"]), or nil.
+func rootVar(info *types.Info, e ast.Expr) *types.Var {
+	for {
+		switch x := ast.Unparen(e).(type) {
+		case *ast.SelectorExpr:
+			e = x.X
+		case *ast.IndexExpr:
+			e = x.X
+		case *ast.StarExpr:
+			e = x.X
+		case *ast.UnaryExpr:
+			e = x.X
+		case *ast.Ident:
+			v, _ := info.ObjectOf(x).(*types.Var)
+			if v == nil || v.IsField() {
+				return nil
+			}
+			return v
+		default:
+			return nil
+		}
+	}
+}
+
+// def returns the single expression assigned to v, or nil when there is none or several.
+func (a *analysis_) def(v *types.Var) ast.Expr {
+	if ds := a.defs[v]; len(ds) == 1 {
+		return ds[0]
+	}
+	return nil
+}
+
+// resolve finds the sites of n: calls, function values and closures in its body (but not
+// in the bodies of nested literals, which are nodes of their own and enter as closures).
+func (a *analysis_) resolve(n *node) {
+	info := a.pass.TypesInfo
+	var visit func(x ast.Node) bool
+	visit = func(x ast.Node) bool {
+		switch x := x.(type) {
+		case *ast.FuncLit:
+			if inner := a.byLit[x]; inner != nil && inner != n {
+				n.sites = append(n.sites, site{pos: x.Pos(), line: a.line(x.Pos()), local: inner, inline: true})
+				return false
+			}
+		case *ast.CallExpr:
+			a.resolveCall(n, x)
+			// Visit the arguments and the receiver, not the callee name itself (it is not
+			// a function value escaping).
+			switch fun := ast.Unparen(x.Fun).(type) {
+			case *ast.SelectorExpr:
+				ast.Inspect(fun.X, visit)
+			case *ast.Ident:
+			case *ast.IndexExpr: // f[T](...)
+			case *ast.IndexListExpr:
+			default:
+				ast.Inspect(fun, visit)
+			}
+			for _, arg := range x.Args {
+				ast.Inspect(arg, visit)
+			}
+			return false
+		case *ast.Ident:
+			if fn, ok := info.Uses[x].(*types.Func); ok {
+				a.valueRef(n, fn, x.Pos())
+			}
+		case *ast.SelectorExpr:
+			if fn, ok := info.Uses[x.Sel].(*types.Func); ok {
+				a.valueRef(n, fn, x.Sel.Pos())
+				ast.Inspect(x.X, visit)
+				return false
+			}
+		}
+		return true
+	}
+	ast.Inspect(n.body, func(x ast.Node) bool {
+		if x == n.body {
+			return true
+		}
+		return visit(x)
+	})
+}
+
+// valueRef handles a function used as a value: a method value, a callback, a handler handed
+// to a framework. It may be called from here, so its effects count as n's.
+func (a *analysis_) valueRef(n *node, fn *types.Func, pos token.Pos) {
+	fn = fn.Origin()
+	a.referenced[fn] = true
+	a.callTarget(n, fn, pos)
+}
+
+func (a *analysis_) line(pos token.Pos) int { return a.pass.Fset.Position(pos).Line }
+
+func (a *analysis_) resolveCall(n *node, call *ast.CallExpr) {
+	fn, ok := typeutil.Callee(a.pass.TypesInfo, call).(*types.Func)
+	if !ok {
+		return
+	}
+	fn = fn.Origin()
+	if s := a.sink(fn); s != nil {
+		if e := a.evalSink(n, s, fn, call); e != nil {
+			n.sites = append(n.sites, site{pos: call.Pos(), line: a.line(call.Pos()), sink: e})
+		}
+		return
+	}
+	if recv := fn.Signature().Recv(); recv != nil && types.IsInterface(recv.Type()) {
+		a.dispatch(n, fn, call)
+		return
+	}
+	a.callTarget(n, fn, call.Pos())
+}
+
+// callTarget adds a site for a call of (or reference to) fn at pos.
+func (a *analysis_) callTarget(n *node, fn *types.Func, pos token.Pos) {
+	if local := a.byFunc[fn]; local != nil {
+		n.sites = append(n.sites, site{pos: pos, line: a.line(pos), callee: local.hopName(), local: local})
+		return
+	}
+	if fn.Pkg() == nil || fn.Pkg() == a.pass.Pkg {
+		return
+	}
+	if f := a.fact(fn); f != nil {
+		n.sites = append(n.sites, site{pos: pos, line: a.line(pos), callee: funcName(fn, nil), fact: f})
+	}
+}
+
+func (a *analysis_) fact(fn *types.Func) *effect.Fact {
+	if f, ok := a.importFacts[fn]; ok {
+		return f
+	}
+	f := new(effect.Fact)
+	if !a.pass.ImportObjectFact(fn, f) {
+		f = nil
+	}
+	a.importFacts[fn] = f
+	return f
+}
+
+func (a *analysis_) sink(fn *types.Func) *model.Sink {
+	s, ok := a.sinkCache[fn]
+	if !ok {
+		s = a.index.Sink(fn)
+		a.sinkCache[fn] = s
+	}
+	return s
+}
+
+// dispatch resolves a call of an interface method to the implementations visible to the
+// package: methods of this package and methods with facts from its dependencies whose
+// receiver implements the interface, and modelled sinks (a *pgxpool.Pool behind a
+// repository's own DBTX interface).
+func (a *analysis_) dispatch(n *node, m *types.Func, call *ast.CallExpr) {
+	iface, _ := m.Signature().Recv().Type().Underlying().(*types.Interface)
+	if iface == nil {
+		return
+	}
+	implements := func(fn *types.Func) bool {
+		recv := fn.Signature().Recv()
+		if recv == nil || types.IsInterface(recv.Type()) {
+			return false
+		}
+		t := recv.Type()
+		if p, ok := t.(*types.Pointer); ok {
+			t = p.Elem()
+		}
+		if named, ok := t.(*types.Named); ok && named.TypeParams().Len() > 0 {
+			return false // a generic receiver cannot be checked without instantiation
+		}
+		return types.Implements(t, iface) || types.Implements(types.NewPointer(t), iface)
+	}
+	seen := false
+	for _, cand := range a.localMethods(m.Name()) {
+		if implements(cand.fn) {
+			a.callTarget(n, cand.fn, call.Pos())
+			seen = true
+		}
+	}
+	for _, fn := range a.importedMethods()[m.Name()] {
+		if implements(fn) {
+			a.callTarget(n, fn, call.Pos())
+			seen = true
+		}
+	}
+	if seen {
+		return
+	}
+	// No implementation with effects in view: a modelled sink method behind the interface?
+	for _, s := range a.index.MethodSinks(m.Name()) {
+		impl := a.lookupMethod(s.Func)
+		if impl != nil && implements(impl) {
+			// The chain names the interface method called: which implementation runs is
+			// decided at run time.
+			if e := a.evalSink(n, s, m, call); e != nil {
+				n.sites = append(n.sites, site{pos: call.Pos(), line: a.line(call.Pos()), sink: e})
+			}
+			return
+		}
+	}
+}
+
+func (a *analysis_) localMethods(name string) []*node {
+	var out []*node
+	for _, n := range a.nodes {
+		if n.fn != nil && n.fn.Name() == name && n.fn.Signature().Recv() != nil {
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
+// importedMethods indexes, once per pass, the methods of dependencies that carry facts.
+func (a *analysis_) importedMethods() map[string][]*types.Func {
+	if a.methodIndex != nil {
+		return a.methodIndex
+	}
+	a.methodIndex = map[string][]*types.Func{}
+	for _, of := range a.pass.AllObjectFacts() {
+		fn, ok := of.Object.(*types.Func)
+		if !ok || fn.Signature().Recv() == nil || fn.Pkg() == a.pass.Pkg {
+			continue
+		}
+		a.methodIndex[fn.Name()] = append(a.methodIndex[fn.Name()], fn)
+	}
+	for _, fns := range a.methodIndex {
+		sort.Slice(fns, func(i, j int) bool { return fns[i].FullName() < fns[j].FullName() })
+	}
+	return a.methodIndex
+}
+
+// lookupMethod finds the method a full name like "(*pkg/path.Type).Name" denotes among the
+// packages this one imports, directly or not; nil if that package is not in view.
+func (a *analysis_) lookupMethod(full string) *types.Func {
+	path := model.PackageOf(full)
+	pkg := a.findPackage(path)
+	if pkg == nil {
+		return nil
+	}
+	typeName, method := splitMethod(full)
+	obj, _ := pkg.Scope().Lookup(typeName).(*types.TypeName)
+	if obj == nil {
+		return nil
+	}
+	m, _, _ := types.LookupFieldOrMethod(types.NewPointer(obj.Type()), true, pkg, method)
+	fn, _ := m.(*types.Func)
+	return fn
+}
+
+func splitMethod(full string) (typeName, method string) {
+	// "(*a/b.T).M" or "(a/b.T).M"
+	close := -1
+	for i := len(full) - 1; i >= 0; i-- {
+		if full[i] == ')' {
+			close = i
+			break
+		}
+	}
+	if close < 0 {
+		return "", ""
+	}
+	recv := full[:close]
+	method = full[close+2:]
+	dot := -1
+	for i := len(recv) - 1; i >= 0; i-- {
+		if recv[i] == '.' {
+			dot = i
+			break
+		}
+	}
+	return recv[dot+1:], method
+}
+
+// findPackage finds an imported package by normalized path, searching the import graph.
+func (a *analysis_) findPackage(path string) *types.Package {
+	want := model.Normalize(path)
+	seen := map[*types.Package]bool{}
+	var walk func(p *types.Package) *types.Package
+	walk = func(p *types.Package) *types.Package {
+		if seen[p] {
+			return nil
+		}
+		seen[p] = true
+		if model.Normalize(p.Path()) == want {
+			return p
+		}
+		for _, imp := range p.Imports() {
+			if r := walk(imp); r != nil {
+				return r
+			}
+		}
+		return nil
+	}
+	return walk(a.pass.Pkg)
+}
+
+// hopName is the name of n on a chain: qualified by its package, as importers see it.
+func (n *node) hopName() string {
+	if n.fn != nil {
+		return funcName(n.fn, nil)
+	}
+	return n.name
+}
+
+// funcName renders fn as "pkg.F" or "(*pkg.T).M"; with from set, names in from are not
+// qualified.
+func funcName(fn *types.Func, from *types.Package) string {
+	qual := func(p *types.Package) string {
+		if p == from {
+			return ""
+		}
+		return p.Name()
+	}
+	if recv := fn.Signature().Recv(); recv != nil {
+		t := recv.Type()
+		ptr := ""
+		if p, ok := t.(*types.Pointer); ok {
+			ptr, t = "*", p.Elem()
+		}
+		name := types.TypeString(t, qual)
+		if named, ok := t.(*types.Named); ok {
+			// Drop type arguments: (*Worker[T]).Work reads better as (*Worker).Work.
+			name = types.TypeString(named.Origin(), qual)
+			if i := strings.IndexByte(name, '['); i >= 0 {
+				name = name[:i]
+			}
+		}
+		return "(" + ptr + name + ")." + fn.Name()
+	}
+	if q := qual(fn.Pkg()); q != "" {
+		return q + "." + fn.Name()
+	}
+	return fn.Name()
+}
+

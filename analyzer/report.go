@@ -1,0 +1,125 @@
+package analyzer
+
+import (
+	"fmt"
+	"go/token"
+	"strings"
+
+	"golang.org/x/tools/go/analysis"
+
+	"github.com/chokaq/idemlint/internal/directive"
+	"github.com/chokaq/idemlint/internal/effect"
+)
+
+// report emits one diagnostic per handler and effect kind that is not protected, on the
+// call in the handler's body that leads to it.
+func (a *analysis_) report() []*Handler {
+	var out []*Handler
+	for _, h := range a.findHandlers() {
+		out = append(out, &Handler{Name: h.name, Framework: h.framework, Effects: h.effects})
+		for _, e := range h.effects {
+			if e.State == effect.Protected {
+				continue
+			}
+			a.pass.Report(a.diagnostic(h.node, e))
+		}
+	}
+	return out
+}
+
+func (a *analysis_) diagnostic(h *node, e effect.Effect) analysis.Diagnostic {
+	o := h.from[e.Kind]
+	pos := o.pos
+	if !pos.IsValid() {
+		pos = h.body.Lbrace
+	}
+	hops := []string{h.name}
+	for _, hop := range e.Chain {
+		hops = append(hops, hop.Func)
+	}
+	missing := "key, enforcement"
+	if e.State == effect.UnstableKey {
+		missing = "key"
+	}
+	msg := fmt.Sprintf("handler %s: %s (%s); missing: %s", h.name, e.Detail, strings.Join(hops, " -> "), missing)
+
+	// Related: the in-package hops after the first, so an editor can walk the chain.
+	var related []analysis.RelatedInformation
+	for v, depth := o.via, 0; v != nil && depth < effect.MaxChain; depth++ {
+		next, ok := v.from[e.Kind]
+		if !ok || !next.pos.IsValid() {
+			break
+		}
+		related = append(related, analysis.RelatedInformation{Pos: next.pos, Message: "via " + v.name})
+		v = next.via
+	}
+	return analysis.Diagnostic{
+		Pos:      pos,
+		Category: string(e.Kind),
+		URL:      DocsURL + "#" + strings.ReplaceAll(string(e.Kind), ".", ""),
+		Message:  msg,
+		Related:  related,
+	}
+}
+
+// reportDirectives reports malformed directives, unknown kinds, misplaced directives and
+// directives that silenced nothing: a stale suppression hides the next real finding.
+func (a *analysis_) reportDirectives() {
+	inDoc := map[*directive.Directive]bool{}
+	for _, n := range a.nodes {
+		if n.decl != nil {
+			for _, d := range n.file.InDoc(n.decl.Doc) {
+				inDoc[d] = true
+			}
+		}
+	}
+	for _, f := range a.pass.Files {
+		df := a.fileOf(f)
+		if df == nil {
+			continue
+		}
+		for _, d := range df.All {
+			switch {
+			case d.Err != "":
+				a.directiveDiag(d.Pos, "%s", d.Err)
+			case d.Verb == directive.Ignore && unknownKinds(d) != "":
+				a.directiveDiag(d.Pos, "//idemlint:ignore names unknown kind %s (known: %s)", unknownKinds(d), knownKinds())
+			case (d.Verb == directive.Idempotent || d.Verb == directive.Handler) && !inDoc[d]:
+				a.directiveDiag(d.Pos, "//idemlint:%s belongs in the doc comment of a function declaration", d.Verb)
+			case !d.Used && d.Verb == directive.Ignore:
+				a.directiveDiag(d.Pos, "//idemlint:ignore %s silences nothing here: remove it", strings.Join(d.Kinds, ","))
+			case !d.Used && d.Verb == directive.Idempotent:
+				a.directiveDiag(d.Pos, "//idemlint:idempotent silences nothing: the function reaches no unprotected effect")
+			case !d.Used && d.Verb == directive.Handler:
+				a.directiveDiag(d.Pos, "//idemlint:handler is not on a function declaration")
+			}
+		}
+	}
+}
+
+func (a *analysis_) directiveDiag(pos token.Pos, format string, args ...any) {
+	a.pass.Report(analysis.Diagnostic{
+		Pos:      pos,
+		Category: "directive",
+		URL:      DocsURL + "#directive",
+		Message:  fmt.Sprintf(format, args...),
+	})
+}
+
+func unknownKinds(d *directive.Directive) string {
+	var bad []string
+	for _, k := range d.Kinds {
+		if !effect.Known(effect.Kind(k)) {
+			bad = append(bad, fmt.Sprintf("%q", k))
+		}
+	}
+	return strings.Join(bad, ", ")
+}
+
+func knownKinds() string {
+	var s []string
+	for _, k := range effect.Kinds {
+		s = append(s, string(k))
+	}
+	return strings.Join(s, ", ")
+}

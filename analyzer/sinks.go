@@ -1,0 +1,377 @@
+package analyzer
+
+import (
+	"go/ast"
+	"go/constant"
+	"go/types"
+	"strings"
+
+	"golang.org/x/tools/go/types/typeutil"
+
+	"github.com/chokaq/idemlint/internal/effect"
+	"github.com/chokaq/idemlint/internal/model"
+	"github.com/chokaq/idemlint/internal/sqlstmt"
+	"github.com/chokaq/idemlint/internal/strval"
+)
+
+// evalSink decides what one call of a sink does: which effect, how protected, and why.
+// It returns nil when the call has no effect worth tracking (a read, a GET).
+func (a *analysis_) evalSink(n *node, s *model.Sink, fn *types.Func, call *ast.CallExpr) *effect.Effect {
+	mk := func(state effect.State, detail string) *effect.Effect {
+		return &effect.Effect{Kind: s.Kind, State: state, Detail: detail,
+			Chain: []effect.Hop{{Func: funcName(fn, nil), Pos: a.shortPos(call.Pos())}}}
+	}
+	switch s.Shape {
+	case model.SQLExec, model.SQLQuery:
+		arg := argAt(call, s.Arg)
+		if arg == nil {
+			return nil
+		}
+		return a.sqlEffect(mk, a.text(arg), s.Shape == model.SQLQuery)
+	case model.SQLPrepared:
+		return a.sqlEffect(mk, a.preparedText(call), false)
+	case model.SQLBatch:
+		return a.batchEffect(mk, argAt(call, s.Arg))
+	case model.SQLCopy:
+		return mk(effect.Unprotected, "SQL write not safe to repeat: bulk COPY without conflict handling")
+	case model.HTTPPost:
+		return mk(effect.Unprotected, "HTTP POST without an Idempotency-Key header (this call cannot set one)")
+	case model.HTTPDo:
+		return a.httpEffect(mk, argAt(call, s.Arg))
+	case model.Send:
+		return mk(effect.Unprotected, s.What+" sent with no deduplication")
+	case model.ProviderParams:
+		return a.providerEffect(mk, s, argAt(call, s.Arg))
+	}
+	return nil
+}
+
+type mkEffect func(effect.State, string) *effect.Effect
+
+func argAt(call *ast.CallExpr, i int) ast.Expr {
+	if i < 0 || i >= len(call.Args) {
+		return nil
+	}
+	return call.Args[i]
+}
+
+func (a *analysis_) text(e ast.Expr) string {
+	return strval.Text(a.pass.TypesInfo, e, a.def)
+}
+
+// sqlEffect classifies statement text. query is set for Query*-style calls, which are
+// writes only when the text says so.
+func (a *analysis_) sqlEffect(mk mkEffect, text string, query bool) *effect.Effect {
+	res := sqlstmt.Classify(text)
+	switch res.Class {
+	case sqlstmt.Read:
+		return nil
+	case sqlstmt.Unknown:
+		if query {
+			return nil // an unknown query is far more often a read than a write
+		}
+		if strings.Trim(text, strval.Hole) == "" {
+			return mk(effect.Unprotected, "SQL write not safe to repeat: statement text not known")
+		}
+		return mk(effect.Unprotected, "SQL write not safe to repeat: "+res.Reason)
+	case sqlstmt.NonIdempotent:
+		return mk(effect.Unprotected, "SQL write not safe to repeat: "+res.Reason)
+	default: // Guarded, Converging
+		return mk(effect.Protected, res.Reason)
+	}
+}
+
+// preparedText finds the text given to Prepare for the statement a call executes on.
+func (a *analysis_) preparedText(call *ast.CallExpr) string {
+	sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
+	if !ok {
+		return strval.Hole
+	}
+	v := rootVar(a.pass.TypesInfo, sel.X)
+	if v == nil {
+		return strval.Hole
+	}
+	prep, ok := ast.Unparen(a.def(v)).(*ast.CallExpr)
+	if !ok {
+		return strval.Hole
+	}
+	if fn, ok := typeutil.Callee(a.pass.TypesInfo, prep).(*types.Func); ok && strings.HasPrefix(fn.Name(), "Prepare") && len(prep.Args) > 0 {
+		return a.text(prep.Args[len(prep.Args)-1])
+	}
+	return strval.Hole
+}
+
+// batchEffect classifies the statements queued on a pgx batch (b.Queue(sql, ...)) in view.
+func (a *analysis_) batchEffect(mk mkEffect, batch ast.Expr) *effect.Effect {
+	v := rootVar(a.pass.TypesInfo, batch)
+	var worst *effect.Effect
+	found := false
+	if v != nil {
+		for _, c := range a.callsOn[v] {
+			sel := ast.Unparen(c.Fun).(*ast.SelectorExpr)
+			if sel.Sel.Name != "Queue" || len(c.Args) == 0 {
+				continue
+			}
+			found = true
+			e := a.sqlEffect(mk, a.text(c.Args[0]), false)
+			if e != nil && (worst == nil || e.Worse(*worst)) {
+				worst = e
+			}
+		}
+	}
+	if !found {
+		return mk(effect.Unprotected, "SQL write not safe to repeat: statements queued on the batch not known")
+	}
+	return worst
+}
+
+// httpEffect reads the method of the request a call sends from where it was built, and
+// looks for an Idempotency-Key header set on it.
+func (a *analysis_) httpEffect(mk mkEffect, reqExpr ast.Expr) *effect.Effect {
+	if reqExpr == nil {
+		return nil
+	}
+	info := a.pass.TypesInfo
+	v := rootVar(info, reqExpr)
+	src := ast.Unparen(reqExpr)
+	if v != nil {
+		src = ast.Unparen(a.def(v))
+	}
+	method := ""
+	switch src := src.(type) {
+	case *ast.CallExpr:
+		fn, _ := typeutil.Callee(info, src).(*types.Func)
+		if fn != nil && fn.Pkg() != nil && fn.Pkg().Path() == "net/http" {
+			switch fn.Name() {
+			case "NewRequest":
+				method = a.constString(argAt(src, 0))
+			case "NewRequestWithContext":
+				method = a.constString(argAt(src, 1))
+			}
+		}
+	case *ast.UnaryExpr: // &http.Request{Method: ...}
+		if lit, ok := ast.Unparen(src.X).(*ast.CompositeLit); ok {
+			for _, elt := range lit.Elts {
+				if kv, ok := elt.(*ast.KeyValueExpr); ok {
+					if id, ok := kv.Key.(*ast.Ident); ok && id.Name == "Method" {
+						method = a.constString(kv.Value)
+					}
+				}
+			}
+		}
+	}
+	method = strings.ToUpper(method)
+	if method != "POST" && method != "PATCH" {
+		// GET, HEAD, PUT, DELETE, OPTIONS are idempotent (RFC 9110); a method not known
+		// at compile time is not reported (docs/caveats.md).
+		return nil
+	}
+	if v != nil {
+		if key, ok := a.headerKey(v); ok {
+			if src := a.unstableSource(key, 0); src != "" {
+				return mk(effect.UnstableKey, "Idempotency-Key header changes on every retry (made from "+src+")")
+			}
+			return mk(effect.Protected, "HTTP "+method+" with an Idempotency-Key header")
+		}
+	}
+	return mk(effect.Unprotected, "HTTP "+method+" without an Idempotency-Key header")
+}
+
+// headerKey finds the value of an idempotency header set on request variable v:
+// v.Header.Set(k, x), v.Header.Add(k, x) or v.Header[k] = []string{x}.
+func (a *analysis_) headerKey(v *types.Var) (ast.Expr, bool) {
+	for _, c := range a.callsOn[v] {
+		sel := ast.Unparen(c.Fun).(*ast.SelectorExpr)
+		if (sel.Sel.Name == "Set" || sel.Sel.Name == "Add") && len(c.Args) == 2 && isHeaderField(sel.X) &&
+			isIdempotencyHeader(a.constString(c.Args[0])) {
+			return c.Args[1], true
+		}
+	}
+	for _, as := range a.fieldSets[v] {
+		for i, l := range as.Lhs {
+			ix, ok := ast.Unparen(l).(*ast.IndexExpr)
+			if !ok || !isHeaderField(ix.X) || !isIdempotencyHeader(a.constString(ix.Index)) || i >= len(as.Rhs) {
+				continue
+			}
+			val := as.Rhs[i]
+			if lit, ok := ast.Unparen(val).(*ast.CompositeLit); ok && len(lit.Elts) > 0 {
+				val = lit.Elts[0]
+			}
+			return val, true
+		}
+	}
+	return nil, false
+}
+
+func isHeaderField(e ast.Expr) bool {
+	sel, ok := ast.Unparen(e).(*ast.SelectorExpr)
+	return ok && sel.Sel.Name == "Header"
+}
+
+func isIdempotencyHeader(name string) bool {
+	for _, h := range model.IdempotencyHeaders {
+		if strings.EqualFold(name, h) {
+			return true
+		}
+	}
+	return false
+}
+
+func (a *analysis_) constString(e ast.Expr) string {
+	if e == nil {
+		return ""
+	}
+	if tv, ok := a.pass.TypesInfo.Types[e]; ok && tv.Value != nil && tv.Value.Kind() == constant.String {
+		return constant.StringVal(tv.Value)
+	}
+	if v := rootVar(a.pass.TypesInfo, e); v != nil {
+		if d := a.def(v); d != nil && d != e {
+			if tv, ok := a.pass.TypesInfo.Types[d]; ok && tv.Value != nil && tv.Value.Kind() == constant.String {
+				return constant.StringVal(tv.Value)
+			}
+		}
+	}
+	return ""
+}
+
+// providerEffect looks for an idempotency key on the params of a provider call: a key field
+// in the params literal, a setter called on the params variable, or the field assigned.
+func (a *analysis_) providerEffect(mk mkEffect, s *model.Sink, params ast.Expr) *effect.Effect {
+	key, found := a.providerKey(params)
+	if !found {
+		return mk(effect.Unprotected, s.What+" without an idempotency key")
+	}
+	if src := a.unstableSource(key, 0); src != "" {
+		return mk(effect.UnstableKey, s.What+" idempotency key changes on every retry (made from "+src+")")
+	}
+	return mk(effect.Protected, s.What+" with an idempotency key")
+}
+
+func (a *analysis_) providerKey(params ast.Expr) (ast.Expr, bool) {
+	if params == nil {
+		return nil, false
+	}
+	info := a.pass.TypesInfo
+	if key, ok := a.keyInLiteral(params); ok {
+		return key, true
+	}
+	v := rootVar(info, params)
+	if v == nil {
+		return nil, false
+	}
+	if d := a.def(v); d != nil {
+		if key, ok := a.keyInLiteral(d); ok {
+			return key, true
+		}
+	}
+	for _, c := range a.callsOn[v] {
+		if fn, ok := typeutil.Callee(info, c).(*types.Func); ok && a.index.KeySetter(fn) && len(c.Args) > 0 {
+			return c.Args[0], true
+		}
+	}
+	for _, as := range a.fieldSets[v] {
+		for i, l := range as.Lhs {
+			if sel, ok := ast.Unparen(l).(*ast.SelectorExpr); ok && a.isKeyField(sel) && i < len(as.Rhs) {
+				return as.Rhs[i], true
+			}
+		}
+	}
+	return nil, false
+}
+
+// keyInLiteral finds a key field inside a (possibly nested, possibly &-taken) composite
+// literal: &stripe.PaymentIntentParams{Params: stripe.Params{IdempotencyKey: k}}.
+func (a *analysis_) keyInLiteral(e ast.Expr) (ast.Expr, bool) {
+	e = ast.Unparen(e)
+	if u, ok := e.(*ast.UnaryExpr); ok {
+		e = ast.Unparen(u.X)
+	}
+	lit, ok := e.(*ast.CompositeLit)
+	if !ok {
+		return nil, false
+	}
+	t := a.pass.TypesInfo.TypeOf(lit)
+	for _, elt := range lit.Elts {
+		kv, ok := elt.(*ast.KeyValueExpr)
+		if !ok {
+			continue
+		}
+		if id, ok := kv.Key.(*ast.Ident); ok && a.index.KeyField(fieldName(t, id.Name)) {
+			return kv.Value, true
+		}
+		if key, ok := a.keyInLiteral(kv.Value); ok {
+			return key, true
+		}
+	}
+	return nil, false
+}
+
+// isKeyField reports whether sel (v.IdempotencyKey, v.Params.IdempotencyKey) selects a
+// modelled key field, finding the struct that declares it through embedding.
+func (a *analysis_) isKeyField(sel *ast.SelectorExpr) bool {
+	s, ok := a.pass.TypesInfo.Selections[sel]
+	if !ok || s.Kind() != types.FieldVal {
+		return false
+	}
+	t := s.Recv()
+	idx := s.Index()
+	for _, i := range idx[:len(idx)-1] {
+		st, ok := deref(t).Underlying().(*types.Struct)
+		if !ok {
+			return false
+		}
+		t = st.Field(i).Type()
+	}
+	return a.index.KeyField(fieldName(t, sel.Sel.Name))
+}
+
+func deref(t types.Type) types.Type {
+	if p, ok := t.(*types.Pointer); ok {
+		return p.Elem()
+	}
+	return t
+}
+
+// fieldName renders "pkg/path.Type.Field" for a field of the named type t.
+func fieldName(t types.Type, field string) string {
+	named, ok := deref(t).(*types.Named)
+	if !ok || named.Obj().Pkg() == nil {
+		return ""
+	}
+	return named.Obj().Pkg().Path() + "." + named.Obj().Name() + "." + field
+}
+
+// unstableSource returns the name of a random or clock source the key expression is made
+// from ("uuid.NewString"), following local variables a few assignments deep, or "".
+func (a *analysis_) unstableSource(e ast.Expr, depth int) string {
+	if e == nil || depth > 4 {
+		return ""
+	}
+	info := a.pass.TypesInfo
+	found := ""
+	ast.Inspect(e, func(x ast.Node) bool {
+		if found != "" {
+			return false
+		}
+		switch x := x.(type) {
+		case *ast.CallExpr:
+			if fn, ok := typeutil.Callee(info, x).(*types.Func); ok && a.index.Unstable(fn) {
+				found = fn.Pkg().Name() + "." + fn.Name()
+				return false
+			}
+		case *ast.Ident:
+			if v, ok := info.Uses[x].(*types.Var); ok && !v.IsField() {
+				for _, d := range a.defs[v] {
+					if d != nil && d != e {
+						if s := a.unstableSource(d, depth+1); s != "" {
+							found = s
+							return false
+						}
+					}
+				}
+			}
+		}
+		return true
+	})
+	return found
+}

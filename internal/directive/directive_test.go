@@ -1,0 +1,85 @@
+package directive
+
+import (
+	"go/ast"
+	"go/token"
+	"strings"
+	"testing"
+)
+
+func parse(text string) (*Directive, bool) {
+	return Parse(&ast.Comment{Slash: 1, Text: text}, token.NewFileSet())
+}
+
+func TestParse(t *testing.T) {
+	for _, tc := range []struct {
+		text   string
+		ok     bool
+		verb   Verb
+		kinds  string
+		reason string
+		err    string // substring; "" means well-formed
+	}{
+		{text: "// not a directive", ok: false},
+		{text: "// idemlint:ignore sql.write -- spaced", ok: false},
+		{text: "//idemlint:ignore sql.write -- dedup by key", ok: true, verb: Ignore, kinds: "sql.write", reason: "dedup by key"},
+		{text: "//idemlint:ignore sql.write,email.send -- both", ok: true, verb: Ignore, kinds: "sql.write,email.send", reason: "both"},
+		{text: "//idemlint:ignore sql.write, email.send -- spaced list", ok: true, verb: Ignore, kinds: "sql.write,email.send", reason: "spaced list"},
+		{text: "//idemlint:ignore sql.write", ok: true, verb: Ignore, kinds: "sql.write", err: "needs a reason"},
+		{text: "//idemlint:ignore sql.write --   ", ok: true, verb: Ignore, kinds: "sql.write", err: "needs a reason"},
+		{text: "//idemlint:ignore -- why", ok: true, verb: Ignore, reason: "why", err: "needs the kinds"},
+		{text: "//idemlint:idempotent -- converges", ok: true, verb: Idempotent, reason: "converges"},
+		{text: "//idemlint:idempotent", ok: true, verb: Idempotent, err: "needs a reason"},
+		{text: "//idemlint:idempotent sql.write -- x", ok: true, verb: Idempotent, reason: "x", err: "takes no arguments"},
+		{text: "//idemlint:handler", ok: true, verb: Handler},
+		{text: "//idemlint:handler -- consumed from NATS", ok: true, verb: Handler, reason: "consumed from NATS"},
+		{text: "//idemlint:handler now", ok: true, verb: Handler, err: "takes no arguments"},
+		{text: "//idemlint:", ok: true, err: "empty directive"},
+		{text: "//idemlint:ignored sql.write -- x", ok: true, verb: "ignored", reason: "x", err: "unknown directive"},
+	} {
+		d, ok := parse(tc.text)
+		if ok != tc.ok {
+			t.Errorf("%q: ok = %v, want %v", tc.text, ok, tc.ok)
+			continue
+		}
+		if !ok {
+			continue
+		}
+		if d.Verb != tc.verb || strings.Join(d.Kinds, ",") != tc.kinds || d.Reason != tc.reason {
+			t.Errorf("%q: got verb %q kinds %q reason %q; want %q %q %q", tc.text, d.Verb, strings.Join(d.Kinds, ","), d.Reason, tc.verb, tc.kinds, tc.reason)
+		}
+		if (tc.err == "") != (d.Err == "") || !strings.Contains(d.Err, tc.err) {
+			t.Errorf("%q: error %q, want one containing %q", tc.text, d.Err, tc.err)
+		}
+	}
+}
+
+// FuzzParse: any comment parses without a panic, and a directive is either well-formed
+// with a verb the analyzer knows or carries an error to report.
+func FuzzParse(f *testing.F) {
+	for _, s := range []string{"//idemlint:ignore sql.write -- r", "//idemlint:idempotent -- r", "//idemlint:handler", "//idemlint:", "//idemlint:ignore ,,, --", "//x"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, text string) {
+		d, ok := parse(text)
+		if ok != strings.HasPrefix(text, Prefix) {
+			t.Fatalf("%q: ok = %v", text, ok)
+		}
+		if !ok || d.Err != "" {
+			return
+		}
+		switch d.Verb {
+		case Ignore:
+			if len(d.Kinds) == 0 || d.Reason == "" {
+				t.Fatalf("%q: well-formed ignore without kinds or reason: %+v", text, d)
+			}
+		case Idempotent:
+			if d.Reason == "" {
+				t.Fatalf("%q: well-formed idempotent without reason", text)
+			}
+		case Handler:
+		default:
+			t.Fatalf("%q: unknown verb %q accepted", text, d.Verb)
+		}
+	})
+}

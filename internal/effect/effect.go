@@ -1,0 +1,197 @@
+// Package effect defines what idemlint knows about a function's side effects: the effect kinds
+// (which are also the diagnostic categories), how well each is protected against a repeated
+// run, and the object fact that carries this knowledge from a package to the packages that
+// import it.
+//
+// The fact is deliberately small and gob-deterministic: no maps, no token.Pos, slices sorted.
+// A fact holds, per kind, only the worst guard state seen and the shortest chain that reaches
+// it, because that is all a diagnostic at a handler needs.
+package effect
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Kind names a class of side effect. Kind values are stable: they are the diagnostic
+// categories, the keys of //idemlint:ignore directives and the anchors of docs/checks.md.
+type Kind string
+
+// The effect kinds of the core analyzer.
+const (
+	SQLWrite  Kind = "sql.write"  // a database write that may not converge when repeated
+	HTTPWrite Kind = "http.write" // an HTTP request with a non-idempotent method (POST, PATCH)
+	EmailSend Kind = "email.send" // an email handed to a mail server
+	Payment   Kind = "payment"    // a charge, capture, refund, payout or transfer at a provider
+)
+
+// Kinds lists every known kind in a stable order.
+var Kinds = []Kind{SQLWrite, HTTPWrite, EmailSend, Payment}
+
+// Known reports whether k is a kind idemlint knows.
+func Known(k Kind) bool {
+	for _, x := range Kinds {
+		if x == k {
+			return true
+		}
+	}
+	return false
+}
+
+// State says how an effect is protected against running twice. The order matters: a lower
+// value is worse, and merging keeps the worst.
+type State uint8
+
+const (
+	// Unprotected: nothing makes a repeat safe.
+	Unprotected State = iota
+	// UnstableKey: a guard is present but its key changes on every run (random or clock),
+	// so a retry is not recognised as a duplicate.
+	UnstableKey
+	// Protected: a guard with a stable key, an upsert, or a converging write.
+	Protected
+)
+
+func (s State) String() string {
+	switch s {
+	case Unprotected:
+		return "unprotected"
+	case UnstableKey:
+		return "unstable-key"
+	case Protected:
+		return "protected"
+	}
+	return fmt.Sprintf("State(%d)", uint8(s))
+}
+
+// MaxChain bounds the hops a fact carries. Longer chains are cut in the middle: the handler
+// end is reported by the importing package and the sink end names the effect.
+const MaxChain = 6
+
+// Hop is one function on a chain from a handler to a sink.
+type Hop struct {
+	Func string // short qualified name: "billing.Charge", "(*pgxpool.Pool).Exec"
+	Pos  string // where the call to Func is, as "file.go:line" (base name only), or ""
+}
+
+// Effect is one kind of side effect reachable from a function.
+type Effect struct {
+	Kind   Kind
+	State  State
+	Detail string // why, in a few words: "INSERT without conflict handling", "key from uuid.NewString"
+	Chain  []Hop  // callees from the function (excluded) down to the sink (included)
+}
+
+// Worse reports whether e should replace old for the same kind: a worse state wins; on the
+// same state, a shorter chain. On a tie the effect seen first stays: callers visit calls in
+// source order, so the first call in a body is the one reported.
+func (e Effect) Worse(old Effect) bool {
+	if e.State != old.State {
+		return e.State < old.State
+	}
+	return len(e.Chain) < len(old.Chain)
+}
+
+func (e Effect) key() string {
+	var b strings.Builder
+	b.WriteString(e.Detail)
+	for _, h := range e.Chain {
+		b.WriteString("|")
+		b.WriteString(h.Func)
+		b.WriteString("@")
+		b.WriteString(h.Pos)
+	}
+	return b.String()
+}
+
+// Prepend returns e as seen from a caller that reaches it through a call to fn at pos.
+func (e Effect) Prepend(fn, pos string) Effect {
+	chain := make([]Hop, 0, len(e.Chain)+1)
+	chain = append(chain, Hop{Func: fn, Pos: pos})
+	chain = append(chain, e.Chain...)
+	if len(chain) > MaxChain {
+		// Keep the first hops (they explain the caller's side) and the sink.
+		chain = append(chain[:MaxChain-1:MaxChain-1], chain[len(chain)-1])
+	}
+	e.Chain = chain
+	return e
+}
+
+// Set holds at most one Effect per kind, sorted by kind. The zero value is empty.
+type Set []Effect
+
+// Add merges e into s, keeping the worse effect per kind, and reports whether s changed.
+func (s *Set) Add(e Effect) bool {
+	for i := range *s {
+		if (*s)[i].Kind == e.Kind {
+			if e.Worse((*s)[i]) {
+				(*s)[i] = e
+				return true
+			}
+			return false
+		}
+	}
+	i := 0
+	for i < len(*s) && (*s)[i].Kind < e.Kind {
+		i++
+	}
+	*s = append(*s, Effect{})
+	copy((*s)[i+1:], (*s)[i:])
+	(*s)[i] = e
+	return true
+}
+
+// Get returns the effect of kind k, if any.
+func (s Set) Get(k Kind) (Effect, bool) {
+	for _, e := range s {
+		if e.Kind == k {
+			return e, true
+		}
+	}
+	return Effect{}, false
+}
+
+// Equal reports whether two sets hold the same effects.
+func (s Set) Equal(t Set) bool {
+	if len(s) != len(t) {
+		return false
+	}
+	for i := range s {
+		if s[i].Kind != t[i].Kind || s[i].State != t[i].State || s[i].key() != t[i].key() {
+			return false
+		}
+	}
+	return true
+}
+
+// Fact is the object fact idemlint attaches to a function or method (the generic origin)
+// that reaches at least one side effect, guarded or not.
+type Fact struct {
+	Effects Set
+}
+
+// AFact marks Fact as an analysis fact.
+func (*Fact) AFact() {}
+
+// String is what analysistest matches in `// want name:"..."` fact expectations:
+// kinds with their state and the sink, e.g. "payment:unprotected(paymentintent.New)".
+func (f *Fact) String() string {
+	parts := make([]string, len(f.Effects))
+	for i, e := range f.Effects {
+		sink := ""
+		if n := len(e.Chain); n > 0 {
+			sink = e.Chain[n-1].Func
+		}
+		parts[i] = fmt.Sprintf("%s:%s(%s)", e.Kind, e.State, sink)
+	}
+	return "effects " + strings.Join(parts, " ")
+}
+
+// PackageFact marks a package that exports at least one Fact, so that importers whose
+// dependencies carry no effects and name no modelled package can skip the analysis.
+type PackageFact struct{}
+
+// AFact marks PackageFact as an analysis fact.
+func (*PackageFact) AFact() {}
+
+func (*PackageFact) String() string { return "has effects" }

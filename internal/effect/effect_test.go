@@ -1,0 +1,81 @@
+package effect
+
+import (
+	"bytes"
+	"encoding/gob"
+	"testing"
+)
+
+func sample() *Fact {
+	var s Set
+	s.Add(Effect{Kind: SQLWrite, State: Protected, Detail: "upsert", Chain: []Hop{{Func: "(*pgxpool.Pool).Exec", Pos: "store.go:10"}}})
+	s.Add(Effect{Kind: Payment, State: Unprotected, Detail: "payment without an idempotency key", Chain: []Hop{{Func: "billing.Payout", Pos: "a.go:3"}, {Func: "payout.New", Pos: "billing.go:7"}}})
+	s.Add(Effect{Kind: SQLWrite, State: Unprotected, Detail: "INSERT", Chain: []Hop{{Func: "store.Add", Pos: "a.go:9"}, {Func: "(*sql.DB).Exec", Pos: "store.go:20"}}})
+	s.Add(Effect{Kind: EmailSend, State: Unprotected, Detail: "email", Chain: []Hop{{Func: "smtp.SendMail", Pos: "a.go:1"}}})
+	return &Fact{Effects: s}
+}
+
+// Facts are written by one process and read by another (go vet, golangci-lint caches): the
+// encoding must be byte-for-byte stable.
+func TestFactEncodingDeterministic(t *testing.T) {
+	enc := func() []byte {
+		var buf bytes.Buffer
+		if err := gob.NewEncoder(&buf).Encode(sample()); err != nil {
+			t.Fatal(err)
+		}
+		return buf.Bytes()
+	}
+	a, b := enc(), enc()
+	if !bytes.Equal(a, b) {
+		t.Fatalf("two encodings of the same fact differ:\n%x\n%x", a, b)
+	}
+	var back Fact
+	if err := gob.NewDecoder(bytes.NewReader(a)).Decode(&back); err != nil {
+		t.Fatal(err)
+	}
+	if !back.Effects.Equal(sample().Effects) {
+		t.Fatalf("round trip changed the fact: %v", back.String())
+	}
+	if len(a) > 512 {
+		t.Errorf("fact of four effects takes %d bytes; budget 512", len(a))
+	}
+}
+
+func TestSetKeepsWorstAndShortest(t *testing.T) {
+	f := sample()
+	if got := len(f.Effects); got != 3 {
+		t.Fatalf("one effect per kind: got %d effects", got)
+	}
+	for i := 1; i < len(f.Effects); i++ {
+		if f.Effects[i-1].Kind >= f.Effects[i].Kind {
+			t.Fatalf("effects not sorted by kind: %v", f)
+		}
+	}
+	sql, _ := f.Effects.Get(SQLWrite)
+	if sql.State != Unprotected {
+		t.Errorf("merge kept %v, want the worse state unprotected", sql.State)
+	}
+	var s Set
+	long := Effect{Kind: Payment, Chain: []Hop{{Func: "a"}, {Func: "b"}}}
+	short := Effect{Kind: Payment, Chain: []Hop{{Func: "c"}}}
+	s.Add(long)
+	if !s.Add(short) || len(s[0].Chain) != 1 {
+		t.Errorf("a shorter chain of the same state must replace a longer one: %v", s)
+	}
+	if s.Add(long) {
+		t.Errorf("a longer chain must not replace a shorter one")
+	}
+}
+
+func TestPrependBoundsChain(t *testing.T) {
+	e := Effect{Kind: Payment, Chain: []Hop{{Func: "sink"}}}
+	for i := 0; i < 10; i++ {
+		e = e.Prepend("f", "")
+	}
+	if len(e.Chain) != MaxChain {
+		t.Fatalf("chain length %d, want %d", len(e.Chain), MaxChain)
+	}
+	if e.Chain[len(e.Chain)-1].Func != "sink" {
+		t.Fatalf("the sink must stay at the end of a cut chain: %v", e.Chain)
+	}
+}

@@ -1,0 +1,270 @@
+// Package model holds what idemlint knows about libraries: which functions perform side
+// effects (sinks), how their arguments say whether a repeat is safe, which functions and
+// types are job or message handlers, and which values change on every run.
+//
+// Models are data keyed by full names in the style of (*types.Func).FullName, for example
+// "(*database/sql.DB).ExecContext". Module major-version suffixes are matched loosely:
+// a model written for ".../stripe-go/v82" also matches v83 and later, because SDKs bump
+// their major version often while the functions the models name stay put.
+package model
+
+import (
+	"go/types"
+	"regexp"
+	"sort"
+	"strings"
+
+	"github.com/chokaq/idemlint/internal/effect"
+)
+
+// Shape says how a sink's arguments decide whether one call is safe to repeat.
+type Shape uint8
+
+const (
+	// SQLExec runs the statement in Arg; text the analyzer cannot read is reported.
+	SQLExec Shape = iota + 1
+	// SQLQuery runs the statement in Arg for its rows; it is a write only when the text
+	// says so (INSERT ... RETURNING, a writable CTE). Unknown text is taken as a read.
+	SQLQuery
+	// SQLBatch sends the statements queued on the batch in Arg (pgx.Batch.Queue).
+	SQLBatch
+	// SQLCopy is a bulk copy into a table: never idempotent by itself.
+	SQLCopy
+	// SQLPrepared executes a prepared statement (the receiver); the text is the one given
+	// to Prepare when the analyzer can see it.
+	SQLPrepared
+	// HTTPDo sends the request in Arg; the method and headers come from where the request
+	// was built and changed in the same function.
+	HTTPDo
+	// HTTPPost always sends a POST and offers no way to set a header.
+	HTTPPost
+	// Send is an effect with no deduplication handle at all (SMTP and most mail APIs).
+	Send
+	// ProviderParams calls a provider whose params in Arg may carry an idempotency key.
+	ProviderParams
+)
+
+// Sink is a function or method that performs a side effect.
+type Sink struct {
+	Func  string      // full name
+	Kind  effect.Kind // what it does
+	Shape Shape       // how to read its arguments
+	Arg   int         // index of the statement, request or params argument (receiver not counted)
+	What  string      // the effect in words for messages: "HTTP POST", "email", "payment"
+}
+
+// TypeRef names a (possibly pointer to a) named type, or a predeclared type when Path is "".
+// Type arguments of generic types are not compared: a River job of any args type matches.
+type TypeRef struct {
+	Slice bool // a slice of the type (of pointers, with Ptr)
+	Ptr   bool
+	Path  string
+	Name  string
+}
+
+// HandlerShape is the signature of a job or message handler of one framework.
+type HandlerShape struct {
+	Framework string    // "asynq", "river", "watermill"
+	Method    string    // for methods: the method name the framework calls; "" for functions
+	Params    []TypeRef // parameter types, in order
+	Results   []TypeRef // result types, in order
+}
+
+// Registration is a call that hands a handler to a framework. The analyzer looks at its
+// handler argument to see whether the runtime middleware wraps it.
+type Registration struct {
+	Func string // full name
+	Arg  int    // index of the handler argument
+}
+
+// Library groups the models of one library, for documentation and for the real-API check.
+type Library struct {
+	Name          string
+	Sinks         []Sink
+	Handlers      []HandlerShape
+	Registrations []Registration
+	// Unstable lists functions whose results differ on every call (random or clock),
+	// and so make no idempotency key. An entry ending in ".*" names a whole package.
+	Unstable []string
+	// KeyFields are struct fields that carry a provider idempotency key ("pkg.Type.Field"),
+	// KeySetters the methods that set one ("(*pkg.Type).Method"); the key is the first
+	// argument of a setter.
+	KeyFields  []string
+	KeySetters []string
+}
+
+// MiddlewarePath is the import path of idemlint's runtime middleware module. A handler
+// wrapped by a call into it where it is registered counts as claimed by the middleware.
+const MiddlewarePath = "github.com/chokaq/idemlint/idempotency"
+
+// IdempotencyHeaders are the request headers (lower case) that carry an idempotency key.
+var IdempotencyHeaders = []string{"idempotency-key", "x-idempotency-key"}
+
+var majorSuffix = regexp.MustCompile(`/v[0-9]+(/|\.|\)|$)`)
+
+// Normalize removes module major-version suffixes from a full name so that one model
+// entry matches every major version of a module ("/v82/" and "/v5." become "/" and ".").
+func Normalize(name string) string {
+	if !strings.Contains(name, "/v") {
+		return name
+	}
+	return majorSuffix.ReplaceAllStringFunc(name, func(m string) string {
+		return m[len(m)-1:]
+	})
+}
+
+// Index is the compiled form of a set of libraries: lookups by normalized full name.
+type Index struct {
+	sinks         map[string]*Sink
+	methodSinks   map[string][]*Sink // sinks that are methods, by method name, sorted
+	registrations map[string]*Registration
+	unstable      map[string]bool
+	unstablePkgs  map[string]bool
+	keyFields     map[string]bool
+	keySetters    map[string]bool
+	handlers      []HandlerShape
+	packages      map[string]bool // normalized package paths any model names
+}
+
+// Compile builds an Index over libs.
+func Compile(libs []Library) *Index {
+	ix := &Index{
+		sinks:         map[string]*Sink{},
+		methodSinks:   map[string][]*Sink{},
+		registrations: map[string]*Registration{},
+		unstable:      map[string]bool{},
+		unstablePkgs:  map[string]bool{},
+		keyFields:     map[string]bool{},
+		keySetters:    map[string]bool{},
+		packages:      map[string]bool{},
+	}
+	for _, lib := range libs {
+		for i := range lib.Sinks {
+			s := &lib.Sinks[i]
+			ix.sinks[Normalize(s.Func)] = s
+			if strings.HasPrefix(s.Func, "(") {
+				name := s.Func[strings.LastIndex(s.Func, ".")+1:]
+				ix.methodSinks[name] = append(ix.methodSinks[name], s)
+			}
+			ix.packages[Normalize(PackageOf(s.Func))] = true
+		}
+		for i := range lib.Registrations {
+			r := &lib.Registrations[i]
+			ix.registrations[Normalize(r.Func)] = r
+		}
+		for _, u := range lib.Unstable {
+			if p, ok := strings.CutSuffix(u, ".*"); ok {
+				ix.unstablePkgs[Normalize(p)] = true
+			} else {
+				ix.unstable[Normalize(u)] = true
+			}
+		}
+		for _, f := range lib.KeyFields {
+			ix.keyFields[Normalize(f)] = true
+		}
+		for _, f := range lib.KeySetters {
+			ix.keySetters[Normalize(f)] = true
+		}
+		for _, h := range lib.Handlers {
+			ix.handlers = append(ix.handlers, h)
+			for _, t := range append(append([]TypeRef(nil), h.Params...), h.Results...) {
+				if t.Path != "" && t.Path != "context" {
+					ix.packages[Normalize(t.Path)] = true
+				}
+			}
+		}
+	}
+	for _, ss := range ix.methodSinks {
+		sort.Slice(ss, func(i, j int) bool { return ss[i].Func < ss[j].Func })
+	}
+	return ix
+}
+
+// Sink returns the sink model of fn (its generic origin), or nil.
+func (ix *Index) Sink(fn *types.Func) *Sink { return ix.sinks[Normalize(fn.Origin().FullName())] }
+
+// MethodSinks returns the sinks that are methods named name, sorted by full name, for
+// resolving calls through interfaces that such a method implements.
+func (ix *Index) MethodSinks(name string) []*Sink { return ix.methodSinks[name] }
+
+// Registration returns the registration model of fn, or nil.
+func (ix *Index) Registration(fn *types.Func) *Registration {
+	return ix.registrations[Normalize(fn.Origin().FullName())]
+}
+
+// Unstable reports whether fn returns a value that changes on every call.
+func (ix *Index) Unstable(fn *types.Func) bool {
+	if fn.Pkg() == nil {
+		return false
+	}
+	return ix.unstable[Normalize(fn.Origin().FullName())] || ix.unstablePkgs[Normalize(fn.Pkg().Path())]
+}
+
+// KeyField reports whether the field named "pkg.Type.Field" carries an idempotency key.
+func (ix *Index) KeyField(name string) bool { return ix.keyFields[Normalize(name)] }
+
+// KeySetter reports whether fn sets an idempotency key from its first argument.
+func (ix *Index) KeySetter(fn *types.Func) bool {
+	return ix.keySetters[Normalize(fn.Origin().FullName())]
+}
+
+// Handlers returns the handler shapes.
+func (ix *Index) Handlers() []HandlerShape { return ix.handlers }
+
+// Modelled reports whether a model names the package with this path.
+func (ix *Index) Modelled(path string) bool { return ix.packages[Normalize(path)] }
+
+// PackageOf returns the package path of a full name: "(*database/sql.DB).Exec" and
+// "database/sql.Open" both give "database/sql".
+func PackageOf(name string) string {
+	name = strings.TrimPrefix(strings.TrimPrefix(name, "("), "*")
+	if i := strings.Index(name, ")"); i >= 0 {
+		name = name[:i]
+	}
+	slash := strings.LastIndex(name, "/")
+	if dot := strings.Index(name[slash+1:], "."); dot >= 0 {
+		return name[:slash+1+dot]
+	}
+	return name
+}
+
+// NamesOf returns every full name the libraries reference (functions, methods, types and
+// fields), sorted, so a test can prove each exists in the real library.
+func NamesOf(libs []Library) []string {
+	seen := map[string]bool{}
+	add := func(n string) {
+		if n != "" && !strings.HasSuffix(n, ".*") {
+			seen[n] = true
+		}
+	}
+	for _, lib := range libs {
+		for _, s := range lib.Sinks {
+			add(s.Func)
+		}
+		for _, r := range lib.Registrations {
+			add(r.Func)
+		}
+		for _, u := range lib.Unstable {
+			add(u)
+		}
+		for _, f := range lib.KeyFields {
+			add(f)
+		}
+		for _, f := range lib.KeySetters {
+			add(f)
+		}
+		for _, h := range lib.Handlers {
+			for _, t := range append(append([]TypeRef(nil), h.Params...), h.Results...) {
+				if t.Path != "" {
+					add(t.Path + "." + t.Name)
+				}
+			}
+		}
+	}
+	out := make([]string, 0, len(seen))
+	for n := range seen {
+		out = append(out, n)
+	}
+	sort.Strings(out)
+	return out
+}

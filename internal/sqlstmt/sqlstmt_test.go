@@ -1,0 +1,376 @@
+package sqlstmt
+
+import (
+	"strings"
+	"testing"
+)
+
+// H stands for a Hole in the test texts, so the table stays readable.
+const H = Hole
+
+type tcase struct {
+	text   string
+	class  Class
+	reason string // "" means: any reason
+}
+
+// cases covers every rule: each is listed with the class the package documents for it.
+var cases = []tcase{
+	// Reads.
+	{"SELECT * FROM t WHERE id = $1", Read, "read-only statement"},
+	{"select a from t where b = ? for update", Read, ""},
+	{"(SELECT 1) UNION (SELECT 2)", Read, ""},
+	{"VALUES (1), (2)", Read, ""},
+	{"TABLE jobs", Read, ""},
+	{"SHOW search_path", Read, ""},
+	{"EXPLAIN INSERT INTO t VALUES (1)", Read, "EXPLAIN without ANALYZE"},
+	{"EXPLAIN (ANALYZE false) UPDATE t SET n = n + 1", Read, "EXPLAIN without ANALYZE"},
+	{"EXPLAIN QUERY PLAN SELECT 1", Read, ""},
+	{"WITH RECURSIVE r(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM r WHERE n < 10) SELECT * FROM r", Read, ""},
+	{"SELECT a INTO @v FROM t", Read, ""},
+	{"COPY t TO STDOUT", Read, "COPY TO"},
+	{"COPY (SELECT * FROM t) TO STDOUT", Read, "COPY TO"},
+	{"BEGIN", Read, "transaction or session control"},
+	{"SET search_path = app", Read, "transaction or session control"},
+
+	// Keywords hidden in comments, strings, quoted identifiers never count.
+	{"/* INSERT */ SELECT '-- INSERT' AS \"insert\"", Read, ""},
+	{"SELECT $$ INSERT INTO t VALUES (1) $$", Read, ""},
+	{"SELECT $fn$ INSERT $$ x; INSERT $$ $fn$; SELECT 1", Read, ""},
+	{`SELECT E'it\'s; INSERT INTO t VALUES (1)'`, Read, ""},
+	{"SELECT 'it''s; INSERT INTO t VALUES (1)'", Read, ""},
+	{"SELECT 1 /* a /* nested */ INSERT INTO t VALUES (1); */", Read, ""},
+	{"-- INSERT INTO t VALUES (1)\nSELECT 1", Read, ""},
+	{"SELECT `insert` FROM `update`", Read, ""},
+	{"UPDATE t SET x = 'a -- b', y = $1 /* , y = y + 1 */", Converging, "absolute UPDATE"},
+	{"SELECT 'unterminated; INSERT INTO t VALUES (1)", Read, ""},
+	{"SELECT /* unterminated; INSERT INTO t VALUES (1)", Read, ""},
+	{"SELECT $x$ unterminated; INSERT INTO t VALUES (1)", Read, ""},
+
+	// Plain INSERT.
+	{"INSERT INTO t (a) VALUES ($1)", NonIdempotent, "INSERT without conflict handling"},
+	{"insert into t (a) values (:a)", NonIdempotent, "INSERT without conflict handling"},
+	{"InSeRt InTo t (a) VaLuEs (@a)", NonIdempotent, "INSERT without conflict handling"},
+	{"INSERT INTO t (a) VALUES ($1) RETURNING id", NonIdempotent, "INSERT without conflict handling"},
+	{"INSERT INTO t DEFAULT VALUES", NonIdempotent, ""},
+	{"INSERT INTO t SET a = 1", NonIdempotent, ""},
+	{"INSERT INTO archive SELECT * FROM jobs WHERE done", NonIdempotent, ""},
+	{"INSERT OR ABORT INTO t VALUES (1)", NonIdempotent, ""},
+	{"INSERT INTO t SELECT * FROM s WHERE NOT EXISTS (SELECT 1 FROM other o WHERE o.id = s.id)", NonIdempotent, ""},
+	{"INSERT INTO t SELECT 1 FROM s WHERE x IN (SELECT y FROM s2 WHERE NOT EXISTS (SELECT 1 FROM t))", NonIdempotent, ""},
+
+	// Conflict handling, each dialect.
+	{"INSERT INTO t (a) VALUES ($1) ON CONFLICT (a) DO NOTHING", Guarded, "upsert (ON CONFLICT)"},
+	{"INSERT INTO t (a) VALUES ($1) ON CONFLICT DO NOTHING RETURNING id", Guarded, "upsert (ON CONFLICT)"},
+	{"insert into t (a) values ($1) on conflict on constraint t_pkey do nothing", Guarded, "upsert (ON CONFLICT)"},
+	{"INSERT INTO t (a, b) VALUES ($1, $2) ON CONFLICT (a) WHERE b IS NOT NULL DO UPDATE SET b = EXCLUDED.b", Guarded, "upsert (ON CONFLICT)"},
+	{"INSERT INTO t (a, b) VALUES ($1, $2) ON CONFLICT (a) DO UPDATE SET (b, c) = (excluded.b, excluded.c)", Guarded, "upsert (ON CONFLICT)"},
+	{"INSERT INTO t (a, n) VALUES ($1, $2) ON CONFLICT (a) DO UPDATE SET n = GREATEST(t.n, excluded.n)", Guarded, "upsert (ON CONFLICT)"},
+	{"INSERT INTO t (a) VALUES ($1) ON CONFLICT (a) DO UPDATE SET seen_at = now()", Guarded, ""},
+	{"INSERT IGNORE INTO t VALUES (1)", Guarded, "INSERT IGNORE"},
+	{"INSERT LOW_PRIORITY IGNORE INTO t VALUES (1)", Guarded, "INSERT IGNORE"},
+	{"INSERT INTO t (a, n) VALUES (?, ?) ON DUPLICATE KEY UPDATE n = VALUES(n)", Guarded, "upsert (ON DUPLICATE KEY UPDATE)"},
+	{"INSERT INTO t (a, n) VALUES (?, ?) AS new ON DUPLICATE KEY UPDATE n = new.n", Guarded, "upsert (ON DUPLICATE KEY UPDATE)"},
+	{"INSERT OR IGNORE INTO t VALUES (1)", Guarded, "INSERT OR IGNORE"},
+	{"INSERT OR REPLACE INTO t VALUES (1)", Guarded, "INSERT OR REPLACE"},
+	{"REPLACE INTO t VALUES (1)", Guarded, "REPLACE INTO"},
+	{"UPSERT INTO t VALUES (1)", Guarded, "UPSERT"},
+	{"MERGE INTO t USING s ON t.id = s.id WHEN MATCHED THEN UPDATE SET n = s.n WHEN NOT MATCHED THEN INSERT VALUES (s.id, s.n)", Guarded, "MERGE"},
+	{"MERGE t AS tgt USING s ON tgt.id = s.id WHEN NOT MATCHED THEN INSERT (id) VALUES (s.id);", Guarded, "MERGE"},
+	{"INSERT INTO t (a) SELECT $1 WHERE NOT EXISTS (SELECT 1 FROM t WHERE a = $1)", Guarded, "insert guarded by NOT EXISTS"},
+	{"INSERT INTO app.t (a) SELECT s.a FROM s WHERE s.a NOT IN (SELECT a FROM app.t)", Guarded, "insert guarded by NOT EXISTS"},
+	{"IF NOT EXISTS (SELECT 1 FROM t WHERE a = @a) INSERT INTO t (a) VALUES (@a)", Guarded, "insert guarded by NOT EXISTS"},
+	{"IF NOT EXISTS (SELECT 1 FROM t WHERE a = @a) BEGIN INSERT INTO t (a) VALUES (@a); END", Guarded, "insert guarded by NOT EXISTS"},
+	{"LOAD DATA INFILE 'f' REPLACE INTO TABLE t", Guarded, ""},
+
+	// Relative updates in the conflict branch.
+	{"INSERT INTO t (a) VALUES ($1) ON CONFLICT (a) DO UPDATE SET n = t.n + 1", NonIdempotent, "upsert with relative update of n"},
+	{"INSERT INTO t (a) VALUES ($1) ON CONFLICT (a) DO UPDATE SET n = excluded.n + t.n", NonIdempotent, "upsert with relative update of n"},
+	{"INSERT INTO t AS c (a) VALUES ($1) ON CONFLICT (a) DO UPDATE SET hits = c.hits + 1", NonIdempotent, "upsert with relative update of hits"},
+	{"INSERT INTO t (a, n) VALUES (?, ?) ON DUPLICATE KEY UPDATE n = n + VALUES(n)", NonIdempotent, "upsert with relative update of n"},
+	{"INSERT INTO t (a, n) VALUES (?, ?) AS new ON DUPLICATE KEY UPDATE n = t.n + new.n", NonIdempotent, "upsert with relative update of n"},
+	{"INSERT IGNORE INTO t VALUES (1) ON DUPLICATE KEY UPDATE n = n + 1", NonIdempotent, "upsert with relative update of n"},
+	{"INSERT INTO t (a, n) VALUES ($1, $2) ON CONFLICT (a) DO UPDATE SET n = t.n + 1 WHERE t.n < 10", NonIdempotent, ""},
+	{"INSERT INTO t AS c (a) VALUES ($1) ON CONFLICT (a) DO UPDATE SET n = c.n + 1, v = excluded.v WHERE c.v < excluded.v", Guarded, "upsert with conditional update"},
+	{"MERGE INTO t USING s ON t.id = s.id WHEN MATCHED THEN UPDATE SET n = t.n + s.n", NonIdempotent, "MERGE with relative update of n"},
+	{"MERGE INTO t USING s ON t.id = s.id WHEN MATCHED AND t.v < s.v THEN UPDATE SET n = t.n + s.n, v = s.v", Guarded, "MERGE"},
+
+	// UPDATE.
+	{"UPDATE t SET x = $1 WHERE id = $2", Converging, "absolute UPDATE"},
+	{"UPDATE jobs SET status = 'done' WHERE id = $1", Converging, "absolute UPDATE"},
+	{"UPDATE accounts SET balance = balance - $1 WHERE id = $2", NonIdempotent, "relative UPDATE of balance"},
+	{"update counters set n = n + 1", NonIdempotent, "relative UPDATE of n"},
+	{"UPDATE t SET a = $1, b = b || $2 WHERE id = $3", NonIdempotent, "relative UPDATE of b"},
+	{"UPDATE accounts SET balance = accounts.balance - $1", NonIdempotent, "relative UPDATE of balance"},
+	{"UPDATE accounts a SET balance = a.balance - $1", NonIdempotent, "relative UPDATE of balance"},
+	{"UPDATE accounts AS a SET a.balance = a.balance - ?", NonIdempotent, "relative UPDATE of balance"},
+	{"UPDATE t SET (a, b) = (a + 1, $2) WHERE id = $1", NonIdempotent, "relative UPDATE of a"},
+	{`UPDATE t SET "n" = "n" + 1`, NonIdempotent, "relative UPDATE of n"},
+	{"UPDATE `t` SET `n` = `n` + 1", NonIdempotent, "relative UPDATE of n"},
+	{"UPDATE t SET tags = array_append(tags, $1) WHERE id = $2", NonIdempotent, ""},
+	{"UPDATE t SET n = GREATEST(n, $1) + 1", NonIdempotent, ""},
+	{"UPDATE t SET total = (SELECT sum(t.total) FROM items i)", NonIdempotent, ""},
+	{"UPDATE t SET attempts = attempts + 1 WHERE id = $1 AND attempts < 5", NonIdempotent, "relative UPDATE of attempts"},
+	{"UPDATE t SET n = n + 1 WHERE id IN (SELECT id FROM t WHERE n = 0)", NonIdempotent, ""},
+	{"UPDATE t SET n = o.n + 1 FROM o WHERE o.id = t.id", Converging, "absolute UPDATE"},
+	{"UPDATE t SET n = $1::n", Converging, ""},
+	{"UPDATE t SET x = COALESCE(x, $1)", Converging, ""},
+	{"UPDATE t SET x = x", Converging, ""},
+	{"UPDATE t SET total = (SELECT sum(total) FROM items i WHERE i.oid = t.id)", Converging, ""},
+	{"UPDATE jobs SET attempts = attempts + 1, status = 'done' WHERE id = $1 AND status = 'pending'", Converging, "conditional state transition"},
+	{"UPDATE t SET balance = balance - $1, version = version + 1 WHERE id = $2 AND version = $3", Converging, "conditional state transition"},
+	{"UPDATE t SET n = n + 1, processed_at = now() WHERE id = $1 AND processed_at IS NULL", Converging, "conditional state transition"},
+	{"UPDATE t SET n = n + 1, done = true WHERE id = $1 AND NOT done", Converging, "conditional state transition"},
+	{"UPDATE t SET n = n + 1, v = $2 WHERE id = $1 AND v < $2", Converging, "conditional state transition"},
+	{"UPDATE t SET n = n + 1, s = 'b' WHERE id = $1 AND s IN ('a', 'c')", Converging, "conditional state transition"},
+	{"UPDATE t SET n = n + 1, s = 'b' FROM o WHERE o.s = 'a'", NonIdempotent, ""},
+
+	// DELETE, DDL, bulk loads, the rest.
+	{"DELETE FROM t WHERE id = $1", Converging, "DELETE"},
+	{"TRUNCATE t", Converging, "TRUNCATE"},
+	{"CREATE TABLE t (a int)", NonIdempotent, "CREATE without IF NOT EXISTS"},
+	{"CREATE TABLE IF NOT EXISTS t (a int)", Converging, "CREATE IF NOT EXISTS"},
+	{"create unique index concurrently if not exists i on t (a)", Converging, "CREATE IF NOT EXISTS"},
+	{"CREATE OR REPLACE VIEW v AS SELECT 1", Converging, "CREATE OR REPLACE"},
+	{"DROP TABLE t", NonIdempotent, "DROP without IF EXISTS"},
+	{"DROP TABLE IF EXISTS t", Converging, "DROP IF EXISTS"},
+	{"ALTER TABLE t ADD COLUMN c int", NonIdempotent, ""},
+	{"ALTER TABLE t ADD COLUMN IF NOT EXISTS c int", Converging, "ALTER"},
+	{"ALTER TABLE t ALTER COLUMN c DROP NOT NULL", Converging, "ALTER"},
+	{"ALTER TABLE t DROP COLUMN c", NonIdempotent, ""},
+	{"ALTER TABLE t RENAME TO u", NonIdempotent, ""},
+	{"SELECT * INTO newt FROM t", NonIdempotent, "SELECT INTO creates a table"},
+	{"COPY t FROM STDIN", NonIdempotent, "COPY FROM appends rows"},
+	{"COPY t (a, b) FROM '/tmp/x.csv' WITH (FORMAT csv)", NonIdempotent, "COPY FROM appends rows"},
+	{"LOAD DATA INFILE 'f' INTO TABLE t", NonIdempotent, "LOAD DATA appends rows"},
+	{"NOTIFY ch, 'x'", NonIdempotent, ""},
+	{"VACUUM ANALYZE t", Converging, ""},
+	{"CALL proc()", Unknown, "procedure call (effect not known)"},
+	{"EXEC dbo.proc @a = 1", Unknown, "procedure call (effect not known)"},
+	{"DO $$ BEGIN INSERT INTO t VALUES (1); END $$", Unknown, ""},
+	{"FROBNICATE t", Unknown, "statement text not understood"},
+	{"42", Unknown, "statement text not understood"},
+	{"", Unknown, "empty statement text"},
+	{"  \n\t ", Unknown, "empty statement text"},
+	{";;", Unknown, "empty statement text"},
+	{"-- just a comment", Unknown, "empty statement text"},
+
+	// EXPLAIN ANALYZE runs the statement.
+	{"EXPLAIN ANALYZE INSERT INTO t VALUES (1)", NonIdempotent, "INSERT without conflict handling"},
+	{"EXPLAIN (ANALYZE, BUFFERS) UPDATE t SET n = n + 1", NonIdempotent, "relative UPDATE of n"},
+	{"EXPLAIN ANALYZE VERBOSE SELECT 1", Read, ""},
+
+	// Several statements: the worst decides.
+	{"SELECT 1; INSERT INTO t VALUES (1)", NonIdempotent, "INSERT without conflict handling"},
+	{"BEGIN; UPDATE t SET x = 1; COMMIT", Converging, "absolute UPDATE"},
+	{"CALL x(); INSERT INTO t VALUES (1)", NonIdempotent, ""},
+	{"INSERT INTO t VALUES (1); CALL x()", NonIdempotent, ""},
+	{"INSERT INTO t VALUES (1) ON CONFLICT DO NOTHING; CALL x()", Unknown, "procedure call (effect not known)"},
+	{"DELETE FROM t; INSERT INTO t VALUES (1) ON CONFLICT DO NOTHING", Guarded, ""},
+	{"SELECT 1; DELETE FROM t WHERE id = 1;", Converging, "DELETE"},
+	{"UPDATE a SET n = n + 1; UPDATE b SET m = m + 1", NonIdempotent, "relative UPDATE of n"},
+
+	// Writable CTEs.
+	{"WITH x AS (INSERT INTO t (a) VALUES (1) RETURNING id) SELECT * FROM x", NonIdempotent, "INSERT without conflict handling"},
+	{"WITH a AS (SELECT 1), b AS (UPDATE t SET n = n + 1 RETURNING *) SELECT * FROM a, b", NonIdempotent, "relative UPDATE of n"},
+	{"WITH a AS (SELECT 1) INSERT INTO t SELECT * FROM a ON CONFLICT DO NOTHING", Guarded, "upsert (ON CONFLICT)"},
+	{"WITH a AS MATERIALIZED (DELETE FROM q RETURNING *) INSERT INTO archive SELECT * FROM a", NonIdempotent, ""},
+	{"WITH moved AS (DELETE FROM q WHERE id = $1 RETURNING *) SELECT * FROM moved", Converging, "DELETE"},
+	{"WITH a AS (CALL x()) SELECT 1", Unknown, ""},
+	{"WITH", Unknown, ""},
+
+	// Holes.
+	{H, Unknown, "statement text not known"},
+	{H + H, Unknown, "statement text not known"},
+	{H + " WHERE id = $1", Unknown, "statement verb not known (text built at run time)"},
+	{"INSERT INTO " + H + " (a) VALUES ($1)", NonIdempotent, "INSERT without conflict handling"},
+	{"INSERT INTO tbl_" + H + " (a) VALUES ($1)", NonIdempotent, "INSERT without conflict handling"},
+	{"INSERT INTO t (a) VALUES " + H, Unknown, "conflict handling not known (text built at run time)"},
+	{"INSERT INTO t (a) VALUES ($1) " + H, Unknown, "conflict handling not known (text built at run time)"},
+	{"INSERT INTO t " + H, Unknown, "conflict handling not known (text built at run time)"},
+	{"INSERT INTO " + H, Unknown, "conflict handling not known (text built at run time)"},
+	{"INSERT " + H, Unknown, "conflict handling not known (text built at run time)"},
+	{"INSERT INTO t (a, " + H + ") VALUES ($1, $2)", NonIdempotent, ""},
+	{"INSERT INTO t (a) VALUES ($1, " + H + ")", NonIdempotent, ""},
+	{"INSERT INTO t (a) SELECT a FROM " + H, NonIdempotent, ""},
+	{"INSERT INTO t (a) VALUES ($1) RETURNING " + H, NonIdempotent, ""},
+	{"INSERT INTO t (a) VALUES " + H + " ON CONFLICT DO NOTHING", Guarded, ""},
+	{"INSERT INTO t (a) VALUES ($1) ON CONFLICT " + H, Unknown, ""},
+	{"INSERT INTO t (a) VALUES ($1) ON CONFLICT (a) DO UPDATE SET " + H, Unknown, "upsert update not known (text built at run time)"},
+	{"INSERT INTO t (a) VALUES ($1) ON CONFLICT (a) DO UPDATE SET n = " + H, Guarded, ""},
+	{"IF NOT EXISTS (SELECT 1 FROM t) INSERT INTO t VALUES " + H, Guarded, ""},
+	{"UPDATE t SET " + H, Unknown, "SET list not known (text built at run time)"},
+	{"UPDATE t SET " + H + " WHERE id = $1", Unknown, "SET list not known (text built at run time)"},
+	{"UPDATE t SET " + H + " = $1", Unknown, ""},
+	{"UPDATE " + H + " SET n = n + 1", NonIdempotent, "relative UPDATE of n"},
+	{"UPDATE " + H + " SET x = $1", Converging, "absolute UPDATE"},
+	{"UPDATE t SET n = " + H + " WHERE id = $1", Converging, "absolute UPDATE"},
+	{"UPDATE t SET n = n + 1 WHERE id = $1 AND " + H, Unknown, "update condition not known (text built at run time)"},
+	{"UPDATE t SET n = n + 1 WHERE id = " + H, NonIdempotent, ""},
+	{"UPDATE t SET n = $1 WHERE " + H, Converging, ""},
+	{"UPDATE " + H, Unknown, ""},
+	{"SELECT * FROM " + H, Read, ""},
+	{"SELECT '" + H + "'; INSERT INTO t VALUES ('" + H + "')", NonIdempotent, ""},
+	{"DELETE FROM " + H + " WHERE id = $1", Converging, ""},
+	{"CREATE " + H, Unknown, "DDL not known (text built at run time)"},
+	{"CREATE TABLE " + H + " (a int)", NonIdempotent, ""},
+	{"SELECT 1; " + H, Unknown, "statement text not known"},
+	{"INSERT INTO t VALUES (1); " + H, NonIdempotent, ""},
+	{"/* " + H + " */ SELECT 1", Read, ""},
+}
+
+func TestClassify(t *testing.T) {
+	for _, c := range cases {
+		got := Classify(c.text)
+		if got.Class != c.class || c.reason != "" && got.Reason != c.reason {
+			want := c.reason
+			if want == "" {
+				want = "(any)"
+			}
+			t.Errorf("Classify(%q) = %v %q, want %v %q", c.text, got.Class, got.Reason, c.class, want)
+		}
+		if got.Reason == "" {
+			t.Errorf("Classify(%q): empty reason", c.text)
+		}
+	}
+}
+
+func TestClassString(t *testing.T) {
+	want := map[Class]string{
+		Unknown: "unknown", Read: "read", Converging: "converging", Guarded: "guarded",
+		NonIdempotent: "non-idempotent", Class(9): "Class(9)",
+	}
+	for c, s := range want {
+		if c.String() != s {
+			t.Errorf("Class(%d).String() = %q, want %q", c, c.String(), s)
+		}
+	}
+}
+
+func TestWrites(t *testing.T) {
+	want := map[Class]bool{Unknown: false, Read: false, Converging: true, Guarded: true, NonIdempotent: true}
+	for c, w := range want {
+		if c.Writes() != w {
+			t.Errorf("%v.Writes() = %v, want %v", c, c.Writes(), w)
+		}
+	}
+}
+
+// TestWorstWins checks the documented order on every pair of classes, both ways round.
+func TestWorstWins(t *testing.T) {
+	repr := []struct {
+		text  string
+		class Class
+	}{
+		{"SELECT 1", Read},
+		{"DELETE FROM t", Converging},
+		{"INSERT INTO t VALUES (1) ON CONFLICT DO NOTHING", Guarded},
+		{"CALL p()", Unknown},
+		{"INSERT INTO t VALUES (1)", NonIdempotent},
+	}
+	order := []Class{Read, Converging, Guarded, Unknown, NonIdempotent}
+	pos := func(c Class) int {
+		for i, o := range order {
+			if o == c {
+				return i
+			}
+		}
+		t.Fatalf("class %v not in order", c)
+		return 0
+	}
+	for _, a := range repr {
+		for _, b := range repr {
+			want := a.class
+			if pos(b.class) > pos(a.class) {
+				want = b.class
+			}
+			if got := Classify(a.text + "; " + b.text); got.Class != want {
+				t.Errorf("Classify(%q; %q) = %v, want %v", a.text, b.text, got.Class, want)
+			}
+		}
+	}
+}
+
+// TestLongText exercises the path for texts with more tokens than the stack buffer.
+func TestLongText(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("INSERT INTO t (a) VALUES ($1)")
+	for range 2 * stackTokens {
+		b.WriteString(", ($1)")
+	}
+	long := b.String()
+	if got := Classify(long); got.Class != NonIdempotent {
+		t.Errorf("long INSERT = %v, want non-idempotent", got.Class)
+	}
+	if got := Classify(long + " ON CONFLICT (a) DO UPDATE SET n = t.n + 1"); got.Class != NonIdempotent ||
+		got.Reason != "upsert with relative update of n" {
+		t.Errorf("long upsert = %v %q", got.Class, got.Reason)
+	}
+	if got := Classify(long + " ON CONFLICT DO NOTHING"); got.Class != Guarded {
+		t.Errorf("long guarded INSERT = %v, want guarded", got.Class)
+	}
+}
+
+// TestHostileNesting: deep nesting must neither crash nor hang, and must still be
+// classified conservatively.
+func TestHostileNesting(t *testing.T) {
+	deep := strings.Repeat("WITH a AS (", 10000) + "INSERT INTO t VALUES (1)" + strings.Repeat(")", 10000) + " SELECT 1"
+	if got := Classify(deep); got.Class == Read {
+		t.Errorf("deeply nested writable CTE = %v, want not read", got.Class)
+	}
+	parens := strings.Repeat("(", 100000) + "SELECT 1"
+	if got := Classify(parens); got.Class != Read {
+		t.Errorf("unbalanced parentheses = %v, want read", got.Class)
+	}
+	explain := strings.Repeat("EXPLAIN ANALYZE ", 1000) + "UPDATE t SET n = n + 1"
+	if got := Classify(explain); got.Class == Read || got.Class == Converging {
+		t.Errorf("nested EXPLAIN ANALYZE = %v", got.Class)
+	}
+}
+
+func TestAllocs(t *testing.T) {
+	if raceEnabled {
+		t.Skip("the race detector allocates")
+	}
+	for _, c := range []struct {
+		text string
+		max  float64
+	}{
+		{"INSERT INTO t (a) VALUES ($1) ON CONFLICT (a) DO UPDATE SET b = excluded.b", 0},
+		{"UPDATE jobs SET attempts = attempts + 1, status = 'done' WHERE id = $1 AND status = 'pending'", 0},
+		{"WITH x AS (INSERT INTO t (a) VALUES (1) RETURNING id) SELECT * FROM x", 0},
+		{"UPDATE accounts SET balance = balance - $1 WHERE id = $2", 1}, // the reason names the column
+	} {
+		if n := testing.AllocsPerRun(100, func() { Classify(c.text) }); n > c.max {
+			t.Errorf("Classify(%q): %v allocs, want <= %v", c.text, n, c.max)
+		}
+	}
+}
+
+// mix is a realistic set of statements a job handler executes.
+var mix = []string{
+	"SELECT id, payload, attempts FROM jobs WHERE id = $1 FOR UPDATE",
+	"INSERT INTO payments (order_id, amount, idempotency_key) VALUES ($1, $2, $3) ON CONFLICT (idempotency_key) DO NOTHING",
+	"UPDATE accounts SET balance = balance - $1, updated_at = now() WHERE id = $2",
+	"UPDATE jobs SET status = 'done', attempts = attempts + 1, finished_at = now() WHERE id = $1 AND status = 'running'",
+	"INSERT INTO outbox (topic, key, payload) VALUES ($1, $2, $3)",
+	"INSERT INTO inventory (sku, qty) VALUES (?, ?) ON DUPLICATE KEY UPDATE qty = qty + VALUES(qty)",
+	"DELETE FROM sessions WHERE user_id = $1",
+	"WITH moved AS (DELETE FROM queue WHERE id = $1 RETURNING *) INSERT INTO archive SELECT * FROM moved",
+	"INSERT INTO audit_" + Hole + " (event, at) VALUES ($1, now())",
+	"UPDATE orders SET status = $1 WHERE id = $2 /* set by worker */",
+	"-- reconcile\nMERGE INTO stock s USING incoming i ON s.sku = i.sku WHEN MATCHED THEN UPDATE SET qty = i.qty WHEN NOT MATCHED THEN INSERT (sku, qty) VALUES (i.sku, i.qty)",
+	"INSERT INTO events (id, body) SELECT $1, $2 WHERE NOT EXISTS (SELECT 1 FROM events WHERE id = $1)",
+}
+
+func BenchmarkClassify(b *testing.B) {
+	b.ReportAllocs()
+	n := 0
+	for _, s := range mix {
+		n += len(s)
+	}
+	b.SetBytes(int64(n / len(mix)))
+	for i := 0; b.Loop(); i++ {
+		Classify(mix[i%len(mix)])
+	}
+}

@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# Runs every test of the repository: the analyzer (root module), the runtime middleware
+# (idempotency/, against real PostgreSQL and Redis started by scripts/services.sh), the
+# real-API check of the stubs and models (apicheck/), the example project, and a bounded
+# run of each fuzz target. It is the README's test command and what .ci/run calls.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+step() { printf '\n== %s\n' "$*" >&2; }
+
+step "services (PostgreSQL, Redis)"
+eval "$(scripts/services.sh)"
+
+step "root module: vet and tests"
+go vet ./...
+go test ./...
+
+step "fuzz: SQL statement classifier (bounded)"
+go test -run='^$' -fuzz=FuzzClassify -fuzztime="${FUZZTIME:-20s}" ./internal/sqlstmt
+
+step "fuzz: directive parser (bounded)"
+go test -run='^$' -fuzz=FuzzParse -fuzztime="${FUZZTIME:-20s}" ./internal/directive
+
+step "idempotency module: tests under the race detector"
+(cd idempotency && go vet ./... && go test -race ./...)
+
+step "apicheck: stubs and models against the real libraries"
+(cd apicheck && go test ./...)
+
+step "examples: build and vet"
+(cd examples && go build ./... && go vet ./...)
+
+step "all tests passed"

@@ -1,0 +1,15 @@
+// Package middle only calls upstream: effects pass through it.
+package middle
+
+import (
+	"context"
+
+	"crosspkg/upstream"
+)
+
+func Checkout(ctx context.Context, s *upstream.Store, orderID string) error { // want Checkout:`effects payment:protected\(charge.New\) sql.write:unprotected\(\(\*pgxpool.Pool\).Exec\)`
+	if err := upstream.Charge(orderID); err != nil {
+		return err
+	}
+	return s.AddLedger(ctx)
+}

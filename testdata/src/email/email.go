@@ -1,0 +1,23 @@
+// Package email exercises the email.send sinks: no mail API offers a deduplication key.
+package email
+
+import (
+	"context"
+	"net/smtp"
+
+	mail "github.com/wneessen/go-mail"
+	"github.com/hibiken/asynq"
+)
+
+func SMTP(ctx context.Context, t *asynq.Task) error {
+	return smtp.SendMail("localhost:25", nil, "shop@example.com", []string{"a@example.com"}, t.Payload()) // want `handler SMTP: email sent with no deduplication \(SMTP -> smtp.SendMail\); missing: key, enforcement`
+}
+
+func GoMail(ctx context.Context, t *asynq.Task) error {
+	m := mail.NewMsg()
+	c, err := mail.NewClient("localhost")
+	if err != nil {
+		return err
+	}
+	return c.DialAndSendWithContext(ctx, m) // want `handler GoMail: email sent with no deduplication \(GoMail -> \(\*mail.Client\).DialAndSendWithContext\)`
+}

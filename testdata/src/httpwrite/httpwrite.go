@@ -1,0 +1,74 @@
+// Package httpwrite exercises the http.write sinks and the Idempotency-Key guard.
+package httpwrite
+
+import (
+	"bytes"
+	"context"
+	"net/http"
+	"net/url"
+	"time"
+
+	"github.com/google/uuid"
+	"github.com/hibiken/asynq"
+)
+
+var client = &http.Client{}
+
+func PostNoKey(ctx context.Context, t *asynq.Task) error {
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, "https://example.com/hooks", bytes.NewReader(t.Payload()))
+	if err != nil {
+		return err
+	}
+	_, err = client.Do(req) // want `handler PostNoKey: HTTP POST without an Idempotency-Key header \(PostNoKey -> \(\*http.Client\).Do\); missing: key, enforcement`
+	return err
+}
+
+func PostWithKey(ctx context.Context, t *asynq.Task) error {
+	req, err := http.NewRequestWithContext(ctx, "POST", "https://example.com/hooks", nil)
+	if err != nil {
+		return err
+	}
+	req.Header.Set("idempotency-key", t.Type())
+	_, err = client.Do(req)
+	return err
+}
+
+func PostWithHeaderMap(ctx context.Context, t *asynq.Task) error {
+	req, _ := http.NewRequest(http.MethodPatch, "https://example.com/x", nil)
+	req.Header["Idempotency-Key"] = []string{t.Type()}
+	_, err := client.Do(req)
+	return err
+}
+
+func PostRandomKey(ctx context.Context, t *asynq.Task) error {
+	req, _ := http.NewRequest("PATCH", "https://example.com/x", nil)
+	key := uuid.NewString()
+	req.Header.Add("Idempotency-Key", key)
+	_, err := client.Do(req) // want `handler PostRandomKey: Idempotency-Key header changes on every retry \(made from uuid.NewString\).*; missing: key$`
+	return err
+}
+
+func PostClockKey(ctx context.Context, t *asynq.Task) error {
+	req, _ := http.NewRequest("POST", "https://example.com/x", nil)
+	req.Header.Set("X-Idempotency-Key", time.Now().String())
+	_, err := client.Do(req) // want `made from time.Now`
+	return err
+}
+
+func PutAndDelete(ctx context.Context, t *asynq.Task) error {
+	req, _ := http.NewRequest(http.MethodPut, "https://example.com/x", nil)
+	if _, err := client.Do(req); err != nil {
+		return err
+	}
+	del, _ := http.NewRequest(http.MethodDelete, "https://example.com/x", nil)
+	_, err := client.Do(del)
+	return err
+}
+
+func PostHelpers(ctx context.Context, t *asynq.Task) error {
+	if _, err := http.Post("https://example.com", "application/json", nil); err != nil { // want `handler PostHelpers: HTTP POST without an Idempotency-Key header \(this call cannot set one\)`
+		return err
+	}
+	_, err := client.PostForm("https://example.com", url.Values{})
+	return err
+}

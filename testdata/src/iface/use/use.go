@@ -1,0 +1,48 @@
+// Package use calls through interfaces: implementations in view and modelled sinks behind a
+// repository's own interface are resolved.
+package use
+
+import (
+	"context"
+
+	"iface/impl"
+
+	"github.com/hibiken/asynq"
+	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/jackc/pgx/v5/pgxpool"
+)
+
+type Notifier interface{ Notify(to string) error }
+
+var _ Notifier = impl.SMTPNotifier{}
+
+var n Notifier
+
+func Notify(ctx context.Context, t *asynq.Task) error {
+	return n.Notify("a@example.com") // want `handler Notify: email sent with no deduplication \(Notify -> impl.SMTPNotifier.Notify|\(impl.SMTPNotifier\).Notify`
+}
+
+// DBTX is the interface sqlc generates; *pgxpool.Pool implements it.
+type DBTX interface {
+	Exec(ctx context.Context, sql string, args ...any) (pgconn.CommandTag, error)
+}
+
+var _ DBTX = (*pgxpool.Pool)(nil)
+
+type Queries struct{ db DBTX }
+
+func (q *Queries) InsertEvent(ctx context.Context) error {
+	_, err := q.db.Exec(ctx, "INSERT INTO events (a) VALUES (1)")
+	return err
+}
+
+var q *Queries
+
+func Record(ctx context.Context, t *asynq.Task) error {
+	return q.InsertEvent(ctx) // want `handler Record: SQL write not safe to repeat: INSERT without conflict handling \(Record -> \(\*use.Queries\).InsertEvent -> \(use.DBTX\).Exec\)`
+}
+
+// A local implementation is in view too.
+type logNotifier struct{}
+
+func (logNotifier) Notify(to string) error { return nil }

@@ -1,0 +1,51 @@
+// Package payment exercises the stripe-go payment sinks and their idempotency key.
+package payment
+
+import (
+	"context"
+
+	"github.com/google/uuid"
+	"github.com/hibiken/asynq"
+	"github.com/stripe/stripe-go/v82"
+	"github.com/stripe/stripe-go/v82/paymentintent"
+	"github.com/stripe/stripe-go/v82/payout"
+	"github.com/stripe/stripe-go/v82/refund"
+)
+
+var sc = stripe.NewClient("sk_test")
+
+func ChargeKeyed(ctx context.Context, t *asynq.Task) error {
+	params := &stripe.PaymentIntentParams{Amount: stripe.Int64(100)}
+	params.SetIdempotencyKey("charge-" + t.Type())
+	_, err := paymentintent.New(params)
+	return err
+}
+
+func ChargeNoKey(ctx context.Context, t *asynq.Task) error {
+	_, err := paymentintent.New(&stripe.PaymentIntentParams{Amount: stripe.Int64(100)}) // want `handler ChargeNoKey: payment without an idempotency key \(ChargeNoKey -> paymentintent.New\); missing: key, enforcement`
+	return err
+}
+
+func ChargeLiteralKey(ctx context.Context, t *asynq.Task) error {
+	_, err := paymentintent.New(&stripe.PaymentIntentParams{Params: stripe.Params{IdempotencyKey: stripe.String(t.Type())}})
+	return err
+}
+
+func RefundRandom(ctx context.Context, t *asynq.Task) error {
+	params := &stripe.RefundParams{}
+	params.IdempotencyKey = stripe.String(stripe.NewIdempotencyKey())
+	_, err := refund.New(params) // want `handler RefundRandom: payment idempotency key changes on every retry \(made from stripe.NewIdempotencyKey\) \(RefundRandom -> refund.New\); missing: key$`
+	return err
+}
+
+func ClientService(ctx context.Context, t *asynq.Task) error {
+	params := &stripe.PaymentIntentCreateParams{}
+	params.SetIdempotencyKey(uuid.New().String())
+	_, err := sc.V1PaymentIntents.Create(ctx, params) // want `handler ClientService: payment idempotency key changes on every retry \(made from uuid.New\) \(ClientService -> \(stripe.v1PaymentIntentService\).Create\)`
+	return err
+}
+
+func Payout(ctx context.Context, t *asynq.Task) error {
+	_, err := payout.New(&stripe.PayoutParams{}) // want `handler Payout: payment without an idempotency key`
+	return err
+}

@@ -1,0 +1,106 @@
+// Package sqlwrite exercises the sql.write sinks and the statement classifier.
+package sqlwrite
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+
+	"github.com/hibiken/asynq"
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
+)
+
+var db *sql.DB
+var pool *pgxpool.Pool
+
+func PlainInsert(ctx context.Context, t *asynq.Task) error {
+	_, err := db.ExecContext(ctx, "INSERT INTO ledger (order_id, amount) VALUES ($1, $2)", 1, 2) // want `handler PlainInsert: SQL write not safe to repeat: INSERT without conflict handling \(PlainInsert -> \(\*sql.DB\).ExecContext\); missing: key, enforcement`
+	return err
+}
+
+func Upsert(ctx context.Context, t *asynq.Task) error {
+	_, err := pool.Exec(ctx, `INSERT INTO orders (id) VALUES ($1) ON CONFLICT (id) DO NOTHING`, 1)
+	return err
+}
+
+func RelativeUpdate(ctx context.Context, t *asynq.Task) error {
+	_, err := pool.Exec(ctx, "UPDATE wallets SET balance = balance - $1 WHERE id = $2", 5, 1) // want `handler RelativeUpdate: SQL write not safe to repeat: relative UPDATE`
+	return err
+}
+
+func AbsoluteAndDelete(ctx context.Context, t *asynq.Task) error {
+	if _, err := db.Exec("UPDATE orders SET status = 'paid' WHERE id = $1 AND status = 'pending'", 1); err != nil {
+		return err
+	}
+	_, err := db.Exec("DELETE FROM carts WHERE order_id = $1", 1)
+	return err
+}
+
+func UnknownText(ctx context.Context, t *asynq.Task) error {
+	q := string(t.Payload())
+	_, err := db.ExecContext(ctx, q) // want `handler UnknownText: SQL write not safe to repeat: statement text not known`
+	return err
+}
+
+// Concatenated and formatted statements are read through their constant parts.
+func Built(ctx context.Context, t *asynq.Task) error {
+	table := string(t.Payload())
+	if _, err := pool.Exec(ctx, "INSERT INTO "+table+" (a) VALUES ($1) ON CONFLICT DO NOTHING", 1); err != nil {
+		return err
+	}
+	_, err := pool.Exec(ctx, fmt.Sprintf("INSERT INTO %s (a) VALUES ($1)", table), 1) // want `handler Built: SQL write not safe to repeat: INSERT without conflict handling`
+	return err
+}
+
+const selectOrder = "SELECT id FROM orders WHERE id = $1"
+
+func Reads(ctx context.Context, t *asynq.Task) error {
+	var id int
+	if err := pool.QueryRow(ctx, selectOrder, 1).Scan(&id); err != nil {
+		return err
+	}
+	rows, err := db.QueryContext(ctx, string(t.Payload())) // unknown text in a query: taken as a read
+	if err != nil {
+		return err
+	}
+	return rows.Close()
+}
+
+func InsertReturning(ctx context.Context, t *asynq.Task) error {
+	var id int
+	return pool.QueryRow(ctx, "INSERT INTO orders (total) VALUES ($1) RETURNING id", 1).Scan(&id) // want `handler InsertReturning: SQL write not safe to repeat: INSERT without conflict handling`
+}
+
+func Batch(ctx context.Context, t *asynq.Task) error {
+	b := &pgx.Batch{}
+	b.Queue("UPDATE orders SET status = 'done' WHERE id = $1", 1)
+	b.Queue("INSERT INTO events (kind) VALUES ('done')")
+	return pool.SendBatch(ctx, b).Close() // want `handler Batch: SQL write not safe to repeat: INSERT without conflict handling`
+}
+
+func Copy(ctx context.Context, t *asynq.Task) error {
+	_, err := pool.CopyFrom(ctx, pgx.Identifier{"ledger"}, []string{"a"}, pgx.CopyFromRows(nil)) // want `handler Copy: SQL write not safe to repeat: bulk COPY`
+	return err
+}
+
+func Prepared(ctx context.Context, t *asynq.Task) error {
+	stmt, err := db.PrepareContext(ctx, "INSERT INTO ledger (a) VALUES ($1)")
+	if err != nil {
+		return err
+	}
+	_, err = stmt.ExecContext(ctx, 1) // want `handler Prepared: SQL write not safe to repeat: INSERT without conflict handling`
+	return err
+}
+
+func InTx(ctx context.Context, t *asynq.Task) error {
+	tx, err := pool.Begin(ctx)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback(ctx)
+	if _, err := tx.Exec(ctx, "INSERT INTO outbox (event_id) VALUES ($1) ON CONFLICT (event_id) DO NOTHING", 1); err != nil {
+		return err
+	}
+	return tx.Commit(ctx)
+}
