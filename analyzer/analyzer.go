@@ -57,7 +57,7 @@ func run(pass *analysis.Pass) (res any, err error) {
 			res, err = nil, panicError(pass.Pkg.Path(), r)
 		}
 	}()
-	if isStandard(pass) {
+	if isStandard(pass) || isModelled(pass, builtinIndex) {
 		return &Result{}, nil
 	}
 	a := newAnalysis(pass, builtinIndex)
@@ -79,6 +79,16 @@ func isStandard(pass *analysis.Pass) bool {
 	}
 	name := pass.Fset.File(pass.Files[0].Pos()).Name()
 	return strings.HasPrefix(name, goroot)
+}
+
+// isModelled reports whether the package belongs to a library the models describe: its
+// models are the truth about it, so its internals are not analysed (pgx's own Commit runs
+// an Exec whose text the analyzer cannot see, and is not the user's effect).
+func isModelled(pass *analysis.Pass, ix *model.Index) bool {
+	if pass.Module != nil && pass.Module.Path != "" {
+		return ix.ModelledModule(pass.Module.Path)
+	}
+	return ix.Modelled(pass.Pkg.Path())
 }
 
 // needed reports whether the package can hold handlers or effects: it imports a modelled

@@ -561,4 +561,3 @@ func funcName(fn *types.Func, from *types.Package) string {
 	}
 	return fn.Name()
 }
-

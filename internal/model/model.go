@@ -214,6 +214,17 @@ func (ix *Index) Handlers() []HandlerShape { return ix.handlers }
 // Modelled reports whether a model names the package with this path.
 func (ix *Index) Modelled(path string) bool { return ix.packages[Normalize(path)] }
 
+// ModelledModule reports whether a model names a package of the module with this path.
+func (ix *Index) ModelledModule(module string) bool {
+	module = Normalize(module)
+	for p := range ix.packages {
+		if p == module || strings.HasPrefix(p, module+"/") {
+			return true
+		}
+	}
+	return false
+}
+
 // PackageOf returns the package path of a full name: "(*database/sql.DB).Exec" and
 // "database/sql.Open" both give "database/sql".
 func PackageOf(name string) string {

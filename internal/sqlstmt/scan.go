@@ -85,6 +85,11 @@ func next(s string, i int) (token, int) {
 		k, i = tString, skipQuoted(s, i+1, '\'', true)
 	case c == '"' || c == '`':
 		k, i = tQuoted, skipQuoted(s, i, c, false)
+		if i == len(s) && (i-start < 2 || s[i-1] != c) {
+			// Unterminated: the "name" would be the rest of the text, so whatever follows
+			// would change it. Read it as an opaque value instead.
+			k = tString
+		}
 	case c == '$':
 		k, i = dollar(s, i)
 	case c == '?':

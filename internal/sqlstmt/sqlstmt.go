@@ -557,10 +557,18 @@ scan:
 
 // notExists finds INSERT ... SELECT ... WHERE NOT EXISTS (SELECT ... target ...) (or
 // NOT IN (SELECT ...)): the insert happens only while the row is absent, so a repeat adds
-// nothing. The subquery must mention the target table, when that is known, so that an
-// unrelated NOT EXISTS filter does not count as a guard.
+// nothing. Only a test in the inserting query's own condition counts (grouping
+// parentheses are looked into, subqueries are not), and the subquery must mention the
+// target table when that is known, so that an unrelated NOT EXISTS filter is no guard.
 func (p *parser) notExists(from, to int, tgt target) bool {
-	for i := from; i+2 < to; i++ {
+	if p.isSubquery(from, to) { // INSERT INTO t (SELECT ...)
+		from++
+	}
+	for i := from; i < to; i++ {
+		if p.isSubquery(i, to) {
+			i = p.close(i, to)
+			continue
+		}
 		if !p.kw(i, to, "NOT") {
 			continue
 		}
@@ -577,7 +585,7 @@ func (p *parser) notExists(from, to int, tgt target) bool {
 				return true
 			}
 		}
-		i = end // a guard nested in an unrelated subquery does not protect the insert
+		i = end
 	}
 	return false
 }
