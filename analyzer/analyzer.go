@@ -39,8 +39,9 @@ type Result struct {
 // suppression.
 type Handler struct {
 	Name      string // as in messages: "HandleOrder", "(*ChargeHandler).ProcessTask"
-	Framework string // "asynq", "river", "watermill", "directive"
+	Framework string // "asynq", "river", "watermill", "idempotency", "directive"
 	Effects   effect.Set
+	Wrapped   bool // handed to idemlint's runtime middleware where it is registered
 }
 
 var builtinIndex = model.Compile(model.Builtin())
@@ -85,6 +86,9 @@ func isStandard(pass *analysis.Pass) bool {
 // models are the truth about it, so its internals are not analysed (pgx's own Commit runs
 // an Exec whose text the analyzer cannot see, and is not the user's effect).
 func isModelled(pass *analysis.Pass, ix *model.Index) bool {
+	if inMiddleware(pass.Pkg.Path()) {
+		return true // the runtime middleware's own store writes are its users' protection
+	}
 	if pass.Module != nil && pass.Module.Path != "" {
 		return ix.ModelledModule(pass.Module.Path)
 	}

@@ -55,6 +55,7 @@ func TestAnalyzer(t *testing.T) {
 		"generics",
 		"closures",
 		"iface/use",
+		"middleware",
 	} {
 		t.Run(pkg, func(t *testing.T) {
 			analysistest.Run(diagnosticsOnly{t}, testdata(t), analyzer.Analyzer, pkg)

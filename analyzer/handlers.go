@@ -3,6 +3,9 @@ package analyzer
 import (
 	"go/ast"
 	"go/types"
+	"strings"
+
+	"golang.org/x/tools/go/types/typeutil"
 
 	"github.com/chokaq/idemlint/internal/model"
 )
@@ -11,6 +14,7 @@ import (
 type handlerNode struct {
 	*node
 	framework string
+	wrapped   bool // handed to idemlint's runtime middleware in this package
 }
 
 // findHandlers lists the handlers declared in the package:
@@ -34,11 +38,12 @@ func (a *analysis_) findHandlers() []handlerNode {
 			return true
 		})
 	}
+	wrapped := a.wrappedByMiddleware()
 	var out []handlerNode
 	for _, n := range a.nodes {
 		if n.marked != nil {
 			n.marked.Used = true
-			out = append(out, handlerNode{n, "directive"})
+			out = append(out, handlerNode{n, "directive", wrapped[n]})
 			continue
 		}
 		var sig *types.Signature
@@ -55,6 +60,10 @@ func (a *analysis_) findHandlers() []handlerNode {
 		if sig == nil {
 			continue
 		}
+		if wrapped[n] {
+			out = append(out, handlerNode{n, "idempotency", true})
+			continue
+		}
 		for _, shape := range a.index.Handlers() {
 			if shape.Method != method || !matchSignature(sig, shape) {
 				continue
@@ -62,7 +71,7 @@ func (a *analysis_) findHandlers() []handlerNode {
 			if method == "" && n.fn != nil && !n.fn.Exported() && !a.referenced[n.fn] {
 				continue // an unexported helper with a handler's signature, called directly
 			}
-			out = append(out, handlerNode{n, shape.Framework})
+			out = append(out, handlerNode{n, shape.Framework, false})
 			break
 		}
 	}
@@ -111,4 +120,72 @@ func matchType(t types.Type, ref model.TypeRef) bool {
 	}
 	obj := named.Origin().Obj()
 	return obj.Pkg() != nil && obj.Name() == ref.Name && model.Normalize(obj.Pkg().Path()) == model.Normalize(ref.Path)
+}
+
+// wrappedByMiddleware finds the handlers handed to idemlint's runtime middleware in this
+// package: functions, method values and literals passed to a call into the middleware module
+// (m.Wrap(h), an adapter's wrapper), and the handler methods of a type whose value is passed
+// (a River worker wrapped by the River adapter). Such a function is a handler even without a
+// framework's shape: the middleware's own shape is func(ctx, job J) error.
+func (a *analysis_) wrappedByMiddleware() map[*node]bool {
+	out := map[*node]bool{}
+	info := a.pass.TypesInfo
+	for _, f := range a.pass.Files {
+		ast.Inspect(f, func(x ast.Node) bool {
+			call, ok := x.(*ast.CallExpr)
+			if !ok {
+				return true
+			}
+			fn, ok := typeutil.Callee(info, call).(*types.Func)
+			if !ok || fn.Pkg() == nil || !inMiddleware(fn.Pkg().Path()) {
+				return true
+			}
+			for _, arg := range call.Args {
+				ast.Inspect(arg, func(y ast.Node) bool {
+					switch y := y.(type) {
+					case *ast.FuncLit:
+						if n := a.byLit[y]; n != nil {
+							out[n] = true
+						}
+						return false
+					case *ast.Ident:
+						if fn, ok := info.Uses[y].(*types.Func); ok {
+							if n := a.byFunc[fn.Origin()]; n != nil {
+								out[n] = true
+							}
+						}
+					case *ast.CompositeLit:
+						a.markHandlerMethods(info.TypeOf(y), out)
+					}
+					return true
+				})
+			}
+			return true
+		})
+	}
+	return out
+}
+
+// markHandlerMethods marks the framework handler methods (ProcessTask, Work) declared on t.
+func (a *analysis_) markHandlerMethods(t types.Type, out map[*node]bool) {
+	named, ok := deref(t).(*types.Named)
+	if !ok {
+		return
+	}
+	for i := 0; i < named.NumMethods(); i++ {
+		m := named.Method(i)
+		n := a.byFunc[m]
+		if n == nil {
+			continue
+		}
+		for _, shape := range a.index.Handlers() {
+			if shape.Method == m.Name() && matchSignature(m.Signature(), shape) {
+				out[n] = true
+			}
+		}
+	}
+}
+
+func inMiddleware(path string) bool {
+	return path == model.MiddlewarePath || strings.HasPrefix(path, model.MiddlewarePath+"/")
 }

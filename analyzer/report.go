@@ -16,10 +16,17 @@ import (
 func (a *analysis_) report() []*Handler {
 	var out []*Handler
 	for _, h := range a.findHandlers() {
-		out = append(out, &Handler{Name: h.name, Framework: h.framework, Effects: h.effects})
+		out = append(out, &Handler{Name: h.name, Framework: h.framework, Effects: h.effects, Wrapped: h.wrapped})
 		for _, e := range h.effects {
 			if e.State == effect.Protected {
 				continue
+			}
+			if h.wrapped {
+				if !external(e.Kind) {
+					continue // the middleware's claim and completion marker enforce the key
+				}
+				e.Detail += "; the idempotency middleware claims this handler, but a crash after the external effect repeats it"
+				e.State = effect.Protected // the key is answered by the middleware's key
 			}
 			a.pass.Report(a.diagnostic(h.node, e))
 		}
@@ -38,8 +45,11 @@ func (a *analysis_) diagnostic(h *node, e effect.Effect) analysis.Diagnostic {
 		hops = append(hops, hop.Func)
 	}
 	missing := "key, enforcement"
-	if e.State == effect.UnstableKey {
+	switch e.State {
+	case effect.UnstableKey:
 		missing = "key"
+	case effect.Protected: // only for a wrapped handler's external effect
+		missing = "enforcement"
 	}
 	msg := fmt.Sprintf("handler %s: %s (%s); missing: %s", h.name, e.Detail, strings.Join(hops, " -> "), missing)
 
@@ -123,3 +133,7 @@ func knownKinds() string {
 	}
 	return strings.Join(s, ", ")
 }
+
+// external reports whether an effect lands outside the handler's own database, where the
+// runtime middleware's completion marker cannot be committed together with it.
+func external(k effect.Kind) bool { return k != effect.SQLWrite }
