@@ -4,6 +4,7 @@ import (
 	_ "embed"
 	"go/ast"
 	"go/build"
+	"go/token"
 	"path/filepath"
 	"reflect"
 	"strings"
@@ -32,13 +33,15 @@ var Analyzer = &analysis.Analyzer{
 // Result lists what the pass found, for drivers that report more than diagnostics (the
 // handler inventory) and for tests.
 type Result struct {
-	Handlers []*Handler
+	Handlers   []*Handler
+	Directives []*directive.Directive // every //idemlint: directive in the package, with Used set
 }
 
 // Handler is a job or message handler found in the package, with its effects after
 // suppression.
 type Handler struct {
-	Name      string // as in messages: "HandleOrder", "(*ChargeHandler).ProcessTask"
+	Pos       token.Pos // the handler's declaration (or literal)
+	Name      string    // as in messages: "HandleOrder", "(*ChargeHandler).ProcessTask"
 	Framework string // "asynq", "river", "watermill", "idempotency", "directive"
 	Effects   effect.Set
 	Wrapped   bool // handed to idemlint's runtime middleware where it is registered
@@ -71,7 +74,13 @@ func run(pass *analysis.Pass) (res any, err error) {
 	a.exportFacts()
 	handlers := a.report()
 	a.reportDirectives()
-	return &Result{Handlers: handlers}, nil
+	var dirs []*directive.Directive
+	for _, f := range a.pass.Files {
+		if df := a.fileOf(f); df != nil {
+			dirs = append(dirs, df.All...)
+		}
+	}
+	return &Result{Handlers: handlers, Directives: dirs}, nil
 }
 
 func isStandard(pass *analysis.Pass) bool {

@@ -16,7 +16,13 @@ import (
 func (a *analysis_) report() []*Handler {
 	var out []*Handler
 	for _, h := range a.findHandlers() {
-		out = append(out, &Handler{Name: h.name, Framework: h.framework, Effects: h.effects, Wrapped: h.wrapped})
+		pos := h.body.Lbrace
+		if h.decl != nil {
+			pos = h.decl.Name.Pos()
+		} else if h.lit != nil {
+			pos = h.lit.Pos()
+		}
+		out = append(out, &Handler{Pos: pos, Name: h.name, Framework: h.framework, Effects: h.effects, Wrapped: h.wrapped})
 		for _, e := range h.effects {
 			if e.State == effect.Protected {
 				continue

@@ -29,6 +29,15 @@
 //     VALUES, which could be the ON CONFLICT clause). The analyzer decides how to report
 //     these; the package never guesses a safe class.
 //
+// An UPDATE (and the update branch of an upsert or MERGE) is relative when a column it
+// sets appears in its own right side: n = n + 1, b = b || $2, t.balance = t.balance - $1.
+// Taking a column through an idempotent function that is the whole right side
+// (COALESCE(x, $1), GREATEST(n, $1)) is not relative. A relative update whose condition
+// tests a column it also sets is a conditional state transition and converges: the
+// first run makes the test false (status = 'pending' with SET status = 'done', version =
+// $3 with SET version = version + 1, done IS NULL). Ordering tests (attempts < 5) count
+// only for columns set absolutely, since incrementing a counter keeps such a test true.
+//
 // A text with several statements is as bad as its worst statement, in the order
 // NonIdempotent, Unknown, Guarded, Converging, Read: a statement known to be unsafe
 // decides even if a neighbour is not understood. Data-modifying CTEs count: WITH x AS

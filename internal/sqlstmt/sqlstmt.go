@@ -594,6 +594,9 @@ func (p *parser) notExists(from, to int, tgt target) bool {
 // j (after CONFLICT) and returns the index after it.
 func (p *parser) onConflict(j, to int, tgt target) (Result, int) {
 	guarded := Result{Guarded, "upsert (ON CONFLICT)"}
+	if p.kw(j, to, "ON") && p.kw(j+1, to, "CONSTRAINT") { // ON CONFLICT ON CONSTRAINT name
+		j += 3
+	}
 	do := -1
 	for k := j; k < to; k++ {
 		if p.is(k, to, '(') {
@@ -608,10 +611,11 @@ func (p *parser) onConflict(j, to int, tgt target) (Result, int) {
 		}
 	}
 	if do < 0 {
-		if p.hasHole(j, p.findOr(j, to, "RETURNING", "ON")) {
-			return Result{Unknown, "upsert action not known (text built at run time)"}, p.findOr(j, to, "RETURNING", "ON")
+		end := p.findOr(j, to, "RETURNING", "ON")
+		if p.hasHole(j, end) {
+			return Result{Unknown, "upsert action not known (text built at run time)"}, end
 		}
-		return guarded, p.findOr(j, to, "RETURNING", "ON")
+		return guarded, end
 	}
 	if p.kw(do+1, to, "NOTHING") {
 		return guarded, do + 2

@@ -63,6 +63,8 @@ var cases = []tcase{
 	{"INSERT INTO t (a) VALUES ($1) ON CONFLICT (a) DO NOTHING", Guarded, "upsert (ON CONFLICT)"},
 	{"INSERT INTO t (a) VALUES ($1) ON CONFLICT DO NOTHING RETURNING id", Guarded, "upsert (ON CONFLICT)"},
 	{"insert into t (a) values ($1) on conflict on constraint t_pkey do nothing", Guarded, "upsert (ON CONFLICT)"},
+	{"INSERT INTO t (a) VALUES ($1) ON CONFLICT ON CONSTRAINT t_pkey DO UPDATE SET n = t.n + 1", NonIdempotent, "upsert with relative update of n"},
+	{"INSERT INTO t (a) VALUES ($1) ON CONFLICT (a) DO NOTHING ON CONFLICT DO UPDATE SET n = n + 1", NonIdempotent, ""},
 	{"INSERT INTO t (a, b) VALUES ($1, $2) ON CONFLICT (a) WHERE b IS NOT NULL DO UPDATE SET b = EXCLUDED.b", Guarded, "upsert (ON CONFLICT)"},
 	{"INSERT INTO t (a, b) VALUES ($1, $2) ON CONFLICT (a) DO UPDATE SET (b, c) = (excluded.b, excluded.c)", Guarded, "upsert (ON CONFLICT)"},
 	{"INSERT INTO t (a, n) VALUES ($1, $2) ON CONFLICT (a) DO UPDATE SET n = GREATEST(t.n, excluded.n)", Guarded, "upsert (ON CONFLICT)"},

@@ -59,6 +59,9 @@ func AddWorkerSafely[T JobArgs](workers *Workers, worker Worker[T]) error { retu
 // WorkFunc makes a Worker of a function.
 func WorkFunc[T JobArgs](f func(context.Context, *Job[T]) error) Worker[T] { panic("stub") }
 
+// QueueDefault is the queue jobs go to unless told otherwise.
+const QueueDefault = "default"
+
 // QueueConfig configures one queue.
 type QueueConfig struct {
 	MaxWorkers int
