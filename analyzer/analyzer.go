@@ -42,7 +42,7 @@ type Result struct {
 type Handler struct {
 	Pos       token.Pos // the handler's declaration (or literal)
 	Name      string    // as in messages: "HandleOrder", "(*ChargeHandler).ProcessTask"
-	Framework string // "asynq", "river", "watermill", "idempotency", "directive"
+	Framework string    // "asynq", "river", "watermill", "idempotency", "directive"
 	Effects   effect.Set
 	Wrapped   bool // handed to idemlint's runtime middleware where it is registered
 }
