@@ -2,12 +2,14 @@ package analyzer
 
 import (
 	_ "embed"
+	"fmt"
 	"go/ast"
 	"go/build"
 	"go/token"
 	"path/filepath"
 	"reflect"
 	"strings"
+	"sync"
 
 	"golang.org/x/tools/go/analysis"
 
@@ -20,14 +22,95 @@ import (
 // kind without the dot ("sqlwrite").
 const DocsURL = "https://github.com/chokaq/idemlint/blob/main/docs/checks.md"
 
-// Analyzer reports handlers whose side effects are not safe to repeat.
-var Analyzer = &analysis.Analyzer{
-	Name:       "idemlint",
-	Doc:        "find job and message handlers whose side effects are not safe to repeat under at-least-once delivery",
-	URL:        DocsURL,
-	Run:        run,
-	FactTypes:  []analysis.Fact{new(effect.Fact), new(effect.PackageFact)},
-	ResultType: reflect.TypeFor[*Result](),
+// Analyzer reports handlers whose side effects are not safe to repeat. Its settings come
+// from its flags (-disable, -models, -builtin), which drivers expose as their own.
+var Analyzer = newAnalyzer(&settings{builtin: true})
+
+// Config configures an analyzer built with New, for drivers that pass settings in code
+// (the golangci-lint plugin).
+type Config struct {
+	// Disable lists effect kinds ("sql.write", "email.send", ...) not to report. Their
+	// effects are still computed, so facts stay the same whatever is reported.
+	Disable []string
+	// Models lists model files to load beside the built-in models.
+	Models []string
+	// NoBuiltin turns the built-in models off: only Models are used.
+	NoBuiltin bool
+}
+
+// New returns an analyzer with the given configuration, or an error naming the bad setting.
+func New(cfg Config) (*analysis.Analyzer, error) {
+	s := &settings{builtin: !cfg.NoBuiltin, disable: strings.Join(cfg.Disable, ","), models: strings.Join(cfg.Models, ",")}
+	if _, err := s.compile(); err != nil {
+		return nil, err
+	}
+	return newAnalyzer(s), nil
+}
+
+func newAnalyzer(s *settings) *analysis.Analyzer {
+	a := &analysis.Analyzer{
+		Name:       "idemlint",
+		Doc:        "find job and message handlers whose side effects are not safe to repeat under at-least-once delivery",
+		URL:        DocsURL,
+		Run:        s.run,
+		FactTypes:  []analysis.Fact{new(effect.Fact), new(effect.PackageFact)},
+		ResultType: reflect.TypeFor[*Result](),
+	}
+	a.Flags.StringVar(&s.disable, "disable", "", "comma-separated effect kinds not to report (sql.write,http.write,email.send,payment)")
+	a.Flags.StringVar(&s.models, "models", "", "comma-separated model files to load beside the built-in models")
+	a.Flags.BoolVar(&s.builtin, "builtin", true, "use the built-in models")
+	return a
+}
+
+// settings are an analyzer's options, read from flags or a Config and compiled once, on
+// first use, after the driver has parsed its flags.
+type settings struct {
+	disable, models string
+	builtin         bool
+
+	once     sync.Once
+	compiled *compiled
+	err      error
+}
+
+// compiled is what a run needs: the model index and the kinds not to report.
+type compiled struct {
+	index    *model.Index
+	disabled map[effect.Kind]bool
+}
+
+func (s *settings) compile() (*compiled, error) {
+	s.once.Do(func() {
+		c := &compiled{disabled: map[effect.Kind]bool{}}
+		for _, k := range splitList(s.disable) {
+			if !effect.Known(effect.Kind(k)) {
+				s.err = fmt.Errorf("idemlint: -disable: unknown effect kind %q (known: %s)", k, knownKinds())
+				return
+			}
+			c.disabled[effect.Kind(k)] = true
+		}
+		var libs []model.Library
+		if s.builtin {
+			libs = model.Builtin()
+		}
+		if files := splitList(s.models); len(files) > 0 {
+			s.err = fmt.Errorf("idemlint: -models: model files are not supported yet")
+			return
+		}
+		c.index = model.Compile(libs)
+		s.compiled = c
+	})
+	return s.compiled, s.err
+}
+
+func splitList(s string) []string {
+	var out []string
+	for _, x := range strings.Split(s, ",") {
+		if x = strings.TrimSpace(x); x != "" {
+			out = append(out, x)
+		}
+	}
+	return out
 }
 
 // Result lists what the pass found, for drivers that report more than diagnostics (the
@@ -47,13 +130,15 @@ type Handler struct {
 	Wrapped   bool // handed to idemlint's runtime middleware where it is registered
 }
 
-var builtinIndex = model.Compile(model.Builtin())
-
 // goroot is where the standard library's sources are; its packages are neutral (idemlint
 // computes nothing for them) except for what the models name.
 var goroot = filepath.Join(build.Default.GOROOT, "src") + string(filepath.Separator)
 
-func run(pass *analysis.Pass) (res any, err error) {
+func (s *settings) run(pass *analysis.Pass) (res any, err error) {
+	cfg, err := s.compile()
+	if err != nil {
+		return nil, err
+	}
 	defer func() {
 		// A bug in idemlint must not take down the host (golangci-lint, go vet, an editor):
 		// turn a panic into an error that names the package.
@@ -61,10 +146,11 @@ func run(pass *analysis.Pass) (res any, err error) {
 			res, err = nil, panicError(pass.Pkg.Path(), r)
 		}
 	}()
-	if isStandard(pass) || isModelled(pass, builtinIndex) {
+	if isStandard(pass) || isModelled(pass, cfg.index) {
 		return &Result{}, nil
 	}
-	a := newAnalysis(pass, builtinIndex)
+	a := newAnalysis(pass, cfg.index)
+	a.disabled = cfg.disabled
 	if !a.needed() {
 		return &Result{}, nil
 	}
@@ -130,4 +216,22 @@ func (a *analysis_) needed() bool {
 // fileOf returns the file that contains n.
 func (a *analysis_) fileOf(n ast.Node) *directive.File {
 	return a.directives[a.pass.Fset.File(n.Pos())]
+}
+
+// Validate compiles the settings of an analyzer made by this package (Analyzer, or one
+// from New) after its flags are parsed, so a driver can fail once, before loading packages,
+// instead of once per package.
+func Validate(a *analysis.Analyzer) error {
+	for _, name := range []string{"disable", "models", "builtin"} {
+		if a.Flags.Lookup(name) == nil {
+			return fmt.Errorf("idemlint: analyzer %s was not made by package analyzer", a.Name)
+		}
+	}
+	s := &settings{
+		disable: a.Flags.Lookup("disable").Value.String(),
+		models:  a.Flags.Lookup("models").Value.String(),
+		builtin: a.Flags.Lookup("builtin").Value.String() == "true",
+	}
+	_, err := s.compile()
+	return err
 }

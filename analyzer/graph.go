@@ -20,6 +20,7 @@ import (
 type analysis_ struct {
 	pass       *analysis.Pass
 	index      *model.Index
+	disabled   map[effect.Kind]bool // kinds not to report
 	directives map[*token.File]*directive.File
 
 	nodes  []*node

@@ -24,7 +24,7 @@ func (a *analysis_) report() []*Handler {
 		}
 		out = append(out, &Handler{Pos: pos, Name: h.name, Framework: h.framework, Effects: h.effects, Wrapped: h.wrapped})
 		for _, e := range h.effects {
-			if e.State == effect.Protected {
+			if e.State == effect.Protected || a.disabled[e.Kind] {
 				continue
 			}
 			if h.wrapped {
