@@ -1,0 +1,45 @@
+// Package apicheck proves that the third-party stub packages under
+// ../testdata/src match the real libraries at the versions in go.mod, and
+// that every full name idemlint's built-in models reference exists in them.
+//
+// It is a separate module so that the real libraries stay out of the root
+// module's dependencies. Run it with `go test -count=1 ./...` from this
+// directory: go test never rechecks files outside the module for its result
+// cache, so without -count=1 an edited stub under ../testdata can be
+// answered with an old cached pass.
+//
+// This file is the single list of real packages: go.mod keeps them because
+// they are imported here, and the tests read this file to learn which
+// packages to load and compare (a stub exists for each third-party one).
+package apicheck
+
+import (
+	_ "context"
+	_ "crypto/rand"
+	_ "database/sql"
+	_ "math/rand"
+	_ "math/rand/v2"
+	_ "net/http"
+	_ "net/smtp"
+	_ "time"
+
+	_ "github.com/ThreeDotsLabs/watermill"
+	_ "github.com/ThreeDotsLabs/watermill/message"
+	_ "github.com/google/uuid"
+	_ "github.com/hibiken/asynq"
+	_ "github.com/jackc/pgx/v5"
+	_ "github.com/jackc/pgx/v5/pgconn"
+	_ "github.com/jackc/pgx/v5/pgtype"
+	_ "github.com/jackc/pgx/v5/pgxpool"
+	_ "github.com/riverqueue/river"
+	_ "github.com/riverqueue/river/riverdriver"
+	_ "github.com/riverqueue/river/riverdriver/riverpgxv5"
+	_ "github.com/riverqueue/river/rivertype"
+	_ "github.com/stripe/stripe-go/v82"
+	_ "github.com/stripe/stripe-go/v82/charge"
+	_ "github.com/stripe/stripe-go/v82/paymentintent"
+	_ "github.com/stripe/stripe-go/v82/payout"
+	_ "github.com/stripe/stripe-go/v82/refund"
+	_ "github.com/stripe/stripe-go/v82/transfer"
+	_ "github.com/wneessen/go-mail"
+)
