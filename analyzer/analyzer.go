@@ -118,6 +118,16 @@ func splitList(s string) []string {
 type Result struct {
 	Handlers   []*Handler
 	Directives []*directive.Directive // every //idemlint: directive in the package, with Used set
+	Findings   []*Finding             // one per effect diagnostic reported, in report order
+}
+
+// Finding is one reported effect diagnostic in structured form, for drivers that write
+// machine-readable output or match findings against a baseline without parsing messages.
+type Finding struct {
+	Pos     token.Pos     // the diagnostic's position
+	Handler *Handler      // the handler it is reported for
+	Effect  effect.Effect // as reported: for a wrapped handler, Detail and State say so
+	Missing []string      // the checklist decisions not answered: "key", "enforcement"
 }
 
 // Handler is a job or message handler found in the package, with its effects after
@@ -158,7 +168,7 @@ func (s *settings) run(pass *analysis.Pass) (res any, err error) {
 	a.solve()
 	a.markUsed()
 	a.exportFacts()
-	handlers := a.report()
+	handlers, findings := a.report()
 	a.reportDirectives()
 	var dirs []*directive.Directive
 	for _, f := range a.pass.Files {
@@ -166,7 +176,7 @@ func (s *settings) run(pass *analysis.Pass) (res any, err error) {
 			dirs = append(dirs, df.All...)
 		}
 	}
-	return &Result{Handlers: handlers, Directives: dirs}, nil
+	return &Result{Handlers: handlers, Directives: dirs, Findings: findings}, nil
 }
 
 func isStandard(pass *analysis.Pass) bool {

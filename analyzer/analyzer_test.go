@@ -56,6 +56,7 @@ func TestAnalyzer(t *testing.T) {
 		"closures",
 		"iface/use",
 		"middleware",
+		"publish",
 	} {
 		t.Run(pkg, func(t *testing.T) {
 			analysistest.Run(diagnosticsOnly{t}, testdata(t), analyzer.Analyzer, pkg)

@@ -13,8 +13,9 @@ import (
 
 // report emits one diagnostic per handler and effect kind that is not protected, on the
 // call in the handler's body that leads to it.
-func (a *analysis_) report() []*Handler {
+func (a *analysis_) report() ([]*Handler, []*Finding) {
 	var out []*Handler
+	var findings []*Finding
 	for _, h := range a.findHandlers() {
 		pos := h.body.Lbrace
 		if h.decl != nil {
@@ -22,7 +23,8 @@ func (a *analysis_) report() []*Handler {
 		} else if h.lit != nil {
 			pos = h.lit.Pos()
 		}
-		out = append(out, &Handler{Pos: pos, Name: h.name, Framework: h.framework, Effects: h.effects, Wrapped: h.wrapped})
+		hd := &Handler{Pos: pos, Name: h.name, Framework: h.framework, Effects: h.effects, Wrapped: h.wrapped}
+		out = append(out, hd)
 		for _, e := range h.effects {
 			if e.State == effect.Protected || a.disabled[e.Kind] {
 				continue
@@ -34,10 +36,12 @@ func (a *analysis_) report() []*Handler {
 				e.Detail += "; the idempotency middleware claims this handler, but a crash after the external effect repeats it"
 				e.State = effect.Protected // the key is answered by the middleware's key
 			}
-			a.pass.Report(a.diagnostic(h.node, e))
+			d := a.diagnostic(h.node, e)
+			a.pass.Report(d)
+			findings = append(findings, &Finding{Pos: d.Pos, Handler: hd, Effect: e, Missing: missingDecisions(e.State)})
 		}
 	}
-	return out
+	return out, findings
 }
 
 func (a *analysis_) diagnostic(h *node, e effect.Effect) analysis.Diagnostic {
@@ -50,13 +54,7 @@ func (a *analysis_) diagnostic(h *node, e effect.Effect) analysis.Diagnostic {
 	for _, hop := range e.Chain {
 		hops = append(hops, hop.Func)
 	}
-	missing := "key, enforcement"
-	switch e.State {
-	case effect.UnstableKey:
-		missing = "key"
-	case effect.Protected: // only for a wrapped handler's external effect
-		missing = "enforcement"
-	}
+	missing := strings.Join(missingDecisions(e.State), ", ")
 	msg := fmt.Sprintf("handler %s: %s (%s); missing: %s", h.name, e.Detail, strings.Join(hops, " -> "), missing)
 
 	// Related: the in-package hops after the first, so an editor can walk the chain.
@@ -76,6 +74,17 @@ func (a *analysis_) diagnostic(h *node, e effect.Effect) analysis.Diagnostic {
 		Message:  msg,
 		Related:  related,
 	}
+}
+
+// missingDecisions names the checklist decisions a reported effect in state s leaves open.
+func missingDecisions(s effect.State) []string {
+	switch s {
+	case effect.UnstableKey:
+		return []string{"key"}
+	case effect.Protected: // only for a wrapped handler's external effect
+		return []string{"enforcement"}
+	}
+	return []string{"key", "enforcement"}
 }
 
 // reportDirectives reports malformed directives, unknown kinds, misplaced directives and

@@ -39,9 +39,11 @@ func (a *analysis_) evalSink(n *node, s *model.Sink, fn *types.Func, call *ast.C
 	case model.HTTPDo:
 		return a.httpEffect(mk, argAt(call, s.Arg))
 	case model.Send:
-		return mk(effect.Unprotected, s.What+" sent with no deduplication")
+		return mk(effect.Unprotected, s.Problem())
 	case model.ProviderParams:
 		return a.providerEffect(mk, s, argAt(call, s.Arg))
+	case model.Options:
+		return a.optionsEffect(mk, s, call)
 	}
 	return nil
 }
@@ -238,13 +240,57 @@ func (a *analysis_) constString(e ast.Expr) string {
 // in the params literal, a setter called on the params variable, or the field assigned.
 func (a *analysis_) providerEffect(mk mkEffect, s *model.Sink, params ast.Expr) *effect.Effect {
 	key, found := a.providerKey(params)
+	return a.keyedEffect(mk, s, key, found)
+}
+
+// keyedEffect judges a call by the key found for it: none, unstable, or stable.
+func (a *analysis_) keyedEffect(mk mkEffect, s *model.Sink, key ast.Expr, found bool) *effect.Effect {
 	if !found {
-		return mk(effect.Unprotected, s.What+" without an idempotency key")
+		return mk(effect.Unprotected, s.Problem())
 	}
 	if src := a.unstableSource(key, 0); src != "" {
-		return mk(effect.UnstableKey, s.What+" idempotency key changes on every retry (made from "+src+")")
+		return mk(effect.UnstableKey, s.What+" with a key that changes on every retry (made from "+src+")")
 	}
 	return mk(effect.Protected, s.What+" with an idempotency key")
+}
+
+// optionsEffect looks for a key option (asynq.TaskID(k)) among a call's arguments, also
+// inside a slice of options spread into it (opts...) when the slice is built in view.
+func (a *analysis_) optionsEffect(mk mkEffect, s *model.Sink, call *ast.CallExpr) *effect.Effect {
+	var key ast.Expr
+	found := false
+	var look func(e ast.Expr, depth int)
+	look = func(e ast.Expr, depth int) {
+		if found || e == nil || depth > 3 {
+			return
+		}
+		ast.Inspect(e, func(x ast.Node) bool {
+			if found {
+				return false
+			}
+			switch x := x.(type) {
+			case *ast.CallExpr:
+				if fn, ok := typeutil.Callee(a.pass.TypesInfo, x).(*types.Func); ok && a.index.KeyOption(fn) && len(x.Args) > 0 {
+					key, found = x.Args[0], true
+					return false
+				}
+			case *ast.Ident:
+				if v, ok := a.pass.TypesInfo.Uses[x].(*types.Var); ok && !v.IsField() {
+					for _, d := range a.defs[v] {
+						look(d, depth+1)
+					}
+					for _, c := range a.callsOn[v] { // opts = append(opts, ...) is a def; v.Add(...) is not
+						look(c, depth+1)
+					}
+				}
+			}
+			return true
+		})
+	}
+	for _, arg := range call.Args {
+		look(arg, 0)
+	}
+	return a.keyedEffect(mk, s, key, found)
 }
 
 func (a *analysis_) providerKey(params ast.Expr) (ast.Expr, bool) {

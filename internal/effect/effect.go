@@ -23,10 +23,11 @@ const (
 	HTTPWrite Kind = "http.write" // an HTTP request with a non-idempotent method (POST, PATCH)
 	EmailSend Kind = "email.send" // an email handed to a mail server
 	Payment   Kind = "payment"    // a charge, capture, refund, payout or transfer at a provider
+	Publish   Kind = "publish"    // a message published or a job enqueued
 )
 
 // Kinds lists every known kind in a stable order.
-var Kinds = []Kind{SQLWrite, HTTPWrite, EmailSend, Payment}
+var Kinds = []Kind{SQLWrite, HTTPWrite, EmailSend, Payment, Publish}
 
 // Known reports whether k is a kind idemlint knows.
 func Known(k Kind) bool {

@@ -42,7 +42,24 @@ const (
 	Send
 	// ProviderParams calls a provider whose params in Arg may carry an idempotency key.
 	ProviderParams
+	// Options takes functional options (anywhere in its arguments) of which one may carry a
+	// deduplication key: asynq.TaskID, JetStream's WithMsgID.
+	Options
 )
+
+// shapeNames are the names of the shapes in model files.
+var shapeNames = map[string]Shape{
+	"sql.exec":        SQLExec,
+	"sql.query":       SQLQuery,
+	"sql.batch":       SQLBatch,
+	"sql.copy":        SQLCopy,
+	"sql.prepared":    SQLPrepared,
+	"http.do":         HTTPDo,
+	"http.post":       HTTPPost,
+	"send":            Send,
+	"provider.params": ProviderParams,
+	"options":         Options,
+}
 
 // Sink is a function or method that performs a side effect.
 type Sink struct {
@@ -51,6 +68,18 @@ type Sink struct {
 	Shape Shape       // how to read its arguments
 	Arg   int         // index of the statement, request or params argument (receiver not counted)
 	What  string      // the effect in words for messages: "HTTP POST", "email", "payment"
+}
+
+// Problem is the sentence a finding uses for an unprotected call of this sink.
+func (s *Sink) Problem() string {
+	switch s.Shape {
+	case Send:
+		return s.What + " sent with no deduplication"
+	case Options:
+		return s.What + " without a deduplication id"
+	default:
+		return s.What + " without an idempotency key"
+	}
 }
 
 // TypeRef names a (possibly pointer to a) named type, or a predeclared type when Path is "".
@@ -91,6 +120,11 @@ type Library struct {
 	// argument of a setter.
 	KeyFields  []string
 	KeySetters []string
+	// KeyOptions are functional options whose first argument is a deduplication key
+	// (asynq.TaskID): a call of an Options sink passing one is guarded.
+	KeyOptions []string
+	// Source is the model file the library was read from, or "" for code.
+	Source string
 }
 
 // MiddlewarePath is the import path of idemlint's runtime middleware module. A handler
@@ -122,6 +156,7 @@ type Index struct {
 	unstablePkgs  map[string]bool
 	keyFields     map[string]bool
 	keySetters    map[string]bool
+	keyOptions    map[string]bool
 	handlers      []HandlerShape
 	packages      map[string]bool // normalized package paths any model names
 }
@@ -136,6 +171,7 @@ func Compile(libs []Library) *Index {
 		unstablePkgs:  map[string]bool{},
 		keyFields:     map[string]bool{},
 		keySetters:    map[string]bool{},
+		keyOptions:    map[string]bool{},
 		packages:      map[string]bool{},
 	}
 	for _, lib := range libs {
@@ -164,6 +200,9 @@ func Compile(libs []Library) *Index {
 		}
 		for _, f := range lib.KeySetters {
 			ix.keySetters[Normalize(f)] = true
+		}
+		for _, f := range lib.KeyOptions {
+			ix.keyOptions[Normalize(f)] = true
 		}
 		for _, h := range lib.Handlers {
 			ix.handlers = append(ix.handlers, h)
@@ -206,6 +245,11 @@ func (ix *Index) KeyField(name string) bool { return ix.keyFields[Normalize(name
 // KeySetter reports whether fn sets an idempotency key from its first argument.
 func (ix *Index) KeySetter(fn *types.Func) bool {
 	return ix.keySetters[Normalize(fn.Origin().FullName())]
+}
+
+// KeyOption reports whether fn is a functional option carrying a deduplication key.
+func (ix *Index) KeyOption(fn *types.Func) bool {
+	return ix.keyOptions[Normalize(fn.Origin().FullName())]
 }
 
 // Handlers returns the handler shapes.
@@ -262,6 +306,9 @@ func NamesOf(libs []Library) []string {
 			add(f)
 		}
 		for _, f := range lib.KeySetters {
+			add(f)
+		}
+		for _, f := range lib.KeyOptions {
 			add(f)
 		}
 		for _, h := range lib.Handlers {

@@ -78,14 +78,17 @@ func next(s string, i int) (token, int) {
 	k := tOp
 	switch {
 	case c == '\'':
-		k, i = tString, skipQuoted(s, i, '\'', false)
+		k = tString
+		i, _ = skipQuoted(s, i, '\'', false)
 	case (c == 'e' || c == 'E') && i+1 < len(s) && s[i+1] == '\'':
 		// PostgreSQL escape string: a backslash escapes the next byte, so E'it\'s' is one
 		// literal.
-		k, i = tString, skipQuoted(s, i+1, '\'', true)
+		k = tString
+		i, _ = skipQuoted(s, i+1, '\'', true)
 	case c == '"' || c == '`':
-		k, i = tQuoted, skipQuoted(s, i, c, false)
-		if i == len(s) && (i-start < 2 || s[i-1] != c) {
+		var closed bool
+		k = tQuoted
+		if i, closed = skipQuoted(s, i, c, false); !closed {
 			// Unterminated: the "name" would be the rest of the text, so whatever follows
 			// would change it. Read it as an opaque value instead.
 			k = tString
@@ -161,8 +164,8 @@ func skipBlockComment(s string, i int) int {
 
 // skipQuoted skips a literal or identifier opened by the quote byte q at s[i]. A doubled
 // quote is an escaped quote; with backslash set (E'...' strings) a backslash escapes the next
-// byte. An unterminated literal runs to the end of the text.
-func skipQuoted(s string, i int, q byte, backslash bool) int {
+// byte. An unterminated literal runs to the end of the text (closed is false).
+func skipQuoted(s string, i int, q byte, backslash bool) (end int, closed bool) {
 	for i++; i < len(s); i++ {
 		switch s[i] {
 		case '\\':
@@ -174,10 +177,10 @@ func skipQuoted(s string, i int, q byte, backslash bool) int {
 				i++
 				continue
 			}
-			return i + 1
+			return i + 1, true
 		}
 	}
-	return len(s)
+	return len(s), false
 }
 
 // dollar scans what starts with '$': a positional placeholder ($1), a dollar-quoted

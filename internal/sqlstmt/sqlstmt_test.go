@@ -46,6 +46,8 @@ var cases = []tcase{
 	{"SELECT 'unterminated; INSERT INTO t VALUES (1)", Read, ""},
 	{"SELECT /* unterminated; INSERT INTO t VALUES (1)", Read, ""},
 	{"SELECT $x$ unterminated; INSERT INTO t VALUES (1)", Read, ""},
+	{"UPDATE t SET n = \"n; UPDATE u SET m = m + 1", Converging, "absolute UPDATE"},
+	{"UPDATE t SET n = `n``; UPDATE u SET m = m + 1", Converging, "absolute UPDATE"},
 
 	// Plain INSERT.
 	{"INSERT INTO t (a) VALUES ($1)", NonIdempotent, "INSERT without conflict handling"},

@@ -34,14 +34,14 @@ func ChargeLiteralKey(ctx context.Context, t *asynq.Task) error {
 func RefundRandom(ctx context.Context, t *asynq.Task) error {
 	params := &stripe.RefundParams{}
 	params.IdempotencyKey = stripe.String(stripe.NewIdempotencyKey())
-	_, err := refund.New(params) // want `handler RefundRandom: payment idempotency key changes on every retry \(made from stripe.NewIdempotencyKey\) \(RefundRandom -> refund.New\); missing: key$`
+	_, err := refund.New(params) // want `handler RefundRandom: payment with a key that changes on every retry \(made from stripe.NewIdempotencyKey\) \(RefundRandom -> refund.New\); missing: key$`
 	return err
 }
 
 func ClientService(ctx context.Context, t *asynq.Task) error {
 	params := &stripe.PaymentIntentCreateParams{}
 	params.SetIdempotencyKey(uuid.New().String())
-	_, err := sc.V1PaymentIntents.Create(ctx, params) // want `handler ClientService: payment idempotency key changes on every retry \(made from uuid.New\) \(ClientService -> \(stripe.v1PaymentIntentService\).Create\)`
+	_, err := sc.V1PaymentIntents.Create(ctx, params) // want `handler ClientService: payment with a key that changes on every retry \(made from uuid.New\) \(ClientService -> \(stripe.v1PaymentIntentService\).Create\)`
 	return err
 }
 

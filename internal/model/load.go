@@ -1,0 +1,330 @@
+package model
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"sort"
+	"strings"
+
+	"github.com/goccy/go-yaml"
+	"github.com/goccy/go-yaml/ast"
+	"github.com/goccy/go-yaml/parser"
+	"github.com/goccy/go-yaml/token"
+
+	"github.com/chokaq/idemlint/internal/effect"
+)
+
+// File is the schema of a model file (the built-in ones and users' .idemlint.yml alike).
+// Every field is documented in docs/models.md.
+type File struct {
+	Library       string            `yaml:"library"`
+	Sinks         []SinkEntry       `yaml:"sinks"`
+	Handlers      []HandlerEntry    `yaml:"handlers"`
+	Registrations []RegistrationRow `yaml:"registrations"`
+	Unstable      []string          `yaml:"unstable"`
+	KeyFields     []string          `yaml:"key_fields"`
+	KeySetters    []string          `yaml:"key_setters"`
+	KeyOptions    []string          `yaml:"key_options"`
+}
+
+// SinkEntry models one sink, or several that share everything but the name (Funcs).
+type SinkEntry struct {
+	Func  string   `yaml:"func"`
+	Funcs []string `yaml:"funcs"`
+	Kind  string   `yaml:"kind"`
+	Shape string   `yaml:"shape"`
+	Arg   *int     `yaml:"arg"`
+	What  string   `yaml:"what"`
+}
+
+// HandlerEntry models a handler signature; types are written "context.Context",
+// "*github.com/hibiken/asynq.Task", "[]*pkg.Message", "error".
+type HandlerEntry struct {
+	Framework string   `yaml:"framework"`
+	Method    string   `yaml:"method"`
+	Params    []string `yaml:"params"`
+	Results   []string `yaml:"results"`
+}
+
+// RegistrationRow models a call that hands a handler to a framework.
+type RegistrationRow struct {
+	Func string `yaml:"func"`
+	Arg  int    `yaml:"arg"`
+}
+
+// Error is a problem in a model file, with its place.
+type Error struct {
+	File         string
+	Line, Column int
+	Msg          string
+}
+
+func (e *Error) Error() string {
+	if e.Line == 0 {
+		return e.File + ": " + e.Msg
+	}
+	return fmt.Sprintf("%s:%d:%d: %s", e.File, e.Line, e.Column, e.Msg)
+}
+
+// LoadFile reads and checks a model file.
+func LoadFile(name string) (Library, error) {
+	data, err := os.ReadFile(name)
+	if err != nil {
+		return Library{}, err
+	}
+	return Parse(name, data)
+}
+
+// Parse reads and checks the model file data, named name in errors. An unknown key is an
+// error, not ignored: a misspelt field would otherwise silently model nothing.
+func Parse(name string, data []byte) (Library, error) {
+	doc, err := parser.ParseBytes(data, 0)
+	if err != nil {
+		return Library{}, yamlError(name, err)
+	}
+	var f File
+	if err := yaml.UnmarshalWithOptions(data, &f, yaml.DisallowUnknownField(), yaml.Strict()); err != nil {
+		return Library{}, yamlError(name, err)
+	}
+	lib, problems := f.library()
+	if len(problems) > 0 {
+		var errs []error
+		for _, p := range problems {
+			line, col := position(doc, p.path)
+			errs = append(errs, &Error{File: name, Line: line, Column: col, Msg: p.msg})
+		}
+		return Library{}, errors.Join(errs...)
+	}
+	lib.Source = name
+	return lib, nil
+}
+
+// yamlError turns a go-yaml error into an Error with the file's name and the place.
+func yamlError(name string, err error) error {
+	var tokened interface {
+		GetToken() *token.Token
+		GetMessage() string
+	}
+	if errors.As(err, &tokened) && tokened.GetToken() != nil {
+		pos := tokened.GetToken().Position
+		return &Error{File: name, Line: pos.Line, Column: pos.Column, Msg: tokened.GetMessage()}
+	}
+	return &Error{File: name, Msg: err.Error()}
+}
+
+// position finds the line and column of a YAML path in the parsed file (0, 0 if absent).
+func position(doc *ast.File, path string) (int, int) {
+	for path != "" {
+		p, err := yaml.PathString(path)
+		if err == nil {
+			if n, err := p.FilterFile(doc); err == nil && n != nil && n.GetToken() != nil {
+				pos := n.GetToken().Position
+				return pos.Line, pos.Column
+			}
+		}
+		// Fall back to the enclosing element, e.g. a missing field's entry.
+		i := strings.LastIndexAny(path, ".[")
+		if i <= 1 {
+			break
+		}
+		path = path[:i]
+	}
+	return 0, 0
+}
+
+type problem struct{ path, msg string }
+
+// library checks the decoded file and converts it.
+func (f *File) library() (Library, []problem) {
+	var probs []problem
+	bad := func(path, format string, args ...any) {
+		probs = append(probs, problem{path, fmt.Sprintf(format, args...)})
+	}
+	lib := Library{Name: f.Library}
+	if f.Library == "" {
+		bad("$", "field library: a name for the library is required")
+	}
+	for i, s := range f.Sinks {
+		at := fmt.Sprintf("$.sinks[%d]", i)
+		names := s.Funcs
+		if s.Func != "" {
+			names = append([]string{s.Func}, names...)
+		}
+		if len(names) == 0 {
+			bad(at, "sink: field func (or funcs) is required: the full name of a function or method")
+		}
+		for j, n := range names {
+			if msg := checkFuncName(n); msg != "" {
+				path := at + ".func"
+				if s.Func == "" || j > 0 {
+					path = fmt.Sprintf("%s.funcs[%d]", at, j-boolInt(s.Func != ""))
+				}
+				bad(path, "%s", msg)
+			}
+		}
+		if !effect.Known(effect.Kind(s.Kind)) {
+			bad(at+".kind", "field kind: unknown effect kind %q (known: %s)", s.Kind, kindList())
+		}
+		shape, ok := shapeNames[s.Shape]
+		if !ok {
+			bad(at+".shape", "field shape: unknown shape %q (known: %s)", s.Shape, shapeList())
+		}
+		arg := -1
+		switch {
+		case s.Arg != nil:
+			arg = *s.Arg
+			if arg < 0 {
+				bad(at+".arg", "field arg: an argument index counts from 0, got %d", arg)
+			}
+		case needsArg(shape):
+			bad(at, "sink: field arg is required for shape %s: the index of the statement, request or params argument", s.Shape)
+		}
+		what := s.What
+		if what == "" {
+			what = defaultWhat(effect.Kind(s.Kind))
+		}
+		for _, n := range names {
+			lib.Sinks = append(lib.Sinks, Sink{Func: n, Kind: effect.Kind(s.Kind), Shape: shape, Arg: arg, What: what})
+		}
+	}
+	for i, h := range f.Handlers {
+		at := fmt.Sprintf("$.handlers[%d]", i)
+		if h.Framework == "" {
+			bad(at, "handler: field framework is required")
+		}
+		hs := HandlerShape{Framework: h.Framework, Method: h.Method}
+		for j, t := range h.Params {
+			ref, msg := parseTypeRef(t)
+			if msg != "" {
+				bad(fmt.Sprintf("%s.params[%d]", at, j), "%s", msg)
+			}
+			hs.Params = append(hs.Params, ref)
+		}
+		for j, t := range h.Results {
+			ref, msg := parseTypeRef(t)
+			if msg != "" {
+				bad(fmt.Sprintf("%s.results[%d]", at, j), "%s", msg)
+			}
+			hs.Results = append(hs.Results, ref)
+		}
+		lib.Handlers = append(lib.Handlers, hs)
+	}
+	for i, r := range f.Registrations {
+		if msg := checkFuncName(r.Func); msg != "" {
+			bad(fmt.Sprintf("$.registrations[%d].func", i), "%s", msg)
+		}
+		lib.Registrations = append(lib.Registrations, Registration{Func: r.Func, Arg: r.Arg})
+	}
+	for _, l := range []struct {
+		field string
+		list  []string
+	}{{"unstable", f.Unstable}, {"key_setters", f.KeySetters}, {"key_options", f.KeyOptions}} {
+		field := l.field
+		for i, n := range l.list {
+			if field == "unstable" && strings.HasSuffix(n, ".*") {
+				continue
+			}
+			if msg := checkFuncName(n); msg != "" {
+				bad(fmt.Sprintf("$.%s[%d]", field, i), "%s", msg)
+			}
+		}
+	}
+	for i, n := range f.KeyFields {
+		if strings.Count(n[strings.LastIndex(n, "/")+1:], ".") != 2 {
+			bad(fmt.Sprintf("$.key_fields[%d]", i), "a key field is written pkg/path.Type.Field, got %q", n)
+		}
+	}
+	lib.Unstable, lib.KeyFields, lib.KeySetters, lib.KeyOptions = f.Unstable, f.KeyFields, f.KeySetters, f.KeyOptions
+	return lib, probs
+}
+
+func boolInt(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+func needsArg(s Shape) bool {
+	switch s {
+	case SQLExec, SQLQuery, SQLBatch, HTTPDo, ProviderParams:
+		return true
+	}
+	return false
+}
+
+func defaultWhat(k effect.Kind) string {
+	switch k {
+	case effect.EmailSend:
+		return "email"
+	case effect.Payment:
+		return "payment"
+	case effect.HTTPWrite:
+		return "HTTP request"
+	}
+	return string(k)
+}
+
+// checkFuncName checks the form of a full name: "pkg/path.Func", "(*pkg/path.T).M" or
+// "(pkg/path.T).M".
+func checkFuncName(n string) string {
+	if n == "" {
+		return "a function name is required"
+	}
+	if strings.HasPrefix(n, "(") {
+		close := strings.Index(n, ")")
+		if close < 0 || !strings.HasPrefix(n[close:], ").") || len(n) == close+2 || !strings.Contains(n[:close], ".") {
+			return fmt.Sprintf("a method is written (*pkg/path.Type).Method or (pkg/path.Type).Method, got %q", n)
+		}
+		return ""
+	}
+	slash := strings.LastIndex(n, "/")
+	if !strings.Contains(n[slash+1:], ".") || strings.HasSuffix(n, ".") {
+		return fmt.Sprintf("a function is written pkg/path.Func, got %q", n)
+	}
+	return ""
+}
+
+// parseTypeRef reads "[]*pkg/path.Name", "*pkg/path.Name", "pkg/path.Name" or a predeclared
+// type name.
+func parseTypeRef(s string) (TypeRef, string) {
+	var ref TypeRef
+	rest := s
+	if r, ok := strings.CutPrefix(rest, "[]"); ok {
+		ref.Slice, rest = true, r
+	}
+	if r, ok := strings.CutPrefix(rest, "*"); ok {
+		ref.Ptr, rest = true, r
+	}
+	dot := strings.LastIndex(rest, ".")
+	if dot < 0 {
+		if rest == "" {
+			return ref, fmt.Sprintf("a type is written [*]pkg/path.Name or a predeclared name, got %q", s)
+		}
+		ref.Name = rest
+		return ref, ""
+	}
+	ref.Path, ref.Name = rest[:dot], rest[dot+1:]
+	if ref.Path == "" || ref.Name == "" {
+		return ref, fmt.Sprintf("a type is written [*]pkg/path.Name, got %q", s)
+	}
+	return ref, ""
+}
+
+func kindList() string {
+	var s []string
+	for _, k := range effect.Kinds {
+		s = append(s, string(k))
+	}
+	return strings.Join(s, ", ")
+}
+
+func shapeList() string {
+	var s []string
+	for n := range shapeNames {
+		s = append(s, n)
+	}
+	sort.Strings(s)
+	return strings.Join(s, ", ")
+}

@@ -1,0 +1,52 @@
+// Package publish exercises the publish sinks: asynq enqueue with TaskID/Unique options and
+// River inserts with UniqueOpts.
+package publish
+
+import (
+	"context"
+	"time"
+
+	"github.com/google/uuid"
+	"github.com/hibiken/asynq"
+	"github.com/jackc/pgx/v5"
+	"github.com/riverqueue/river"
+)
+
+var client *asynq.Client
+
+func EnqueueNoID(ctx context.Context, t *asynq.Task) error {
+	_, err := client.Enqueue(asynq.NewTask("email", nil)) // want `handler EnqueueNoID: asynq task enqueued without a deduplication id \(EnqueueNoID -> \(\*asynq.Client\).Enqueue\); missing: key, enforcement`
+	return err
+}
+
+func EnqueueWithID(ctx context.Context, t *asynq.Task) error {
+	_, err := client.EnqueueContext(ctx, asynq.NewTask("email", nil), asynq.TaskID("email-"+t.Type()), asynq.MaxRetry(3))
+	return err
+}
+
+func EnqueueOptsSlice(ctx context.Context, t *asynq.Task) error {
+	opts := []asynq.Option{asynq.Unique(time.Hour)}
+	_, err := client.Enqueue(asynq.NewTask("email", nil), opts...)
+	return err
+}
+
+func EnqueueRandomID(ctx context.Context, t *asynq.Task) error {
+	_, err := client.Enqueue(asynq.NewTask("email", nil), asynq.TaskID(uuid.NewString())) // want `handler EnqueueRandomID: asynq task enqueued with a key that changes on every retry \(made from uuid.NewString\)`
+	return err
+}
+
+type FollowUpArgs struct{ OrderID string }
+
+func (FollowUpArgs) Kind() string { return "follow_up" }
+
+var rc *river.Client[pgx.Tx]
+
+func InsertPlain(ctx context.Context, t *asynq.Task) error {
+	_, err := rc.Insert(ctx, FollowUpArgs{}, nil) // want `handler InsertPlain: River job inserted without an idempotency key`
+	return err
+}
+
+func InsertUnique(ctx context.Context, t *asynq.Task) error {
+	_, err := rc.Insert(ctx, FollowUpArgs{}, &river.InsertOpts{UniqueOpts: river.UniqueOpts{ByArgs: true}})
+	return err
+}
