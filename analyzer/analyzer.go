@@ -9,7 +9,6 @@ import (
 	"path/filepath"
 	"reflect"
 	"strings"
-	"sync"
 
 	"golang.org/x/tools/go/analysis"
 
@@ -60,47 +59,6 @@ func newAnalyzer(s *settings) *analysis.Analyzer {
 	a.Flags.StringVar(&s.models, "models", "", "comma-separated model files to load beside the built-in models")
 	a.Flags.BoolVar(&s.builtin, "builtin", true, "use the built-in models")
 	return a
-}
-
-// settings are an analyzer's options, read from flags or a Config and compiled once, on
-// first use, after the driver has parsed its flags.
-type settings struct {
-	disable, models string
-	builtin         bool
-
-	once     sync.Once
-	compiled *compiled
-	err      error
-}
-
-// compiled is what a run needs: the model index and the kinds not to report.
-type compiled struct {
-	index    *model.Index
-	disabled map[effect.Kind]bool
-}
-
-func (s *settings) compile() (*compiled, error) {
-	s.once.Do(func() {
-		c := &compiled{disabled: map[effect.Kind]bool{}}
-		for _, k := range splitList(s.disable) {
-			if !effect.Known(effect.Kind(k)) {
-				s.err = fmt.Errorf("idemlint: -disable: unknown effect kind %q (known: %s)", k, knownKinds())
-				return
-			}
-			c.disabled[effect.Kind(k)] = true
-		}
-		var libs []model.Library
-		if s.builtin {
-			libs = model.Builtin()
-		}
-		if files := splitList(s.models); len(files) > 0 {
-			s.err = fmt.Errorf("idemlint: -models: model files are not supported yet")
-			return
-		}
-		c.index = model.Compile(libs)
-		s.compiled = c
-	})
-	return s.compiled, s.err
 }
 
 func splitList(s string) []string {
@@ -156,10 +114,17 @@ func (s *settings) run(pass *analysis.Pass) (res any, err error) {
 			res, err = nil, panicError(pass.Pkg.Path(), r)
 		}
 	}()
-	if isStandard(pass) || isModelled(pass, cfg.index) {
+	if isStandard(pass) {
 		return &Result{}, nil
 	}
-	a := newAnalysis(pass, cfg.index)
+	index, err := cfg.indexFor(packageDir(pass))
+	if err != nil {
+		return nil, err
+	}
+	if isModelled(pass, index) {
+		return &Result{}, nil
+	}
+	a := newAnalysis(pass, index)
 	a.disabled = cfg.disabled
 	if !a.needed() {
 		return &Result{}, nil

@@ -57,6 +57,7 @@ func TestAnalyzer(t *testing.T) {
 		"iface/use",
 		"middleware",
 		"publish",
+		"usermodels/handlers",
 	} {
 		t.Run(pkg, func(t *testing.T) {
 			analysistest.Run(diagnosticsOnly{t}, testdata(t), analyzer.Analyzer, pkg)

@@ -44,6 +44,9 @@ func (a *analysis_) evalSink(n *node, s *model.Sink, fn *types.Func, call *ast.C
 		return a.providerEffect(mk, s, argAt(call, s.Arg))
 	case model.Options:
 		return a.optionsEffect(mk, s, call)
+	case model.KeyArg:
+		key := argAt(call, s.Arg)
+		return a.keyedEffect(mk, s, key, key != nil && !a.isEmptyString(key))
 	}
 	return nil
 }
@@ -217,6 +220,12 @@ func isIdempotencyHeader(name string) bool {
 		}
 	}
 	return false
+}
+
+// isEmptyString reports whether e is the constant "".
+func (a *analysis_) isEmptyString(e ast.Expr) bool {
+	tv, ok := a.pass.TypesInfo.Types[e]
+	return ok && tv.Value != nil && tv.Value.Kind() == constant.String && constant.StringVal(tv.Value) == ""
 }
 
 func (a *analysis_) constString(e ast.Expr) string {

@@ -18,6 +18,9 @@ go test ./...
 step "fuzz: SQL statement classifier (bounded)"
 go test -run='^$' -fuzz=FuzzClassify -fuzztime="${FUZZTIME:-20s}" ./internal/sqlstmt
 
+step "fuzz: model file loader (bounded)"
+go test -run='^$' -fuzz=FuzzParse -fuzztime="${FUZZTIME:-20s}" ./internal/model
+
 step "fuzz: directive parser (bounded)"
 go test -run='^$' -fuzz=FuzzParse -fuzztime="${FUZZTIME:-20s}" ./internal/directive
 

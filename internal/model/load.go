@@ -248,7 +248,7 @@ func boolInt(b bool) int {
 
 func needsArg(s Shape) bool {
 	switch s {
-	case SQLExec, SQLQuery, SQLBatch, HTTPDo, ProviderParams:
+	case SQLExec, SQLQuery, SQLBatch, HTTPDo, ProviderParams, KeyArg:
 		return true
 	}
 	return false

@@ -45,6 +45,9 @@ const (
 	// Options takes functional options (anywhere in its arguments) of which one may carry a
 	// deduplication key: asynq.TaskID, JetStream's WithMsgID.
 	Options
+	// KeyArg takes the idempotency key itself as argument Arg (a company's own client:
+	// PostJSON(ctx, url, body, key)); an empty string constant is no key.
+	KeyArg
 )
 
 // shapeNames are the names of the shapes in model files.
@@ -59,6 +62,7 @@ var shapeNames = map[string]Shape{
 	"send":            Send,
 	"provider.params": ProviderParams,
 	"options":         Options,
+	"key.arg":         KeyArg,
 }
 
 // Sink is a function or method that performs a side effect.

@@ -1,0 +1,151 @@
+package analyzer
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sync"
+
+	"golang.org/x/tools/go/analysis"
+
+	"github.com/chokaq/idemlint/internal/effect"
+	"github.com/chokaq/idemlint/internal/model"
+)
+
+// ConfigFile is the name of the per-project model file, found by walking up from each
+// package's directory to its module root, like staticcheck's configuration.
+const ConfigFile = ".idemlint.yml"
+
+// settings are an analyzer's options, read from flags or a Config and compiled once, on
+// first use, after the driver has parsed its flags.
+type settings struct {
+	disable, models string
+	builtin         bool
+
+	once     sync.Once
+	compiled *compiled
+	err      error
+}
+
+// compiled is what a run needs: the models (built-in and -models files), the kinds not to
+// report, and the indexes built with each project's .idemlint.yml, made once per file.
+type compiled struct {
+	libs     []model.Library
+	base     *model.Index
+	disabled map[effect.Kind]bool
+
+	mu        sync.Mutex
+	dirConfig map[string]string // directory -> config file that applies ("" for none)
+	byConfig  map[string]indexOrError
+}
+
+type indexOrError struct {
+	index *model.Index
+	err   error
+}
+
+func (s *settings) compile() (*compiled, error) {
+	s.once.Do(func() {
+		c := &compiled{
+			disabled:  map[effect.Kind]bool{},
+			dirConfig: map[string]string{},
+			byConfig:  map[string]indexOrError{},
+		}
+		for _, k := range splitList(s.disable) {
+			if !effect.Known(effect.Kind(k)) {
+				s.err = fmt.Errorf("idemlint: -disable: unknown effect kind %q (known: %s)", k, knownKinds())
+				return
+			}
+			c.disabled[effect.Kind(k)] = true
+		}
+		if s.builtin {
+			c.libs = append(c.libs, model.Builtin()...)
+		}
+		var errs []error
+		for _, f := range splitList(s.models) {
+			lib, err := model.LoadFile(f)
+			if err != nil {
+				errs = append(errs, err)
+				continue
+			}
+			c.libs = append(c.libs, lib)
+		}
+		if len(errs) > 0 {
+			s.err = fmt.Errorf("idemlint: -models: %w", errors.Join(errs...))
+			return
+		}
+		c.base = model.Compile(c.libs)
+		s.compiled = c
+	})
+	return s.compiled, s.err
+}
+
+// indexFor returns the model index for a package in dir: the base models, plus the
+// .idemlint.yml that applies to dir, if any.
+func (c *compiled) indexFor(dir string) (*model.Index, error) {
+	if dir == "" {
+		return c.base, nil
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	cfg := c.findConfig(dir)
+	if cfg == "" {
+		return c.base, nil
+	}
+	if r, ok := c.byConfig[cfg]; ok {
+		return r.index, r.err
+	}
+	var r indexOrError
+	lib, err := model.LoadFile(cfg)
+	if err != nil {
+		r.err = fmt.Errorf("idemlint: %w", err)
+	} else {
+		r.index = model.Compile(append(append([]model.Library(nil), c.libs...), lib))
+	}
+	c.byConfig[cfg] = r
+	return r.index, r.err
+}
+
+// findConfig walks up from dir to the module root (the first directory with a go.mod) or
+// the file system root, and returns the first config file found. Results are cached per
+// directory, since every package of a module asks.
+func (c *compiled) findConfig(dir string) string {
+	var visited []string
+	found := ""
+	for d := dir; ; {
+		if cfg, ok := c.dirConfig[d]; ok {
+			found = cfg
+			break
+		}
+		visited = append(visited, d)
+		if fileExists(filepath.Join(d, ConfigFile)) {
+			found = filepath.Join(d, ConfigFile)
+			break
+		}
+		parent := filepath.Dir(d)
+		if parent == d || fileExists(filepath.Join(d, "go.mod")) {
+			break
+		}
+		d = parent
+	}
+	for _, d := range visited {
+		c.dirConfig[d] = found
+	}
+	return found
+}
+
+func fileExists(name string) bool {
+	st, err := os.Stat(name)
+	return err == nil && !st.IsDir()
+}
+
+// packageDir is the directory of the package's first Go file, or "" when unknown.
+func packageDir(pass *analysis.Pass) string {
+	for _, f := range pass.Files {
+		if name := pass.Fset.File(f.Pos()).Name(); filepath.IsAbs(name) {
+			return filepath.Dir(name)
+		}
+	}
+	return ""
+}

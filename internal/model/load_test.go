@@ -1,0 +1,114 @@
+package model
+
+import (
+	"go/types"
+	"strings"
+	"testing"
+)
+
+func TestBuiltinModelsLoad(t *testing.T) {
+	libs := Builtin()
+	if len(libs) < 8 {
+		t.Fatalf("only %d built-in libraries loaded", len(libs))
+	}
+	ix := Compile(libs)
+	for _, name := range []string{"(*database/sql.DB).ExecContext", "(github.com/jackc/pgx/v5.Tx).Exec", "github.com/stripe/stripe-go/v82/paymentintent.New"} {
+		if ix.sinks[Normalize(name)] == nil {
+			t.Errorf("built-in models lack %s", name)
+		}
+	}
+}
+
+func TestNormalizeMatchesLaterMajorVersions(t *testing.T) {
+	for _, tc := range [][2]string{
+		{"github.com/stripe/stripe-go/v82/paymentintent.New", "github.com/stripe/stripe-go/v83/paymentintent.New"},
+		{"(github.com/jackc/pgx/v5.Tx).Exec", "(github.com/jackc/pgx/v6.Tx).Exec"},
+		{"(*github.com/stripe/stripe-go/v82.Params).SetIdempotencyKey", "(*github.com/stripe/stripe-go/v90.Params).SetIdempotencyKey"},
+	} {
+		if Normalize(tc[0]) != Normalize(tc[1]) {
+			t.Errorf("%s and %s should match: %s vs %s", tc[0], tc[1], Normalize(tc[0]), Normalize(tc[1]))
+		}
+	}
+	if Normalize("example.com/vault/vapi.F") != "example.com/vault/vapi.F" {
+		t.Errorf("a path element that merely starts with v must stay")
+	}
+}
+
+func TestParseErrorsNameFileLineAndField(t *testing.T) {
+	for _, tc := range []struct{ name, src, want string }{
+		{"unknown key", "library: x\nsinks:\n  - func: \"a/b.F\"\n    knd: sql.write\n", `m.yml:4:5: unknown field "knd"`},
+		{"bad kind", "library: x\nsinks:\n  - func: \"a/b.F\"\n    kind: sql.wrte\n    shape: send\n", `m.yml:4:11: field kind: unknown effect kind "sql.wrte"`},
+		{"bad shape", "library: x\nsinks:\n  - func: \"a/b.F\"\n    kind: sql.write\n    shape: exec\n", `m.yml:5:12: field shape: unknown shape "exec"`},
+		{"missing arg", "library: x\nsinks:\n  - func: \"a/b.F\"\n    kind: sql.write\n    shape: sql.exec\n", "m.yml:3:9: sink: field arg is required for shape sql.exec"},
+		{"negative arg", "library: x\nsinks:\n  - func: \"a/b.F\"\n    kind: sql.write\n    shape: sql.exec\n    arg: -1\n", "m.yml:6:10: field arg: an argument index counts from 0"},
+		{"wrong type", "library: x\nsinks:\n  - func: \"a/b.F\"\n    arg: one\n", "m.yml:4:10: cannot unmarshal string"},
+		{"bad func", "library: x\nsinks:\n  - func: \"Exec\"\n    kind: sql.write\n    shape: send\n", `m.yml:3:11: a function is written pkg/path.Func, got "Exec"`},
+		{"bad method", "library: x\nsinks:\n  - funcs: [\"a/b.F\", \"(*a/b.T.M\"]\n    kind: sql.write\n    shape: send\n", `a method is written (*pkg/path.Type).Method`},
+		{"no library", "sinks: []\n", "m.yml:1:6: field library: a name for the library is required"},
+		{"bad type", "library: x\nhandlers:\n  - framework: f\n    params: [\"*\"]\n", `m.yml:4:14: a type is written`},
+		{"syntax", "library: x\nsinks:\n  - func: a\n   arg: 1\n", "m.yml:4:4:"},
+		{"bad key field", "library: x\nkey_fields: [\"a/b.Field\"]\n", `m.yml:2:14: a key field is written pkg/path.Type.Field`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := Parse("m.yml", []byte(tc.src))
+			if err == nil {
+				t.Fatalf("no error; want %q", tc.want)
+			}
+			if !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("error\n  %v\nwant it to contain\n  %s", err, tc.want)
+			}
+		})
+	}
+}
+
+func TestParseGoodFile(t *testing.T) {
+	lib, err := Parse("m.yml", []byte(`library: acme
+handlers:
+  - framework: acme
+    params: ["context.Context", "*acme/queue.Message"]
+    results: ["error"]
+sinks:
+  - funcs: ["(*acme/httpc.Client).PostJSON", "acme/httpc.Post"]
+    kind: http.write
+    shape: key.arg
+    arg: 3
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(lib.Sinks) != 2 || lib.Sinks[1].Func != "acme/httpc.Post" || lib.Sinks[0].Arg != 3 || lib.Sinks[0].Shape != KeyArg {
+		t.Errorf("sinks: %+v", lib.Sinks)
+	}
+	h := lib.Handlers[0]
+	if len(h.Params) != 2 || h.Params[1] != (TypeRef{Ptr: true, Path: "acme/queue", Name: "Message"}) || h.Results[0] != (TypeRef{Name: "error"}) {
+		t.Errorf("handler: %+v", h)
+	}
+	ix := Compile([]Library{lib})
+	pkg := types.NewPackage("acme/httpc", "httpc")
+	fn := types.NewFunc(0, pkg, "Post", types.NewSignatureType(nil, nil, nil, nil, nil, false))
+	if ix.Sink(fn) == nil {
+		t.Errorf("compiled index does not find acme/httpc.Post")
+	}
+}
+
+// FuzzParse: no input makes the loader panic, and an accepted file's sinks all have a
+// known kind and a shape.
+func FuzzParse(f *testing.F) {
+	for _, lib := range []string{"library: x\nsinks:\n  - func: \"a/b.F\"\n    kind: sql.write\n    shape: send\n", "library: x\nhandlers: [{framework: f, params: [\"*a.T\"]}]\n", "{", "library: [", "sinks:\n- funcs: [a]\n"} {
+		f.Add([]byte(lib))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		lib, err := Parse("fuzz.yml", data)
+		if err != nil {
+			if !strings.HasPrefix(err.Error(), "fuzz.yml") {
+				t.Fatalf("error does not name the file: %v", err)
+			}
+			return
+		}
+		for _, s := range lib.Sinks {
+			if s.Shape == 0 || s.Kind == "" {
+				t.Fatalf("accepted sink without shape or kind: %+v", s)
+			}
+		}
+	})
+}
