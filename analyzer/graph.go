@@ -40,6 +40,7 @@ type analysis_ struct {
 	referenced map[*types.Func]bool
 
 	sinkCache   map[*types.Func]*model.Sink
+	imported    model.Packages // the import graph by path, built on first use
 	methodIndex map[string][]*types.Func // imported methods with facts, by name
 	importFacts map[*types.Func]*effect.Fact
 }
@@ -462,66 +463,13 @@ func (a *analysis_) importedMethods() map[string][]*types.Func {
 // lookupMethod finds the method a full name like "(*pkg/path.Type).Name" denotes among the
 // packages this one imports, directly or not; nil if that package is not in view.
 func (a *analysis_) lookupMethod(full string) *types.Func {
-	path := model.PackageOf(full)
-	pkg := a.findPackage(path)
-	if pkg == nil {
-		return nil
+	if a.imported == nil {
+		a.imported = model.Packages{}
+		a.imported.Add(a.pass.Pkg)
 	}
-	typeName, method := splitMethod(full)
-	obj, _ := pkg.Scope().Lookup(typeName).(*types.TypeName)
-	if obj == nil {
-		return nil
-	}
-	m, _, _ := types.LookupFieldOrMethod(types.NewPointer(obj.Type()), true, pkg, method)
-	fn, _ := m.(*types.Func)
-	return fn
-}
-
-func splitMethod(full string) (typeName, method string) {
-	// "(*a/b.T).M" or "(a/b.T).M"
-	close := -1
-	for i := len(full) - 1; i >= 0; i-- {
-		if full[i] == ')' {
-			close = i
-			break
-		}
-	}
-	if close < 0 {
-		return "", ""
-	}
-	recv := full[:close]
-	method = full[close+2:]
-	dot := -1
-	for i := len(recv) - 1; i >= 0; i-- {
-		if recv[i] == '.' {
-			dot = i
-			break
-		}
-	}
-	return recv[dot+1:], method
-}
-
-// findPackage finds an imported package by normalized path, searching the import graph.
-func (a *analysis_) findPackage(path string) *types.Package {
-	want := model.Normalize(path)
-	seen := map[*types.Package]bool{}
-	var walk func(p *types.Package) *types.Package
-	walk = func(p *types.Package) *types.Package {
-		if seen[p] {
-			return nil
-		}
-		seen[p] = true
-		if model.Normalize(p.Path()) == want {
-			return p
-		}
-		for _, imp := range p.Imports() {
-			if r := walk(imp); r != nil {
-				return r
-			}
-		}
-		return nil
-	}
-	return walk(a.pass.Pkg)
+	fn, _ := model.Resolve(a.imported, full)
+	m, _ := fn.(*types.Func)
+	return m
 }
 
 // hopName is the name of n on a chain: qualified by its package, as importers see it.

@@ -1,8 +1,6 @@
 package apicheck
 
 import (
-	"fmt"
-	"go/token"
 	"go/types"
 	"strings"
 	"testing"
@@ -32,7 +30,7 @@ func TestModelNamesResolve(t *testing.T) {
 func TestStubsCoverModelNames(t *testing.T) {
 	u := loadUniverse(t)
 	for _, name := range model.Names() {
-		if _, _, err := splitPackage(u.stubs, strings.TrimPrefix(receiverOrName(name), "*")); err != nil {
+		if u.stubs[model.PackageOf(name)] == nil {
 			continue // standard library or not stubbed at all
 		}
 		if _, err := resolveName(u.stubs, name); err != nil {
@@ -107,92 +105,14 @@ func objKind(obj types.Object) string {
 	return kindOf(obj)
 }
 
-// resolveName returns the object a model's full name denotes in pkgs (by
-// import path). The forms are those of go/types: "pkg.Name" for a
-// package-level object (generic functions by their origin name), "pkg.*" for
-// any function of a package (returned as a *types.PkgName),
-// "pkg.Type.Field" for a field the struct declares itself, and "(pkg.Type).M"
-// or "(*pkg.Type).M" for a method exactly as (*types.Func).FullName prints
-// it; a generic receiver may carry its type parameters ("(*pkg.T[X]).M").
+// resolveName resolves a model name in packages keyed by exact import path, through the
+// analyzer's own resolver (model.Resolve), so this module tests the code that ships.
 func resolveName(pkgs map[string]*types.Package, name string) (types.Object, error) {
-	if strings.HasPrefix(name, "(") {
-		return resolveMethod(pkgs, name)
+	ps := model.Packages{}
+	for _, p := range pkgs {
+		ps[model.Normalize(p.Path())] = p
 	}
-	pkg, rest, err := splitPackage(pkgs, name)
-	if err != nil {
-		return nil, err
-	}
-	if rest == "*" {
-		return types.NewPkgName(token.NoPos, nil, pkg.Name(), pkg), nil
-	}
-	typeName, field, isField := strings.Cut(rest, ".")
-	obj := pkg.Scope().Lookup(typeName)
-	if obj == nil {
-		return nil, fmt.Errorf("%s: package %s has no %s", name, pkg.Path(), typeName)
-	}
-	if !isField {
-		return obj, nil
-	}
-	tn, ok := obj.(*types.TypeName)
-	if !ok {
-		return nil, fmt.Errorf("%s: %s is a %s, not a type", name, typeName, kindOf(obj))
-	}
-	if st, ok := tn.Type().Underlying().(*types.Struct); ok {
-		if f := fieldNamed(st, field); f != nil {
-			return f, nil
-		}
-	}
-	switch found, index, _ := types.LookupFieldOrMethod(tn.Type(), true, pkg, field); {
-	case found == nil:
-		return nil, fmt.Errorf("%s: type %s has no field %s", name, typeName, field)
-	case len(index) > 1:
-		return nil, fmt.Errorf("%s: %s is promoted from an embedded field; name the type that declares it", name, field)
-	default:
-		return nil, fmt.Errorf("%s: %s is a method; write (%s).%s or (*%s).%s", name, field, pkg.Path()+"."+typeName, field, pkg.Path()+"."+typeName, field)
-	}
-}
-
-func resolveMethod(pkgs map[string]*types.Package, name string) (types.Object, error) {
-	end := strings.Index(name, ").")
-	if end < 0 {
-		return nil, fmt.Errorf("%s: want (pkg.Type).Method or (*pkg.Type).Method", name)
-	}
-	recv, method := name[1:end], name[end+2:]
-	pkg, typeName, err := splitPackage(pkgs, stripTypeArgs(strings.TrimPrefix(recv, "*")))
-	if err != nil {
-		return nil, err
-	}
-	tn, ok := pkg.Scope().Lookup(typeName).(*types.TypeName)
-	if !ok {
-		return nil, fmt.Errorf("%s: package %s has no type %s", name, pkg.Path(), typeName)
-	}
-	obj, _, _ := types.LookupFieldOrMethod(tn.Type(), true, pkg, method)
-	fn, ok := obj.(*types.Func)
-	if !ok {
-		return nil, fmt.Errorf("%s: type %s has no method %s", name, typeName, method)
-	}
-	// The linter compares full names, so a receiver of the wrong pointerness
-	// or a promoted method would never match a call.
-	if got := fn.FullName(); stripTypeArgs(got) != stripTypeArgs(name) {
-		return nil, fmt.Errorf("%s: the method's full name is %s", name, got)
-	}
-	return fn, nil
-}
-
-// splitPackage splits s into the longest package path in pkgs that prefixes
-// it and the rest; the longest, because paths can contain dots
-// ("gopkg.in/yaml.v3").
-func splitPackage(pkgs map[string]*types.Package, s string) (*types.Package, string, error) {
-	var best *types.Package
-	for path, pkg := range pkgs {
-		if strings.HasPrefix(s, path+".") && (best == nil || len(path) > len(best.Path())) {
-			best = pkg
-		}
-	}
-	if best == nil {
-		return nil, "", fmt.Errorf("%s: no loaded package; add its import path to imports.go", s)
-	}
-	return best, s[len(best.Path())+1:], nil
+	return model.Resolve(ps, name)
 }
 
 // receiverOrName returns the receiver of a method name, or name itself.
@@ -203,19 +123,3 @@ func receiverOrName(name string) string {
 	return name
 }
 
-// stripTypeArgs removes bracketed type parameter or argument lists.
-func stripTypeArgs(s string) string {
-	var b strings.Builder
-	depth := 0
-	for _, r := range s {
-		switch {
-		case r == '[':
-			depth++
-		case r == ']' && depth > 0:
-			depth--
-		case depth == 0:
-			b.WriteRune(r)
-		}
-	}
-	return b.String()
-}

@@ -29,6 +29,9 @@ func TestNormalizeMatchesLaterMajorVersions(t *testing.T) {
 			t.Errorf("%s and %s should match: %s vs %s", tc[0], tc[1], Normalize(tc[0]), Normalize(tc[1]))
 		}
 	}
+	if got := Normalize("github.com/jackc/pgx/v5"); got != "github.com/jackc/pgx" {
+		t.Errorf("Normalize of a module path ending in its major version = %q", got)
+	}
 	if Normalize("example.com/vault/vapi.F") != "example.com/vault/vapi.F" {
 		t.Errorf("a path element that merely starts with v must stay")
 	}

@@ -147,7 +147,12 @@ func Normalize(name string) string {
 		return name
 	}
 	return majorSuffix.ReplaceAllStringFunc(name, func(m string) string {
-		return m[len(m)-1:]
+		// Keep the separator that ended the match ("/", "." or ")"); at the end of the
+		// string the match ends in the version's last digit, and nothing is kept.
+		if last := m[len(m)-1]; last < '0' || last > '9' {
+			return string(last)
+		}
+		return ""
 	})
 }
 

@@ -145,7 +145,7 @@ var cases = []tcase{
 	{"ALTER TABLE t RENAME TO u", NonIdempotent, ""},
 	{"SELECT * INTO newt FROM t", NonIdempotent, "SELECT INTO creates a table"},
 	{"COPY t FROM STDIN", NonIdempotent, "COPY FROM appends rows"},
-	{"COPY t (a, b) FROM '/tmp/x.csv' WITH (FORMAT csv)", NonIdempotent, "COPY FROM appends rows"},
+	{"COPY t (a, b) FROM 'data.csv' WITH (FORMAT csv)", NonIdempotent, "COPY FROM appends rows"},
 	{"LOAD DATA INFILE 'f' INTO TABLE t", NonIdempotent, "LOAD DATA appends rows"},
 	{"NOTIFY ch, 'x'", NonIdempotent, ""},
 	{"VACUUM ANALYZE t", Converging, ""},
