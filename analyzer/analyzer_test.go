@@ -71,3 +71,10 @@ func TestFacts(t *testing.T) {
 	analysistest.Run(packageFactsIgnored{t}, testdata(t), analyzer.Analyzer,
 		"crosspkg/upstream", "crosspkg/middle", "crosspkg/downstream", "iface/impl", "cycles")
 }
+
+// Handlers known only by their registration (a company runtime declared in .idemlint.yml):
+// functions and a struct's exported methods in the registering package, and a function of
+// another package reported at its registration.
+func TestRegistrations(t *testing.T) {
+	analysistest.Run(diagnosticsOnly{t}, testdata(t), analyzer.Analyzer, "usermodels/activities", "usermodels/app")
+}

@@ -2,6 +2,7 @@ package analyzer
 
 import (
 	"go/ast"
+	"go/token"
 	"go/types"
 	"strings"
 
@@ -17,33 +18,50 @@ type handlerNode struct {
 	wrapped   bool // handed to idemlint's runtime middleware in this package
 }
 
-// findHandlers lists the handlers declared in the package:
+// remoteHandler is a function of another package registered here as a handler, with no
+// handler shape by which its own package could have known it was one (a Temporal activity,
+// a Lambda function). It is reported at the registration, the only place in view.
+type remoteHandler struct {
+	fn        *types.Func
+	pos       token.Pos
+	framework string
+}
+
+// registrations is what one walk over the package's calls learns about handlers.
+type registrations struct {
+	calledLits map[*ast.FuncLit]bool // literals called on the spot: never handlers
+	wrapped    map[*node]bool        // handed to the runtime middleware
+	registered map[*node]string      // handed to a modelled registration: framework
+	remote     []remoteHandler
+}
+
+// findHandlers lists the handlers of the package:
 //   - methods with a framework's handler method shape (asynq ProcessTask, River Work);
 //   - functions with a framework's handler function shape, when exported (another package
 //     may register them) or used as a value here (registered, converted, stored);
 //   - function literals with such a shape that are not called on the spot;
+//   - functions, method values and literals handed to a modelled registration, and the
+//     exported methods of a value handed to a registration that registers methods;
+//   - functions handed to the runtime middleware (its shape is func(ctx, job J) error);
 //   - functions marked //idemlint:handler.
 //
 // Handlers are reported where they are declared: the diagnostic then sits in the handler's
 // body, in the package that owns it, whichever package registers it.
-func (a *analysis_) findHandlers() []handlerNode {
-	called := map[*ast.FuncLit]bool{}
-	for _, f := range a.pass.Files {
-		ast.Inspect(f, func(x ast.Node) bool {
-			if c, ok := x.(*ast.CallExpr); ok {
-				if lit, ok := ast.Unparen(c.Fun).(*ast.FuncLit); ok {
-					called[lit] = true
-				}
-			}
-			return true
-		})
-	}
-	wrapped := a.wrappedByMiddleware()
+func (a *analysis_) findHandlers() ([]handlerNode, []remoteHandler) {
+	regs := a.scanRegistrations()
 	var out []handlerNode
 	for _, n := range a.nodes {
-		if n.marked != nil {
+		wrapped := regs.wrapped[n]
+		switch {
+		case n.marked != nil:
 			n.marked.Used = true
-			out = append(out, handlerNode{n, "directive", wrapped[n]})
+			out = append(out, handlerNode{n, "directive", wrapped})
+			continue
+		case regs.registered[n] != "":
+			out = append(out, handlerNode{n, regs.registered[n], wrapped})
+			continue
+		case wrapped:
+			out = append(out, handlerNode{n, "idempotency", true})
 			continue
 		}
 		var sig *types.Signature
@@ -54,28 +72,174 @@ func (a *analysis_) findHandlers() []handlerNode {
 			if sig.Recv() != nil {
 				method = n.fn.Name()
 			}
-		case n.lit != nil && !called[n.lit]:
+		case n.lit != nil && !regs.calledLits[n.lit]:
 			sig, _ = a.pass.TypesInfo.TypeOf(n.lit).(*types.Signature)
 		}
 		if sig == nil {
 			continue
 		}
-		if wrapped[n] {
-			out = append(out, handlerNode{n, "idempotency", true})
-			continue
-		}
-		for _, shape := range a.index.Handlers() {
-			if shape.Method != method || !matchSignature(sig, shape) {
-				continue
-			}
+		if shape := a.shapeOf(sig, method); shape != nil {
 			if method == "" && n.fn != nil && !n.fn.Exported() && !a.referenced[n.fn] {
 				continue // an unexported helper with a handler's signature, called directly
 			}
 			out = append(out, handlerNode{n, shape.Framework, false})
-			break
 		}
 	}
-	return out
+	return out, regs.remote
+}
+
+// shapeOf returns the handler shape sig has as a method named method ("" for functions).
+func (a *analysis_) shapeOf(sig *types.Signature, method string) *model.HandlerShape {
+	for i, shape := range a.index.Handlers() {
+		if shape.Method == method && matchSignature(sig, shape) {
+			return &a.index.Handlers()[i]
+		}
+	}
+	return nil
+}
+
+// scanRegistrations walks the package's calls once, for registrations and middleware.
+func (a *analysis_) scanRegistrations() registrations {
+	regs := registrations{
+		calledLits: map[*ast.FuncLit]bool{},
+		wrapped:    map[*node]bool{},
+		registered: map[*node]string{},
+	}
+	info := a.pass.TypesInfo
+	for _, f := range a.pass.Files {
+		ast.Inspect(f, func(x ast.Node) bool {
+			call, ok := x.(*ast.CallExpr)
+			if !ok {
+				return true
+			}
+			if lit, ok := ast.Unparen(call.Fun).(*ast.FuncLit); ok {
+				regs.calledLits[lit] = true
+			}
+			fn, ok := typeutil.Callee(info, call).(*types.Func)
+			if !ok || fn.Pkg() == nil {
+				return true
+			}
+			if inMiddleware(fn.Pkg().Path()) {
+				for _, arg := range call.Args {
+					a.handlerValues(arg, toMiddleware, func(n *node) { regs.wrapped[n] = true }, nil)
+				}
+				return true
+			}
+			if r := a.index.Registration(fn); r != nil && r.Arg < len(call.Args) {
+				mode := toFramework
+				if r.Methods {
+					mode = toFrameworkMethods
+				}
+				a.handlerValues(call.Args[r.Arg], mode,
+					func(n *node) {
+						if regs.registered[n] == "" {
+							regs.registered[n] = r.Framework
+						}
+					},
+					func(remote *types.Func, pos token.Pos) {
+						regs.remote = append(regs.remote, remoteHandler{remote, pos, r.Framework})
+					})
+			}
+			return true
+		})
+	}
+	return regs
+}
+
+// handOver says to what a value is handed, which decides what in it counts as a handler.
+type handOver uint8
+
+const (
+	// toMiddleware: the runtime middleware, whose handlers are func(ctx, job J) error or
+	// a framework's shape; its other arguments (key functions, options) are not handlers.
+	toMiddleware handOver = iota
+	// toFramework: a modelled registration's handler argument.
+	toFramework
+	// toFrameworkMethods: a registration that registers a value's exported methods.
+	toFrameworkMethods
+)
+
+// handlerValues finds the functions an argument hands over: literals, functions, method
+// values and the methods of a value's named type. Local ones go to local; functions of
+// other packages to remote, when their own package could not have known them as handlers.
+func (a *analysis_) handlerValues(arg ast.Expr, mode handOver, local func(*node), remote func(*types.Func, token.Pos)) {
+	info := a.pass.TypesInfo
+	accept := func(n *node, sig *types.Signature) {
+		if mode != toMiddleware || a.middlewareShape(sig) {
+			local(n)
+		}
+	}
+	ast.Inspect(arg, func(y ast.Node) bool {
+		var obj types.Object
+		var pos token.Pos
+		switch y := y.(type) {
+		case *ast.FuncLit:
+			if n := a.byLit[y]; n != nil {
+				sig, _ := info.TypeOf(y).(*types.Signature)
+				accept(n, sig)
+			}
+			return false
+		case *ast.Ident:
+			obj, pos = info.Uses[y], y.Pos()
+		case *ast.SelectorExpr:
+			obj, pos = info.Uses[y.Sel], y.Sel.Pos()
+		case *ast.CompositeLit:
+			a.typeMethods(info.TypeOf(y), mode, local)
+		}
+		if fn, ok := obj.(*types.Func); ok {
+			fn = fn.Origin()
+			if n := a.byFunc[fn]; n != nil {
+				accept(n, fn.Signature())
+			} else if remote != nil && fn.Pkg() != a.pass.Pkg && a.shapeOf(fn.Signature(), methodName(fn)) == nil {
+				remote(fn, pos)
+			}
+			return false // the selector's own name is this function again
+		}
+		return true
+	})
+	if t := info.TypeOf(arg); t != nil {
+		a.typeMethods(t, mode, local)
+	}
+}
+
+// middlewareShape reports whether sig can be a handler handed to the runtime middleware:
+// func(context.Context, J) error, or a framework's shape.
+func (a *analysis_) middlewareShape(sig *types.Signature) bool {
+	if sig == nil {
+		return false
+	}
+	if a.shapeOf(sig, "") != nil {
+		return true
+	}
+	p, r := sig.Params(), sig.Results()
+	return p.Len() == 2 && matchType(p.At(0).Type(), model.TypeRef{Path: "context", Name: "Context"}) &&
+		r.Len() == 1 && matchType(r.At(0).Type(), model.TypeRef{Name: "error"})
+}
+
+func methodName(fn *types.Func) string {
+	if fn.Signature().Recv() != nil {
+		return fn.Name()
+	}
+	return ""
+}
+
+// typeMethods hands over the methods of t declared in this package that a framework calls:
+// those with a handler method shape, or, for a registration of methods, all exported ones.
+func (a *analysis_) typeMethods(t types.Type, mode handOver, local func(*node)) {
+	named, ok := deref(t).(*types.Named)
+	if !ok {
+		return
+	}
+	for i := 0; i < named.NumMethods(); i++ {
+		m := named.Method(i)
+		n := a.byFunc[m]
+		if n == nil {
+			continue
+		}
+		if (mode == toFrameworkMethods && m.Exported()) || a.shapeOf(m.Signature(), m.Name()) != nil {
+			local(n)
+		}
+	}
 }
 
 func matchSignature(sig *types.Signature, shape model.HandlerShape) bool {
@@ -120,70 +284,6 @@ func matchType(t types.Type, ref model.TypeRef) bool {
 	}
 	obj := named.Origin().Obj()
 	return obj.Pkg() != nil && obj.Name() == ref.Name && model.Normalize(obj.Pkg().Path()) == model.Normalize(ref.Path)
-}
-
-// wrappedByMiddleware finds the handlers handed to idemlint's runtime middleware in this
-// package: functions, method values and literals passed to a call into the middleware module
-// (m.Wrap(h), an adapter's wrapper), and the handler methods of a type whose value is passed
-// (a River worker wrapped by the River adapter). Such a function is a handler even without a
-// framework's shape: the middleware's own shape is func(ctx, job J) error.
-func (a *analysis_) wrappedByMiddleware() map[*node]bool {
-	out := map[*node]bool{}
-	info := a.pass.TypesInfo
-	for _, f := range a.pass.Files {
-		ast.Inspect(f, func(x ast.Node) bool {
-			call, ok := x.(*ast.CallExpr)
-			if !ok {
-				return true
-			}
-			fn, ok := typeutil.Callee(info, call).(*types.Func)
-			if !ok || fn.Pkg() == nil || !inMiddleware(fn.Pkg().Path()) {
-				return true
-			}
-			for _, arg := range call.Args {
-				ast.Inspect(arg, func(y ast.Node) bool {
-					switch y := y.(type) {
-					case *ast.FuncLit:
-						if n := a.byLit[y]; n != nil {
-							out[n] = true
-						}
-						return false
-					case *ast.Ident:
-						if fn, ok := info.Uses[y].(*types.Func); ok {
-							if n := a.byFunc[fn.Origin()]; n != nil {
-								out[n] = true
-							}
-						}
-					case *ast.CompositeLit:
-						a.markHandlerMethods(info.TypeOf(y), out)
-					}
-					return true
-				})
-			}
-			return true
-		})
-	}
-	return out
-}
-
-// markHandlerMethods marks the framework handler methods (ProcessTask, Work) declared on t.
-func (a *analysis_) markHandlerMethods(t types.Type, out map[*node]bool) {
-	named, ok := deref(t).(*types.Named)
-	if !ok {
-		return
-	}
-	for i := 0; i < named.NumMethods(); i++ {
-		m := named.Method(i)
-		n := a.byFunc[m]
-		if n == nil {
-			continue
-		}
-		for _, shape := range a.index.Handlers() {
-			if shape.Method == m.Name() && matchSignature(m.Signature(), shape) {
-				out[n] = true
-			}
-		}
-	}
 }
 
 func inMiddleware(path string) bool {

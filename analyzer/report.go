@@ -1,6 +1,7 @@
 package analyzer
 
 import (
+	"bytes"
 	"fmt"
 	"go/token"
 	"strings"
@@ -16,7 +17,8 @@ import (
 func (a *analysis_) report() ([]*Handler, []*Finding) {
 	var out []*Handler
 	var findings []*Finding
-	for _, h := range a.findHandlers() {
+	handlers, remote := a.findHandlers()
+	for _, h := range handlers {
 		pos := h.body.Lbrace
 		if h.decl != nil {
 			pos = h.decl.Name.Pos()
@@ -41,7 +43,38 @@ func (a *analysis_) report() ([]*Handler, []*Finding) {
 			findings = append(findings, &Finding{Pos: d.Pos, Handler: hd, Effect: e, Missing: missingDecisions(e.State)})
 		}
 	}
+	for _, r := range remote {
+		f := a.fact(r.fn)
+		name := funcName(r.fn, nil)
+		hd := &Handler{Pos: r.pos, Name: name, Framework: r.framework}
+		if f != nil {
+			hd.Effects = f.Effects
+		}
+		out = append(out, hd)
+		for _, e := range hd.Effects {
+			if e.State == effect.Protected || a.disabled[e.Kind] {
+				continue
+			}
+			d := analysis.Diagnostic{
+				Pos:      r.pos,
+				Category: string(e.Kind),
+				URL:      DocsURL + "#" + strings.ReplaceAll(string(e.Kind), ".", ""),
+				Message:  a.message(name, e) + " (registered here)",
+			}
+			a.pass.Report(d)
+			findings = append(findings, &Finding{Pos: d.Pos, Handler: hd, Effect: e, Missing: missingDecisions(e.State)})
+		}
+	}
 	return out, findings
+}
+
+// message is the one-line text of a finding for handler name.
+func (a *analysis_) message(name string, e effect.Effect) string {
+	hops := []string{name}
+	for _, hop := range e.Chain {
+		hops = append(hops, hop.Func)
+	}
+	return fmt.Sprintf("handler %s: %s (%s); missing: %s", name, e.Detail, strings.Join(hops, " -> "), strings.Join(missingDecisions(e.State), ", "))
 }
 
 func (a *analysis_) diagnostic(h *node, e effect.Effect) analysis.Diagnostic {
@@ -50,12 +83,7 @@ func (a *analysis_) diagnostic(h *node, e effect.Effect) analysis.Diagnostic {
 	if !pos.IsValid() {
 		pos = h.body.Lbrace
 	}
-	hops := []string{h.name}
-	for _, hop := range e.Chain {
-		hops = append(hops, hop.Func)
-	}
-	missing := strings.Join(missingDecisions(e.State), ", ")
-	msg := fmt.Sprintf("handler %s: %s (%s); missing: %s", h.name, e.Detail, strings.Join(hops, " -> "), missing)
+	msg := a.message(h.name, e)
 
 	// Related: the in-package hops after the first, so an editor can walk the chain.
 	var related []analysis.RelatedInformation
@@ -106,29 +134,78 @@ func (a *analysis_) reportDirectives() {
 		for _, d := range df.All {
 			switch {
 			case d.Err != "":
-				a.directiveDiag(d.Pos, "%s", d.Err)
+				a.directiveDiag(d.Pos, nil, "%s", d.Err)
 			case d.Verb == directive.Ignore && unknownKinds(d) != "":
-				a.directiveDiag(d.Pos, "//idemlint:ignore names unknown kind %s (known: %s)", unknownKinds(d), knownKinds())
+				a.directiveDiag(d.Pos, nil, "//idemlint:ignore names unknown kind %s (known: %s)", unknownKinds(d), knownKinds())
 			case (d.Verb == directive.Idempotent || d.Verb == directive.Handler) && !inDoc[d]:
-				a.directiveDiag(d.Pos, "//idemlint:%s belongs in the doc comment of a function declaration", d.Verb)
+				a.directiveDiag(d.Pos, nil, "//idemlint:%s belongs in the doc comment of a function declaration", d.Verb)
 			case !d.Used && d.Verb == directive.Ignore:
-				a.directiveDiag(d.Pos, "//idemlint:ignore %s silences nothing here: remove it", strings.Join(d.Kinds, ","))
+				a.directiveDiag(d.Pos, a.removal(d), "//idemlint:ignore %s silences nothing here: remove it", strings.Join(d.Kinds, ","))
 			case !d.Used && d.Verb == directive.Idempotent:
-				a.directiveDiag(d.Pos, "//idemlint:idempotent silences nothing: the function reaches no unprotected effect")
+				a.directiveDiag(d.Pos, a.removal(d), "//idemlint:idempotent silences nothing: the function reaches no unprotected effect")
 			case !d.Used && d.Verb == directive.Handler:
-				a.directiveDiag(d.Pos, "//idemlint:handler is not on a function declaration")
+				a.directiveDiag(d.Pos, nil, "//idemlint:handler is not on a function declaration")
 			}
 		}
 	}
 }
 
-func (a *analysis_) directiveDiag(pos token.Pos, format string, args ...any) {
+func (a *analysis_) directiveDiag(pos token.Pos, fixes []analysis.SuggestedFix, format string, args ...any) {
 	a.pass.Report(analysis.Diagnostic{
-		Pos:      pos,
-		Category: "directive",
-		URL:      DocsURL + "#directive",
-		Message:  fmt.Sprintf(format, args...),
+		Pos:            pos,
+		Category:       "directive",
+		URL:            DocsURL + "#directive",
+		Message:        fmt.Sprintf(format, args...),
+		SuggestedFixes: fixes,
 	})
+}
+
+// removal is the fix for a directive that silences nothing: delete the comment. When it
+// stands alone on its line the line goes too, and so does a blank "//" line that would be
+// left dangling at the end of a doc comment, so the fixed file needs no gofmt.
+func (a *analysis_) removal(d *directive.Directive) []analysis.SuggestedFix {
+	start, end := d.Pos, d.End
+	if tf := a.pass.Fset.File(d.Pos); tf != nil && a.pass.ReadFile != nil {
+		if src, err := a.pass.ReadFile(tf.Name()); err == nil && len(src) == tf.Size() {
+			s, e := lineSpan(src, tf.Offset(d.Pos), tf.Offset(d.End))
+			start, end = tf.Pos(s), tf.Pos(e)
+		}
+	}
+	return []analysis.SuggestedFix{{
+		Message:   "remove the unused directive",
+		TextEdits: []analysis.TextEdit{{Pos: start, End: end}},
+	}}
+}
+
+// lineSpan widens the byte range [s, e) of a line comment in src to what its removal
+// should delete: the blanks before it, its line when nothing else is on it, and a
+// preceding line holding only "//" when the comment ended a comment block.
+func lineSpan(src []byte, s, e int) (int, int) {
+	blank := func(c byte) bool { return c == ' ' || c == '\t' }
+	for s > 0 && blank(src[s-1]) {
+		s--
+	}
+	if s > 0 && src[s-1] != '\n' {
+		return s, e // code before the comment: keep the line and its newline
+	}
+	if e < len(src) && src[e] == '\r' {
+		e++
+	}
+	if e < len(src) && src[e] == '\n' {
+		e++
+	}
+	next := e
+	for next < len(src) && blank(src[next]) {
+		next++
+	}
+	if s == 0 || bytes.HasPrefix(src[next:], []byte("//")) {
+		return s, e
+	}
+	prev := bytes.LastIndexByte(src[:s-1], '\n') + 1 // start of the line above
+	if string(bytes.TrimSpace(src[prev:s])) == "//" {
+		s = prev
+	}
+	return s, e
 }
 
 func unknownKinds(d *directive.Directive) string {

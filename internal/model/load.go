@@ -49,8 +49,10 @@ type HandlerEntry struct {
 
 // RegistrationRow models a call that hands a handler to a framework.
 type RegistrationRow struct {
-	Func string `yaml:"func"`
-	Arg  int    `yaml:"arg"`
+	Func      string `yaml:"func"`
+	Arg       int    `yaml:"arg"`
+	Framework string `yaml:"framework"`
+	Methods   string `yaml:"methods"` // "exported": a struct value registers its exported methods
 }
 
 // Error is a problem in a model file, with its place.
@@ -214,7 +216,13 @@ func (f *File) library() (Library, []problem) {
 		if msg := checkFuncName(r.Func); msg != "" {
 			bad(fmt.Sprintf("$.registrations[%d].func", i), "%s", msg)
 		}
-		lib.Registrations = append(lib.Registrations, Registration{Func: r.Func, Arg: r.Arg})
+		if r.Arg < 0 {
+			bad(fmt.Sprintf("$.registrations[%d].arg", i), "field arg: an argument index counts from 0, got %d", r.Arg)
+		}
+		if r.Methods != "" && r.Methods != "exported" {
+			bad(fmt.Sprintf("$.registrations[%d].methods", i), "field methods: the only value is \"exported\", got %q", r.Methods)
+		}
+		lib.Registrations = append(lib.Registrations, Registration{Func: r.Func, Arg: r.Arg, Framework: r.Framework, Methods: r.Methods == "exported"})
 	}
 	for _, l := range []struct {
 		field string

@@ -106,8 +106,12 @@ type HandlerShape struct {
 // Registration is a call that hands a handler to a framework. The analyzer looks at its
 // handler argument to see whether the runtime middleware wraps it.
 type Registration struct {
-	Func string // full name
-	Arg  int    // index of the handler argument
+	Func      string // full name
+	Arg       int    // index of the handler argument
+	Framework string // shown in reports; the library's name when empty
+	// Methods, when set, says a value of a named type passed as the handler registers all
+	// its exported methods (Temporal's RegisterActivity with a struct of activities).
+	Methods bool
 }
 
 // Library groups the models of one library, for documentation and for the real-API check.
@@ -195,6 +199,9 @@ func Compile(libs []Library) *Index {
 		}
 		for i := range lib.Registrations {
 			r := &lib.Registrations[i]
+			if r.Framework == "" {
+				r.Framework = lib.Name
+			}
 			ix.registrations[Normalize(r.Func)] = r
 		}
 		for _, u := range lib.Unstable {

@@ -1,0 +1,12 @@
+// Package app registers a function of another package that has no handler shape: the
+// finding can only be reported at the registration.
+package app
+
+import (
+	"acme/worker"
+	"usermodels/activities"
+)
+
+func Main(w *worker.Worker) {
+	w.RegisterActivity(activities.Standalone) // want `handler activities.Standalone: email sent with no deduplication \(activities.Standalone -> smtp.SendMail\); missing: key, enforcement \(registered here\)`
+}
