@@ -40,7 +40,7 @@ type analysis_ struct {
 	referenced map[*types.Func]bool
 
 	sinkCache   map[*types.Func]*model.Sink
-	imported    model.Packages // the import graph by path, built on first use
+	imported    model.Packages           // the import graph by path, built on first use
 	methodIndex map[string][]*types.Func // imported methods with facts, by name
 	importFacts map[*types.Func]*effect.Fact
 }
