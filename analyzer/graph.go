@@ -60,6 +60,9 @@ type node struct {
 	barrier *directive.Directive   // //idemlint:idempotent
 	ignores []*directive.Directive // //idemlint:ignore
 	marked  *directive.Directive   // //idemlint:handler
+	// handlerCall is the framework of a modelled handler call in the body (a webhook
+	// signature check), which makes the node a handler.
+	handlerCall string
 
 	raw     effect.Set // before the function's own directives
 	effects effect.Set // after them: what callers see
@@ -330,6 +333,9 @@ func (a *analysis_) resolveCall(n *node, call *ast.CallExpr) {
 		return
 	}
 	fn = fn.Origin()
+	if fw := a.index.HandlerCall(fn); fw != "" && n.handlerCall == "" {
+		n.handlerCall = fw
+	}
 	if s := a.sink(fn); s != nil {
 		if e := a.evalSink(n, s, fn, call); e != nil {
 			n.sites = append(n.sites, site{pos: call.Pos(), line: a.line(call.Pos()), sink: e})

@@ -43,6 +43,7 @@ type registrations struct {
 //   - functions, method values and literals handed to a modelled registration, and the
 //     exported methods of a value handed to a registration that registers methods;
 //   - functions handed to the runtime middleware (its shape is func(ctx, job J) error);
+//   - functions that call a modelled handler call (a webhook signature check);
 //   - functions marked //idemlint:handler.
 //
 // Handlers are reported where they are declared: the diagnostic then sits in the handler's
@@ -59,6 +60,9 @@ func (a *analysis_) findHandlers() ([]handlerNode, []remoteHandler) {
 			continue
 		case regs.registered[n] != "":
 			out = append(out, handlerNode{n, regs.registered[n], wrapped})
+			continue
+		case n.handlerCall != "":
+			out = append(out, handlerNode{n, n.handlerCall, wrapped})
 			continue
 		case wrapped:
 			out = append(out, handlerNode{n, "idempotency", true})

@@ -44,6 +44,11 @@ func (a *analysis_) evalSink(n *node, s *model.Sink, fn *types.Func, call *ast.C
 		return a.providerEffect(mk, s, argAt(call, s.Arg))
 	case model.Options:
 		return a.optionsEffect(mk, s, call)
+	case model.Builder:
+		if a.chainGuarded(call) {
+			return mk(effect.Protected, s.What+" with conflict handling")
+		}
+		return mk(effect.Unprotected, s.What+" without conflict handling")
 	case model.KeyArg:
 		key := argAt(call, s.Arg)
 		return a.keyedEffect(mk, s, key, key != nil && !a.isEmptyString(key))
@@ -428,5 +433,45 @@ func (a *analysis_) unstableSource(e ast.Expr, depth int) string {
 		}
 		return true
 	})
+	return found
+}
+
+// chainGuarded reports whether the receiver chain of a builder call (x.A().B().Create(v)),
+// followed through local variables, calls a chain guard or builds a guard type's literal.
+func (a *analysis_) chainGuarded(call *ast.CallExpr) bool {
+	info := a.pass.TypesInfo
+	found := false
+	var look func(e ast.Expr, depth int)
+	look = func(e ast.Expr, depth int) {
+		if found || e == nil || depth > 4 {
+			return
+		}
+		ast.Inspect(e, func(x ast.Node) bool {
+			if found {
+				return false
+			}
+			switch x := x.(type) {
+			case *ast.CallExpr:
+				if fn, ok := typeutil.Callee(info, x).(*types.Func); ok && a.index.ChainGuard(fn) {
+					found = true
+				}
+			case *ast.CompositeLit:
+				if named, ok := deref(info.TypeOf(x)).(*types.Named); ok && named.Obj().Pkg() != nil &&
+					a.index.GuardType(named.Obj().Pkg().Path()+"."+named.Obj().Name()) {
+					found = true
+				}
+			case *ast.Ident:
+				if v, ok := info.Uses[x].(*types.Var); ok && !v.IsField() {
+					for _, d := range a.defs[v] {
+						look(d, depth+1)
+					}
+				}
+			}
+			return !found
+		})
+	}
+	if sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr); ok {
+		look(sel.X, 0)
+	}
 	return found
 }

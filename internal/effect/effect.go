@@ -24,10 +24,13 @@ const (
 	EmailSend Kind = "email.send" // an email handed to a mail server
 	Payment   Kind = "payment"    // a charge, capture, refund, payout or transfer at a provider
 	Publish   Kind = "publish"    // a message published or a job enqueued
+	// StoreWrite is a write to a non-SQL store that does not converge: Redis INCR, LPUSH,
+	// XADD; Mongo InsertOne; DynamoDB PutItem without a condition.
+	StoreWrite Kind = "store.write"
 )
 
 // Kinds lists every known kind in a stable order.
-var Kinds = []Kind{SQLWrite, HTTPWrite, EmailSend, Payment, Publish}
+var Kinds = []Kind{SQLWrite, HTTPWrite, EmailSend, Payment, Publish, StoreWrite}
 
 // Known reports whether k is a kind idemlint knows.
 func Known(k Kind) bool {

@@ -26,6 +26,9 @@ type File struct {
 	KeyFields     []string          `yaml:"key_fields"`
 	KeySetters    []string          `yaml:"key_setters"`
 	KeyOptions    []string          `yaml:"key_options"`
+	ChainGuards   []string          `yaml:"chain_guards"`
+	GuardTypes    []string          `yaml:"guard_types"`
+	HandlerCalls  []string          `yaml:"handler_calls"`
 }
 
 // SinkEntry models one sink, or several that share everything but the name (Funcs).
@@ -227,7 +230,7 @@ func (f *File) library() (Library, []problem) {
 	for _, l := range []struct {
 		field string
 		list  []string
-	}{{"unstable", f.Unstable}, {"key_setters", f.KeySetters}, {"key_options", f.KeyOptions}} {
+	}{{"unstable", f.Unstable}, {"key_setters", f.KeySetters}, {"key_options", f.KeyOptions}, {"chain_guards", f.ChainGuards}, {"handler_calls", f.HandlerCalls}} {
 		field := l.field
 		for i, n := range l.list {
 			if field == "unstable" && strings.HasSuffix(n, ".*") {
@@ -243,7 +246,13 @@ func (f *File) library() (Library, []problem) {
 			bad(fmt.Sprintf("$.key_fields[%d]", i), "a key field is written pkg/path.Type.Field, got %q", n)
 		}
 	}
+	for i, t := range f.GuardTypes {
+		if ref, msg := parseTypeRef(t); msg != "" || ref.Path == "" || ref.Ptr || ref.Slice {
+			bad(fmt.Sprintf("$.guard_types[%d]", i), "a guard type is written pkg/path.Type, got %q", t)
+		}
+	}
 	lib.Unstable, lib.KeyFields, lib.KeySetters, lib.KeyOptions = f.Unstable, f.KeyFields, f.KeySetters, f.KeyOptions
+	lib.ChainGuards, lib.GuardTypes, lib.HandlerCalls = f.ChainGuards, f.GuardTypes, f.HandlerCalls
 	return lib, probs
 }
 

@@ -48,6 +48,10 @@ const (
 	// KeyArg takes the idempotency key itself as argument Arg (a company's own client:
 	// PostJSON(ctx, url, body, key)); an empty string constant is no key.
 	KeyArg
+	// Builder ends a query-builder chain (gorm Create, ent Exec, bun Exec); it is guarded
+	// when the chain calls a chain guard (ent OnConflict, bun On) or builds a guard type
+	// (gorm clause.OnConflict).
+	Builder
 )
 
 // shapeNames are the names of the shapes in model files.
@@ -63,6 +67,7 @@ var shapeNames = map[string]Shape{
 	"provider.params": ProviderParams,
 	"options":         Options,
 	"key.arg":         KeyArg,
+	"builder":         Builder,
 }
 
 // Sink is a function or method that performs a side effect.
@@ -131,6 +136,14 @@ type Library struct {
 	// KeyOptions are functional options whose first argument is a deduplication key
 	// (asynq.TaskID): a call of an Options sink passing one is guarded.
 	KeyOptions []string
+	// ChainGuards are calls that, anywhere in a Builder sink's receiver chain, make the
+	// write an upsert; GuardTypes are types whose literal there does ("pkg.Type").
+	ChainGuards []string
+	GuardTypes  []string
+	// HandlerCalls are functions whose call makes the calling function a handler: a
+	// net/http handler that verifies a webhook signature (stripe webhook.ConstructEvent)
+	// handles a delivery that the sender retries until it succeeds.
+	HandlerCalls []string
 	// Source is the model file the library was read from, or "" for code.
 	Source string
 }
@@ -170,6 +183,9 @@ type Index struct {
 	keyFields     map[string]bool
 	keySetters    map[string]bool
 	keyOptions    map[string]bool
+	chainGuards   map[string]bool
+	guardTypes    map[string]bool
+	handlerCalls  map[string]string // normalized name -> framework (library name)
 	handlers      []HandlerShape
 	packages      map[string]bool // normalized package paths any model names
 }
@@ -185,6 +201,9 @@ func Compile(libs []Library) *Index {
 		keyFields:     map[string]bool{},
 		keySetters:    map[string]bool{},
 		keyOptions:    map[string]bool{},
+		chainGuards:   map[string]bool{},
+		guardTypes:    map[string]bool{},
+		handlerCalls:  map[string]string{},
 		packages:      map[string]bool{},
 	}
 	for _, lib := range libs {
@@ -219,6 +238,15 @@ func Compile(libs []Library) *Index {
 		}
 		for _, f := range lib.KeyOptions {
 			ix.keyOptions[Normalize(f)] = true
+		}
+		for _, f := range lib.ChainGuards {
+			ix.chainGuards[Normalize(f)] = true
+		}
+		for _, t := range lib.GuardTypes {
+			ix.guardTypes[Normalize(t)] = true
+		}
+		for _, f := range lib.HandlerCalls {
+			ix.handlerCalls[Normalize(f)] = lib.Name
 		}
 		for _, h := range lib.Handlers {
 			ix.handlers = append(ix.handlers, h)
@@ -266,6 +294,20 @@ func (ix *Index) KeySetter(fn *types.Func) bool {
 // KeyOption reports whether fn is a functional option carrying a deduplication key.
 func (ix *Index) KeyOption(fn *types.Func) bool {
 	return ix.keyOptions[Normalize(fn.Origin().FullName())]
+}
+
+// ChainGuard reports whether a call of fn in a builder chain makes the write an upsert.
+func (ix *Index) ChainGuard(fn *types.Func) bool {
+	return ix.chainGuards[Normalize(fn.Origin().FullName())]
+}
+
+// GuardType reports whether a literal of the named type "pkg/path.Type" in a builder chain
+// makes the write an upsert.
+func (ix *Index) GuardType(name string) bool { return ix.guardTypes[Normalize(name)] }
+
+// HandlerCall returns the framework for which a call of fn makes its caller a handler, or "".
+func (ix *Index) HandlerCall(fn *types.Func) string {
+	return ix.handlerCalls[Normalize(fn.Origin().FullName())]
 }
 
 // Handlers returns the handler shapes.
@@ -325,6 +367,15 @@ func NamesOf(libs []Library) []string {
 			add(f)
 		}
 		for _, f := range lib.KeyOptions {
+			add(f)
+		}
+		for _, f := range lib.ChainGuards {
+			add(f)
+		}
+		for _, f := range lib.GuardTypes {
+			add(f)
+		}
+		for _, f := range lib.HandlerCalls {
 			add(f)
 		}
 		for _, h := range lib.Handlers {
