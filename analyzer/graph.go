@@ -60,6 +60,10 @@ type node struct {
 	barrier *directive.Directive   // //idemlint:idempotent
 	ignores []*directive.Directive // //idemlint:ignore
 	marked  *directive.Directive   // //idemlint:handler
+	// decisions is the handler's //idemlint:decisions declaration.
+	decisions *directive.Directive
+	// txCompletion is set when the body stores the job's completion in its transaction.
+	txCompletion bool
 	// handlerCall is the framework of a modelled handler call in the body (a webhook
 	// signature check), which makes the node a handler.
 	handlerCall string
@@ -129,6 +133,8 @@ func (a *analysis_) build() {
 					n.ignores = append(n.ignores, d)
 				case directive.Handler:
 					n.marked = d
+				case directive.DecisionsVerb:
+					n.decisions = d
 				}
 			}
 			a.add(n)
@@ -335,6 +341,9 @@ func (a *analysis_) resolveCall(n *node, call *ast.CallExpr) {
 	fn = fn.Origin()
 	if fw := a.index.HandlerCall(fn); fw != "" && n.handlerCall == "" {
 		n.handlerCall = fw
+	}
+	if a.index.TxCompletion(fn) {
+		n.txCompletion = true
 	}
 	if s := a.sink(fn); s != nil {
 		if e := a.evalSink(n, s, fn, call); e != nil {

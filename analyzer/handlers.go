@@ -16,6 +16,9 @@ type handlerNode struct {
 	*node
 	framework string
 	wrapped   bool // handed to idemlint's runtime middleware in this package
+	// retention: the middleware it is handed to has an explicit completion retention
+	// (WithRetention, or jobs that report their own): the ttl decision is answered.
+	retention bool
 }
 
 // remoteHandler is a function of another package registered here as a handler, with no
@@ -31,6 +34,7 @@ type remoteHandler struct {
 type registrations struct {
 	calledLits map[*ast.FuncLit]bool // literals called on the spot: never handlers
 	wrapped    map[*node]bool        // handed to the runtime middleware
+	retention  map[*node]bool        // ... whose completion retention is explicit
 	registered map[*node]string      // handed to a modelled registration: framework
 	remote     []remoteHandler
 }
@@ -52,20 +56,20 @@ func (a *analysis_) findHandlers() ([]handlerNode, []remoteHandler) {
 	regs := a.scanRegistrations()
 	var out []handlerNode
 	for _, n := range a.nodes {
-		wrapped := regs.wrapped[n]
+		wrapped, retention := regs.wrapped[n], regs.retention[n]
 		switch {
 		case n.marked != nil:
 			n.marked.Used = true
-			out = append(out, handlerNode{n, "directive", wrapped})
+			out = append(out, handlerNode{n, "directive", wrapped, retention})
 			continue
 		case regs.registered[n] != "":
-			out = append(out, handlerNode{n, regs.registered[n], wrapped})
+			out = append(out, handlerNode{n, regs.registered[n], wrapped, retention})
 			continue
 		case n.handlerCall != "":
-			out = append(out, handlerNode{n, n.handlerCall, wrapped})
+			out = append(out, handlerNode{n, n.handlerCall, wrapped, retention})
 			continue
 		case wrapped:
-			out = append(out, handlerNode{n, "idempotency", true})
+			out = append(out, handlerNode{n, "idempotency", true, retention})
 			continue
 		}
 		var sig *types.Signature
@@ -86,7 +90,7 @@ func (a *analysis_) findHandlers() ([]handlerNode, []remoteHandler) {
 			if method == "" && n.fn != nil && !n.fn.Exported() && !a.referenced[n.fn] {
 				continue // an unexported helper with a handler's signature, called directly
 			}
-			out = append(out, handlerNode{n, shape.Framework, false})
+			out = append(out, handlerNode{n, shape.Framework, false, false})
 		}
 	}
 	return out, regs.remote
@@ -107,6 +111,7 @@ func (a *analysis_) scanRegistrations() registrations {
 	regs := registrations{
 		calledLits: map[*ast.FuncLit]bool{},
 		wrapped:    map[*node]bool{},
+		retention:  map[*node]bool{},
 		registered: map[*node]string{},
 	}
 	info := a.pass.TypesInfo
@@ -124,8 +129,12 @@ func (a *analysis_) scanRegistrations() registrations {
 				return true
 			}
 			if inMiddleware(fn.Pkg().Path()) {
+				retention := a.retentionExplicit(call)
 				for _, arg := range call.Args {
-					a.handlerValues(arg, toMiddleware, func(n *node) { regs.wrapped[n] = true }, nil)
+					a.handlerValues(arg, toMiddleware, func(n *node) {
+						regs.wrapped[n] = true
+						regs.retention[n] = regs.retention[n] || retention
+					}, nil)
 				}
 				return true
 			}
@@ -204,6 +213,29 @@ func (a *analysis_) handlerValues(arg ast.Expr, mode handOver, local func(*node)
 	if t := info.TypeOf(arg); t != nil {
 		a.typeMethods(t, mode, local)
 	}
+}
+
+// retentionExplicit reports whether a call into the middleware (m.Wrap(h),
+// idemasynq.Handler(mw, h)) uses a middleware built with an explicit retention: the call,
+// its receiver or its arguments, through local variables, call WithRetention or NewForJob.
+func (a *analysis_) retentionExplicit(call *ast.CallExpr) bool {
+	return a.findInExpr(call, func(x ast.Node) bool {
+		c, ok := x.(*ast.CallExpr)
+		if !ok {
+			return false
+		}
+		fn, ok := typeutil.Callee(a.pass.TypesInfo, c).(*types.Func)
+		if !ok {
+			return false
+		}
+		name := fn.Origin().FullName()
+		for _, r := range model.RetentionCalls {
+			if name == r {
+				return true
+			}
+		}
+		return false
+	})
 }
 
 // middlewareShape reports whether sig can be a handler handed to the runtime middleware:

@@ -12,8 +12,9 @@ import (
 	"github.com/chokaq/idemlint/internal/effect"
 )
 
-// report emits one diagnostic per handler and effect kind that is not protected, on the
-// call in the handler's body that leads to it.
+// report emits one diagnostic per handler and effect kind that leaves a checklist decision
+// open, on the call in the handler's body that leads to it, and a decisions diagnostic for
+// what is open without an effect finding to carry it (ttl of a middleware).
 func (a *analysis_) report() ([]*Handler, []*Finding) {
 	var out []*Handler
 	var findings []*Finding
@@ -27,20 +28,16 @@ func (a *analysis_) report() ([]*Handler, []*Finding) {
 		}
 		hd := &Handler{Pos: pos, Name: h.name, Framework: h.framework, Effects: h.effects, Wrapped: h.wrapped}
 		out = append(out, hd)
-		for _, e := range h.effects {
-			if e.State == effect.Protected || a.disabled[e.Kind] {
-				continue
+		verdicts, open := a.judge(h)
+		skeleton := a.decisionsSkeleton(h, open)
+		for i, v := range verdicts {
+			d := a.diagnostic(h.node, v)
+			if i == 0 && skeleton != nil {
+				// Offer the skeleton once, on the handler's first finding.
+				d.SuggestedFixes = append(d.SuggestedFixes, *skeleton)
 			}
-			if h.wrapped {
-				if !external(e.Kind) {
-					continue // the middleware's claim and completion marker enforce the key
-				}
-				e.Detail += "; the idempotency middleware claims this handler, but a crash after the external effect repeats it"
-				e.State = effect.Protected // the key is answered by the middleware's key
-			}
-			d := a.diagnostic(h.node, e)
 			a.pass.Report(d)
-			findings = append(findings, &Finding{Pos: d.Pos, Handler: hd, Effect: e, Missing: missingDecisions(e.State)})
+			findings = append(findings, &Finding{Pos: d.Pos, Handler: hd, Effect: v.effect, Missing: v.missing})
 		}
 	}
 	for _, r := range remote {
@@ -55,35 +52,53 @@ func (a *analysis_) report() ([]*Handler, []*Finding) {
 			if e.State == effect.Protected || a.disabled[e.Kind] {
 				continue
 			}
+			missing := missingDecisions(e.State)
 			d := analysis.Diagnostic{
 				Pos:      r.pos,
 				Category: string(e.Kind),
-				URL:      DocsURL + "#" + strings.ReplaceAll(string(e.Kind), ".", ""),
-				Message:  a.message(name, e) + " (registered here)",
+				URL:      categoryURL(string(e.Kind)),
+				Message:  message(name, e, missing) + " (registered here)",
 			}
 			a.pass.Report(d)
-			findings = append(findings, &Finding{Pos: d.Pos, Handler: hd, Effect: e, Missing: missingDecisions(e.State)})
+			findings = append(findings, &Finding{Pos: d.Pos, Handler: hd, Effect: e, Missing: missing})
 		}
 	}
 	return out, findings
 }
 
 // message is the one-line text of a finding for handler name.
-func (a *analysis_) message(name string, e effect.Effect) string {
+func message(name string, e effect.Effect, missing []string) string {
 	hops := []string{name}
 	for _, hop := range e.Chain {
 		hops = append(hops, hop.Func)
 	}
-	return fmt.Sprintf("handler %s: %s (%s); missing: %s", name, e.Detail, strings.Join(hops, " -> "), strings.Join(missingDecisions(e.State), ", "))
+	return fmt.Sprintf("handler %s: %s (%s); missing: %s", name, e.Detail, strings.Join(hops, " -> "), strings.Join(missing, ", "))
 }
 
-func (a *analysis_) diagnostic(h *node, e effect.Effect) analysis.Diagnostic {
+func categoryURL(category string) string {
+	return DocsURL + "#" + strings.ReplaceAll(category, ".", "")
+}
+
+func (a *analysis_) diagnostic(h *node, v verdict) analysis.Diagnostic {
+	e := v.effect
 	o := h.from[e.Kind]
 	pos := o.pos
 	if !pos.IsValid() {
 		pos = h.body.Lbrace
 	}
-	msg := a.message(h.name, e)
+	category, msg := string(e.Kind), message(h.name, e, v.missing)
+	if v.contradiction != "" {
+		category = "decisions"
+		msg = fmt.Sprintf("handler %s: %s", h.name, v.contradiction)
+	}
+	if v.synthetic {
+		pos = h.body.Lbrace
+		if h.decl != nil {
+			pos = h.decl.Name.Pos()
+		}
+		category = "decisions"
+		msg = fmt.Sprintf("handler %s: %s; missing: %s", h.name, e.Detail, strings.Join(v.missing, ", "))
+	}
 
 	// Related: the in-package hops after the first, so an editor can walk the chain.
 	var related []analysis.RelatedInformation
@@ -97,8 +112,8 @@ func (a *analysis_) diagnostic(h *node, e effect.Effect) analysis.Diagnostic {
 	}
 	return analysis.Diagnostic{
 		Pos:      pos,
-		Category: string(e.Kind),
-		URL:      DocsURL + "#" + strings.ReplaceAll(string(e.Kind), ".", ""),
+		Category: category,
+		URL:      categoryURL(category),
 		Message:  msg,
 		Related:  related,
 	}

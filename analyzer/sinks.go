@@ -439,8 +439,30 @@ func (a *analysis_) unstableSource(e ast.Expr, depth int) string {
 // chainGuarded reports whether the receiver chain of a builder call (x.A().B().Create(v)),
 // followed through local variables, calls a chain guard or builds a guard type's literal.
 func (a *analysis_) chainGuarded(call *ast.CallExpr) bool {
+	sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
+	if !ok {
+		return false
+	}
 	info := a.pass.TypesInfo
+	return a.findInExpr(sel.X, func(x ast.Node) bool {
+		switch x := x.(type) {
+		case *ast.CallExpr:
+			fn, ok := typeutil.Callee(info, x).(*types.Func)
+			return ok && a.index.ChainGuard(fn)
+		case *ast.CompositeLit:
+			named, ok := deref(info.TypeOf(x)).(*types.Named)
+			return ok && named.Obj().Pkg() != nil && a.index.GuardType(named.Obj().Pkg().Path()+"."+named.Obj().Name())
+		}
+		return false
+	})
+}
+
+// findInExpr reports whether match holds for a node of e, or of the expressions assigned to
+// the local variables e uses, a few assignments deep: "is the builder this call ends made
+// with OnConflict", "was this middleware built with WithRetention".
+func (a *analysis_) findInExpr(e ast.Expr, match func(ast.Node) bool) bool {
 	found := false
+	seen := map[*types.Var]bool{}
 	var look func(e ast.Expr, depth int)
 	look = func(e ast.Expr, depth int) {
 		if found || e == nil || depth > 4 {
@@ -450,28 +472,21 @@ func (a *analysis_) chainGuarded(call *ast.CallExpr) bool {
 			if found {
 				return false
 			}
-			switch x := x.(type) {
-			case *ast.CallExpr:
-				if fn, ok := typeutil.Callee(info, x).(*types.Func); ok && a.index.ChainGuard(fn) {
-					found = true
-				}
-			case *ast.CompositeLit:
-				if named, ok := deref(info.TypeOf(x)).(*types.Named); ok && named.Obj().Pkg() != nil &&
-					a.index.GuardType(named.Obj().Pkg().Path()+"."+named.Obj().Name()) {
-					found = true
-				}
-			case *ast.Ident:
-				if v, ok := info.Uses[x].(*types.Var); ok && !v.IsField() {
+			if match(x) {
+				found = true
+				return false
+			}
+			if id, ok := x.(*ast.Ident); ok {
+				if v, ok := a.pass.TypesInfo.Uses[id].(*types.Var); ok && !v.IsField() && !seen[v] {
+					seen[v] = true
 					for _, d := range a.defs[v] {
 						look(d, depth+1)
 					}
 				}
 			}
-			return !found
+			return true
 		})
 	}
-	if sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr); ok {
-		look(sel.X, 0)
-	}
+	look(e, 0)
 	return found
 }

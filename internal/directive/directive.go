@@ -3,6 +3,7 @@
 //	//idemlint:ignore KIND[,KIND] -- reason   (same line, the line above, or a function's doc)
 //	//idemlint:idempotent -- reason           (a function's doc: its effects stop there)
 //	//idemlint:handler                        (a function's doc: treat it as a job handler)
+//	//idemlint:decisions key=K enforce=E ttl=T partial=P -- reason   (a handler's doc)
 //
 // A reason is required where a directive silences a finding, because the next reader needs
 // to know why a repeat is safe; the parser reports its absence instead of guessing.
@@ -37,6 +38,8 @@ type Directive struct {
 	Reason string   // text after "--", trimmed
 	Err    string   // why the directive is malformed, or ""
 	Used   bool     // set by the analyzer when the directive silenced something
+	// Decisions holds what a //idemlint:decisions directive declares.
+	Decisions *Decisions
 }
 
 // Parse parses one comment; ok is false when it is not an idemlint directive at all.
@@ -50,7 +53,7 @@ func Parse(c *ast.Comment, fset *token.FileSet) (d *Directive, ok bool) {
 	d.Reason = strings.TrimSpace(reason)
 	fields := strings.Fields(body)
 	if len(fields) == 0 {
-		d.Err = "empty directive: want //idemlint:ignore, //idemlint:idempotent or //idemlint:handler"
+		d.Err = "empty directive: want //idemlint:ignore, //idemlint:idempotent, //idemlint:handler or //idemlint:decisions"
 		return d, true
 	}
 	d.Verb = Verb(fields[0])
@@ -81,8 +84,13 @@ func Parse(c *ast.Comment, fset *token.FileSet) (d *Directive, ok bool) {
 		if len(args) > 0 {
 			d.Err = "//idemlint:handler takes no arguments"
 		}
+	case DecisionsVerb:
+		d.Decisions, d.Err = parseDecisions(args)
+		if d.Err == "" && (!hasReason || d.Reason == "") {
+			d.Err = "//idemlint:decisions needs a reason: ... -- why these decisions"
+		}
 	default:
-		d.Err = "unknown directive //idemlint:" + string(d.Verb) + " (known: ignore, idempotent, handler)"
+		d.Err = "unknown directive //idemlint:" + string(d.Verb) + " (known: ignore, idempotent, handler, decisions)"
 	}
 	return d, true
 }

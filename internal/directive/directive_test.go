@@ -36,6 +36,17 @@ func TestParse(t *testing.T) {
 		{text: "//idemlint:handler now", ok: true, verb: Handler, err: "takes no arguments"},
 		{text: "//idemlint:", ok: true, err: "empty directive"},
 		{text: "//idemlint:ignored sql.write -- x", ok: true, verb: "ignored", reason: "x", err: "unknown directive"},
+		{text: "//idemlint:decisions key=OrderID enforce=upsert ttl=72h partial=manual-review -- orders are unique", ok: true, verb: DecisionsVerb, reason: "orders are unique"},
+		{text: "//idemlint:decisions ttl=7d -- a week", ok: true, verb: DecisionsVerb, reason: "a week"},
+		{text: "//idemlint:decisions key=OrderID", ok: true, verb: DecisionsVerb, err: "needs a reason"},
+		{text: "//idemlint:decisions enforce=hope -- x", ok: true, verb: DecisionsVerb, reason: "x", err: "enforce=hope is not one of"},
+		{text: "//idemlint:decisions ttl=soon -- x", ok: true, verb: DecisionsVerb, reason: "x", err: "ttl=soon is not a positive duration"},
+		{text: "//idemlint:decisions ttl=-1h -- x", ok: true, verb: DecisionsVerb, reason: "x", err: "not a positive duration"},
+		{text: "//idemlint:decisions partial=retry -- x", ok: true, verb: DecisionsVerb, reason: "x", err: "partial=retry is not one of"},
+		{text: "//idemlint:decisions owner=me -- x", ok: true, verb: DecisionsVerb, reason: "x", err: "unknown field owner="},
+		{text: "//idemlint:decisions key=A key=B -- x", ok: true, verb: DecisionsVerb, reason: "x", err: "key= given twice"},
+		{text: "//idemlint:decisions key -- x", ok: true, verb: DecisionsVerb, reason: "x", err: "is not name=value"},
+		{text: "//idemlint:decisions -- x", ok: true, verb: DecisionsVerb, reason: "x", err: "declares at least one"},
 	} {
 		d, ok := parse(tc.text)
 		if ok != tc.ok {
@@ -78,6 +89,10 @@ func FuzzParse(f *testing.F) {
 				t.Fatalf("%q: well-formed idempotent without reason", text)
 			}
 		case Handler:
+		case DecisionsVerb:
+			if d.Decisions == nil || d.Reason == "" {
+				t.Fatalf("%q: well-formed decisions without fields or reason", text)
+			}
 		default:
 			t.Fatalf("%q: unknown verb %q accepted", text, d.Verb)
 		}

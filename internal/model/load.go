@@ -29,6 +29,7 @@ type File struct {
 	ChainGuards   []string          `yaml:"chain_guards"`
 	GuardTypes    []string          `yaml:"guard_types"`
 	HandlerCalls  []string          `yaml:"handler_calls"`
+	TxCompletions []string          `yaml:"tx_completions"`
 }
 
 // SinkEntry models one sink, or several that share everything but the name (Funcs).
@@ -230,7 +231,7 @@ func (f *File) library() (Library, []problem) {
 	for _, l := range []struct {
 		field string
 		list  []string
-	}{{"unstable", f.Unstable}, {"key_setters", f.KeySetters}, {"key_options", f.KeyOptions}, {"chain_guards", f.ChainGuards}, {"handler_calls", f.HandlerCalls}} {
+	}{{"unstable", f.Unstable}, {"key_setters", f.KeySetters}, {"key_options", f.KeyOptions}, {"chain_guards", f.ChainGuards}, {"handler_calls", f.HandlerCalls}, {"tx_completions", f.TxCompletions}} {
 		field := l.field
 		for i, n := range l.list {
 			if field == "unstable" && strings.HasSuffix(n, ".*") {
@@ -252,7 +253,7 @@ func (f *File) library() (Library, []problem) {
 		}
 	}
 	lib.Unstable, lib.KeyFields, lib.KeySetters, lib.KeyOptions = f.Unstable, f.KeyFields, f.KeySetters, f.KeyOptions
-	lib.ChainGuards, lib.GuardTypes, lib.HandlerCalls = f.ChainGuards, f.GuardTypes, f.HandlerCalls
+	lib.ChainGuards, lib.GuardTypes, lib.HandlerCalls, lib.TxCompletions = f.ChainGuards, f.GuardTypes, f.HandlerCalls, f.TxCompletions
 	return lib, probs
 }
 

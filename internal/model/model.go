@@ -140,6 +140,10 @@ type Library struct {
 	// write an upsert; GuardTypes are types whose literal there does ("pkg.Type").
 	ChainGuards []string
 	GuardTypes  []string
+	// TxCompletions are calls that store the job's completion in the handler's own
+	// transaction (River's JobCompleteTx, the runtime's sqlstore CompleteTx): database writes
+	// and the completion commit together, which answers the partial decision for them.
+	TxCompletions []string
 	// HandlerCalls are functions whose call makes the calling function a handler: a
 	// net/http handler that verifies a webhook signature (stripe webhook.ConstructEvent)
 	// handles a delivery that the sender retries until it succeeds.
@@ -151,6 +155,11 @@ type Library struct {
 // MiddlewarePath is the import path of idemlint's runtime middleware module. A handler
 // wrapped by a call into it where it is registered counts as claimed by the middleware.
 const MiddlewarePath = "github.com/chokaq/idemlint/idempotency"
+
+// RetentionCalls are the runtime middleware's calls that set the completion retention
+// explicitly (the checklist's ttl decision): the option, and the constructor for jobs that
+// report their own retention.
+var RetentionCalls = []string{MiddlewarePath + ".WithRetention", MiddlewarePath + ".NewForJob"}
 
 // IdempotencyHeaders are the request headers (lower case) that carry an idempotency key.
 var IdempotencyHeaders = []string{"idempotency-key", "x-idempotency-key"}
@@ -186,6 +195,7 @@ type Index struct {
 	chainGuards   map[string]bool
 	guardTypes    map[string]bool
 	handlerCalls  map[string]string // normalized name -> framework (library name)
+	txCompletions map[string]bool
 	handlers      []HandlerShape
 	packages      map[string]bool // normalized package paths any model names
 }
@@ -204,6 +214,7 @@ func Compile(libs []Library) *Index {
 		chainGuards:   map[string]bool{},
 		guardTypes:    map[string]bool{},
 		handlerCalls:  map[string]string{},
+		txCompletions: map[string]bool{},
 		packages:      map[string]bool{},
 	}
 	for _, lib := range libs {
@@ -247,6 +258,9 @@ func Compile(libs []Library) *Index {
 		}
 		for _, f := range lib.HandlerCalls {
 			ix.handlerCalls[Normalize(f)] = lib.Name
+		}
+		for _, f := range lib.TxCompletions {
+			ix.txCompletions[Normalize(f)] = true
 		}
 		for _, h := range lib.Handlers {
 			ix.handlers = append(ix.handlers, h)
@@ -308,6 +322,11 @@ func (ix *Index) GuardType(name string) bool { return ix.guardTypes[Normalize(na
 // HandlerCall returns the framework for which a call of fn makes its caller a handler, or "".
 func (ix *Index) HandlerCall(fn *types.Func) string {
 	return ix.handlerCalls[Normalize(fn.Origin().FullName())]
+}
+
+// TxCompletion reports whether fn stores a job's completion in the caller's transaction.
+func (ix *Index) TxCompletion(fn *types.Func) bool {
+	return ix.txCompletions[Normalize(fn.Origin().FullName())]
 }
 
 // Handlers returns the handler shapes.
@@ -376,6 +395,9 @@ func NamesOf(libs []Library) []string {
 			add(f)
 		}
 		for _, f := range lib.HandlerCalls {
+			add(f)
+		}
+		for _, f := range lib.TxCompletions {
 			add(f)
 		}
 		for _, h := range lib.Handlers {
