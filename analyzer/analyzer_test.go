@@ -58,6 +58,7 @@ func TestAnalyzer(t *testing.T) {
 		"middleware",
 		"publish",
 		"usermodels/handlers",
+		"decisions",
 	} {
 		t.Run(pkg, func(t *testing.T) {
 			analysistest.Run(diagnosticsOnly{t}, testdata(t), analyzer.Analyzer, pkg)
@@ -77,4 +78,9 @@ func TestFacts(t *testing.T) {
 // another package reported at its registration.
 func TestRegistrations(t *testing.T) {
 	analysistest.Run(diagnosticsOnly{t}, testdata(t), analyzer.Analyzer, "usermodels/activities", "usermodels/app")
+}
+
+// The decisions skeleton is inserted at the end of a handler's doc comment, or above it.
+func TestDecisionsSkeletonFix(t *testing.T) {
+	analysistest.RunWithSuggestedFixes(diagnosticsOnly{t}, testdata(t), analyzer.Analyzer, "decisionsfix")
 }

@@ -1,0 +1,133 @@
+// Package decisions exercises the checklist decisions: partial and ttl in missing lists,
+// declarations that answer them, and declarations the code contradicts.
+package decisions
+
+import (
+	"context"
+	"database/sql"
+	"net/smtp"
+	"time"
+
+	"github.com/chokaq/idemlint/idempotency"
+	"github.com/hibiken/asynq"
+	"github.com/jackc/pgx/v5"
+	"github.com/riverqueue/river"
+	"github.com/riverqueue/river/riverdriver/riverpgxv5"
+	"github.com/stripe/stripe-go/v82"
+	"github.com/stripe/stripe-go/v82/paymentintent"
+)
+
+var db *sql.DB
+
+type ChargePayload struct{ OrderID string }
+
+func charge(orderID string) error {
+	p := &stripe.PaymentIntentParams{}
+	p.SetIdempotencyKey("charge-" + orderID)
+	_, err := paymentintent.New(p)
+	return err
+}
+
+func ledger(ctx context.Context) error {
+	_, err := db.ExecContext(ctx, "INSERT INTO ledger (a) VALUES (1)")
+	return err
+}
+
+func mail() error { return smtp.SendMail("localhost:25", nil, "a@example.com", nil, nil) }
+
+// Payment then database: two systems, one write not safe to repeat.
+func PaymentThenDB(ctx context.Context, t *asynq.Task) error {
+	if err := charge(t.Type()); err != nil {
+		return err
+	}
+	return ledger(ctx) // want `handler PaymentThenDB: SQL write not safe to repeat: INSERT without conflict handling .*; missing: key, enforcement, partial$`
+}
+
+// One system only: no partial.
+func DBOnly(ctx context.Context, t *asynq.Task) error {
+	return ledger(ctx) // want `handler DBOnly: .*; missing: key, enforcement$`
+}
+
+// The declaration answers partial; key and enforcement stay open.
+//
+//idemlint:decisions partial=manual-review -- a failed charge is reconciled by support
+func DeclaredPartial(ctx context.Context, t *asynq.Task) error {
+	if err := charge(t.Type()); err != nil {
+		return err
+	}
+	return ledger(ctx) // want `handler DeclaredPartial: .*; missing: key, enforcement$`
+}
+
+// Everything answered: nothing reported.
+//
+//idemlint:decisions key=OrderID enforce=manual-review partial=manual-review -- receipts are reviewed by support
+func DeclaredAll(ctx context.Context, t *asynq.Task) error {
+	var p ChargePayload
+	_ = p
+	if err := charge(t.Type()); err != nil {
+		return err
+	}
+	return mail()
+}
+
+// The code contradicts the declared upsert.
+//
+//idemlint:decisions key=OrderID enforce=upsert -- the ledger has a unique order id
+func Contradicted(ctx context.Context, t *asynq.Task) error {
+	var p ChargePayload
+	_ = p
+	return ledger(ctx) // want `handler Contradicted: //idemlint:decisions enforce=upsert contradicts the code: SQL write not safe to repeat: INSERT without conflict handling`
+}
+
+// A key that names nothing of the job.
+//
+//idemlint:decisions key=InvoiceNumber enforce=manual-review -- reviewed // want `key=InvoiceNumber names nothing in BadKey's job`
+func BadKey(ctx context.Context, t *asynq.Task) error {
+	return mail()
+}
+
+type ShipArgs struct{ ShipmentID string }
+
+func (ShipArgs) Kind() string { return "ship" }
+
+type ShipWorker struct {
+	river.WorkerDefaults[ShipArgs]
+}
+
+// The job's completion is committed with its database writes: no partial.
+func (w *ShipWorker) Work(ctx context.Context, job *river.Job[ShipArgs]) error {
+	var tx pgx.Tx
+	if err := charge(job.Args.ShipmentID); err != nil {
+		return err
+	}
+	if _, err := tx.Exec(ctx, "INSERT INTO shipments (id) VALUES ($1)", job.Args.ShipmentID); err != nil { // want `handler \(\*ShipWorker\).Work: .*; missing: key, enforcement$`
+		return err
+	}
+	_, err := river.JobCompleteTx[*riverpgxv5.Driver](ctx, tx, job)
+	return err
+}
+
+type OrderJob struct{ OrderID string }
+
+func fulfil(ctx context.Context, job OrderJob) error { // want `handler fulfil: the idempotency middleware wraps it without an explicit completion retention \(WithRetention\); missing: ttl`
+	return ledger(ctx)
+}
+
+func fulfilKept(ctx context.Context, job OrderJob) error {
+	return ledger(ctx)
+}
+
+func Register() error {
+	key := func(j OrderJob) (string, error) { return j.OrderID, nil }
+	loose, err := idempotency.New(key)
+	if err != nil {
+		return err
+	}
+	_ = loose.Wrap(fulfil)
+	kept, err := idempotency.New(key, idempotency.WithRetention(72*time.Hour))
+	if err != nil {
+		return err
+	}
+	_ = kept.Wrap(fulfilKept)
+	return nil
+}
