@@ -181,6 +181,9 @@ func (a *analysis_) httpEffect(mk mkEffect, reqExpr ast.Expr) *effect.Effect {
 			if src := a.unstableSource(key, 0); src != "" {
 				return mk(effect.UnstableKey, "Idempotency-Key header changes on every retry (made from "+src+")")
 			}
+			if a.constantKey(key) {
+				return mk(effect.UnstableKey, "Idempotency-Key header is a constant: every job shares it, so the second job is taken for a duplicate")
+			}
 			return mk(effect.Protected, "HTTP "+method+" with an Idempotency-Key header")
 		}
 	}
@@ -227,6 +230,19 @@ func isIdempotencyHeader(name string) bool {
 	return false
 }
 
+// constantKey reports whether a key is a string constant: the same for every job, so it
+// identifies no business operation (the key decision is not answered).
+func (a *analysis_) constantKey(key ast.Expr) bool {
+	if key == nil {
+		return false
+	}
+	// stripe.String("k") and similar wrappers: look at their single argument.
+	if c, ok := ast.Unparen(key).(*ast.CallExpr); ok && len(c.Args) == 1 {
+		key = c.Args[0]
+	}
+	return a.constString(key) != ""
+}
+
 // isEmptyString reports whether e is the constant "".
 func (a *analysis_) isEmptyString(e ast.Expr) bool {
 	tv, ok := a.pass.TypesInfo.Types[e]
@@ -264,6 +280,9 @@ func (a *analysis_) keyedEffect(mk mkEffect, s *model.Sink, key ast.Expr, found 
 	}
 	if src := a.unstableSource(key, 0); src != "" {
 		return mk(effect.UnstableKey, s.What+" with a key that changes on every retry (made from "+src+")")
+	}
+	if a.constantKey(key) {
+		return mk(effect.UnstableKey, s.What+" with a constant key: every job shares it, so the second job is taken for a duplicate")
 	}
 	return mk(effect.Protected, s.What+" with an idempotency key")
 }

@@ -49,3 +49,10 @@ func Payout(ctx context.Context, t *asynq.Task) error {
 	_, err := payout.New(&stripe.PayoutParams{}) // want `handler Payout: payment without an idempotency key`
 	return err
 }
+
+func ConstantKey(ctx context.Context, t *asynq.Task) error {
+	params := &stripe.PaymentIntentParams{}
+	params.SetIdempotencyKey("monthly-charge")
+	_, err := paymentintent.New(params) // want `handler ConstantKey: payment with a constant key: every job shares it.*; missing: key$`
+	return err
+}
