@@ -54,6 +54,10 @@ func newAnalyzer(s *settings) *analysis.Analyzer {
 		Run:        s.run,
 		FactTypes:  []analysis.Fact{new(effect.Fact), new(effect.PackageFact)},
 		ResultType: reflect.TypeFor[*Result](),
+		// Analyse what type-checks in a package with errors (a cgo package without cgo, a
+		// half-edited file in the editor): every lookup tolerates missing type information,
+		// and missing types never produce a finding.
+		RunDespiteErrors: true,
 	}
 	a.Flags.StringVar(&s.disable, "disable", "", "comma-separated effect kinds not to report (sql.write,http.write,email.send,payment)")
 	a.Flags.StringVar(&s.models, "models", "", "comma-separated model files to load beside the built-in models")
@@ -114,6 +118,9 @@ func (s *settings) run(pass *analysis.Pass) (res any, err error) {
 			res, err = nil, panicError(pass.Pkg.Path(), r)
 		}
 	}()
+	if testHookRun != nil {
+		testHookRun(pass)
+	}
 	if isStandard(pass) {
 		return &Result{}, nil
 	}

@@ -59,6 +59,7 @@ func TestAnalyzer(t *testing.T) {
 		"publish",
 		"usermodels/handlers",
 		"decisions",
+		"typeerrors",
 	} {
 		t.Run(pkg, func(t *testing.T) {
 			analysistest.Run(diagnosticsOnly{t}, testdata(t), analyzer.Analyzer, pkg)
