@@ -39,9 +39,9 @@ type analysis_ struct {
 	// framework, stored, or passed as a callback.
 	referenced map[*types.Func]bool
 
-	sinkCache   map[*types.Func]*model.Sink
-	imported    model.Packages           // the import graph by path, built on first use
-	methodIndex map[string][]*types.Func // imported methods with facts, by name
+	entries     map[*types.Func]*model.Entry // model lookups, by callee
+	imported    model.Packages               // the import graph by path, built on first use
+	methodIndex map[string][]*types.Func     // imported methods with facts, by name
 	importFacts map[*types.Func]*effect.Fact
 }
 
@@ -102,7 +102,7 @@ func newAnalysis(pass *analysis.Pass, ix *model.Index) *analysis_ {
 		callsOn:     map[*types.Var][]*ast.CallExpr{},
 		fieldSets:   map[*types.Var][]*ast.AssignStmt{},
 		referenced:  map[*types.Func]bool{},
-		sinkCache:   map[*types.Func]*model.Sink{},
+		entries:     map[*types.Func]*model.Entry{},
 		importFacts: map[*types.Func]*effect.Fact{},
 	}
 }
@@ -339,13 +339,14 @@ func (a *analysis_) resolveCall(n *node, call *ast.CallExpr) {
 		return
 	}
 	fn = fn.Origin()
-	if fw := a.index.HandlerCall(fn); fw != "" && n.handlerCall == "" {
-		n.handlerCall = fw
+	entry := a.entry(fn)
+	if entry.HandlerCall != "" && n.handlerCall == "" {
+		n.handlerCall = entry.HandlerCall
 	}
-	if a.index.TxCompletion(fn) {
+	if entry.TxCompletion {
 		n.txCompletion = true
 	}
-	if s := a.sink(fn); s != nil {
+	if s := entry.Sink; s != nil {
 		if e := a.evalSink(n, s, fn, call); e != nil {
 			n.sites = append(n.sites, site{pos: call.Pos(), line: a.line(call.Pos()), sink: e})
 		}
@@ -384,13 +385,14 @@ func (a *analysis_) fact(fn *types.Func) *effect.Fact {
 	return f
 }
 
-func (a *analysis_) sink(fn *types.Func) *model.Sink {
-	s, ok := a.sinkCache[fn]
+// entry returns what the models say about fn, looked up once per function and pass.
+func (a *analysis_) entry(fn *types.Func) *model.Entry {
+	e, ok := a.entries[fn]
 	if !ok {
-		s = a.index.Sink(fn)
-		a.sinkCache[fn] = s
+		e = a.index.Lookup(fn)
+		a.entries[fn] = e
 	}
-	return s
+	return e
 }
 
 // dispatch resolves a call of an interface method to the implementations visible to the

@@ -138,7 +138,7 @@ func (a *analysis_) scanRegistrations() registrations {
 				}
 				return true
 			}
-			if r := a.index.Registration(fn); r != nil && r.Arg < len(call.Args) {
+			if r := a.entry(fn).Registration; r != nil && r.Arg < len(call.Args) {
 				mode := toFramework
 				if r.Methods {
 					mode = toFrameworkMethods
@@ -228,14 +228,18 @@ func (a *analysis_) retentionExplicit(call *ast.CallExpr) bool {
 		if !ok {
 			return false
 		}
-		name := fn.Origin().FullName()
-		for _, r := range model.RetentionCalls {
-			if name == r {
-				return true
-			}
-		}
-		return false
+		return fn.Pkg() != nil && inMiddleware(fn.Pkg().Path()) && isRetentionCall(fn)
 	})
+}
+
+func isRetentionCall(fn *types.Func) bool {
+	name := fn.Origin().FullName()
+	for _, r := range model.RetentionCalls {
+		if name == r {
+			return true
+		}
+	}
+	return false
 }
 
 // middlewareShape reports whether sig can be a handler handed to the runtime middleware:

@@ -12,7 +12,9 @@ import (
 
 type collect struct{ errs []string }
 
-func (c *collect) Errorf(format string, args ...any) { c.errs = append(c.errs, fmt.Sprintf(format, args...)) }
+func (c *collect) Errorf(format string, args ...any) {
+	c.errs = append(c.errs, fmt.Sprintf(format, args...))
+}
 
 // A panic inside a pass becomes that package's error, naming it; the host keeps running
 // and other packages are analysed.

@@ -303,7 +303,7 @@ func (a *analysis_) optionsEffect(mk mkEffect, s *model.Sink, call *ast.CallExpr
 			}
 			switch x := x.(type) {
 			case *ast.CallExpr:
-				if fn, ok := typeutil.Callee(a.pass.TypesInfo, x).(*types.Func); ok && a.index.KeyOption(fn) && len(x.Args) > 0 {
+				if fn, ok := typeutil.Callee(a.pass.TypesInfo, x).(*types.Func); ok && a.entry(fn).KeyOption && len(x.Args) > 0 {
 					key, found = x.Args[0], true
 					return false
 				}
@@ -344,7 +344,7 @@ func (a *analysis_) providerKey(params ast.Expr) (ast.Expr, bool) {
 		}
 	}
 	for _, c := range a.callsOn[v] {
-		if fn, ok := typeutil.Callee(info, c).(*types.Func); ok && a.index.KeySetter(fn) && len(c.Args) > 0 {
+		if fn, ok := typeutil.Callee(info, c).(*types.Func); ok && a.entry(fn).KeySetter && len(c.Args) > 0 {
 			return c.Args[0], true
 		}
 	}
@@ -434,7 +434,7 @@ func (a *analysis_) unstableSource(e ast.Expr, depth int) string {
 		}
 		switch x := x.(type) {
 		case *ast.CallExpr:
-			if fn, ok := typeutil.Callee(info, x).(*types.Func); ok && a.index.Unstable(fn) {
+			if fn, ok := typeutil.Callee(info, x).(*types.Func); ok && a.entry(fn).Unstable {
 				found = fn.Pkg().Name() + "." + fn.Name()
 				return false
 			}
@@ -467,7 +467,7 @@ func (a *analysis_) chainGuarded(call *ast.CallExpr) bool {
 		switch x := x.(type) {
 		case *ast.CallExpr:
 			fn, ok := typeutil.Callee(info, x).(*types.Func)
-			return ok && a.index.ChainGuard(fn)
+			return ok && a.entry(fn).ChainGuard
 		case *ast.CompositeLit:
 			named, ok := deref(info.TypeOf(x)).(*types.Named)
 			return ok && named.Obj().Pkg() != nil && a.index.GuardType(named.Obj().Pkg().Path()+"."+named.Obj().Name())

@@ -10,7 +10,6 @@ package model
 
 import (
 	"go/types"
-	"regexp"
 	"sort"
 	"strings"
 
@@ -164,23 +163,60 @@ var RetentionCalls = []string{MiddlewarePath + ".WithRetention", MiddlewarePath 
 // IdempotencyHeaders are the request headers (lower case) that carry an idempotency key.
 var IdempotencyHeaders = []string{"idempotency-key", "x-idempotency-key"}
 
-var majorSuffix = regexp.MustCompile(`/v[0-9]+(/|\.|\)|$)`)
-
 // Normalize removes module major-version suffixes from a full name so that one model
 // entry matches every major version of a module ("/v82/" and "/v5." become "/" and ".").
+// A path element is a version suffix when it is "v" and digits, followed by "/", ".", ")"
+// or the end. It runs on every distinct callee, so it scans by hand instead of with a regexp.
 func Normalize(name string) string {
-	if !strings.Contains(name, "/v") {
+	i := strings.Index(name, "/v")
+	if i < 0 {
 		return name
 	}
-	return majorSuffix.ReplaceAllStringFunc(name, func(m string) string {
-		// Keep the separator that ended the match ("/", "." or ")"); at the end of the
-		// string the match ends in the version's last digit, and nothing is kept.
-		if last := m[len(m)-1]; last < '0' || last > '9' {
-			return string(last)
+	var b strings.Builder
+	cut := false
+	for i >= 0 {
+		j := i + 2
+		for j < len(name) && name[j] >= '0' && name[j] <= '9' {
+			j++
 		}
-		return ""
-	})
+		if j > i+2 && (j == len(name) || name[j] == '/' || name[j] == '.' || name[j] == ')') {
+			if !cut {
+				b.Grow(len(name))
+				cut = true
+			}
+			b.WriteString(name[:i])
+			name = name[j:]
+			i = strings.Index(name, "/v")
+			continue
+		}
+		next := strings.Index(name[i+2:], "/v")
+		if next < 0 {
+			break
+		}
+		i += 2 + next
+	}
+	if !cut {
+		return name
+	}
+	b.WriteString(name)
+	return b.String()
 }
+
+// Entry is everything the models say about one function or method, so that a caller looks
+// each callee up once (by its full name) and then reads every role from the entry.
+type Entry struct {
+	Sink         *Sink
+	Registration *Registration
+	HandlerCall  string // framework, when a call makes the caller a handler
+	TxCompletion bool
+	ChainGuard   bool
+	KeyOption    bool
+	KeySetter    bool
+	Unstable     bool
+}
+
+// none is the entry of a function the models do not name.
+var none = &Entry{}
 
 // Index is the compiled form of a set of libraries: lookups by normalized full name.
 type Index struct {
@@ -198,6 +234,7 @@ type Index struct {
 	txCompletions map[string]bool
 	handlers      []HandlerShape
 	packages      map[string]bool // normalized package paths any model names
+	entries       map[string]*Entry
 }
 
 // Compile builds an Index over libs.
@@ -274,60 +311,71 @@ func Compile(libs []Library) *Index {
 	for _, ss := range ix.methodSinks {
 		sort.Slice(ss, func(i, j int) bool { return ss[i].Func < ss[j].Func })
 	}
+	ix.entries = map[string]*Entry{}
+	entry := func(name string) *Entry {
+		e := ix.entries[name]
+		if e == nil {
+			e = &Entry{}
+			ix.entries[name] = e
+		}
+		return e
+	}
+	for n, s := range ix.sinks {
+		entry(n).Sink = s
+	}
+	for n, r := range ix.registrations {
+		entry(n).Registration = r
+	}
+	for n, fw := range ix.handlerCalls {
+		entry(n).HandlerCall = fw
+	}
+	for _, set := range []struct {
+		names map[string]bool
+		flag  func(*Entry)
+	}{
+		{ix.txCompletions, func(e *Entry) { e.TxCompletion = true }},
+		{ix.chainGuards, func(e *Entry) { e.ChainGuard = true }},
+		{ix.keyOptions, func(e *Entry) { e.KeyOption = true }},
+		{ix.keySetters, func(e *Entry) { e.KeySetter = true }},
+		{ix.unstable, func(e *Entry) { e.Unstable = true }},
+	} {
+		for n := range set.names {
+			set.flag(entry(n))
+		}
+	}
 	return ix
 }
 
+// Lookup returns what the models say about fn (its generic origin); an empty entry when
+// they say nothing. Callers cache it per function: it formats the full name.
+func (ix *Index) Lookup(fn *types.Func) *Entry {
+	if e := ix.entries[Normalize(fn.Origin().FullName())]; e != nil {
+		if !e.Unstable && fn.Pkg() != nil && ix.unstablePkgs[Normalize(fn.Pkg().Path())] {
+			copy := *e
+			copy.Unstable = true
+			return &copy
+		}
+		return e
+	}
+	if fn.Pkg() != nil && ix.unstablePkgs[Normalize(fn.Pkg().Path())] {
+		return &Entry{Unstable: true}
+	}
+	return none
+}
+
 // Sink returns the sink model of fn (its generic origin), or nil.
-func (ix *Index) Sink(fn *types.Func) *Sink { return ix.sinks[Normalize(fn.Origin().FullName())] }
+func (ix *Index) Sink(fn *types.Func) *Sink { return ix.Lookup(fn).Sink }
 
 // MethodSinks returns the sinks that are methods named name, sorted by full name, for
 // resolving calls through interfaces that such a method implements.
 func (ix *Index) MethodSinks(name string) []*Sink { return ix.methodSinks[name] }
 
-// Registration returns the registration model of fn, or nil.
-func (ix *Index) Registration(fn *types.Func) *Registration {
-	return ix.registrations[Normalize(fn.Origin().FullName())]
-}
-
-// Unstable reports whether fn returns a value that changes on every call.
-func (ix *Index) Unstable(fn *types.Func) bool {
-	if fn.Pkg() == nil {
-		return false
-	}
-	return ix.unstable[Normalize(fn.Origin().FullName())] || ix.unstablePkgs[Normalize(fn.Pkg().Path())]
-}
-
 // KeyField reports whether the field named "pkg.Type.Field" carries an idempotency key.
 func (ix *Index) KeyField(name string) bool { return ix.keyFields[Normalize(name)] }
-
-// KeySetter reports whether fn sets an idempotency key from its first argument.
-func (ix *Index) KeySetter(fn *types.Func) bool {
-	return ix.keySetters[Normalize(fn.Origin().FullName())]
-}
-
-// KeyOption reports whether fn is a functional option carrying a deduplication key.
-func (ix *Index) KeyOption(fn *types.Func) bool {
-	return ix.keyOptions[Normalize(fn.Origin().FullName())]
-}
-
-// ChainGuard reports whether a call of fn in a builder chain makes the write an upsert.
-func (ix *Index) ChainGuard(fn *types.Func) bool {
-	return ix.chainGuards[Normalize(fn.Origin().FullName())]
-}
 
 // GuardType reports whether a literal of the named type "pkg/path.Type" in a builder chain
 // makes the write an upsert.
 func (ix *Index) GuardType(name string) bool { return ix.guardTypes[Normalize(name)] }
-
-// HandlerCall returns the framework for which a call of fn makes its caller a handler, or "".
-func (ix *Index) HandlerCall(fn *types.Func) string {
-	return ix.handlerCalls[Normalize(fn.Origin().FullName())]
-}
-
-// TxCompletion reports whether fn stores a job's completion in the caller's transaction.
-func (ix *Index) TxCompletion(fn *types.Func) bool {
-	return ix.txCompletions[Normalize(fn.Origin().FullName())]
-}
 
 // Handlers returns the handler shapes.
 func (ix *Index) Handlers() []HandlerShape { return ix.handlers }
