@@ -62,6 +62,7 @@ func newAnalyzer(s *settings) *analysis.Analyzer {
 	a.Flags.StringVar(&s.disable, "disable", "", "comma-separated effect kinds not to report (sql.write,http.write,email.send,payment)")
 	a.Flags.StringVar(&s.models, "models", "", "comma-separated model files to load beside the built-in models")
 	a.Flags.BoolVar(&s.builtin, "builtin", true, "use the built-in models")
+	a.Flags.BoolVar(&s.std, "std", false, "analyse standard library packages too, and every package in full (robustness testing; they are neutral otherwise)")
 	return a
 }
 
@@ -121,7 +122,7 @@ func (s *settings) run(pass *analysis.Pass) (res any, err error) {
 	if testHookRun != nil {
 		testHookRun(pass)
 	}
-	if isStandard(pass) {
+	if !s.std && isStandard(pass) {
 		return &Result{}, nil
 	}
 	index, err := cfg.indexFor(packageDir(pass))
@@ -133,7 +134,7 @@ func (s *settings) run(pass *analysis.Pass) (res any, err error) {
 	}
 	a := newAnalysis(pass, index)
 	a.disabled = cfg.disabled
-	if !a.needed() {
+	if !a.needed() && !s.std {
 		return &Result{}, nil
 	}
 	a.build()

@@ -22,6 +22,9 @@ const ConfigFile = ".idemlint.yml"
 type settings struct {
 	disable, models string
 	builtin         bool
+	// std analyses the standard library too. Its packages are neutral (only what the models
+	// name counts), so this is for robustness runs over a large body of real code.
+	std bool
 
 	once     sync.Once
 	compiled *compiled
