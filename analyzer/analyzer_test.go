@@ -85,3 +85,9 @@ func TestRegistrations(t *testing.T) {
 func TestDecisionsSkeletonFix(t *testing.T) {
 	analysistest.RunWithSuggestedFixes(diagnosticsOnly{t}, testdata(t), analyzer.Analyzer, "decisionsfix")
 }
+
+// The Idempotency-Key header line is added where the request is sent, from a stable key in
+// scope (eventID); never from a random one (traceID).
+func TestHeaderFix(t *testing.T) {
+	analysistest.RunWithSuggestedFixes(diagnosticsOnly{t}, testdata(t), analyzer.Analyzer, "headerfix")
+}

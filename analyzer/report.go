@@ -32,6 +32,9 @@ func (a *analysis_) report() ([]*Handler, []*Finding) {
 		skeleton := a.decisionsSkeleton(h, open)
 		for i, v := range verdicts {
 			d := a.diagnostic(h.node, v)
+			if fix := a.headerFix(h.node, v.effect); fix != nil && v.contradiction == "" {
+				d.SuggestedFixes = append(d.SuggestedFixes, *fix)
+			}
 			if i == 0 && skeleton != nil {
 				// Offer the skeleton once, on the handler's first finding.
 				d.SuggestedFixes = append(d.SuggestedFixes, *skeleton)
