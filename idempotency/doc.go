@@ -1,0 +1,39 @@
+// Package idempotency is runtime middleware that makes a job or message handler safe to
+// deliver more than once, for the duplicates that the handler's own process can see.
+//
+// Queues and brokers deliver at least once: a handler can run again after a crash, a lease
+// expiry or a redelivery. The middleware wraps a handler of the shape
+//
+//	func(ctx context.Context, job J) error
+//
+// and, for the idempotency key that a key function derives from the job:
+//
+//   - writes an InProgress claim before the handler runs, so a concurrent duplicate is
+//     deferred (or skipped, or waited for) instead of running in parallel;
+//   - keeps the claim alive while a long handler runs, and cancels the handler's context if
+//     it can no longer do so;
+//   - writes a completion marker, kept for an explicit retention, after the handler succeeds,
+//     so a later duplicate is acknowledged without running;
+//   - releases the claim when the handler fails, so a retry can run.
+//
+// Every claim carries an owner token with an epoch that grows each time the key is claimed.
+// Completing, renewing and releasing are compare-and-set on that token, so a worker whose
+// lease expired and was taken over cannot record a completion: it gets a
+// *CompleteConflictError instead (outcome "complete_conflict"), which must be investigated.
+//
+// What it does not do: make an external system exactly-once. If the process dies after an
+// external side effect and before the completion marker is stored, the job runs again once
+// the lease expires. Close that window where the effect lives: a provider idempotency key, a
+// database unique constraint, or, for effects in the same SQL database as the store,
+// transactional completion (package sqlstore's CompleteTx), which commits the business rows
+// and the completion marker together.
+//
+// Outcomes are counted on the OpenTelemetry counter "chokaq.idempotency.claims" with the
+// attribute "outcome" (see Outcome). Keys never appear in metrics; logs carry a short hash of
+// the key.
+//
+// Stores: MemoryStore here (the default, for one process), package sqlstore (PostgreSQL and
+// SQLite over database/sql) and package redisstore (Redis). Adapters for asynq, River and
+// Watermill live in idemasynq, idemriver and idemwatermill; package idempotencytest holds
+// the conformance suite every store passes, a fake clock and a fault-injecting store.
+package idempotency

@@ -1,0 +1,143 @@
+package idemasynq_test
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/chokaq/idemlint/idempotency"
+	"github.com/chokaq/idemlint/idempotency/idemasynq"
+	"github.com/chokaq/idemlint/idempotency/idempotencytest"
+	"github.com/hibiken/asynq"
+)
+
+type chargePayload struct {
+	AttemptID string `json:"attempt_id"`
+	Amount    int    `json:"amount"`
+}
+
+func task(t *testing.T, attempt string, amount int) *asynq.Task {
+	t.Helper()
+	b, err := json.Marshal(chargePayload{AttemptID: attempt, Amount: amount})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return asynq.NewTask("payment:charge", b)
+}
+
+func newMiddleware(t *testing.T, opts ...idempotency.Option) asynq.MiddlewareFunc {
+	t.Helper()
+	mw, err := idemasynq.New(idemasynq.PayloadKey(func(p chargePayload) string { return p.AttemptID }),
+		append([]idempotency.Option{
+			idempotency.WithRetention(time.Hour),
+			idempotency.WithFingerprint(idemasynq.PayloadFingerprint),
+			idempotency.WithLogger(slog.New(slog.DiscardHandler)),
+		}, opts...)...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return mw
+}
+
+func TestMiddleware(t *testing.T) {
+	ctx := context.Background()
+	var runs atomic.Int32
+	var seen idempotency.Claim
+	running, finish := make(chan struct{}), make(chan struct{})
+	h := newMiddleware(t)(asynq.HandlerFunc(func(ctx context.Context, task *asynq.Task) error {
+		runs.Add(1)
+		seen, _ = idempotency.ClaimFromContext(ctx)
+		if string(task.Payload()) == `{"attempt_id":"slow","amount":1}` {
+			close(running)
+			<-finish
+		}
+		return nil
+	}))
+
+	if err := h.ProcessTask(ctx, task(t, "a1", 100)); err != nil {
+		t.Fatal(err)
+	}
+	if seen.Key != "payment:charge:a1" {
+		t.Fatalf("key %q, want the task type and the payload's attempt ID", seen.Key)
+	}
+	if err := h.ProcessTask(ctx, task(t, "a1", 100)); err != nil || runs.Load() != 1 {
+		t.Fatalf("duplicate: err %v after %d runs; want it acknowledged without running", err, runs.Load())
+	}
+
+	err := h.ProcessTask(ctx, task(t, "a1", 999))
+	if !errors.Is(err, asynq.SkipRetry) || !idempotency.IsPermanent(err) {
+		t.Fatalf("same key, other payload: %v; want a permanent error marked SkipRetry", err)
+	}
+	if err := h.ProcessTask(ctx, task(t, "", 1)); !errors.Is(err, asynq.SkipRetry) || !errors.Is(err, idempotency.ErrEmptyKey) {
+		t.Fatalf("empty attempt ID: %v; want ErrEmptyKey marked SkipRetry", err)
+	}
+	if err := h.ProcessTask(ctx, asynq.NewTask("payment:charge", []byte("{"))); err == nil || errors.Is(err, asynq.SkipRetry) {
+		t.Fatalf("undecodable payload: %v; want a plain error", err)
+	}
+
+	done := make(chan error, 1)
+	go func() { done <- h.ProcessTask(ctx, task(t, "slow", 1)) }()
+	<-running
+	err = h.ProcessTask(ctx, task(t, "slow", 1))
+	if !errors.Is(err, idempotency.ErrInProgress) || errors.Is(err, asynq.SkipRetry) {
+		t.Fatalf("duplicate of a running task: %v; want a retryable ErrInProgress", err)
+	}
+	close(finish)
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestServer runs a real asynq server on Redis: two tasks for one payment attempt, enqueued
+// separately, charge once.
+func TestServer(t *testing.T) {
+	redisOpt := asynq.RedisClientOpt{Addr: idempotencytest.RedisAddr(t)}
+	queue := fmt.Sprint("idemtest-", time.Now().UnixNano())
+	m := idempotencytest.NewMetrics()
+	store := idempotency.NewMemoryStore(idempotency.MemoryConfig{})
+	var charges atomic.Int32
+	mux := asynq.NewServeMux()
+	mux.Use(newMiddleware(t, idempotency.WithStore(store), idempotency.WithMeterProvider(m.Provider)))
+	mux.HandleFunc("payment:charge", func(ctx context.Context, _ *asynq.Task) error {
+		charges.Add(1)
+		time.Sleep(50 * time.Millisecond) // long enough for the second task to find it running
+		return nil
+	})
+	srv := asynq.NewServer(redisOpt, asynq.Config{
+		Concurrency:              2,
+		Queues:                   map[string]int{queue: 1},
+		RetryDelayFunc:           func(int, error, *asynq.Task) time.Duration { return 50 * time.Millisecond },
+		DelayedTaskCheckInterval: 50 * time.Millisecond,
+		TaskCheckInterval:        20 * time.Millisecond,
+		LogLevel:                 asynq.FatalLevel,
+	})
+	if err := srv.Start(mux); err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Shutdown()
+	client := asynq.NewClient(redisOpt)
+	defer client.Close()
+	for range 2 {
+		if _, err := client.Enqueue(task(t, "attempt-7", 100), asynq.Queue(queue)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	deadline := time.Now().Add(60 * time.Second)
+	for m.Count(t, idempotency.OutcomeCompleted)+m.Count(t, idempotency.OutcomeCompletedDuplicate) < 2 {
+		if time.Now().After(deadline) {
+			t.Fatalf("tasks not done: outcomes %v", m.Counts(t))
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	if n := charges.Load(); n != 1 {
+		t.Fatalf("charged %d times, want 1", n)
+	}
+	if got := m.Counts(t); got[idempotency.OutcomeCompleted] != 1 || got[idempotency.OutcomeCompletedDuplicate] != 1 {
+		t.Fatalf("outcomes %v, want one completed and one completed_duplicate", got)
+	}
+}

@@ -1,0 +1,89 @@
+// Package idemriver runs River workers under the idempotency middleware, as River worker
+// middleware.
+//
+//	mw, err := idemriver.New(idemriver.ArgsKey(func(a ChargeArgs) string { return a.PaymentAttemptID }),
+//		idempotency.WithStore(store), idempotency.WithRetention(72*time.Hour),
+//		idempotency.WithFingerprint(idemriver.ArgsFingerprint))
+//	client, err := river.NewClient(driver, &river.Config{Middleware: []rivertype.Middleware{mw}, ...})
+//
+// A duplicate of a completed job is completed without running. A duplicate of a running job
+// is snoozed (river.JobSnooze) for the in-progress policy's delay, which does not use up an
+// attempt. Errors that retrying cannot fix (complete_conflict, fingerprint_mismatch, an empty
+// key) cancel the job (river.JobCancel), keeping the message for a person to look at.
+//
+// With River on the same PostgreSQL database as a sqlstore.Store, the handler can complete
+// the key in its own transaction (sqlstore.Store.CompleteTx) next to river.JobCompleteTx.
+package idemriver
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/chokaq/idemlint/idempotency"
+	"github.com/riverqueue/river"
+	"github.com/riverqueue/river/rivertype"
+)
+
+// New builds the middleware and returns it as River worker middleware.
+func New(key idempotency.KeyFunc[*rivertype.JobRow], opts ...idempotency.Option) (rivertype.WorkerMiddleware, error) {
+	mw, err := idempotency.New(key, opts...)
+	if err != nil {
+		return nil, err
+	}
+	return Middleware(mw), nil
+}
+
+// Middleware returns River worker middleware that runs every job through mw. Install it on
+// the client (river.Config.Middleware) or on one worker (its Middleware method).
+func Middleware(mw *idempotency.Middleware[*rivertype.JobRow]) rivertype.WorkerMiddleware {
+	return &workerMiddleware{mw: mw}
+}
+
+type workerMiddleware struct {
+	river.MiddlewareDefaults
+	mw *idempotency.Middleware[*rivertype.JobRow]
+}
+
+// minSnooze keeps a duplicate that meets a lease about to end from coming straight back:
+// JobSnooze(0) would make it available at once.
+const minSnooze = 100 * time.Millisecond
+
+func (m *workerMiddleware) Work(ctx context.Context, job *rivertype.JobRow, doInner func(context.Context) error) error {
+	err := m.mw.Handle(ctx, job, func(ctx context.Context, _ *rivertype.JobRow) error { return doInner(ctx) })
+	var inProgress *idempotency.InProgressError
+	switch {
+	case err == nil:
+		return nil
+	case errors.As(err, &inProgress):
+		return river.JobSnooze(max(inProgress.RetryAfter, minSnooze))
+	case idempotency.IsPermanent(err):
+		return river.JobCancel(err)
+	}
+	return err
+}
+
+// ArgsKey derives the key from the job's arguments, decoded into A, prefixed with the job
+// kind so that two kinds never share a key. An empty key stays empty, for the middleware's
+// empty-key policy.
+func ArgsKey[A any](key func(args A) string) idempotency.KeyFunc[*rivertype.JobRow] {
+	return func(job *rivertype.JobRow) (string, error) {
+		var a A
+		if err := json.Unmarshal(job.EncodedArgs, &a); err != nil {
+			return "", fmt.Errorf("idemriver: decoding the %s arguments: %w", job.Kind, err)
+		}
+		k := key(a)
+		if k == "" {
+			return "", nil
+		}
+		return job.Kind + ":" + k, nil
+	}
+}
+
+// ArgsFingerprint is a fingerprint function (idempotency.WithFingerprint) over the job's kind
+// and encoded arguments.
+func ArgsFingerprint(job *rivertype.JobRow) ([]byte, error) {
+	return append([]byte(job.Kind+"\x00"), job.EncodedArgs...), nil
+}

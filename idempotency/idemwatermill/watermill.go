@@ -1,0 +1,89 @@
+// Package idemwatermill runs Watermill message handlers under the idempotency middleware, as
+// router middleware.
+//
+//	mw, err := idemwatermill.New(idemwatermill.MetadataKey("event_id"),
+//		idempotency.WithStore(store), idempotency.WithRetention(72*time.Hour),
+//		idempotency.WithFingerprint(idemwatermill.PayloadFingerprint))
+//	poison, err := idemwatermill.PoisonQueue(publisher, "events.poison")
+//	router.AddMiddleware(poison, mw)
+//
+// A duplicate of a completed message is acknowledged. A duplicate of a message still being
+// handled fails, so it is nacked and delivered again later. Watermill has no non-retryable
+// error of its own: the errors that retrying cannot fix (complete_conflict,
+// fingerprint_mismatch, an empty key) satisfy idempotency.IsPermanent, and PoisonQueue and
+// ShouldRetry route them away from redelivery.
+//
+// Messages a handler produces are published by the router after the middleware has stored
+// the completion marker; if that publish fails, the redelivery is acknowledged as a duplicate
+// and the produced messages are not published again. Handlers whose output must not be lost
+// should publish through an outbox in the same transaction as their state (Watermill's
+// forwarder, or sqlstore.Store.CompleteTx) rather than return messages.
+package idemwatermill
+
+import (
+	"context"
+	"errors"
+
+	"github.com/ThreeDotsLabs/watermill/message"
+	"github.com/ThreeDotsLabs/watermill/message/router/middleware"
+	"github.com/chokaq/idemlint/idempotency"
+)
+
+// New builds the middleware and returns it as Watermill router middleware.
+func New(key idempotency.KeyFunc[*message.Message], opts ...idempotency.Option) (message.HandlerMiddleware, error) {
+	mw, err := idempotency.New(key, opts...)
+	if err != nil {
+		return nil, err
+	}
+	return Middleware(mw), nil
+}
+
+// Middleware returns Watermill router middleware that runs every message through mw. The
+// handler sees the claim in the message's context (msg.Context()).
+func Middleware(mw *idempotency.Middleware[*message.Message]) message.HandlerMiddleware {
+	return func(h message.HandlerFunc) message.HandlerFunc {
+		return func(msg *message.Message) ([]*message.Message, error) {
+			var produced []*message.Message
+			outer := msg.Context()
+			err := mw.Handle(outer, msg, func(ctx context.Context, msg *message.Message) error {
+				msg.SetContext(ctx)
+				defer msg.SetContext(outer)
+				var err error
+				produced, err = h(msg)
+				return err
+			})
+			if err != nil {
+				return nil, err
+			}
+			return produced, nil
+		}
+	}
+}
+
+// MetadataKey takes the key from a message metadata field, such as an event ID the
+// publisher sets. A missing field gives an empty key, for the middleware's empty-key policy.
+func MetadataKey(field string) idempotency.KeyFunc[*message.Message] {
+	return func(msg *message.Message) (string, error) { return msg.Metadata.Get(field), nil }
+}
+
+// UUIDKey takes the message's UUID as the key. It recognises redeliveries of one message,
+// not a second message published for the same business event: prefer a business key.
+func UUIDKey(msg *message.Message) (string, error) { return msg.UUID, nil }
+
+// PayloadFingerprint is a fingerprint function (idempotency.WithFingerprint) over the
+// message's payload.
+func PayloadFingerprint(msg *message.Message) ([]byte, error) { return msg.Payload, nil }
+
+// ShouldRetry is for middleware.Retry's ShouldRetry: it stops retrying errors that retrying
+// cannot fix.
+func ShouldRetry(p middleware.RetryParams) bool { return !idempotency.IsPermanent(p.Err) }
+
+// PoisonQueue returns middleware that publishes messages failing with a permanent
+// idempotency error to topic, and acknowledges them, instead of letting them be redelivered
+// forever. Add it before (outside) the idempotency middleware.
+func PoisonQueue(pub message.Publisher, topic string) (message.HandlerMiddleware, error) {
+	if pub == nil {
+		return nil, errors.New("idemwatermill: nil publisher")
+	}
+	return middleware.PoisonQueueWithFilter(pub, topic, idempotency.IsPermanent)
+}

@@ -1,0 +1,147 @@
+package idempotency
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"log/slog"
+
+	"go.opentelemetry.io/otel/attribute"
+	"go.opentelemetry.io/otel/metric"
+)
+
+// Outcome is the value of the "outcome" attribute on the claims counter.
+type Outcome string
+
+// The outcomes, one per event a delivery can meet. A delivery that runs the handler counts
+// OutcomeClaimed and then one of OutcomeCompleted, OutcomeReleased or OutcomeCompleteConflict
+// (none when a failed handler's claim is kept, see WithKeepClaimOn).
+const (
+	// OutcomeClaimed: the key was free; the handler runs.
+	OutcomeClaimed Outcome = "claimed"
+	// OutcomeCompleted: the handler succeeded and its completion marker is stored.
+	OutcomeCompleted Outcome = "completed"
+	// OutcomeCompletedDuplicate: the key was already completed; the delivery was
+	// acknowledged without running the handler.
+	OutcomeCompletedDuplicate Outcome = "completed_duplicate"
+	// OutcomeInProgressDuplicate: another worker holds a live claim; the delivery was
+	// deferred (RetryLater, or WaitUpTo that ran out) or dropped (SkipDuplicate).
+	OutcomeInProgressDuplicate Outcome = "in_progress_duplicate"
+	// OutcomeReleased: the handler failed and its claim was released for a retry.
+	OutcomeReleased Outcome = "released"
+	// OutcomeCompleteConflict: the handler finished but its claim had been taken over, so no
+	// completion was recorded. Investigate: the side effect may have run twice.
+	OutcomeCompleteConflict Outcome = "complete_conflict"
+	// OutcomeEmptyKey: the key function gave an empty key; the attribute "policy" says
+	// whether the job was rejected or run unprotected.
+	OutcomeEmptyKey Outcome = "empty_key"
+	// OutcomeFingerprintMismatch: the key is held or completed for a different payload; the
+	// job was rejected.
+	OutcomeFingerprintMismatch Outcome = "fingerprint_mismatch"
+)
+
+// Outcomes lists every Outcome, in a stable order.
+var Outcomes = []Outcome{
+	OutcomeClaimed, OutcomeCompleted, OutcomeCompletedDuplicate, OutcomeInProgressDuplicate,
+	OutcomeReleased, OutcomeCompleteConflict, OutcomeEmptyKey, OutcomeFingerprintMismatch,
+}
+
+// Metric and attribute names. The claims counter's name and its outcome values come from the
+// ChokaQ middleware, so dashboards carry over.
+const (
+	MetricClaims      = "chokaq.idempotency.claims"
+	MetricStoreErrors = "chokaq.idempotency.store_errors"
+	AttrOutcome       = "outcome"
+	AttrHandler       = "handler"
+	AttrPolicy        = "policy"
+	AttrOperation     = "operation"
+)
+
+const instrumentationName = "github.com/chokaq/idemlint/idempotency"
+
+// instruments holds the counters with their attribute sets built once, so counting on the hot
+// path allocates nothing.
+type instruments struct {
+	claims      metric.Int64Counter
+	storeErrors metric.Int64Counter
+	outcomes    map[Outcome][]metric.AddOption
+	emptyKey    map[EmptyKeyPolicy][]metric.AddOption
+	operations  map[string][]metric.AddOption
+}
+
+func newInstruments(mp metric.MeterProvider, handler string) (*instruments, error) {
+	meter := mp.Meter(instrumentationName)
+	claims, err := meter.Int64Counter(MetricClaims,
+		metric.WithDescription("Idempotency middleware decisions, by outcome."),
+		metric.WithUnit("{delivery}"))
+	if err != nil {
+		return nil, err
+	}
+	storeErrors, err := meter.Int64Counter(MetricStoreErrors,
+		metric.WithDescription("Idempotency store calls that failed, by operation."),
+		metric.WithUnit("{call}"))
+	if err != nil {
+		return nil, err
+	}
+	in := &instruments{
+		claims:      claims,
+		storeErrors: storeErrors,
+		outcomes:    map[Outcome][]metric.AddOption{},
+		emptyKey:    map[EmptyKeyPolicy][]metric.AddOption{},
+		operations:  map[string][]metric.AddOption{},
+	}
+	set := func(kv ...attribute.KeyValue) []metric.AddOption {
+		if handler != "" {
+			kv = append(kv, attribute.String(AttrHandler, handler))
+		}
+		return []metric.AddOption{metric.WithAttributeSet(attribute.NewSet(kv...))}
+	}
+	for _, o := range Outcomes {
+		in.outcomes[o] = set(attribute.String(AttrOutcome, string(o)))
+	}
+	for _, p := range []EmptyKeyPolicy{RejectEmptyKey, RunUnprotected} {
+		in.emptyKey[p] = set(attribute.String(AttrOutcome, string(OutcomeEmptyKey)), attribute.String(AttrPolicy, p.String()))
+	}
+	for _, op := range []string{opClaim, opRenew, opComplete, opRelease} {
+		in.operations[op] = set(attribute.String(AttrOperation, op))
+	}
+	return in, nil
+}
+
+const (
+	opClaim    = "claim"
+	opRenew    = "renew"
+	opComplete = "complete"
+	opRelease  = "release"
+)
+
+func (in *instruments) count(ctx context.Context, o Outcome) {
+	in.claims.Add(ctx, 1, in.outcomes[o]...)
+}
+
+func (in *instruments) countEmptyKey(ctx context.Context, p EmptyKeyPolicy) {
+	in.claims.Add(ctx, 1, in.emptyKey[p]...)
+}
+
+func (in *instruments) storeError(ctx context.Context, op string) {
+	in.storeErrors.Add(ctx, 1, in.operations[op]...)
+}
+
+// KeyHash is the short, stable hash of a key that logs and errors carry instead of the key,
+// which may be personal data. Use it to find a key's log lines.
+func KeyHash(key string) string {
+	sum := sha256.Sum256([]byte(key))
+	return hex.EncodeToString(sum[:8])
+}
+
+// log writes one record, computing the key hash only when the record will be written.
+func (c *core) log(ctx context.Context, level slog.Level, msg, key string, attrs ...slog.Attr) {
+	if !c.logger.Enabled(ctx, level) {
+		return
+	}
+	attrs = append(attrs, slog.String("key_hash", KeyHash(key)))
+	if c.name != "" {
+		attrs = append(attrs, slog.String("handler", c.name))
+	}
+	c.logger.LogAttrs(ctx, level, msg, attrs...)
+}

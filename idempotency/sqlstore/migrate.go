@@ -1,0 +1,85 @@
+package sqlstore
+
+import (
+	"context"
+	"database/sql"
+	"embed"
+	"fmt"
+	"io/fs"
+	"path"
+	"sort"
+	"strings"
+)
+
+//go:embed migrations
+var migrations embed.FS
+
+// Migrations returns the dialect's migration files, named for golang-migrate
+// (NNNN_name.up.sql, NNNN_name.down.sql), for teams that apply schema changes with their own
+// tool. Every up file is safe to apply again.
+func Migrations(d Dialect) (fs.FS, error) {
+	switch d {
+	case Postgres, SQLite:
+		return fs.Sub(migrations, path.Join("migrations", d.String()))
+	}
+	return nil, fmt.Errorf("sqlstore: unknown dialect %v", d)
+}
+
+// Migrate applies the dialect's up migrations in order, in one transaction. It is safe to run
+// from every worker at start-up: on PostgreSQL an advisory lock makes concurrent runs wait for
+// each other, and every statement checks before it creates.
+func Migrate(ctx context.Context, db *sql.DB, d Dialect) error {
+	files, err := Migrations(d)
+	if err != nil {
+		return err
+	}
+	names, err := fs.Glob(files, "*.up.sql")
+	if err != nil {
+		return err
+	}
+	sort.Strings(names)
+	tx, err := db.BeginTx(ctx, nil)
+	if err != nil {
+		return fmt.Errorf("sqlstore: migrate: %w", err)
+	}
+	defer func() { _ = tx.Rollback() }()
+	if d == Postgres {
+		// Concurrent CREATE ... IF NOT EXISTS can still collide in the catalog; take turns.
+		if _, err := tx.ExecContext(ctx, `SELECT pg_advisory_xact_lock(7308327488571893504)`); err != nil {
+			return fmt.Errorf("sqlstore: migrate: %w", err)
+		}
+	}
+	for _, name := range names {
+		body, err := fs.ReadFile(files, name)
+		if err != nil {
+			return err
+		}
+		for _, stmt := range statements(string(body)) {
+			if _, err := tx.ExecContext(ctx, stmt); err != nil {
+				return fmt.Errorf("sqlstore: migrate %s: %w", name, err)
+			}
+		}
+	}
+	if err := tx.Commit(); err != nil {
+		return fmt.Errorf("sqlstore: migrate: %w", err)
+	}
+	return nil
+}
+
+// statements splits a migration file into statements, one Exec each, since not every driver
+// runs several in one call. The files keep semicolons to statement ends and out of comments.
+func statements(body string) []string {
+	var out []string
+	for _, part := range strings.Split(body, ";") {
+		var lines []string
+		for _, l := range strings.Split(part, "\n") {
+			if t := strings.TrimSpace(l); t != "" && !strings.HasPrefix(t, "--") {
+				lines = append(lines, l)
+			}
+		}
+		if len(lines) > 0 {
+			out = append(out, strings.Join(lines, "\n"))
+		}
+	}
+	return out
+}

@@ -1,0 +1,335 @@
+// Package sqlstore is an idempotency.Store in a SQL database over database/sql, for
+// PostgreSQL and SQLite, with transactional completion: a handler can write its business rows
+// and the completion marker in one transaction (CompleteTx), so a crash can never leave the
+// rows without the marker or the marker without the rows.
+//
+// The schema is one table, idempotency_keys, with the key as its primary key. Its migrations
+// ship as SQL (Migrations) for the migration tool you use, or Migrate applies them. On
+// PostgreSQL leases and retentions are measured by the database clock, so workers' clocks
+// never disagree about who holds a key; SQLite, being in-process, uses the process clock.
+//
+// Each store call is one statement: a job protected by the middleware costs two round trips
+// (claim, complete), and with CompleteTx the completion rides in the handler's own
+// transaction. Run DeleteExpired now and then to drop expired rows; correctness does not
+// depend on it, since expired rows are reused in place.
+package sqlstore
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/chokaq/idemlint/idempotency"
+)
+
+// Dialect is the SQL database the store talks to.
+type Dialect uint8
+
+const (
+	// Postgres works with any database/sql driver for PostgreSQL that takes $1 placeholders
+	// (github.com/jackc/pgx/v5/stdlib, github.com/lib/pq).
+	Postgres Dialect = iota + 1
+	// SQLite needs SQLite 3.35 or newer (RETURNING), such as modernc.org/sqlite. Open the
+	// database in WAL mode with a busy timeout so that workers wait for each other's writes
+	// instead of failing.
+	SQLite
+)
+
+func (d Dialect) String() string {
+	switch d {
+	case Postgres:
+		return "postgres"
+	case SQLite:
+		return "sqlite"
+	}
+	return fmt.Sprintf("Dialect(%d)", uint8(d))
+}
+
+// Config configures a Store.
+type Config struct {
+	Dialect Dialect
+	// Clock, when set, replaces the database clock (PostgreSQL) or the system clock (SQLite).
+	// It exists for tests, which move a fake clock instead of waiting.
+	Clock idempotency.Clock
+}
+
+// Store is an idempotency.Store in a SQL database. It is safe for concurrent use.
+type Store struct {
+	db      *sql.DB
+	dialect Dialect
+	clock   idempotency.Clock
+	q       *queries
+}
+
+var _ idempotency.Store = (*Store)(nil)
+
+// New returns a Store on db. The table must exist: see Migrate.
+func New(db *sql.DB, cfg Config) (*Store, error) {
+	if db == nil {
+		return nil, errors.New("sqlstore: nil *sql.DB")
+	}
+	s := &Store{db: db, dialect: cfg.Dialect, clock: cfg.Clock}
+	switch cfg.Dialect {
+	case Postgres:
+		s.q = &postgresQueries
+	case SQLite:
+		s.q = &sqliteQueries
+	default:
+		return nil, fmt.Errorf("sqlstore: unknown dialect %v", cfg.Dialect)
+	}
+	return s, nil
+}
+
+// queries holds one dialect's statements, each with its arguments in a fixed order:
+//
+//	claim:         key, owner, fingerprint, lease (µs), now
+//	claimFallback: key, now
+//	renew:         key, owner, epoch, lease (µs), now
+//	complete:      key, owner, epoch, retention (µs), now
+//	release:       key, owner, epoch, now
+//	deleteExpired: limit, now
+//
+// where now is nil on PostgreSQL to use the database clock.
+type queries struct {
+	claim         string
+	claimFallback string
+	renew         string
+	complete      string
+	release       string
+	deleteExpired string
+}
+
+// pgNow is the PostgreSQL "now": the statement's start on the database clock unless a test
+// passes its own. statement_timestamp() rather than now(): inside the handler's transaction
+// (CompleteTx), now() would be the transaction's start, possibly long ago.
+func pgNow(param int) string {
+	return fmt.Sprintf("coalesce($%d::timestamptz, statement_timestamp())", param)
+}
+
+var postgresQueries = queries{
+	// One statement, one round trip: the CTE inserts the row or takes over a free one, and
+	// when the key is held the second branch reads the holder instead. A holder that
+	// committed after this statement's snapshot is invisible to that branch; then nothing
+	// comes back and claimFallback reads it with a fresh snapshot.
+	claim: `
+WITH now AS (SELECT ` + pgNow(5) + ` AS t),
+claimed AS (
+	INSERT INTO idempotency_keys AS k (key, state, owner, epoch, fingerprint, expires_at)
+	SELECT $1, 'in_progress', $2, (extract(epoch FROM now.t) * 1000000)::bigint, $3,
+	       now.t + $4::bigint * interval '1 microsecond'
+	FROM now
+	ON CONFLICT (key) DO UPDATE SET
+		state       = 'in_progress',
+		owner       = excluded.owner,
+		epoch       = greatest(k.epoch + 1, excluded.epoch),
+		fingerprint = excluded.fingerprint,
+		expires_at  = excluded.expires_at
+	WHERE k.state = 'released' OR k.expires_at <= (SELECT t FROM now)
+	RETURNING k.state, k.owner, k.epoch, k.fingerprint, k.expires_at
+)
+SELECT r.claimed, r.state, r.owner, r.epoch, r.fingerprint,
+       (extract(epoch FROM r.expires_at - now.t) * 1000000)::bigint
+FROM now, (
+	SELECT true AS claimed, state, owner, epoch, fingerprint, expires_at FROM claimed
+	UNION ALL
+	SELECT false, state, owner, epoch, fingerprint, expires_at FROM idempotency_keys
+	WHERE key = $1 AND NOT EXISTS (SELECT 1 FROM claimed)
+) r`,
+	claimFallback: `
+SELECT false, state, owner, epoch, fingerprint,
+       (extract(epoch FROM expires_at - ` + pgNow(2) + `) * 1000000)::bigint
+FROM idempotency_keys WHERE key = $1`,
+	renew: `
+UPDATE idempotency_keys SET expires_at = ` + pgNow(5) + ` + $4::bigint * interval '1 microsecond'
+WHERE key = $1 AND owner = $2 AND epoch = $3 AND state = 'in_progress'`,
+	// Completing again with the same token succeeds, so a retry after a lost reply is safe.
+	complete: `
+UPDATE idempotency_keys SET state = 'completed', expires_at = ` + pgNow(5) + ` + $4::bigint * interval '1 microsecond'
+WHERE key = $1 AND owner = $2 AND epoch = $3 AND state IN ('in_progress', 'completed')`,
+	release: `
+UPDATE idempotency_keys SET state = 'released', expires_at = ` + pgNow(4) + `
+WHERE key = $1 AND owner = $2 AND epoch = $3 AND state IN ('in_progress', 'released')`,
+	// The outer expiry test is evaluated again on a row that a concurrent claim has just
+	// taken over, so a fresh claim is never deleted.
+	deleteExpired: `
+DELETE FROM idempotency_keys
+WHERE expires_at <= ` + pgNow(2) + ` AND key IN (
+	SELECT key FROM idempotency_keys WHERE expires_at <= ` + pgNow(2) + ` LIMIT $1)`,
+}
+
+// SQLite runs one writer at a time, so reading a held key's row in a second statement
+// races with nothing that Claim does not retry; it cannot put an INSERT in a CTE anyway.
+var sqliteQueries = queries{
+	claim: `
+INSERT INTO idempotency_keys (key, state, owner, epoch, fingerprint, expires_at)
+VALUES (?1, 'in_progress', ?2, ?5, ?3, ?5 + ?4)
+ON CONFLICT (key) DO UPDATE SET
+	state       = 'in_progress',
+	owner       = excluded.owner,
+	epoch       = max(idempotency_keys.epoch + 1, excluded.epoch),
+	fingerprint = excluded.fingerprint,
+	expires_at  = excluded.expires_at
+WHERE idempotency_keys.state = 'released' OR idempotency_keys.expires_at <= ?5
+RETURNING true, state, owner, epoch, fingerprint, expires_at - ?5`,
+	claimFallback: `
+SELECT false, state, owner, epoch, fingerprint, expires_at - ?2
+FROM idempotency_keys WHERE key = ?1`,
+	renew: `
+UPDATE idempotency_keys SET expires_at = ?5 + ?4
+WHERE key = ?1 AND owner = ?2 AND epoch = ?3 AND state = 'in_progress'`,
+	complete: `
+UPDATE idempotency_keys SET state = 'completed', expires_at = ?5 + ?4
+WHERE key = ?1 AND owner = ?2 AND epoch = ?3 AND state IN ('in_progress', 'completed')`,
+	release: `
+UPDATE idempotency_keys SET state = 'released', expires_at = ?4
+WHERE key = ?1 AND owner = ?2 AND epoch = ?3 AND state IN ('in_progress', 'released')`,
+	deleteExpired: `
+DELETE FROM idempotency_keys
+WHERE expires_at <= ?2 AND key IN (
+	SELECT key FROM idempotency_keys WHERE expires_at <= ?2 LIMIT ?1)`,
+}
+
+// now is the "now" argument: nil lets PostgreSQL use its own clock; SQLite keeps Unix
+// microseconds.
+func (s *Store) now() any {
+	switch {
+	case s.dialect == SQLite && s.clock == nil:
+		return time.Now().UnixMicro()
+	case s.dialect == SQLite:
+		return s.clock.Now().UnixMicro()
+	case s.clock != nil:
+		return s.clock.Now()
+	}
+	return nil
+}
+
+// Claim implements idempotency.Store.
+func (s *Store) Claim(ctx context.Context, req idempotency.ClaimRequest) (idempotency.ClaimResult, error) {
+	// Between a claim that found the key held and the read of its holder, the holder can
+	// release it or its lease can end: then the key is free and claiming again is right.
+	// Three tries cover any realistic interleaving.
+	for range 3 {
+		row := s.db.QueryRowContext(ctx, s.q.claim, req.Key, req.Owner, req.Fingerprint, req.Lease.Microseconds(), s.now())
+		res, live, err := s.scanClaim(row)
+		if errors.Is(err, sql.ErrNoRows) {
+			res, live, err = s.scanClaim(s.db.QueryRowContext(ctx, s.q.claimFallback, req.Key, s.now()))
+		}
+		if errors.Is(err, sql.ErrNoRows) {
+			continue
+		}
+		if err != nil {
+			return res, fmt.Errorf("sqlstore: claim: %w", err)
+		}
+		if live {
+			return res, nil
+		}
+	}
+	return idempotency.ClaimResult{}, errors.New("sqlstore: claim: the key kept changing hands; try again")
+}
+
+// scanClaim reads a claim row. live is false for a row that is released or expired: free,
+// to be claimed again.
+func (s *Store) scanClaim(row *sql.Row) (res idempotency.ClaimResult, live bool, err error) {
+	var (
+		claimed   bool
+		state     string
+		expiresIn int64
+	)
+	if err := row.Scan(&claimed, &state, &res.Token.Owner, &res.Token.Epoch, &res.Fingerprint, &expiresIn); err != nil {
+		return res, false, err
+	}
+	res.ExpiresIn = time.Duration(expiresIn) * time.Microsecond
+	switch {
+	case claimed:
+		res.Status = idempotency.StatusClaimed
+		res.Fingerprint = nil
+		return res, true, nil
+	case state == "completed":
+		res.Status = idempotency.StatusCompleted
+	case state == "in_progress":
+		res.Status = idempotency.StatusInProgress
+	default:
+		return res, false, nil
+	}
+	return res, res.ExpiresIn > 0, nil
+}
+
+// Renew implements idempotency.Store.
+func (s *Store) Renew(ctx context.Context, key string, token idempotency.Token, lease time.Duration) error {
+	return s.update(ctx, s.db, "renew", s.q.renew, key, token.Owner, token.Epoch, lease.Microseconds(), s.now())
+}
+
+// Complete implements idempotency.Store.
+func (s *Store) Complete(ctx context.Context, key string, token idempotency.Token, retention time.Duration) error {
+	return s.update(ctx, s.db, "complete", s.q.complete, key, token.Owner, token.Epoch, retention.Microseconds(), s.now())
+}
+
+// Release implements idempotency.Store.
+func (s *Store) Release(ctx context.Context, key string, token idempotency.Token) error {
+	return s.update(ctx, s.db, "release", s.q.release, key, token.Owner, token.Epoch, s.now())
+}
+
+type execer interface {
+	ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error)
+}
+
+// update runs a compare-and-set on the token: no row changed means the token does not hold
+// the key.
+func (s *Store) update(ctx context.Context, db execer, op, query string, args ...any) error {
+	r, err := db.ExecContext(ctx, query, args...)
+	if err != nil {
+		return fmt.Errorf("sqlstore: %s: %w", op, err)
+	}
+	n, err := r.RowsAffected()
+	if err != nil {
+		return fmt.Errorf("sqlstore: %s: %w", op, err)
+	}
+	if n == 0 {
+		return fmt.Errorf("sqlstore: %s: %w", op, idempotency.ErrConflict)
+	}
+	return nil
+}
+
+// CompleteTx writes the completion marker for the claim that ctx's handler runs under, in
+// the handler's transaction tx, and tells the middleware it need not write it again. Call it
+// last in the transaction, just before Commit, and return Commit's error from the handler:
+//
+//	tx, err := db.BeginTx(ctx, nil)
+//	...                                   // the business rows
+//	if err := store.CompleteTx(ctx, tx); err != nil {
+//		tx.Rollback()
+//		return err
+//	}
+//	return tx.Commit()
+//
+// The business rows and the marker then commit together or not at all, which closes the
+// crash window for effects in this database. If the claim was taken over, CompleteTx fails
+// with an error matching idempotency.ErrConflict: roll back, and return it, so that a
+// worker that lost its claim leaves no rows behind. From this call until the commit, the
+// transaction holds the key's row, so no other worker can take the key over.
+//
+// ctx must be the handler's context (or one derived from it); tx must belong to this store's
+// database. For a job run without a claim (the RunUnprotected empty-key policy) it does
+// nothing.
+func (s *Store) CompleteTx(ctx context.Context, tx *sql.Tx) error {
+	return idempotency.CompleteInTx(ctx, func(c idempotency.Claim) error {
+		return s.update(ctx, tx, "complete in transaction", s.q.complete,
+			c.Key, c.Token.Owner, c.Token.Epoch, c.Retention.Microseconds(), s.now())
+	})
+}
+
+// DeleteExpired deletes up to limit rows whose lease or retention has run out, and returns
+// how many it deleted. Expired rows are harmless (a claim reuses them), so this only bounds
+// the table's size; run it periodically, in batches, from any one worker.
+func (s *Store) DeleteExpired(ctx context.Context, limit int) (int64, error) {
+	if limit <= 0 {
+		return 0, fmt.Errorf("sqlstore: DeleteExpired: limit %d must be positive", limit)
+	}
+	r, err := s.db.ExecContext(ctx, s.q.deleteExpired, int64(limit), s.now())
+	if err != nil {
+		return 0, fmt.Errorf("sqlstore: delete expired: %w", err)
+	}
+	return r.RowsAffected()
+}
