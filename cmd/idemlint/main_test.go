@@ -7,19 +7,43 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
+	"sync"
 	"testing"
+)
+
+var (
+	buildOnce sync.Once
+	binPath   string
+	buildErr  error
+	buildOut  []byte
 )
 
 // build compiles the command once per test binary.
 func build(t *testing.T) string {
 	t.Helper()
-	bin := filepath.Join(t.TempDir(), "idemlint")
-	out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput()
-	if err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
+	buildOnce.Do(func() {
+		dir, err := os.MkdirTemp("", "idemlint-test")
+		if err != nil {
+			buildErr = err
+			return
+		}
+		binPath = filepath.Join(dir, "idemlint")
+		buildOut, buildErr = exec.Command("go", "build", "-o", binPath, ".").CombinedOutput()
+	})
+	if buildErr != nil {
+		t.Fatalf("go build: %v\n%s", buildErr, buildOut)
 	}
-	return bin
+	return binPath
+}
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if binPath != "" {
+		os.RemoveAll(filepath.Dir(binPath))
+	}
+	os.Exit(code)
 }
 
 func examplesDir(t *testing.T) string {
@@ -33,23 +57,34 @@ func examplesDir(t *testing.T) string {
 // run runs cmd in dir and returns its output with dir's prefix cut from paths, and the exit code.
 func run(t *testing.T, dir string, name string, args ...string) (string, int) {
 	t.Helper()
+	stdout, stderr, code := runSplit(t, dir, name, args...)
+	return stdout + stderr, code
+}
+
+// runSplit is run with stdout and stderr apart (stdout first in run's result: the commands
+// tested write to one of them only, except for the summary line).
+func runSplit(t *testing.T, dir string, name string, args ...string) (stdout, stderr string, code int) {
+	t.Helper()
 	cmd := exec.Command(name, args...)
 	cmd.Dir = dir
-	var buf bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &buf, &buf
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
 	err := cmd.Run()
-	code := 0
 	var ee *exec.ExitError
 	if errors.As(err, &ee) {
 		code = ee.ExitCode()
 	} else if err != nil {
 		t.Fatal(err)
 	}
-	return strings.ReplaceAll(buf.String(), dir+string(filepath.Separator), ""), code
+	cut := func(s string) string { return strings.ReplaceAll(s, dir+string(filepath.Separator), "") }
+	return cut(out.String()), cut(errb.String()), code
 }
 
+var summaryLine = regexp.MustCompile(`^idemlint: \d+ packages? analysed, (\d+) handlers?, (\d+) findings?, \d+\.\ds$`)
+
 // The example shop, analysed with the real asynq, River, Watermill, pgx and stripe-go
-// modules, gives exactly the findings in examples/expected.txt, and exit status 3.
+// modules, gives exactly the findings in examples/expected.txt, and exit status 3; a summary
+// line follows unless -q.
 func TestExamples(t *testing.T) {
 	if testing.Short() {
 		t.Skip("loads the example module and its dependencies")
@@ -60,16 +95,28 @@ func TestExamples(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	got, code := run(t, dir, bin, "./...")
-	if got != string(want) {
+	stdout, stderr, code := runSplit(t, dir, bin, "./...")
+	if stdout != "" {
+		t.Errorf("text findings go to stderr, as go vet's do; stdout has:\n%s", stdout)
+	}
+	lines := strings.SplitAfter(stderr, "\n")
+	if len(lines) < 2 {
+		t.Fatalf("idemlint ./... printed:\n%s", stderr)
+	}
+	last := strings.TrimSuffix(lines[len(lines)-2], "\n")
+	if m := summaryLine.FindStringSubmatch(last); m == nil || m[2] != "6" {
+		t.Errorf("last line %q is not a summary line with 6 findings", last)
+	}
+	if got := strings.Join(lines[:len(lines)-2], ""); got != string(want) {
 		t.Errorf("idemlint ./... in examples/:\n got:\n%s\nwant:\n%s", got, want)
 	}
 	if code != 3 {
 		t.Errorf("exit status %d, want 3 (findings)", code)
 	}
 
-	// -json: the same findings, machine-readable, exit status 0.
-	out, code := run(t, dir, bin, "-json", "./...")
+	// -json: the go/analysis JSON tree (as go vet -json), the same findings, exit status 0;
+	// -q leaves stdout to the JSON alone.
+	out, code := run(t, dir, bin, "-q", "-json", "./...")
 	if code != 0 {
 		t.Errorf("-json exit status %d, want 0\n%s", code, out)
 	}
@@ -118,4 +165,411 @@ func TestVetTool(t *testing.T) {
 			t.Errorf("go vet output lacks %q\n%s", msg, got)
 		}
 	}
+	// The analyzer's flags pass through go vet unprefixed, as before.
+	got, _ = run(t, dir, "go", "vet", "-vettool="+bin, "-disable=sql.write,payment", "./...")
+	if strings.Contains(got, "SQL write") || !strings.Contains(got, "email sent") {
+		t.Errorf("go vet -disable=sql.write,payment:\n%s", got)
+	}
+}
+
+// expectedFindings reads examples/expected.txt as (file, line, message) triples.
+func expectedFindings(t *testing.T) []struct{ file, line, msg string } {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join(examplesDir(t), "expected.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []struct{ file, line, msg string }
+	for _, l := range strings.Split(strings.TrimSpace(string(data)), "\n") {
+		parts := strings.SplitN(l, ":", 4)
+		out = append(out, struct{ file, line, msg string }{parts[0], parts[1], strings.TrimSpace(parts[3])})
+	}
+	return out
+}
+
+// -format json: idemlint's versioned document with the structured finding; -q keeps stderr
+// empty; findings exit 3 as in text.
+func TestFormatJSON(t *testing.T) {
+	if testing.Short() {
+		t.Skip("loads the example module and its dependencies")
+	}
+	stdout, stderr, code := runSplit(t, examplesDir(t), build(t), "-q", "-format", "json", "./...")
+	if code != 3 || stderr != "" {
+		t.Errorf("exit status %d (want 3), stderr %q (want none with -q)", code, stderr)
+	}
+	var doc struct {
+		Version  int `json:"version"`
+		Findings []struct {
+			Kind, File, Message, Fingerprint, State, Package string
+			Line                                             int
+			Handler                                          *struct{ Name, Framework string }
+			Chain                                            []struct{ Func, At, File string }
+			Missing                                          []string
+		} `json:"findings"`
+		Summary struct {
+			Handlers, Findings int
+			ByKind             map[string]int `json:"by_kind"`
+		} `json:"summary"`
+	}
+	if err := json.Unmarshal([]byte(stdout), &doc); err != nil {
+		t.Fatalf("%v\n%s", err, stdout)
+	}
+	want := expectedFindings(t)
+	if doc.Version != 1 || len(doc.Findings) != len(want) || doc.Summary.Findings != len(want) || doc.Summary.ByKind["sql.write"] != 3 {
+		t.Fatalf("version %d, %d findings, summary %+v; want version 1, %d findings, 3 sql.write", doc.Version, len(doc.Findings), doc.Summary, len(want))
+	}
+	fp := regexp.MustCompile(`^[0-9a-f]{32}$`)
+	for i, f := range doc.Findings {
+		w := want[i]
+		if !strings.HasSuffix(f.File, w.file) || f.Message != w.msg {
+			t.Errorf("finding %d: %s %q, want %s %q", i, f.File, f.Message, w.file, w.msg)
+		}
+		if f.Handler == nil || !strings.HasPrefix(f.Message, "handler "+f.Handler.Name+":") || len(f.Chain) < 2 || len(f.Missing) == 0 || !fp.MatchString(f.Fingerprint) {
+			t.Errorf("finding %d lacks its structure: %+v", i, f)
+		}
+		var hops []string
+		for _, h := range f.Chain {
+			hops = append(hops, h.Func)
+		}
+		if !strings.Contains(f.Message, strings.Join(hops, " -> ")) || !strings.HasSuffix(f.Message, "missing: "+strings.Join(f.Missing, ", ")) {
+			t.Errorf("finding %d: chain %v or missing %v disagree with %q", i, hops, f.Missing, f.Message)
+		}
+	}
+}
+
+// -format github: one workflow command per finding, with a path the runner can match.
+func TestFormatGitHub(t *testing.T) {
+	if testing.Short() {
+		t.Skip("loads the example module and its dependencies")
+	}
+	stdout, _, code := runSplit(t, examplesDir(t), build(t), "-q", "-format", "github", "./...")
+	if code != 3 {
+		t.Errorf("exit status %d, want 3", code)
+	}
+	lines := strings.Split(strings.TrimSpace(stdout), "\n")
+	want := expectedFindings(t)
+	if len(lines) != len(want) {
+		t.Fatalf("%d lines, want %d:\n%s", len(lines), len(want), stdout)
+	}
+	cmd := regexp.MustCompile(`^::error file=([^,]+),line=(\d+),col=\d+,title=idemlint [a-z.]+::(.*)%0Ahttps://\S+$`)
+	for i, l := range lines {
+		m := cmd.FindStringSubmatch(l)
+		if m == nil || !strings.HasSuffix(m[1], want[i].file) || filepath.IsAbs(m[1]) || m[2] != want[i].line || m[3] != want[i].msg {
+			t.Errorf("line %d: %s\nwant file ...%s, line %s, message %s", i, l, want[i].file, want[i].line, want[i].msg)
+		}
+	}
+}
+
+// -format sarif: a 2.1.0 log with a rule per category and the findings; the schema check
+// is in integration/sarif.
+func TestFormatSARIF(t *testing.T) {
+	if testing.Short() {
+		t.Skip("loads the example module and its dependencies")
+	}
+	out := filepath.Join(t.TempDir(), "idemlint.sarif")
+	stdout, _, code := runSplit(t, examplesDir(t), build(t), "-q", "-format", "sarif", "-o", out, "./...")
+	if code != 3 || stdout != "" {
+		t.Errorf("exit status %d (want 3), stdout %q (want none with -o)", code, stdout)
+	}
+	data, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var log struct {
+		Version string
+		Runs    []struct {
+			Tool struct {
+				Driver struct {
+					Rules []struct{ ID, HelpURI string }
+				}
+			}
+			Results []struct {
+				RuleID              string
+				RuleIndex           int
+				Message             struct{ Text string }
+				PartialFingerprints map[string]string
+				CodeFlows           []any
+			}
+		}
+	}
+	if err := json.Unmarshal(data, &log); err != nil {
+		t.Fatal(err)
+	}
+	if log.Version != "2.1.0" || len(log.Runs) != 1 {
+		t.Fatalf("version %q, %d runs", log.Version, len(log.Runs))
+	}
+	r := log.Runs[0]
+	want := expectedFindings(t)
+	if len(r.Results) != len(want) {
+		t.Fatalf("%d results, want %d", len(r.Results), len(want))
+	}
+	for i, res := range r.Results {
+		if res.Message.Text != want[i].msg || r.Tool.Driver.Rules[res.RuleIndex].ID != res.RuleID ||
+			len(res.PartialFingerprints["idemlint/v1"]) != 32 || len(res.CodeFlows) != 1 {
+			t.Errorf("result %d: %+v", i, res)
+		}
+	}
+}
+
+// copyExamples copies the example module to a temporary directory, so that a test may edit it.
+func copyExamples(t *testing.T) string {
+	t.Helper()
+	src := examplesDir(t)
+	dst := filepath.Join(t.TempDir(), "examples")
+	err := filepath.Walk(src, func(path string, info os.FileInfo, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(src, path)
+		target := filepath.Join(dst, rel)
+		if info.IsDir() {
+			return os.MkdirAll(target, 0o755)
+		}
+		data, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		return os.WriteFile(target, data, 0o644)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return dst
+}
+
+// A baseline records today's findings; later runs fail only on new ones, even after edits
+// move every finding down, and report entries that no longer match.
+func TestBaseline(t *testing.T) {
+	if testing.Short() {
+		t.Skip("loads the example module and its dependencies")
+	}
+	bin := build(t)
+	dir := copyExamples(t)
+	base := filepath.Join(t.TempDir(), "idemlint-baseline.json")
+	if out, code := run(t, dir, bin, "-q", "-baseline", base, "-write-baseline", "./..."); code != 0 {
+		t.Fatalf("-write-baseline: exit status %d\n%s", code, out)
+	}
+	first, err := os.ReadFile(base)
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	// Push every line of the workers down, and drop one entry from the baseline: the moved
+	// findings stay known, the dropped one is new.
+	workers := filepath.Join(dir, "shop", "workers", "workers.go")
+	src, err := os.ReadFile(workers)
+	if err != nil {
+		t.Fatal(err)
+	}
+	moved := strings.Replace(string(src), "package workers\n", "package workers\n\n// An edit above every handler.\n\n", 1)
+	if err := os.WriteFile(workers, []byte(moved), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var b struct {
+		Version  int               `json:"version"`
+		Tool     string            `json:"tool"`
+		Comment  string            `json:"comment"`
+		Findings []json.RawMessage `json:"findings"`
+	}
+	if err := json.Unmarshal(first, &b); err != nil || len(b.Findings) != 6 {
+		t.Fatalf("baseline: %v, %d entries\n%s", err, len(b.Findings), first)
+	}
+	var dropped struct{ Handler, Kind string }
+	json.Unmarshal(b.Findings[0], &dropped)
+	b.Findings = b.Findings[1:]
+	// An entry for a handler that no longer exists is stale.
+	b.Findings = append(b.Findings, json.RawMessage(`{"fingerprint":"00000000000000000000000000000000","kind":"payment","package":"gone","handler":"Gone","message":"handler Gone: fixed long ago"}`))
+	edited, _ := json.Marshal(b)
+	if err := os.WriteFile(base, edited, 0o644); err != nil {
+		t.Fatal(err)
+	}
+
+	stdout, stderr, code := runSplit(t, dir, bin, "-baseline", base, "./...")
+	if code != 3 {
+		t.Errorf("exit status %d, want 3 (one new finding)", code)
+	}
+	var reported []string
+	for _, l := range strings.Split(strings.TrimSpace(stderr), "\n") {
+		if strings.Contains(l, ": handler ") && !strings.HasPrefix(l, "idemlint:") {
+			reported = append(reported, l)
+		}
+	}
+	if len(reported) != 1 || !strings.Contains(reported[0], "handler "+dropped.Handler+":") {
+		t.Errorf("want only the dropped finding (%s, %s) reported, got:\n%s", dropped.Handler, dropped.Kind, stderr)
+	}
+	if !strings.Contains(stderr, "no longer found") || !strings.Contains(stderr, "handler Gone (gone): payment") {
+		t.Errorf("stale entry not reported:\n%s", stderr)
+	}
+	if !strings.Contains(stderr, "1 new finding (5 in the baseline)") {
+		t.Errorf("summary does not count the baseline:\n%s", stderr)
+	}
+	if stdout != "" {
+		t.Errorf("stdout: %s", stdout)
+	}
+
+	// Rewriting the baseline records the moved findings with the same fingerprints.
+	if out, code := run(t, dir, bin, "-q", "-baseline", base, "-write-baseline", "./..."); code != 0 {
+		t.Fatalf("-write-baseline: exit status %d\n%s", code, out)
+	}
+	second, _ := os.ReadFile(base)
+	if string(first) != string(second) {
+		t.Errorf("baseline changed after an edit that only moved lines:\n%s\nwas:\n%s", second, first)
+	}
+	if out, code := run(t, dir, bin, "-q", "-baseline", base, "./..."); code != 0 || out != "" {
+		t.Errorf("with a fresh baseline: exit status %d, output:\n%s", code, out)
+	}
+}
+
+// Usage errors exit 2 with one clear message, before any package is loaded.
+func TestUsage(t *testing.T) {
+	bin := build(t)
+	dir := t.TempDir() // no module: anything that loaded packages would fail differently
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"-disable=nope", "./..."}, `idemlint: -disable: unknown effect kind "nope"`},
+		{[]string{"-format=xml", "./..."}, `-format "xml": want one of text, json, sarif, github`},
+		{[]string{"-write-baseline", "./..."}, "-write-baseline needs -baseline FILE"},
+		{[]string{"-baseline=missing.json", "./..."}, "-baseline missing.json: open missing.json"},
+		{[]string{"-json", "-format=sarif", "./..."}, "-json is the go/analysis JSON tree"},
+		{[]string{"-nosuchflag", "./..."}, "flag provided but not defined: -nosuchflag"},
+		{nil, "no packages named"},
+		{[]string{"report", "-format=pdf", "./..."}, `-format "pdf": want html or markdown`},
+		{[]string{"report", "-disable=nope", "./..."}, `unknown effect kind "nope"`},
+	} {
+		out, code := run(t, dir, bin, tc.args...)
+		if code != 2 || !strings.Contains(out, tc.want) {
+			t.Errorf("idemlint %s: exit status %d, output:\n%s\nwant status 2 and %q", strings.Join(tc.args, " "), code, out, tc.want)
+		}
+		if strings.HasPrefix(tc.want, "idemlint: -disable") && strings.Count(out, "\n") != 1 {
+			t.Errorf("a bad -disable should fail once, not once per package:\n%s", out)
+		}
+	}
+	if _, code := run(t, dir, bin, "-h"); code != 0 {
+		t.Errorf("-h: exit status %d, want 0", code)
+	}
+}
+
+// A directory without a module fails to load: exit status 1.
+func TestLoadError(t *testing.T) {
+	out, code := run(t, t.TempDir(), build(t), "-q", "./...")
+	if code != 1 {
+		t.Errorf("exit status %d, want 1\n%s", code, out)
+	}
+}
+
+// idemlint report writes the handler inventory in Markdown and in HTML.
+func TestReport(t *testing.T) {
+	if testing.Short() {
+		t.Skip("loads the example module and its dependencies")
+	}
+	bin := build(t)
+	dir := examplesDir(t)
+	tmp := t.TempDir()
+	md := filepath.Join(tmp, "report.md")
+	if out, code := run(t, dir, bin, "report", "-q", "-o", md, "./..."); code != 0 || out != "" {
+		t.Fatalf("report: exit status %d\n%s", code, out)
+	}
+	data, err := os.ReadFile(md)
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := string(data)
+	for _, want := range []string{
+		"| 9 | 2 | 5 | 1 | 1 | 6 | 2 |", // handlers, protected, with findings, declared, without, findings, directives
+		"## asynq",
+		`**HandleOrderCreated**`, `**(\*PayoutWorker).Work**`,
+		"email.send: missing / missing",
+		"payment: missing / answered", // the unstable key answers enforcement, not key
+		"//idemlint:ignore http.write (carrier API deduplicates on our shipment reference)",
+	} {
+		if !strings.Contains(text, want) {
+			t.Errorf("report.md lacks %q:\n%s", want, text)
+		}
+	}
+
+	html := filepath.Join(tmp, "report.html")
+	if out, code := run(t, dir, bin, "report", "-q", "-o", html, "./..."); code != 0 {
+		t.Fatalf("report: exit status %d\n%s", code, out)
+	}
+	data, _ = os.ReadFile(html)
+	page := string(data)
+	if n := strings.Count(page, `<tr class="handler"`); n != 9 {
+		t.Errorf("%d handler rows, want 9", n)
+	}
+	// Self-contained: nothing is fetched when the page is opened (links are only followed).
+	for _, bad := range []string{"<link", " src=", "@import", "url("} {
+		if strings.Contains(page, bad) {
+			t.Errorf("report.html refers to an external resource (%q)", bad)
+		}
+	}
+}
+
+// -fix -diff prints the analyzer's suggested fixes as a unified diff and changes nothing;
+// -fix applies the same changes.
+func TestFix(t *testing.T) {
+	if testing.Short() {
+		t.Skip("loads the example module and its dependencies")
+	}
+	bin := build(t)
+	dir := copyExamples(t)
+	before := snapshot(t, dir)
+	diff, stderr, code := runSplit(t, dir, bin, "-fix", "-diff", "./...")
+	if code != 0 || !strings.HasPrefix(diff, "--- ") || !strings.Contains(diff, "\n+") {
+		t.Fatalf("-fix -diff: exit status %d, stderr %s, diff:\n%s", code, stderr, diff)
+	}
+	if after := snapshot(t, dir); !equalMaps(before, after) {
+		t.Fatalf("-fix -diff changed files")
+	}
+	if out, code := run(t, dir, bin, "-fix", "./..."); code != 0 {
+		t.Fatalf("-fix: exit status %d\n%s", code, out)
+	}
+	after := snapshot(t, dir)
+	for _, line := range strings.Split(diff, "\n") {
+		if strings.HasPrefix(line, "+++ ") {
+			name := strings.TrimSuffix(strings.TrimPrefix(line, "+++ "), " (new)")
+			if !filepath.IsAbs(name) {
+				name = filepath.Join(dir, name) // run cut dir from the paths
+			}
+			if after[name] == before[name] {
+				t.Errorf("-fix did not change %s, which -diff changes", name)
+			}
+		} else if strings.HasPrefix(line, "+") && !strings.Contains(strings.Join(mapValues(after), ""), line[1:]) {
+			t.Errorf("-fix result lacks a line -diff adds: %q", line[1:])
+		}
+	}
+}
+
+func snapshot(t *testing.T, dir string) map[string]string {
+	t.Helper()
+	files := map[string]string{}
+	filepath.Walk(dir, func(path string, info os.FileInfo, err error) error {
+		if err == nil && strings.HasSuffix(path, ".go") {
+			data, _ := os.ReadFile(path)
+			files[path] = string(data)
+		}
+		return nil
+	})
+	return files
+}
+
+func equalMaps(a, b map[string]string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for k, v := range a {
+		if b[k] != v {
+			return false
+		}
+	}
+	return true
+}
+
+func mapValues(m map[string]string) []string {
+	var out []string
+	for _, v := range m {
+		out = append(out, v)
+	}
+	return out
 }

@@ -152,6 +152,7 @@ func (r *Run) New() []*Finding {
 type Error struct {
 	Package string // package ID, e.g. "example.com/shop/tasks [example.com/shop/tasks.test]"
 	Message string // with its position first when it has one
+	Load    bool   // a load error (syntax, types, modules), not an analysis failure
 }
 
 // Handler is a job or message handler found in one of the named packages.
@@ -178,13 +179,14 @@ type Effect struct {
 
 // Directive is one //idemlint: comment.
 type Directive struct {
-	Package string
-	Pos     Position
-	Verb    string   // "ignore", "idempotent", "handler", or what was written
-	Kinds   []string // for ignore: the kinds it names
-	Reason  string   // the text after "--"
-	Err     string   // why it is malformed, or ""
-	Used    bool     // it silenced something (or, for handler, marked one)
+	Package  string
+	Pos      Position
+	Verb     string   // "ignore", "idempotent", "handler", or what was written
+	Kinds    []string // for ignore: the kinds it names
+	Reason   string   // the text after "--"
+	Declares string   // for decisions: what it declares, "key=... enforce=... ttl=... partial=..."
+	Err      string   // why it is malformed, or ""
+	Used     bool     // it silenced something (or, for handler, marked one)
 }
 
 // Sort puts findings, handlers and directives in the order every format prints them: by

@@ -1,0 +1,410 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"runtime"
+	"runtime/pprof"
+	"runtime/trace"
+	"slices"
+	"strings"
+	"time"
+
+	"golang.org/x/tools/go/analysis/checker"
+
+	"github.com/chokaq/idemlint/analyzer"
+	"github.com/chokaq/idemlint/internal/baseline"
+	"github.com/chokaq/idemlint/internal/driver"
+	"github.com/chokaq/idemlint/internal/fix"
+	"github.com/chokaq/idemlint/internal/output/github"
+	"github.com/chokaq/idemlint/internal/output/jsonout"
+	"github.com/chokaq/idemlint/internal/output/sarif"
+	"github.com/chokaq/idemlint/internal/output/text"
+	"github.com/chokaq/idemlint/internal/result"
+)
+
+// common holds the flags of both subcommands: what to load and how to report progress.
+type common struct {
+	tests    bool
+	tags     string
+	quiet    bool
+	debug    string
+	baseline string
+}
+
+func (c *common) register(fs *flag.FlagSet) {
+	// The analyzer's own flags, unprefixed as singlechecker exposes them.
+	analyzer.Analyzer.Flags.VisitAll(func(f *flag.Flag) { fs.Var(f.Value, f.Name, f.Usage) })
+	fs.BoolVar(&c.tests, "test", true, "analyze test files too")
+	fs.StringVar(&c.tags, "tags", "", "comma-separated build tags to load packages with")
+	fs.BoolVar(&c.quiet, "q", false, "quiet: no progress line and no summary line on stderr")
+	fs.StringVar(&c.debug, "debug", "", `debug flags, any subset of "fpstv" (facts, sequential, sanity, timing, verbose)`)
+}
+
+// config validates the analyzer's flags once, before loading: a bad -disable is one clear
+// error, not one per package.
+func (c *common) config(patterns []string, stderr io.Writer) (driver.Config, error) {
+	if err := analyzer.Validate(analyzer.Analyzer); err != nil {
+		return driver.Config{}, err
+	}
+	cfg := driver.Config{
+		Analyzer: analyzer.Analyzer,
+		Patterns: patterns,
+		Tests:    c.tests,
+		Debug:    c.debug,
+	}
+	if c.tags != "" {
+		cfg.BuildFlags = []string{"-tags=" + c.tags}
+	}
+	for _, k := range strings.Split(analyzer.Analyzer.Flags.Lookup("disable").Value.String(), ",") {
+		if k = strings.TrimSpace(k); k != "" {
+			cfg.Disabled = append(cfg.Disabled, k)
+		}
+	}
+	if !c.quiet && isTerminal(stderr) {
+		cfg.Progress = stderr
+	}
+	return cfg, nil
+}
+
+// checkFlags are the flags of the default subcommand.
+type checkFlags struct {
+	common
+	format        string
+	output        string
+	writeBaseline bool
+	legacyJSON    bool
+	context       int
+	fix, diff     bool
+	cpuprofile    string
+	memprofile    string
+	trace         string
+}
+
+var formats = []string{"text", "json", "sarif", "github"}
+
+func newCheckFlags() (*flag.FlagSet, *checkFlags) {
+	f := &checkFlags{}
+	fs := flag.NewFlagSet("idemlint", flag.ContinueOnError)
+	f.register(fs)
+	fs.StringVar(&f.format, "format", "text", "output format: "+strings.Join(formats, ", "))
+	fs.StringVar(&f.output, "o", "", "write the output to this file instead of stdout (text: stderr)")
+	fs.StringVar(&f.baseline, "baseline", "", "report only findings not recorded in this baseline file; list its stale entries")
+	fs.BoolVar(&f.writeBaseline, "write-baseline", false, "record the current findings in the -baseline file and exit 0")
+	fs.BoolVar(&f.legacyJSON, "json", false, "emit the go/analysis JSON tree (as go vet -json); exit status 0 with findings")
+	fs.IntVar(&f.context, "c", -1, "display offending line with this many lines of context (text format)")
+	fs.BoolVar(&f.fix, "fix", false, "apply all suggested fixes")
+	fs.BoolVar(&f.diff, "diff", false, "with -fix, don't update the files, but print a unified diff")
+	fs.StringVar(&f.cpuprofile, "cpuprofile", "", "write CPU profile to this file")
+	fs.StringVar(&f.memprofile, "memprofile", "", "write memory profile to this file")
+	fs.StringVar(&f.trace, "trace", "", "write trace log to this file")
+	// Shims for legacy vet flags, accepted by every go/analysis driver.
+	fs.Bool("source", false, "no effect (deprecated)")
+	fs.Bool("v", false, "no effect (deprecated)")
+	fs.Bool("all", false, "no effect (deprecated)")
+	fs.Usage = func() {
+		fmt.Fprintf(fs.Output(), `idemlint: %s
+
+Usage:
+  idemlint [flags] [packages]          check packages, e.g. ./...
+  idemlint report [flags] [packages]   write the handler inventory; idemlint report -h
+  go vet -vettool=$(command -v idemlint) [packages]
+
+Exit status: 0 no findings (no new ones with -baseline), 3 findings, 1 packages could not
+be loaded or analysed, 2 bad usage. With the legacy -json flag, findings exit 0.
+
+Flags:
+`, analyzer.Analyzer.Doc)
+		fs.PrintDefaults()
+	}
+	return fs, f
+}
+
+// check runs the default subcommand and returns the exit status.
+func check(args []string, stdout, stderr io.Writer) int {
+	fs, f := newCheckFlags()
+	fs.SetOutput(stderr)
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return exitClean
+		}
+		return exitUsage
+	}
+	if err := f.validate(fs.Args()); err != nil {
+		fmt.Fprintf(stderr, "idemlint: %v\n", err)
+		return exitUsage
+	}
+	cfg, err := f.config(fs.Args(), stderr)
+	if err != nil {
+		fmt.Fprintf(stderr, "%v\n", err) // the analyzer's errors start with "idemlint: "
+		return exitUsage
+	}
+	var base *baseline.File
+	if f.baseline != "" && !f.writeBaseline {
+		if base, err = baseline.Read(f.baseline); err != nil {
+			fmt.Fprintf(stderr, "idemlint: -baseline %s: %v (create it with -write-baseline)\n", f.baseline, err)
+			return exitUsage
+		}
+	}
+	stop, err := f.profile()
+	if err != nil {
+		fmt.Fprintf(stderr, "idemlint: %v\n", err)
+		return exitUsage
+	}
+	defer stop()
+
+	out, err := driver.Run(cfg)
+	if err != nil {
+		fmt.Fprintf(stderr, "idemlint: %v\n", err)
+		return exitError
+	}
+	run := out.Run
+	printErrors(stderr, run.Errors)
+	code := exitClean
+	if len(run.Errors) > 0 {
+		code = exitError
+	}
+	if strings.Contains(f.debug, "t") {
+		printTiming(stderr, out.Graph)
+	}
+
+	switch {
+	case f.fix:
+		return max(code, applyFixes(out.Graph, f.diff, stdout, stderr))
+	case f.legacyJSON:
+		return max(code, f.write(stdout, stderr, func(w io.Writer) error { return out.Graph.PrintJSON(w) }))
+	case f.writeBaseline:
+		if code != exitClean {
+			fmt.Fprintf(stderr, "idemlint: not writing %s: some packages failed, so the findings are incomplete\n", f.baseline)
+			return code
+		}
+		b, err := baseline.Write(f.baseline, run.Findings)
+		if err != nil {
+			fmt.Fprintf(stderr, "idemlint: %v\n", err)
+			return exitError
+		}
+		if !f.quiet {
+			fmt.Fprintf(stderr, "idemlint: recorded %d findings in %d entries in %s\n", len(run.Findings), len(b.Findings), f.baseline)
+		}
+		return code
+	}
+
+	var stale []baseline.Stale
+	if base != nil {
+		stale = base.Apply(run.Findings)
+	}
+	findings := run.New()
+	var notes []string
+	for _, s := range stale {
+		notes = append(notes, fmt.Sprintf("baseline %s: no longer found, remove it (or rerun with -write-baseline): %s", f.baseline, s))
+	}
+	for _, n := range notes {
+		fmt.Fprintf(stderr, "idemlint: %s\n", n)
+	}
+
+	var write func(io.Writer) error
+	switch f.format {
+	case "text":
+		write = func(w io.Writer) error { return text.Write(w, findings, f.context) }
+	case "json":
+		var jb *jsonout.Baseline
+		if base != nil {
+			jb = &jsonout.Baseline{File: f.baseline, Known: len(run.Findings) - len(findings), Stale: []jsonout.StaleEntry{}}
+			for _, s := range stale {
+				jb.Stale = append(jb.Stale, jsonout.StaleEntry{Fingerprint: s.Fingerprint, Kind: s.Kind, Package: s.Package, Handler: s.Handler, Message: s.Message, Count: s.Missing})
+			}
+		}
+		write = func(w io.Writer) error { return jsonout.Write(w, jsonout.Build(run, findings, jb)) }
+	case "sarif":
+		write = func(w io.Writer) error { return sarif.Write(w, sarif.Build(run, findings)) }
+	case "github":
+		write = func(w io.Writer) error { return github.Write(w, findings, run.Errors, notes) }
+	}
+	code = max(code, f.write(stdout, stderr, write))
+	if len(findings) > 0 && code == exitClean {
+		code = exitFindings
+	}
+	if !f.quiet {
+		fmt.Fprintln(stderr, summary(run, findings))
+	}
+	return code
+}
+
+func (f *checkFlags) validate(patterns []string) error {
+	if len(patterns) == 0 {
+		return errors.New("no packages named (try ./...); run idemlint -h for usage")
+	}
+	if !slices.Contains(formats, f.format) {
+		return fmt.Errorf("-format %q: want one of %s", f.format, strings.Join(formats, ", "))
+	}
+	formatSet := f.format != "text"
+	switch {
+	case f.legacyJSON && (formatSet || f.baseline != ""):
+		return errors.New("-json is the go/analysis JSON tree; for idemlint's JSON (and baselines) use -format json")
+	case f.writeBaseline && f.baseline == "":
+		return errors.New("-write-baseline needs -baseline FILE")
+	case f.fix && (formatSet || f.baseline != "" || f.legacyJSON):
+		return errors.New("-fix applies fixes and prints nothing else: drop -format, -json and -baseline")
+	case f.diff && !f.fix:
+		return errors.New("-diff goes with -fix")
+	}
+	return nil
+}
+
+// write sends output to -o or, by default, text to stderr (as go vet does, so that existing
+// scripts keep working) and every other format to stdout.
+func (f *checkFlags) write(stdout, stderr io.Writer, write func(io.Writer) error) int {
+	w := stdout
+	if f.format == "text" && !f.legacyJSON && !f.fix {
+		w = stderr
+	}
+	if f.output != "" {
+		file, err := os.Create(f.output)
+		if err != nil {
+			fmt.Fprintf(stderr, "idemlint: %v\n", err)
+			return exitError
+		}
+		defer file.Close()
+		w = file
+		if err := write(w); err != nil {
+			fmt.Fprintf(stderr, "idemlint: writing %s: %v\n", f.output, err)
+			return exitError
+		}
+		if err := file.Close(); err != nil {
+			fmt.Fprintf(stderr, "idemlint: writing %s: %v\n", f.output, err)
+			return exitError
+		}
+		return exitClean
+	}
+	if err := write(w); err != nil {
+		fmt.Fprintf(stderr, "idemlint: %v\n", err)
+		return exitError
+	}
+	return exitClean
+}
+
+func applyFixes(graph *checker.Graph, diff bool, stdout, stderr io.Writer) int {
+	var actions []fix.Action
+	for _, act := range graph.Roots {
+		if act.Err == nil {
+			actions = append(actions, fix.Action{Fset: act.Package.Fset, Files: act.Package.Syntax, Diagnostics: act.Diagnostics})
+		}
+	}
+	var w io.Writer
+	if diff {
+		w = stdout
+	}
+	if _, err := fix.Apply(actions, w); err != nil {
+		fmt.Fprintf(stderr, "idemlint: %v\n", err)
+		return exitError
+	}
+	return exitClean
+}
+
+// printErrors prints load errors as go/packages does (position first, so editors can jump
+// to them) and analysis failures prefixed with the tool's name, as the checker does.
+func printErrors(w io.Writer, errs []result.Error) {
+	for _, e := range errs {
+		if e.Load {
+			fmt.Fprintln(w, e.Message)
+		} else {
+			fmt.Fprintf(w, "idemlint: %s: %s\n", e.Package, e.Message)
+		}
+	}
+}
+
+// summary is the closing line for long runs and CI logs.
+func summary(run *result.Run, reported []*result.Finding) string {
+	s := fmt.Sprintf("idemlint: %s analysed, %s, %s", plural(run.Packages, "package"), plural(len(run.Handlers), "handler"), plural(len(reported), "finding"))
+	if known := len(run.Findings) - len(reported); known > 0 {
+		s = fmt.Sprintf("idemlint: %s analysed, %s, %s (%d in the baseline)", plural(run.Packages, "package"), plural(len(run.Handlers), "handler"), plural(len(reported), "new finding"), known)
+	}
+	if len(run.Errors) > 0 {
+		s += fmt.Sprintf(", %s", plural(len(run.Errors), "package error"))
+	}
+	return s + fmt.Sprintf(", %.1fs", run.Duration.Seconds())
+}
+
+func plural(n int, what string) string {
+	if n == 1 {
+		return "1 " + what
+	}
+	return fmt.Sprintf("%d %ss", n, what)
+}
+
+// printTiming prints the slowest actions, as the checker's -debug=t does.
+func printTiming(w io.Writer, graph *checker.Graph) {
+	var list []*checker.Action
+	var total time.Duration
+	for act := range graph.All() {
+		list = append(list, act)
+		total += act.Duration
+	}
+	slices.SortFunc(list, func(a, b *checker.Action) int { return int(b.Duration - a.Duration) })
+	var sum time.Duration
+	for _, act := range list {
+		fmt.Fprintf(w, "%s\t%s\n", act.Duration, act)
+		if sum += act.Duration; sum >= total*9/10 {
+			break
+		}
+	}
+	if total > sum {
+		fmt.Fprintf(w, "%s\tall others\n", total-sum)
+	}
+}
+
+// profile starts the profiles the flags ask for and returns what stops and writes them.
+func (f *checkFlags) profile() (stop func(), err error) {
+	var stops []func()
+	stop = func() {
+		for i := len(stops) - 1; i >= 0; i-- {
+			stops[i]()
+		}
+	}
+	if f.cpuprofile != "" {
+		file, err := os.Create(f.cpuprofile)
+		if err != nil {
+			return stop, err
+		}
+		if err := pprof.StartCPUProfile(file); err != nil {
+			return stop, err
+		}
+		stops = append(stops, func() { pprof.StopCPUProfile(); file.Close() })
+	}
+	if f.trace != "" {
+		file, err := os.Create(f.trace)
+		if err != nil {
+			return stop, err
+		}
+		if err := trace.Start(file); err != nil {
+			return stop, err
+		}
+		stops = append(stops, func() { trace.Stop(); file.Close() })
+	}
+	if f.memprofile != "" {
+		file, err := os.Create(f.memprofile)
+		if err != nil {
+			return stop, err
+		}
+		stops = append(stops, func() {
+			runtime.GC()
+			pprof.WriteHeapProfile(file)
+			file.Close()
+		})
+	}
+	return stop, nil
+}
+
+// isTerminal reports whether w is a character device (a terminal), where a progress line
+// that rewrites itself is welcome; in CI logs and pipes it would be noise.
+func isTerminal(w io.Writer) bool {
+	file, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
+	info, err := file.Stat()
+	return err == nil && info.Mode()&os.ModeCharDevice != 0
+}

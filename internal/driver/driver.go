@@ -1,0 +1,206 @@
+// Package driver loads packages with go/packages, runs the idemlint analyzer on them with
+// go/analysis/checker, and turns what the analyzer reported into a result.Run: findings
+// matched to their structured form and fingerprinted, handlers with their effects and
+// directives, load and analysis errors.
+//
+// It is the part of the command that knows about go/packages and go/token; the output
+// formats, the baseline and the inventory work on the plain result it returns.
+package driver
+
+import (
+	"fmt"
+	"go/token"
+	"io"
+	"log"
+	"os"
+	"path/filepath"
+	"runtime/debug"
+	"strings"
+	"sync/atomic"
+	"time"
+
+	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/analysis/checker"
+	"golang.org/x/tools/go/packages"
+
+	"github.com/chokaq/idemlint/analyzer"
+	"github.com/chokaq/idemlint/internal/result"
+)
+
+// Config says what to load and how.
+type Config struct {
+	Analyzer   *analysis.Analyzer // made by package analyzer (its Result type is needed)
+	Patterns   []string           // package patterns, as for go build
+	Tests      bool               // load test files too (the -test flag)
+	BuildFlags []string           // passed to the go command (-tags=...)
+	Disabled   []string           // the analyzer's -disable kinds, to mark effects not reported
+	// Progress, when set, receives a line that is rewritten as packages finish ("\r"): it
+	// should be a terminal.
+	Progress io.Writer
+	// Debug holds the checker's debug letters: f (log facts), p (sequential), s (sanity
+	// checks of facts), v (verbose log); t is handled by the caller from Graph.
+	Debug string
+}
+
+// Output is a finished run: the checker's graph (for -fix and the legacy -json tree) and
+// the result the formats read.
+type Output struct {
+	Graph *checker.Graph
+	Run   *result.Run
+}
+
+// Run loads and analyses the packages. An error means nothing could be loaded (a bad
+// pattern, no go.mod): exit status 1. Packages that fail individually are in Run.Errors.
+func Run(cfg Config) (*Output, error) {
+	start := time.Now()
+	if dbg(cfg.Debug, 'v') {
+		log.Printf("load %s", cfg.Patterns)
+	}
+	progress := newProgress(cfg.Progress)
+	progress.phase("loading " + strings.Join(cfg.Patterns, " "))
+	pkgs, err := load(cfg)
+	if err != nil {
+		progress.clear()
+		return nil, err
+	}
+	root := sourceRoot()
+	run := &result.Run{Tool: Tool(), Root: root, Disabled: cfg.Disabled}
+	conv := &converter{run: run, root: root}
+
+	// Errors in the packages themselves (syntax, types, missing modules): reported as
+	// go/packages.PrintErrors would, once per package.
+	var all []*packages.Package
+	packages.Visit(pkgs, nil, func(p *packages.Package) {
+		all = append(all, p)
+		for _, e := range p.Errors {
+			run.Errors = append(run.Errors, result.Error{Package: p.ID, Message: e.Error(), Load: true})
+		}
+		if p.Module != nil && p.Module.Error != nil {
+			run.Errors = append(run.Errors, result.Error{Package: p.ID, Message: p.Module.Error.Err, Load: true})
+		}
+	})
+	conv.index(all)
+
+	var factLog io.Writer
+	if dbg(cfg.Debug, 'f') {
+		factLog = os.Stderr
+	}
+	var done atomic.Int64
+	progress.total = len(all)
+	a := instrument(cfg.Analyzer, func() { progress.step(done.Add(1)) })
+	graph, err := checker.Analyze([]*analysis.Analyzer{a}, pkgs, &checker.Options{
+		Sequential:  dbg(cfg.Debug, 'p'),
+		SanityCheck: dbg(cfg.Debug, 's'),
+		FactLog:     factLog,
+	})
+	progress.clear()
+	if err != nil {
+		return nil, err
+	}
+
+	n := 0
+	for act := range graph.All() {
+		n++
+		if act.Err != nil {
+			run.Errors = append(run.Errors, result.Error{Package: act.Package.ID, Message: act.Err.Error()})
+		}
+	}
+	run.Packages = n
+	for _, act := range graph.Roots {
+		if act.Err != nil {
+			continue
+		}
+		res, _ := act.Result.(*analyzer.Result)
+		conv.action(act.Package, act.Diagnostics, res)
+	}
+	conv.finish()
+	run.Duration = time.Since(start)
+	return &Output{Graph: graph, Run: run}, nil
+}
+
+func load(cfg Config) ([]*packages.Package, error) {
+	conf := &packages.Config{
+		// The analyzer exchanges facts, so dependencies need syntax too.
+		Mode:       packages.LoadAllSyntax | packages.NeedModule,
+		Tests:      cfg.Tests,
+		BuildFlags: cfg.BuildFlags,
+	}
+	pkgs, err := packages.Load(conf, cfg.Patterns...)
+	if err == nil && len(pkgs) == 0 {
+		err = fmt.Errorf("%s matched no packages", strings.Join(cfg.Patterns, " "))
+	}
+	return pkgs, err
+}
+
+// instrument returns an analyzer that runs a and then calls done. The checker offers no
+// progress hook; wrapping Run is the one place that sees each package finish.
+func instrument(a *analysis.Analyzer, done func()) *analysis.Analyzer {
+	return &analysis.Analyzer{
+		Name:             a.Name,
+		Doc:              a.Doc,
+		URL:              a.URL,
+		Requires:         a.Requires,
+		ResultType:       a.ResultType,
+		FactTypes:        a.FactTypes,
+		RunDespiteErrors: a.RunDespiteErrors,
+		Run: func(pass *analysis.Pass) (any, error) {
+			defer done()
+			return a.Run(pass)
+		},
+	}
+}
+
+// Tool describes this build of idemlint.
+func Tool() result.Tool {
+	version := "(devel)"
+	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" {
+		version = bi.Main.Version
+	}
+	return result.Tool{Name: "idemlint", Version: version, URI: "https://github.com/chokaq/idemlint"}
+}
+
+// sourceRoot is the directory machine-readable paths are relative to: the enclosing
+// repository's top (the nearest directory with a .git entry), because code scanning and
+// annotations resolve paths against the repository, or else the working directory.
+func sourceRoot() string {
+	wd, err := os.Getwd()
+	if err != nil {
+		return ""
+	}
+	for dir := wd; ; {
+		if _, err := os.Stat(filepath.Join(dir, ".git")); err == nil {
+			return dir
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return wd
+		}
+		dir = parent
+	}
+}
+
+func dbg(flags string, b byte) bool { return strings.IndexByte(flags, b) >= 0 }
+
+// position converts a token position, making File relative to root when it is inside.
+func position(fset *token.FileSet, pos token.Pos, root string) result.Position {
+	if !pos.IsValid() {
+		return result.Position{}
+	}
+	return fromToken(fset.Position(pos), root)
+}
+
+func fromToken(p token.Position, root string) result.Position {
+	return result.Position{Path: p.Filename, File: relative(p.Filename, root), Line: p.Line, Column: p.Column}
+}
+
+func relative(file, root string) string {
+	if file == "" {
+		return ""
+	}
+	if root != "" {
+		if rel, err := filepath.Rel(root, file); err == nil && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && rel != ".." {
+			return filepath.ToSlash(rel)
+		}
+	}
+	return filepath.ToSlash(file)
+}

@@ -1,0 +1,340 @@
+// Package inventory renders the handler inventory of a run: every handler found, grouped by
+// framework and package, with the effects it reaches, what guards them, the chain to each,
+// the checklist decisions answered or missing, and the directives that declare decisions,
+// with their reasons. A summary counts handlers, protected handlers and findings by kind.
+//
+// Two renderings of one view: HTML, a single self-contained file (inline style and script,
+// no network access) that sorts and filters in the browser, and Markdown for a pull request
+// or a wiki. The view is computed here, once, so the two cannot disagree.
+package inventory
+
+import (
+	"cmp"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/chokaq/idemlint/internal/result"
+	"github.com/chokaq/idemlint/internal/rules"
+)
+
+// Status is what a handler's row says at a glance.
+const (
+	StatusFindings  = "findings"    // at least one effect reported
+	StatusProtected = "protected"   // effects, all guarded, declared or claimed by the middleware
+	StatusUnchecked = "not checked" // unguarded effects only of kinds turned off with -disable
+	StatusDeclared  = "declared"    // no effect left once its own directives apply
+	StatusNoEffects = "no effects"  // nothing to protect (effects suppressed in callees vanish too)
+)
+
+// View is what both renderings show.
+type View struct {
+	Title      string
+	Tool       result.Tool
+	Summary    Summary
+	Kinds      []KindCount
+	Frameworks []Framework
+	Handlers   []*Handler // all of them, in the order of Frameworks
+	Directives []Directive
+	Findings   []*result.Finding // directive findings (effect findings are under handlers)
+	Errors     []result.Error
+}
+
+// Summary counts the run.
+type Summary struct {
+	Packages     int
+	Handlers     int
+	Protected    int // handlers with effects and no finding
+	WithFindings int
+	Declared     int // handlers whose effects its own //idemlint: directives declare safe
+	Unchecked    int // handlers whose unguarded effects are all of disabled kinds
+	NoEffects    int
+	Findings     int // all findings, effect and directive
+	Known        int // of which recorded in a baseline
+	Directives   int
+}
+
+// KindCount is one line of "findings by kind".
+type KindCount struct {
+	Kind     string
+	Short    string
+	Docs     string
+	Findings int
+	Handlers int // handlers reaching the kind at all, guarded or not
+}
+
+// Framework groups handlers by framework, then package.
+type Framework struct {
+	Name     string
+	Packages []Package
+}
+
+// Package is one package's handlers.
+type Package struct {
+	Path     string
+	Handlers []*Handler
+}
+
+// Handler is one row.
+type Handler struct {
+	Name       string
+	Package    string
+	Framework  string
+	Location   string // "shop/tasks/handlers.go:31"
+	Line       int
+	Status     string
+	Wrapped    bool
+	Effects    []Effect
+	Directives []Directive
+	Findings   int
+	Known      int      // findings recorded in a baseline
+	Missing    []string // union of the decisions missing over its effects
+	Kinds      []string // kinds of its effects
+}
+
+// Effect is one effect of a handler, with the decisions the code answers.
+type Effect struct {
+	Kind        string
+	State       string
+	Detail      string
+	Guard       string // what makes a repeat safe, or why it is not reported
+	Chain       string // "H -> f -> sink"
+	Reported    bool
+	Known       bool
+	Message     string // the finding, when reported
+	Key         string // "answered", "missing" or "not checked"
+	Enforcement string
+}
+
+// Directive is one //idemlint: comment.
+type Directive struct {
+	Location string
+	Package  string
+	Text     string // "ignore http.write", "idempotent", "handler"
+	Reason   string
+	Used     bool
+	Err      string
+}
+
+// Build computes the view of a run.
+func Build(title string, run *result.Run) *View {
+	v := &View{Title: title, Tool: run.Tool, Errors: run.Errors}
+	v.Summary.Packages = run.Packages
+	v.Summary.Findings = len(run.Findings)
+	for _, f := range run.Findings {
+		if f.Known {
+			v.Summary.Known++
+		}
+		if !f.IsEffect() {
+			v.Findings = append(v.Findings, f)
+		}
+	}
+	kinds := map[string]*KindCount{}
+	kind := func(k string) *KindCount {
+		if kc, ok := kinds[k]; ok {
+			return kc
+		}
+		r := rules.Lookup(k)
+		kc := &KindCount{Kind: k, Short: r.Short, Docs: r.HelpURI()}
+		kinds[k] = kc
+		return kc
+	}
+	for _, r := range rules.All {
+		kind(r.ID)
+	}
+	for _, f := range run.Findings {
+		kind(f.Category).Findings++
+	}
+
+	byFramework := map[string]map[string][]*Handler{}
+	for _, h := range run.Handlers {
+		row := handler(h, run)
+		switch row.Status {
+		case StatusFindings:
+			v.Summary.WithFindings++
+		case StatusProtected:
+			v.Summary.Protected++
+		case StatusDeclared:
+			v.Summary.Declared++
+		case StatusUnchecked:
+			v.Summary.Unchecked++
+		default:
+			v.Summary.NoEffects++
+		}
+		for _, k := range row.Kinds {
+			kind(k).Handlers++
+		}
+		if byFramework[h.Framework] == nil {
+			byFramework[h.Framework] = map[string][]*Handler{}
+		}
+		byFramework[h.Framework][h.Package] = append(byFramework[h.Framework][h.Package], row)
+	}
+	v.Summary.Handlers = len(run.Handlers)
+
+	names := sortedKeys(byFramework)
+	for _, fw := range names {
+		g := Framework{Name: fw}
+		for _, pkg := range sortedKeys(byFramework[fw]) {
+			hs := byFramework[fw][pkg]
+			g.Packages = append(g.Packages, Package{Path: pkg, Handlers: hs})
+			v.Handlers = append(v.Handlers, hs...)
+		}
+		v.Frameworks = append(v.Frameworks, g)
+	}
+	for _, kc := range kinds {
+		v.Kinds = append(v.Kinds, *kc)
+	}
+	order := func(k string) int {
+		i := slices.IndexFunc(rules.All, func(r rules.Rule) bool { return r.ID == k })
+		if i < 0 {
+			return len(rules.All)
+		}
+		return i
+	}
+	slices.SortFunc(v.Kinds, func(a, b KindCount) int {
+		return cmp.Or(cmp.Compare(order(a.Kind), order(b.Kind)), cmp.Compare(a.Kind, b.Kind))
+	})
+	for _, d := range run.Directives {
+		v.Directives = append(v.Directives, directive(d))
+	}
+	v.Summary.Directives = len(v.Directives)
+	return v
+}
+
+func handler(h *result.Handler, run *result.Run) *Handler {
+	row := &Handler{
+		Name:      h.Name,
+		Package:   h.Package,
+		Framework: h.Framework,
+		Location:  location(h.Pos),
+		Line:      h.Pos.Line,
+		Wrapped:   h.Wrapped,
+	}
+	var findings []*result.Finding
+	for _, f := range run.Findings {
+		if f.Handler == h.Name && f.Package == h.Package && f.HandlerPos == h.Pos {
+			findings = append(findings, f)
+		}
+	}
+	for _, e := range h.Effects {
+		ev := Effect{Kind: e.Kind, State: e.State, Detail: e.Detail, Reported: e.Reported}
+		hops := []string{h.Name}
+		for _, hop := range e.Chain {
+			hops = append(hops, hop.Func)
+		}
+		ev.Chain = strings.Join(hops, " -> ")
+		for _, f := range findings {
+			if f.Category == e.Kind {
+				ev.Message, ev.Known = f.Message, f.Known
+			}
+		}
+		switch {
+		case e.Reported:
+			ev.Guard = "none"
+			if e.State == "unstable-key" {
+				ev.Guard = "a key that changes on every run"
+			}
+			if h.Wrapped {
+				ev.Guard = "the idempotency middleware's claim (an external effect can still repeat after a crash)"
+			}
+			ev.Key, ev.Enforcement = decision(!slices.Contains(e.Missing, "key")), decision(!slices.Contains(e.Missing, "enforcement"))
+			row.Findings++
+			if ev.Known {
+				row.Known++
+			}
+			for _, m := range e.Missing {
+				if !slices.Contains(row.Missing, m) {
+					row.Missing = append(row.Missing, m)
+				}
+			}
+		case e.Disabled && e.State != "protected":
+			ev.Guard = "not checked: " + e.Kind + " is disabled (-disable)"
+			ev.Key, ev.Enforcement = "not checked", "not checked"
+		case e.State != "protected" && h.Wrapped:
+			ev.Guard = "the idempotency middleware: its claim and completion marker commit with the write"
+			ev.Key, ev.Enforcement = "answered", "answered"
+		default:
+			ev.Guard = e.Detail
+			ev.Key, ev.Enforcement = "answered", "answered"
+		}
+		row.Effects = append(row.Effects, ev)
+		if !slices.Contains(row.Kinds, e.Kind) {
+			row.Kinds = append(row.Kinds, e.Kind)
+		}
+	}
+	// Findings about the handler as a whole (an open ttl or partial decision) belong to no
+	// effect: each gets a line of its own so that the row counts it.
+	for _, f := range findings {
+		if slices.Contains(row.Kinds, f.Category) {
+			continue
+		}
+		row.Effects = append(row.Effects, Effect{
+			Kind: f.Category, State: f.State, Detail: f.Detail, Guard: "none", Reported: true, Known: f.Known,
+			Message: f.Message, Key: decision(!slices.Contains(f.Missing, "key")), Enforcement: decision(!slices.Contains(f.Missing, "enforcement")),
+		})
+		row.Findings++
+		if f.Known {
+			row.Known++
+		}
+		for _, m := range f.Missing {
+			if !slices.Contains(row.Missing, m) {
+				row.Missing = append(row.Missing, m)
+			}
+		}
+	}
+	declared, unchecked := false, false
+	for _, e := range row.Effects {
+		unchecked = unchecked || e.Key == "not checked"
+	}
+	for _, d := range h.Directives {
+		row.Directives = append(row.Directives, directive(d))
+		declared = declared || d.Used && d.Verb != "handler"
+	}
+	switch {
+	case row.Findings > 0:
+		row.Status = StatusFindings
+	case unchecked:
+		row.Status = StatusUnchecked
+	case len(row.Effects) > 0:
+		row.Status = StatusProtected
+	case declared:
+		row.Status = StatusDeclared
+	default:
+		row.Status = StatusNoEffects
+	}
+	return row
+}
+
+func decision(answered bool) string {
+	if answered {
+		return "answered"
+	}
+	return "missing"
+}
+
+func directive(d *result.Directive) Directive {
+	text := d.Verb
+	if len(d.Kinds) > 0 {
+		text += " " + strings.Join(d.Kinds, ",")
+	}
+	if d.Declares != "" {
+		text += " " + d.Declares
+	}
+	return Directive{Location: location(d.Pos), Package: d.Package, Text: text, Reason: d.Reason, Used: d.Used, Err: d.Err}
+}
+
+func location(p result.Position) string {
+	if p.File == "" {
+		return ""
+	}
+	return p.File + ":" + strconv.Itoa(p.Line)
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	return keys
+}

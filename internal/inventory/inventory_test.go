@@ -1,0 +1,112 @@
+package inventory_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/chokaq/idemlint/internal/inventory"
+	"github.com/chokaq/idemlint/internal/result"
+)
+
+func sampleRun() *result.Run {
+	pos := func(file string, line int) result.Position {
+		return result.Position{Path: "/r/" + file, File: file, Line: line, Column: 2}
+	}
+	ignore := &result.Directive{Package: "p", Pos: pos("p/h.go", 30), Verb: "ignore", Kinds: []string{"http.write"}, Reason: "partner dedups | by ref", Used: true}
+	finding := &result.Finding{
+		Category: "sql.write", Message: "handler (*W).Work: INSERT (x); missing: key, enforcement", Package: "p",
+		Pos: pos("p/h.go", 12), Handler: "(*W).Work", HandlerPos: pos("p/h.go", 10), Framework: "river",
+		State: "unprotected", Missing: []string{"key", "enforcement"}, Known: true,
+	}
+	return &result.Run{
+		Tool:     result.Tool{Name: "idemlint", Version: "v9"},
+		Packages: 7,
+		Findings: []*result.Finding{finding, {Category: "directive", Message: "//idemlint:ignore needs a reason", Package: "p", Pos: pos("p/x.go", 3)}},
+		Handlers: []*result.Handler{
+			{Name: "(*W).Work", Package: "p", Framework: "river", Pos: pos("p/h.go", 10), Effects: []result.Effect{
+				{Kind: "sql.write", State: "unprotected", Detail: "INSERT", Reported: true, Missing: []string{"key", "enforcement"}, Chain: []result.Hop{{Func: "(*pgxpool.Pool).Exec"}}},
+				{Kind: "payment", State: "protected", Detail: "payment with an idempotency key"},
+			}},
+			{Name: "Ping", Package: "p", Framework: "asynq", Pos: pos("p/h.go", 28), Directives: []*result.Directive{ignore}},
+			{Name: "Sync", Package: "q", Framework: "asynq", Pos: pos("q/s.go", 5), Effects: []result.Effect{
+				{Kind: "email.send", State: "unprotected", Detail: "email", Disabled: true},
+			}},
+			{Name: "Wrapped", Package: "q", Framework: "asynq", Wrapped: true, Pos: pos("q/s.go", 50), Effects: []result.Effect{
+				{Kind: "sql.write", State: "unprotected", Detail: "INSERT"},
+			}},
+		},
+		Directives: []*result.Directive{ignore},
+	}
+}
+
+func TestBuild(t *testing.T) {
+	v := inventory.Build("t", sampleRun())
+	s := v.Summary
+	if s.Handlers != 4 || s.WithFindings != 1 || s.Protected != 1 || s.Unchecked != 1 || s.Declared != 1 || s.Findings != 2 || s.Known != 1 || s.Directives != 1 {
+		t.Errorf("summary %+v", s)
+	}
+	if len(v.Frameworks) != 2 || v.Frameworks[0].Name != "asynq" || len(v.Frameworks[0].Packages) != 2 {
+		t.Errorf("grouping: %+v", v.Frameworks)
+	}
+	status := map[string]string{}
+	decisions := map[string]string{}
+	for _, h := range v.Handlers {
+		status[h.Name] = h.Status
+		for _, e := range h.Effects {
+			decisions[h.Name+" "+e.Kind] = e.Key + "/" + e.Enforcement
+		}
+	}
+	for name, want := range map[string]string{"(*W).Work": "findings", "Ping": "declared", "Sync": "not checked", "Wrapped": "protected"} {
+		if status[name] != want {
+			t.Errorf("%s: status %q, want %q", name, status[name], want)
+		}
+	}
+	for k, want := range map[string]string{
+		"(*W).Work sql.write": "missing/missing",
+		"(*W).Work payment":   "answered/answered",
+		"Sync email.send":     "not checked/not checked", // -disable: not a decision
+		"Wrapped sql.write":   "answered/answered",       // the middleware's claim
+	} {
+		if decisions[k] != want {
+			t.Errorf("%s: %q, want %q", k, decisions[k], want)
+		}
+	}
+}
+
+func TestMarkdownEscapes(t *testing.T) {
+	var b strings.Builder
+	if err := inventory.Markdown(&b, inventory.Build("t", sampleRun())); err != nil {
+		t.Fatal(err)
+	}
+	md := b.String()
+	if !strings.Contains(md, `partner dedups \| by ref`) {
+		t.Errorf("a pipe in a reason must not split the table cell:\n%s", md)
+	}
+	if !strings.Contains(md, `**(\*W).Work**`) {
+		t.Errorf("handler name not escaped:\n%s", md)
+	}
+	for _, line := range strings.Split(md, "\n") {
+		if strings.HasPrefix(line, "| ") && strings.Count(strings.ReplaceAll(line, `\|`, ""), "|") < 3 {
+			t.Errorf("broken table row: %s", line)
+		}
+	}
+}
+
+func TestHTML(t *testing.T) {
+	var b strings.Builder
+	if err := inventory.HTML(&b, inventory.Build(`<script>alert(1)</script>`, sampleRun())); err != nil {
+		t.Fatal(err)
+	}
+	page := b.String()
+	if strings.Contains(page, "<script>alert(1)") {
+		t.Errorf("title not escaped")
+	}
+	if n := strings.Count(page, `<tr class="handler"`); n != 4 {
+		t.Errorf("%d handler rows, want 4", n)
+	}
+	for _, want := range []string{`data-status="declared"`, `data-kinds="sql.write payment"`, `id="filter"`, "1 in baseline"} {
+		if !strings.Contains(page, want) {
+			t.Errorf("page lacks %s", want)
+		}
+	}
+}
