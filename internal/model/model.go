@@ -267,7 +267,11 @@ func Compile(libs []Library) *Index {
 		for i := range lib.Registrations {
 			r := &lib.Registrations[i]
 			if r.Framework == "" {
+				// The framework its handler shapes name ("asynq"), else the library.
 				r.Framework = lib.Name
+				if len(lib.Handlers) > 0 {
+					r.Framework = lib.Handlers[0].Framework
+				}
 			}
 			ix.registrations[Normalize(r.Func)] = r
 		}
