@@ -33,4 +33,11 @@ step "apicheck: stubs and models against the real libraries"
 step "examples: build and vet"
 (cd examples && go build ./... && go vet ./...)
 
+step "integration: SARIF and JSON output against their schemas"
+(cd integration/sarif && go vet ./... && go test ./...)
+
+step "integration: handler inventory in headless Chromium"
+command -v chromium >/dev/null || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends chromium fonts-dejavu-core >/dev/null; }
+(cd integration/report && go vet ./... && REPORT_SCREENSHOT="${TMPDIR:-/tmp}/idemlint-report.png" go test ./...)
+
 step "all tests passed"
