@@ -19,6 +19,7 @@ import (
 	"github.com/chokaq/idemlint/internal/baseline"
 	"github.com/chokaq/idemlint/internal/driver"
 	"github.com/chokaq/idemlint/internal/fix"
+	"github.com/chokaq/idemlint/internal/modelcheck"
 	"github.com/chokaq/idemlint/internal/output/github"
 	"github.com/chokaq/idemlint/internal/output/jsonout"
 	"github.com/chokaq/idemlint/internal/output/sarif"
@@ -73,6 +74,7 @@ func (c *common) config(patterns []string, stderr io.Writer) (driver.Config, err
 // checkFlags are the flags of the default subcommand.
 type checkFlags struct {
 	common
+	modelsCheck   string
 	format        string
 	output        string
 	writeBaseline bool
@@ -101,6 +103,7 @@ func newCheckFlags() (*flag.FlagSet, *checkFlags) {
 	fs.StringVar(&f.cpuprofile, "cpuprofile", "", "write CPU profile to this file")
 	fs.StringVar(&f.memprofile, "memprofile", "", "write memory profile to this file")
 	fs.StringVar(&f.trace, "trace", "", "write trace log to this file")
+	fs.StringVar(&f.modelsCheck, "models-check", "", "check this model file and report which names it references exist in the packages' import graph, then exit")
 	// Shims for legacy vet flags, accepted by every go/analysis driver.
 	fs.Bool("source", false, "no effect (deprecated)")
 	fs.Bool("v", false, "no effect (deprecated)")
@@ -132,6 +135,10 @@ func check(args []string, stdout, stderr io.Writer) int {
 			return exitClean
 		}
 		return exitUsage
+	}
+	if f.modelsCheck != "" {
+		// 0: every name in view resolves; 1: the file is invalid or a name is missing.
+		return modelcheck.Run(stdout, f.modelsCheck, "", fs.Args())
 	}
 	if err := f.validate(fs.Args()); err != nil {
 		fmt.Fprintf(stderr, "idemlint: %v\n", err)

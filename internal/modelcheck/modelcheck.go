@@ -32,6 +32,17 @@ func Run(w io.Writer, file, dir string, patterns []string) int {
 		fmt.Fprintf(w, "%s: loading %v: %v\n", file, patterns, err)
 		return 1
 	}
+	// A package that did not load would make its names look missing: say so instead.
+	var loadErrs []string
+	packages.Visit(pkgs, nil, func(p *packages.Package) {
+		for _, e := range p.Errors {
+			loadErrs = append(loadErrs, e.Error())
+		}
+	})
+	if len(loadErrs) > 0 {
+		fmt.Fprintf(w, "%s: cannot check: %d errors loading %v, first: %s\n", file, len(loadErrs), patterns, loadErrs[0])
+		return 1
+	}
 	graph := model.Packages{}
 	for _, p := range pkgs {
 		if p.Types != nil {

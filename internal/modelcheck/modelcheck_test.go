@@ -48,6 +48,12 @@ sinks:
 		t.Errorf("status %d, want 1 for a missing name", status)
 	}
 
+	write("broken/broken.go", "package broken\n\nimport _ \"example.com/missing/dep\"\n")
+	out.Reset()
+	if status := Run(&out, model, dir, []string{"./broken"}); status != 1 || !strings.Contains(out.String(), "cannot check: ") {
+		t.Errorf("a package that fails to load: status %d, output %q", status, out.String())
+	}
+
 	write("bad.yml", "library: acme\nsinks:\n  - func: \"a/b.F\"\n    kind: sql.wirte\n    shape: send\n")
 	out.Reset()
 	if status := Run(&out, filepath.Join(dir, "bad.yml"), dir, nil); status != 1 || !strings.Contains(out.String(), "bad.yml:4:11: field kind: unknown effect kind") {
