@@ -167,7 +167,10 @@ func isModelled(pass *analysis.Pass, ix *model.Index) bool {
 	if inMiddleware(pass.Pkg.Path()) {
 		return true // the runtime middleware's own store writes are its users' protection
 	}
-	if pass.Module != nil && pass.Module.Path != "" {
+	// A dependency's module is skipped whole when models name any of its packages; the
+	// main module (no version: it is being developed, and its own models may name its
+	// packages, a company's queue beside its handlers) only package by package.
+	if pass.Module != nil && pass.Module.Path != "" && pass.Module.Version != "" {
 		return ix.ModelledModule(pass.Module.Path)
 	}
 	return ix.Modelled(pass.Pkg.Path())

@@ -102,7 +102,7 @@ func (c *compiled) indexFor(dir string) (*model.Index, error) {
 	var r indexOrError
 	lib, err := model.LoadFile(cfg)
 	if err != nil {
-		r.err = fmt.Errorf("idemlint: %w", err)
+		r.err = err
 	} else {
 		r.index = model.Compile(append(append([]model.Library(nil), c.libs...), lib))
 	}

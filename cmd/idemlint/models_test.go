@@ -1,0 +1,101 @@
+package main_test
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// writeModule writes a small module that uses a company's own queue and HTTP client, which
+// only the module's .idemlint.yml describes.
+func writeModule(t *testing.T, config string) string {
+	t.Helper()
+	dir := t.TempDir()
+	files := map[string]string{
+		"go.mod":         "module example.com/acme\n\ngo 1.26\n",
+		"queue/queue.go": "package queue\n\nimport \"context\"\n\ntype Message struct{ ID string }\n\nfunc Subscribe(topic string, h func(context.Context, *Message) error) {}\n",
+		"httpc/httpc.go": "package httpc\n\nimport \"context\"\n\ntype Client struct{}\n\nfunc (c *Client) PostJSON(ctx context.Context, url string, key string) error { return nil }\n",
+		"app/app.go": `package app
+
+import (
+	"context"
+
+	"example.com/acme/httpc"
+	"example.com/acme/queue"
+)
+
+var c *httpc.Client
+
+func Register() { queue.Subscribe("invoices", onInvoice) }
+
+func onInvoice(ctx context.Context, m *queue.Message) error {
+	return c.PostJSON(ctx, "https://billing/invoices", "")
+}
+`,
+	}
+	if config != "" {
+		files[".idemlint.yml"] = config
+	}
+	for name, content := range files {
+		path := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
+}
+
+const acmeModels = `library: acme
+handlers:
+  - framework: acme-queue
+    params: ["context.Context", "*example.com/acme/queue.Message"]
+    results: ["error"]
+sinks:
+  - func: "(*example.com/acme/httpc.Client).PostJSON"
+    kind: http.write
+    shape: key.arg
+    arg: 2
+    what: acme POST
+`
+
+// A user's model file, found by walking up from the packages, makes the command report a
+// handler of the company's own queue; without it there is nothing to report; a broken one
+// fails with its file, line and field.
+func TestUserModelsEndToEnd(t *testing.T) {
+	bin := build(t)
+
+	dir := writeModule(t, acmeModels)
+	out, code := run(t, dir, bin, "-q", "./...")
+	if code != 3 || !strings.Contains(out, "app/app.go:15:9: handler onInvoice: acme POST without an idempotency key (onInvoice -> (*httpc.Client).PostJSON); missing: key, enforcement") {
+		t.Errorf("with .idemlint.yml: exit %d, output:\n%s", code, out)
+	}
+
+	out, code = run(t, dir, bin, "-models-check", ".idemlint.yml", "./...")
+	if code != 0 || !strings.Contains(out, "ok            (*example.com/acme/httpc.Client).PostJSON (func)") {
+		t.Errorf("-models-check: exit %d, output:\n%s", code, out)
+	}
+
+	plain := writeModule(t, "")
+	if out, code := run(t, plain, bin, "-q", "./..."); code != 0 || out != "" {
+		t.Errorf("without models: exit %d, output:\n%s", code, out)
+	}
+
+	// The same models from -models in a module without .idemlint.yml.
+	models := filepath.Join(t.TempDir(), "acme.yml")
+	if err := os.WriteFile(models, []byte(acmeModels), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if out, code := run(t, plain, bin, "-q", "-models", models, "./..."); code != 3 || !strings.Contains(out, "handler onInvoice") {
+		t.Errorf("-models: exit %d, output:\n%s", code, out)
+	}
+
+	broken := writeModule(t, strings.Replace(acmeModels, "kind: http.write", "kind: http.wrte", 1))
+	out, code = run(t, broken, bin, "-q", "./...")
+	if code == 0 || code == 3 || !strings.Contains(out, ".idemlint.yml:8:11: field kind: unknown effect kind \"http.wrte\"") {
+		t.Errorf("broken .idemlint.yml: exit %d, output:\n%s", code, out)
+	}
+}
