@@ -30,6 +30,9 @@ var decisionOrder = []string{"key", "enforcement", "ttl", "partial"}
 // contradicts the declaration), and returns what is still open, for the skeleton fix.
 //
 //   - key, enforcement: from the effect's guard (none: both; an unstable key: key).
+//   - a handler wrapped by the runtime middleware has its key; its database writes are
+//     enforced when the completion is stored in their transaction, its external effects
+//     never (the crash window after the effect remains).
 //   - ttl: a handler wrapped by the runtime middleware needs an explicit retention.
 //   - partial: effects on two or more systems that do not commit together (some effect is
 //     not safe to repeat, and the job's completion is not stored in the handler's own
@@ -49,10 +52,14 @@ func (a *analysis_) judge(h handlerNode) ([]verdict, []string) {
 		}
 		missing := missingDecisions(e.State)
 		if h.wrapped {
-			if !external(e.Kind) {
-				continue // the middleware's claim and completion marker enforce the key
+			switch {
+			case !external(e.Kind) && h.txCompletion:
+				continue // the completion marker commits in the same transaction as the write
+			case !external(e.Kind):
+				e.Detail += "; the idempotency middleware claims this handler, but a crash between the write and its completion marker repeats it (store the completion in the same transaction: sqlstore CompleteTx)"
+			default:
+				e.Detail += "; the idempotency middleware claims this handler, but a crash after the external effect repeats it"
 			}
-			e.Detail += "; the idempotency middleware claims this handler, but a crash after the external effect repeats it"
 			missing = []string{"enforcement"}
 		}
 		if partial {

@@ -62,8 +62,10 @@ type node struct {
 	marked  *directive.Directive   // //idemlint:handler
 	// decisions is the handler's //idemlint:decisions declaration.
 	decisions *directive.Directive
-	// txCompletion is set when the body stores the job's completion in its transaction.
-	txCompletion bool
+	// completesHere is set when the body calls a transactional completion; txCompletion
+	// when it or a callee does (solved with the effects).
+	completesHere bool
+	txCompletion  bool
 	// handlerCall is the framework of a modelled handler call in the body (a webhook
 	// signature check), which makes the node a handler.
 	handlerCall string
@@ -344,7 +346,7 @@ func (a *analysis_) resolveCall(n *node, call *ast.CallExpr) {
 		n.handlerCall = entry.HandlerCall
 	}
 	if entry.TxCompletion {
-		n.txCompletion = true
+		n.completesHere = true
 	}
 	if s := entry.Sink; s != nil {
 		if e := a.evalSink(n, s, fn, call); e != nil {

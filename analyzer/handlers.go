@@ -186,6 +186,23 @@ func (a *analysis_) handlerValues(arg ast.Expr, mode handOver, local func(*node)
 		var obj types.Object
 		var pos token.Pos
 		switch y := y.(type) {
+		case *ast.CallExpr:
+			// A function called here is not itself handed over, what it is given may be:
+			// idemasynq.Handler(mw, h) hands over h. A constructor of this package
+			// (NewHandler(deps)) stands for the handler it returns: its effects include
+			// those of the closure it builds.
+			if fn, ok := typeutil.Callee(info, y).(*types.Func); ok {
+				if n := a.byFunc[fn.Origin()]; n != nil && mode != toMiddleware {
+					local(n)
+				}
+			}
+			for _, arg := range y.Args {
+				a.handlerValues(arg, mode, local, remote)
+			}
+			if sel, ok := ast.Unparen(y.Fun).(*ast.SelectorExpr); ok {
+				a.handlerValues(sel.X, mode, local, remote)
+			}
+			return false
 		case *ast.FuncLit:
 			if n := a.byLit[y]; n != nil {
 				sig, _ := info.TypeOf(y).(*types.Signature)

@@ -33,6 +33,7 @@ func (a *analysis_) evaluate(n *node, record bool) bool {
 			from[e.Kind] = o
 		}
 	}
+	completes := n.completesHere
 	for i := range n.sites {
 		s := &n.sites[i]
 		var in effect.Set
@@ -43,8 +44,10 @@ func (a *analysis_) evaluate(n *node, record bool) bool {
 		case s.local != nil:
 			via = s.local
 			in = s.local.effects
+			completes = completes || s.local.txCompletion
 		case s.fact != nil:
 			in = s.fact.Effects
+			completes = completes || s.fact.CompletesInTx
 		}
 		for _, e := range in {
 			if ignored(n.file.IgnoresAt(s.line), e, record) {
@@ -72,8 +75,8 @@ func (a *analysis_) evaluate(n *node, record bool) bool {
 			effects = append(effects, e)
 		}
 	}
-	changed := !effects.Equal(n.effects)
-	n.raw, n.effects, n.from = raw, effects, from
+	changed := !effects.Equal(n.effects) || completes != n.txCompletion
+	n.raw, n.effects, n.from, n.txCompletion = raw, effects, from, completes
 	return changed
 }
 
@@ -108,8 +111,8 @@ func (a *analysis_) shortPos(pos token.Pos) string {
 // exportFacts attaches each declared function's effects to it for importing packages.
 func (a *analysis_) exportFacts() {
 	for _, n := range a.nodes {
-		if n.fn != nil && len(n.effects) > 0 {
-			a.pass.ExportObjectFact(n.fn, &effect.Fact{Effects: append(effect.Set(nil), n.effects...)})
+		if n.fn != nil && (len(n.effects) > 0 || n.txCompletion) {
+			a.pass.ExportObjectFact(n.fn, &effect.Fact{Effects: append(effect.Set(nil), n.effects...), CompletesInTx: n.txCompletion})
 		}
 	}
 }

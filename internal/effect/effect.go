@@ -172,6 +172,10 @@ func (s Set) Equal(t Set) bool {
 // that reaches at least one side effect, guarded or not.
 type Fact struct {
 	Effects Set
+	// CompletesInTx: the function stores the job's completion in its own database
+	// transaction (River's JobCompleteTx, the runtime's sqlstore CompleteTx), directly or
+	// through a callee, so its database writes and the completion commit together.
+	CompletesInTx bool
 }
 
 // AFact marks Fact as an analysis fact.
@@ -188,7 +192,11 @@ func (f *Fact) String() string {
 		}
 		parts[i] = fmt.Sprintf("%s:%s(%s)", e.Kind, e.State, sink)
 	}
-	return "effects " + strings.Join(parts, " ")
+	s := "effects " + strings.Join(parts, " ")
+	if f.CompletesInTx {
+		s += " completes-in-tx"
+	}
+	return s
 }
 
 // PackageFact marks a package that exports at least one Fact, so that importers whose

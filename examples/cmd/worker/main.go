@@ -16,6 +16,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/jackc/pgx/v5/stdlib"
 	"log/slog"
 	"net/http"
 	"os"
@@ -125,6 +126,11 @@ func run() error {
 	mux.Handle(tasks.TypeCharge, &tasks.ChargeHandler{Billing: bill, Store: st})
 	mux.HandleFunc(tasks.TypeShipmentUpdate, tasks.HandleShipmentUpdate)
 	mux.HandleFunc(tasks.TypeCarrierPing, tasks.HandleCarrierPing)
+	// The capture ledger task runs behind the idempotency middleware, its claims and
+	// completion markers in the same PostgreSQL database as the ledger.
+	if err := tasks.RegisterProtected(mux, stdlib.OpenDBFromPool(pool)); err != nil {
+		return err
+	}
 	srv := asynq.NewServer(asynq.RedisClientOpt{Addr: cfg.redisAddr}, asynq.Config{
 		Concurrency: 10,
 		Queues:      map[string]int{"default": 6, "shipping": 4},

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/chokaq/idemlint/idempotency"
+	"github.com/chokaq/idemlint/idempotency/sqlstore"
 	"github.com/hibiken/asynq"
 	"github.com/jackc/pgx/v5"
 	"github.com/riverqueue/river"
@@ -109,12 +110,29 @@ func (w *ShipWorker) Work(ctx context.Context, job *river.Job[ShipArgs]) error {
 
 type OrderJob struct{ OrderID string }
 
+var claims *sqlstore.Store
+
+// ledgerTx writes the ledger row and the job's completion in one transaction.
+func ledgerTx(ctx context.Context) error {
+	tx, err := db.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	if _, err := tx.ExecContext(ctx, "INSERT INTO ledger (a) VALUES (1)"); err != nil {
+		return err
+	}
+	if err := claims.CompleteTx(ctx, tx); err != nil {
+		return err
+	}
+	return tx.Commit()
+}
+
 func fulfil(ctx context.Context, job OrderJob) error { // want `handler fulfil: the idempotency middleware wraps it without an explicit completion retention \(WithRetention\); missing: ttl`
-	return ledger(ctx)
+	return ledgerTx(ctx)
 }
 
 func fulfilKept(ctx context.Context, job OrderJob) error {
-	return ledger(ctx)
+	return ledgerTx(ctx)
 }
 
 func Register() error {

@@ -1,6 +1,7 @@
 // Package middleware: handlers wrapped by idemlint's runtime middleware where they are
 // registered. The claim and completion marker enforce the key for the handler's database
-// writes; an external effect still repeats after a crash, and is reported as such.
+// writes when the marker commits with them (sqlstore CompleteTx); otherwise, and for an
+// external effect, a crash after the effect repeats it, and is reported as such.
 package middleware
 
 import (
@@ -10,6 +11,7 @@ import (
 	"time"
 
 	"github.com/chokaq/idemlint/idempotency"
+	"github.com/chokaq/idemlint/idempotency/sqlstore"
 	"github.com/hibiken/asynq"
 )
 
@@ -17,10 +19,29 @@ var db *sql.DB
 
 type OrderJob struct{ OrderID string }
 
-// The runtime package's own handler shape: a function wrapped with m.Wrap is a handler.
+var claims *sqlstore.Store
+
+// The runtime package's own handler shape: a function wrapped with m.Wrap is a handler. Its
+// write and its completion marker commit separately: a crash between them repeats the write.
 func fulfil(ctx context.Context, job OrderJob) error {
-	_, err := db.ExecContext(ctx, "INSERT INTO shipments (order_id) VALUES ($1)", job.OrderID)
+	_, err := db.ExecContext(ctx, "INSERT INTO shipments (order_id) VALUES ($1)", job.OrderID) // want `handler fulfil: SQL write not safe to repeat: INSERT without conflict handling; the idempotency middleware claims this handler, but a crash between the write and its completion marker repeats it .*; missing: enforcement$`
 	return err
+}
+
+// The completion marker commits in the write's transaction: enforced.
+func fulfilTx(ctx context.Context, job OrderJob) error {
+	tx, err := db.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	if _, err := tx.ExecContext(ctx, "INSERT INTO shipments (order_id) VALUES ($1)", job.OrderID); err != nil {
+		return err
+	}
+	if err := claims.CompleteTx(ctx, tx); err != nil {
+		return err
+	}
+	return tx.Commit()
 }
 
 func notify(ctx context.Context, job OrderJob) error {
@@ -33,6 +54,7 @@ func Register(mux *asynq.ServeMux) error {
 		return err
 	}
 	_ = m.Wrap(fulfil)
+	_ = m.Wrap(fulfilTx)
 	_ = m.Wrap(notify)
 	mux.HandleFunc("unwrapped", unwrapped)
 	return nil
