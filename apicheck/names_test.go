@@ -122,4 +122,3 @@ func receiverOrName(name string) string {
 	}
 	return name
 }
-

@@ -115,3 +115,21 @@ func FuzzParse(f *testing.F) {
 		}
 	})
 }
+
+func TestPackageOf(t *testing.T) {
+	for name, want := range map[string]string{
+		"(*database/sql.DB).Exec":                               "database/sql",
+		"database/sql.Open":                                     "database/sql",
+		"(*github.com/nats-io/nats.go.Conn).Publish":            "github.com/nats-io/nats.go",
+		"github.com/nats-io/nats.go.Connect":                    "github.com/nats-io/nats.go",
+		"github.com/stripe/stripe-go/v82.Params.IdempotencyKey": "github.com/stripe/stripe-go/v82",
+		"(*github.com/riverqueue/river.Client[TTx]).Insert":     "github.com/riverqueue/river",
+		"math/rand.*":           "math/rand",
+		"gopkg.in/yaml.v3.Node": "gopkg.in/yaml.v3",
+		"(github.com/stripe/stripe-go/v82.v1PaymentIntentService).Create": "github.com/stripe/stripe-go/v82",
+	} {
+		if got := PackageOf(name); got != want {
+			t.Errorf("PackageOf(%q) = %q, want %q", name, got, want)
+		}
+	}
+}

@@ -399,17 +399,41 @@ func (ix *Index) ModelledModule(module string) bool {
 }
 
 // PackageOf returns the package path of a full name: "(*database/sql.DB).Exec" and
-// "database/sql.Open" both give "database/sql".
+// "database/sql.Open" both give "database/sql". The last path element may hold dots
+// ("github.com/nats-io/nats.go", "gopkg.in/yaml.v3"): a method's receiver names a type, so
+// its package is everything before the receiver's last dot; a function or field is taken
+// to live in the package before the first dot after which only identifiers follow, which is
+// ambiguous only for dotted last elements, where the longest candidate that leaves one or two
+// identifiers is chosen.
 func PackageOf(name string) string {
-	name = strings.TrimPrefix(strings.TrimPrefix(name, "("), "*")
-	if i := strings.Index(name, ")"); i >= 0 {
-		name = name[:i]
+	if strings.HasPrefix(name, "(") {
+		recv := strings.TrimPrefix(strings.TrimPrefix(name, "("), "*")
+		if i := strings.Index(recv, ")"); i >= 0 {
+			recv = recv[:i]
+		}
+		if i := strings.Index(recv, "["); i >= 0 {
+			recv = recv[:i]
+		}
+		if dot := strings.LastIndex(recv, "."); dot >= 0 {
+			return recv[:dot]
+		}
+		return recv
 	}
 	slash := strings.LastIndex(name, "/")
-	if dot := strings.Index(name[slash+1:], "."); dot >= 0 {
-		return name[:slash+1+dot]
+	last := name[slash+1:]
+	dot := strings.Index(last, ".")
+	if dot < 0 {
+		return name
 	}
-	return name
+	// "nats.go.Connect" or "v82.Params.IdempotencyKey": the package name cannot end in a
+	// capitalised element, and exported objects start with a capital letter.
+	parts := strings.Split(last, ".")
+	for i := 1; i < len(parts); i++ {
+		if parts[i] != "" && (parts[i][0] >= 'A' && parts[i][0] <= 'Z' || parts[i] == "*") {
+			return name[:slash+1] + strings.Join(parts[:i], ".")
+		}
+	}
+	return name[:slash+1+dot]
 }
 
 // NamesOf returns every full name the libraries reference (functions, methods, types and

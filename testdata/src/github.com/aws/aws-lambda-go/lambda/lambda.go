@@ -1,0 +1,16 @@
+// Package lambda is a stub of github.com/aws/aws-lambda-go/lambda v1.55.1 for
+// the analyzer tests. It declares only what idemlint's models and test
+// packages use, with the real signatures; apicheck keeps it in step with the
+// real API.
+package lambda
+
+type handlerOptions struct{}
+
+// Option configures the handler.
+type Option func(*handlerOptions)
+
+// Start runs handler as the function's handler.
+func Start(handler interface{}) { panic("stub") }
+
+// StartWithOptions runs handler as the function's handler.
+func StartWithOptions(handler interface{}, options ...Option) { panic("stub") }

@@ -1,0 +1,56 @@
+// Package sqs is a stub of github.com/aws/aws-sdk-go-v2/service/sqs v1.53.0
+// for the analyzer tests. It declares only what idemlint's models and test
+// packages use, with the real signatures; apicheck keeps it in step with the
+// real API.
+package sqs
+
+import (
+	"context"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/sqs/types"
+)
+
+// Client is the SQS client.
+type Client struct{}
+
+// Options configures a Client.
+type Options struct {
+	Region string
+}
+
+// NewFromConfig returns a client.
+func NewFromConfig(cfg aws.Config, optFns ...func(*Options)) *Client { panic("stub") }
+
+// SendMessageInput is a message to send. MessageDeduplicationId deduplicates sends to a
+// FIFO queue for five minutes.
+type SendMessageInput struct {
+	MessageBody            *string
+	QueueUrl               *string
+	MessageDeduplicationId *string
+	MessageGroupId         *string
+}
+
+// SendMessageOutput is the result of SendMessage.
+type SendMessageOutput struct {
+	MessageId *string
+}
+
+// SendMessage sends a message.
+func (c *Client) SendMessage(ctx context.Context, params *SendMessageInput, optFns ...func(*Options)) (*SendMessageOutput, error) {
+	panic("stub")
+}
+
+// SendMessageBatchInput is a batch of messages to send.
+type SendMessageBatchInput struct {
+	Entries  []types.SendMessageBatchRequestEntry
+	QueueUrl *string
+}
+
+// SendMessageBatchOutput is the result of SendMessageBatch.
+type SendMessageBatchOutput struct{}
+
+// SendMessageBatch sends up to ten messages.
+func (c *Client) SendMessageBatch(ctx context.Context, params *SendMessageBatchInput, optFns ...func(*Options)) (*SendMessageBatchOutput, error) {
+	panic("stub")
+}

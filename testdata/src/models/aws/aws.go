@@ -1,0 +1,88 @@
+// Package aws exercises the AWS SDK v2 model: SQS and SNS sends with and without a
+// deduplication id, DynamoDB transactions with and without a client request token, and SES.
+package aws
+
+import (
+	"context"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+	"github.com/aws/aws-sdk-go-v2/service/ses"
+	"github.com/aws/aws-sdk-go-v2/service/sesv2"
+	"github.com/aws/aws-sdk-go-v2/service/sns"
+	"github.com/aws/aws-sdk-go-v2/service/sqs"
+	sqstypes "github.com/aws/aws-sdk-go-v2/service/sqs/types"
+	"github.com/google/uuid"
+	"github.com/hibiken/asynq"
+)
+
+var (
+	sqsc   *sqs.Client
+	snsc   *sns.Client
+	ddb    *dynamodb.Client
+	mailer *sesv2.Client
+	legacy *ses.Client
+)
+
+const queue = "https://sqs.eu-west-1.amazonaws.com/1/orders.fifo"
+
+func SendPlain(ctx context.Context, t *asynq.Task) error {
+	_, err := sqsc.SendMessage(ctx, &sqs.SendMessageInput{QueueUrl: aws.String(queue), MessageBody: aws.String("x")}) // want `handler SendPlain: SQS message without an idempotency key \(SendPlain -> \(\*sqs.Client\).SendMessage\); missing: key, enforcement`
+	return err
+}
+
+func SendDeduplicated(ctx context.Context, t *asynq.Task) error {
+	in := &sqs.SendMessageInput{QueueUrl: aws.String(queue), MessageBody: aws.String("x"), MessageGroupId: aws.String("orders")}
+	in.MessageDeduplicationId = aws.String("shipped-" + t.Type())
+	_, err := sqsc.SendMessage(ctx, in)
+	return err
+}
+
+func SendRandomID(ctx context.Context, t *asynq.Task) error {
+	_, err := sqsc.SendMessage(ctx, &sqs.SendMessageInput{QueueUrl: aws.String(queue), MessageDeduplicationId: aws.String(uuid.NewString())}) // want `handler SendRandomID: SQS message with a key that changes on every retry \(made from uuid.NewString\)`
+	return err
+}
+
+func SendBatch(ctx context.Context, t *asynq.Task) error {
+	_, err := sqsc.SendMessageBatch(ctx, &sqs.SendMessageBatchInput{ // want `handler SendBatch: SQS message batch without an idempotency key`
+		QueueUrl: aws.String(queue),
+		Entries:  []sqstypes.SendMessageBatchRequestEntry{{Id: aws.String("1"), MessageBody: aws.String("x")}},
+	})
+	return err
+}
+
+func PublishPlain(ctx context.Context, t *asynq.Task) error {
+	_, err := snsc.Publish(ctx, &sns.PublishInput{TopicArn: aws.String("arn"), Message: aws.String("x")}) // want `handler PublishPlain: SNS message without an idempotency key \(PublishPlain -> \(\*sns.Client\).Publish\)`
+	return err
+}
+
+func PublishDeduplicated(ctx context.Context, t *asynq.Task) error {
+	_, err := snsc.Publish(ctx, &sns.PublishInput{TopicArn: aws.String("arn"), MessageDeduplicationId: aws.String(t.Type())})
+	return err
+}
+
+func TransactPlain(ctx context.Context, t *asynq.Task) error {
+	_, err := ddb.TransactWriteItems(ctx, &dynamodb.TransactWriteItemsInput{ // want `handler TransactPlain: DynamoDB write transaction without an idempotency key \(TransactPlain -> \(\*dynamodb.Client\).TransactWriteItems\)`
+		TransactItems: []types.TransactWriteItem{{Update: &types.Update{TableName: aws.String("wallets"), UpdateExpression: aws.String("ADD balance :n")}}},
+	})
+	return err
+}
+
+func TransactToken(ctx context.Context, t *asynq.Task) error {
+	_, err := ddb.TransactWriteItems(ctx, &dynamodb.TransactWriteItemsInput{
+		TransactItems:      []types.TransactWriteItem{{Update: &types.Update{TableName: aws.String("wallets"), UpdateExpression: aws.String("ADD balance :n")}}},
+		ClientRequestToken: aws.String("debit-" + t.Type()),
+	})
+	return err
+}
+
+func Mail(ctx context.Context, t *asynq.Task) error {
+	_, err := mailer.SendEmail(ctx, &sesv2.SendEmailInput{FromEmailAddress: aws.String("shop@example.com")}) // want `handler Mail: email sent with no deduplication \(Mail -> \(\*sesv2.Client\).SendEmail\)`
+	return err
+}
+
+func MailRaw(ctx context.Context, t *asynq.Task) error {
+	_, err := legacy.SendRawEmail(ctx, &ses.SendRawEmailInput{}) // want `handler MailRaw: email sent with no deduplication \(MailRaw -> \(\*ses.Client\).SendRawEmail\)`
+	return err
+}

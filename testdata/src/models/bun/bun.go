@@ -1,0 +1,53 @@
+// Package bun exercises the bun model: INSERT chains with and without On/Ignore, and raw
+// statements on the DB and in a transaction.
+package bun
+
+import (
+	"context"
+
+	"github.com/hibiken/asynq"
+	"github.com/uptrace/bun"
+)
+
+var db *bun.DB
+
+type Ledger struct {
+	OrderID string
+	Amount  int64
+}
+
+func InsertPlain(ctx context.Context, t *asynq.Task) error {
+	_, err := db.NewInsert().Model(&Ledger{OrderID: t.Type()}).Exec(ctx) // want `handler InsertPlain: bun INSERT without conflict handling \(InsertPlain -> \(\*bun.InsertQuery\).Exec\); missing: key, enforcement`
+	return err
+}
+
+func InsertOnConflict(ctx context.Context, t *asynq.Task) error {
+	_, err := db.NewInsert().Model(&Ledger{OrderID: t.Type()}).On("CONFLICT (order_id) DO NOTHING").Exec(ctx)
+	return err
+}
+
+func InsertIgnoreVar(ctx context.Context, t *asynq.Task) error {
+	q := db.NewInsert().Model(&Ledger{OrderID: t.Type()}).Ignore()
+	var id int64
+	return q.Returning("id").Scan(ctx, &id)
+}
+
+func InTx(ctx context.Context, t *asynq.Task) error {
+	return db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error { // want `handler InTx: SQL write not safe to repeat: relative UPDATE of balance \(InTx -> \(bun.Tx\).ExecContext\)`
+		if _, err := tx.NewInsert().Model(&Ledger{OrderID: t.Type()}).On("CONFLICT DO NOTHING").Exec(ctx); err != nil {
+			return err
+		}
+		_, err := tx.ExecContext(ctx, "UPDATE wallets SET balance = balance - ? WHERE id = ?", 5, 1)
+		return err
+	})
+}
+
+func RawAbsolute(ctx context.Context, t *asynq.Task) error {
+	_, err := db.ExecContext(ctx, "UPDATE orders SET status = 'paid' WHERE id = ?", t.Type())
+	return err
+}
+
+func QueryReturning(ctx context.Context, t *asynq.Task) error {
+	var id int64
+	return db.QueryRowContext(ctx, "INSERT INTO invoices (order_id) VALUES (?) RETURNING id", t.Type()).Scan(&id) // want `handler QueryReturning: SQL write not safe to repeat: INSERT without conflict handling \(QueryReturning -> \(\*bun.DB\).QueryRowContext\)`
+}

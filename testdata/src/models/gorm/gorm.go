@@ -1,0 +1,55 @@
+// Package gorm exercises the GORM model: Create without and with a clause.OnConflict in its
+// chain, raw Exec and Raw statements, and FirstOrCreate, which is not a sink.
+package gorm
+
+import (
+	"context"
+
+	"github.com/hibiken/asynq"
+	"gorm.io/gorm"
+	"gorm.io/gorm/clause"
+)
+
+var db *gorm.DB
+
+type Ledger struct {
+	OrderID string
+	Amount  int64
+}
+
+func CreatePlain(ctx context.Context, t *asynq.Task) error {
+	return db.WithContext(ctx).Create(&Ledger{OrderID: t.Type()}).Error // want `handler CreatePlain: GORM Create \(INSERT\) without conflict handling \(CreatePlain -> \(\*gorm.DB\).Create\); missing: key, enforcement`
+}
+
+func CreateOnConflict(ctx context.Context, t *asynq.Task) error {
+	return db.WithContext(ctx).Clauses(clause.OnConflict{DoNothing: true}).Create(&Ledger{OrderID: t.Type()}).Error
+}
+
+func CreateOnConflictVar(ctx context.Context, t *asynq.Task) error {
+	tx := db.WithContext(ctx).Clauses(clause.OnConflict{Columns: []clause.Column{{Name: "order_id"}}, UpdateAll: true})
+	return tx.CreateInBatches([]Ledger{{OrderID: t.Type()}}, 100).Error
+}
+
+func InTransaction(ctx context.Context, t *asynq.Task) error {
+	return db.Transaction(func(tx *gorm.DB) error { // want `handler InTransaction: GORM Create \(INSERT\) without conflict handling \(InTransaction -> \(\*gorm.DB\).CreateInBatches\)`
+		return tx.CreateInBatches([]Ledger{{OrderID: t.Type()}}, 100).Error
+	})
+}
+
+func ExecRelative(ctx context.Context, t *asynq.Task) error {
+	return db.Exec("UPDATE wallets SET balance = balance - ? WHERE id = ?", 5, 1).Error // want `handler ExecRelative: SQL write not safe to repeat: relative UPDATE of balance \(ExecRelative -> \(\*gorm.DB\).Exec\)`
+}
+
+func RawReturning(ctx context.Context, t *asynq.Task) error {
+	var id int64
+	return db.Raw("INSERT INTO invoices (order_id) VALUES (?) RETURNING id", t.Type()).Scan(&id).Error // want `handler RawReturning: SQL write not safe to repeat: INSERT without conflict handling \(RawReturning -> \(\*gorm.DB\).Raw\)`
+}
+
+func RawRead(ctx context.Context, t *asynq.Task) error {
+	var id int64
+	return db.Raw("SELECT id FROM invoices WHERE order_id = ?", t.Type()).Scan(&id).Error
+}
+
+func FindOrCreate(ctx context.Context, t *asynq.Task) error {
+	return db.WithContext(ctx).FirstOrCreate(&Ledger{}, Ledger{OrderID: t.Type()}).Error
+}

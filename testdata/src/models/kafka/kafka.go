@@ -1,0 +1,59 @@
+// Package kafka exercises the kafka-go and sarama models: writes from an asynq handler and
+// from a sarama ConsumeClaim handler, and a consumer group handler without effects.
+package kafka
+
+import (
+	"context"
+
+	"github.com/IBM/sarama"
+	"github.com/hibiken/asynq"
+	"github.com/segmentio/kafka-go"
+)
+
+var writer *kafka.Writer
+
+func Forward(ctx context.Context, t *asynq.Task) error {
+	return writer.WriteMessages(ctx, kafka.Message{Key: []byte(t.Type()), Value: t.Payload()}) // want `handler Forward: Kafka message sent with no deduplication \(Forward -> \(\*kafka.Writer\).WriteMessages\); missing: key, enforcement`
+}
+
+// Relay republishes every claimed message.
+type Relay struct {
+	Producer sarama.SyncProducer
+	Async    sarama.AsyncProducer
+}
+
+func (r *Relay) Setup(sarama.ConsumerGroupSession) error   { return nil }
+func (r *Relay) Cleanup(sarama.ConsumerGroupSession) error { return nil }
+
+func (r *Relay) ConsumeClaim(s sarama.ConsumerGroupSession, c sarama.ConsumerGroupClaim) error {
+	for m := range c.Messages() {
+		msg := &sarama.ProducerMessage{Topic: "out", Value: sarama.StringEncoder(m.Value)}
+		if _, _, err := r.Producer.SendMessage(msg); err != nil { // want `handler \(\*Relay\).ConsumeClaim: Kafka message sent with no deduplication \(\(\*Relay\).ConsumeClaim -> \(sarama.SyncProducer\).SendMessage\)`
+			return err
+		}
+		s.MarkMessage(m, "")
+	}
+	return nil
+}
+
+var _ sarama.ConsumerGroupHandler = (*Relay)(nil)
+
+// AsyncRelay republishes through an AsyncProducer.
+type AsyncRelay struct{ Async sarama.AsyncProducer }
+
+func (r AsyncRelay) ConsumeClaim(s sarama.ConsumerGroupSession, c sarama.ConsumerGroupClaim) error {
+	for m := range c.Messages() {
+		r.Async.Input() <- &sarama.ProducerMessage{Topic: "out", Value: sarama.StringEncoder(m.Value)} // want `handler \(AsyncRelay\).ConsumeClaim: Kafka message sent with no deduplication \(\(AsyncRelay\).ConsumeClaim -> \(sarama.AsyncProducer\).Input\)`
+	}
+	return nil
+}
+
+// Counter only marks messages.
+type Counter struct{}
+
+func (Counter) ConsumeClaim(s sarama.ConsumerGroupSession, c sarama.ConsumerGroupClaim) error {
+	for m := range c.Messages() {
+		s.MarkMessage(m, "")
+	}
+	return nil
+}

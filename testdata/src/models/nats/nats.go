@@ -1,0 +1,54 @@
+// Package nats exercises the NATS model: JetStream publishes with and without a message
+// id, a core NATS publish, and handlers given to Consume or shaped func(jetstream.Msg).
+package nats
+
+import (
+	"context"
+
+	"github.com/google/uuid"
+	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nats.go/jetstream"
+)
+
+var (
+	nc *nats.Conn
+	js jetstream.Publisher
+)
+
+// OnOrder is a handler by its shape.
+func OnOrder(m jetstream.Msg) {
+	if _, err := js.Publish(context.Background(), "billing.charge", m.Data()); err != nil { // want `handler OnOrder: JetStream message without a deduplication id \(OnOrder -> \(jetstream.Publisher\).Publish\); missing: key, enforcement`
+		_ = m.Nak()
+		return
+	}
+	_ = m.Ack()
+}
+
+func OnOrderKeyed(m jetstream.Msg) {
+	md, _ := m.Metadata()
+	if _, err := js.Publish(context.Background(), "billing.charge", m.Data(), jetstream.WithMsgID("charge-"+md.Stream)); err != nil {
+		_ = m.Nak()
+		return
+	}
+	_ = m.Ack()
+}
+
+func OnOrderRandomID(m jetstream.Msg) {
+	_, _ = js.PublishMsg(context.Background(), &nats.Msg{Subject: "billing.charge"}, jetstream.WithMsgID(uuid.NewString())) // want `handler OnOrderRandomID: JetStream message with a key that changes on every retry \(made from uuid.NewString\)`
+}
+
+func Run(c jetstream.Consumer) error {
+	_, err := c.Consume(func(m jetstream.Msg) {
+		_ = nc.Publish("audit", m.Data()) // want `handler func literal in Run: NATS message sent with no deduplication \(func literal in Run -> \(\*nats.Conn\).Publish\)`
+		_ = m.Ack()
+	})
+	return err
+}
+
+// core NATS subscriptions are at-most-once: their callbacks are not handlers.
+func Subscribe() error {
+	_, err := nc.Subscribe("audit", func(m *nats.Msg) {
+		_ = nc.Publish("audit.copy", m.Data)
+	})
+	return err
+}

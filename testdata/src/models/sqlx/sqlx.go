@@ -1,0 +1,76 @@
+// Package sqlx exercises the sqlx model: named and Must* statements, Get with RETURNING,
+// and prepared named statements, beside database/sql's methods that sqlx.DB embeds.
+package sqlx
+
+import (
+	"context"
+
+	"github.com/hibiken/asynq"
+	"github.com/jmoiron/sqlx"
+)
+
+var db *sqlx.DB
+
+type Charge struct {
+	OrderID string `db:"order_id"`
+	Amount  int64  `db:"amount"`
+}
+
+func NamedInsert(ctx context.Context, t *asynq.Task) error {
+	_, err := db.NamedExecContext(ctx, `INSERT INTO ledger (order_id, amount) VALUES (:order_id, :amount)`, Charge{}) // want `handler NamedInsert: SQL write not safe to repeat: INSERT without conflict handling \(NamedInsert -> \(\*sqlx.DB\).NamedExecContext\); missing: key, enforcement`
+	return err
+}
+
+func NamedUpsert(ctx context.Context, t *asynq.Task) error {
+	_, err := db.NamedExec(`INSERT INTO ledger (order_id, amount) VALUES (:order_id, :amount)
+		ON CONFLICT (order_id) DO NOTHING`, Charge{})
+	return err
+}
+
+func MustRelative(ctx context.Context, t *asynq.Task) error {
+	tx, err := db.Beginx()
+	if err != nil {
+		return err
+	}
+	tx.MustExec("UPDATE wallets SET balance = balance - $1 WHERE id = $2", 5, 1) // want `handler MustRelative: SQL write not safe to repeat: relative UPDATE`
+	return tx.Commit()
+}
+
+func EmbeddedExec(ctx context.Context, t *asynq.Task) error {
+	// Exec is database/sql's, promoted through the embedded *sql.DB.
+	_, err := db.ExecContext(ctx, "INSERT INTO audit (event) VALUES ($1)", t.Type()) // want `handler EmbeddedExec: SQL write not safe to repeat: INSERT without conflict handling \(EmbeddedExec -> \(\*sql.DB\).ExecContext\)`
+	return err
+}
+
+func GetReturning(ctx context.Context, t *asynq.Task) error {
+	var id int64
+	return db.GetContext(ctx, &id, "INSERT INTO invoices (order_id) VALUES ($1) RETURNING id", t.Type()) // want `handler GetReturning: SQL write not safe to repeat: INSERT without conflict handling \(GetReturning -> \(\*sqlx.DB\).GetContext\)`
+}
+
+func GetRead(ctx context.Context, t *asynq.Task) error {
+	var id int64
+	return db.Get(&id, "SELECT id FROM invoices WHERE order_id = $1", t.Type())
+}
+
+func PackageNamedExec(ctx context.Context, t *asynq.Task) error {
+	_, err := sqlx.NamedExec(db, `INSERT INTO ledger (order_id, amount) VALUES (:order_id, :amount)`, Charge{}) // want `handler PackageNamedExec: SQL write not safe to repeat: INSERT without conflict handling \(PackageNamedExec -> sqlx.NamedExec\)`
+	return err
+}
+
+func PreparedNamed(ctx context.Context, t *asynq.Task) error {
+	stmt, err := db.PrepareNamed(`INSERT INTO ledger (order_id, amount) VALUES (:order_id, :amount)`)
+	if err != nil {
+		return err
+	}
+	_, err = stmt.ExecContext(ctx, Charge{}) // want `handler PreparedNamed: SQL write not safe to repeat: INSERT without conflict handling`
+	return err
+}
+
+func PreparedNamedUpsert(ctx context.Context, t *asynq.Task) error {
+	stmt, err := db.PrepareNamed(`INSERT INTO ledger (order_id, amount) VALUES (:order_id, :amount) ON CONFLICT DO NOTHING`)
+	if err != nil {
+		return err
+	}
+	stmt.MustExec(Charge{})
+	return nil
+}
