@@ -1,0 +1,3 @@
+module github.com/chokaq/idemlint/integration/gopls
+
+go 1.26.0

@@ -1,0 +1,110 @@
+package plugin
+
+import (
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/golangci/plugin-module-register/register"
+
+	"github.com/chokaq/idemlint/internal/effect"
+)
+
+// golangci-lint finds the plugin by the linter's name and asks for type information.
+func TestRegistered(t *testing.T) {
+	newPlugin, err := register.GetPlugin("idemlint")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := newPlugin(nil) // no settings block
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := p.GetLoadMode(); got != register.LoadModeTypesInfo {
+		t.Errorf("load mode %q, want %q", got, register.LoadModeTypesInfo)
+	}
+	as, err := p.BuildAnalyzers()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(as) != 1 || as[0].Name != "idemlint" {
+		t.Errorf("analyzers %v, want idemlint alone", as)
+	}
+}
+
+// Settings arrive as golangci-lint decodes YAML: maps of any. enable becomes the disabled
+// complement.
+func TestSettings(t *testing.T) {
+	all := func(except ...string) []string {
+		var out []string
+		for _, k := range effect.Kinds {
+			if !slices.Contains(except, string(k)) {
+				out = append(out, string(k))
+			}
+		}
+		return out
+	}
+	for _, tc := range []struct {
+		name        string
+		conf        any
+		disable     []string
+		noBuiltin   bool
+		wantModelsN int
+	}{
+		{"none", nil, nil, false, 0},
+		{"empty", map[string]any{}, nil, false, 0},
+		{"disable", map[string]any{"disable": []any{"email.send", "payment"}}, []string{"email.send", "payment"}, false, 0},
+		{"enable", map[string]any{"enable": []any{"sql.write"}}, all("sql.write"), false, 0},
+		{"both", map[string]any{"enable": []any{"sql.write", "payment"}, "disable": []any{"payment"}}, all("sql.write"), false, 0},
+		{"builtin off", map[string]any{"builtin": false}, nil, true, 0},
+		{"models", map[string]any{"models": []any{"a.yml", "b.yml"}}, nil, false, 2},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s, err := register.DecodeSettings[Settings](tc.conf)
+			if err != nil {
+				t.Fatal(err)
+			}
+			cfg, err := s.config()
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := slices.Sorted(slices.Values(cfg.Disable))
+			want := slices.Sorted(slices.Values(tc.disable))
+			if !slices.Equal(got, want) {
+				t.Errorf("Disable %v, want %v", got, want)
+			}
+			if cfg.NoBuiltin != tc.noBuiltin {
+				t.Errorf("NoBuiltin %v, want %v", cfg.NoBuiltin, tc.noBuiltin)
+			}
+			if len(cfg.Models) != tc.wantModelsN {
+				t.Errorf("Models %v, want %d files", cfg.Models, tc.wantModelsN)
+			}
+		})
+	}
+}
+
+// A bad setting fails with a message that names it.
+func TestBadSettings(t *testing.T) {
+	for _, tc := range []struct {
+		conf any
+		want []string
+	}{
+		{map[string]any{"disabel": []any{"email.send"}}, []string{`unknown field "disabel"`, "known settings: disable, enable, models, builtin"}},
+		{map[string]any{"disable": "email.send"}, []string{"Settings.disable", "[]string"}},
+		{map[string]any{"builtin": "no"}, []string{"Settings.builtin", "bool"}},
+		{map[string]any{"models": "a.yml"}, []string{"Settings.models"}},
+		{map[string]any{"disable": []any{"mail.send"}}, []string{`setting disable: unknown effect kind "mail.send"`, "email.send"}},
+		{map[string]any{"enable": []any{42}}, []string{"Settings.enable"}},
+	} {
+		_, err := New(tc.conf)
+		if err == nil {
+			t.Errorf("%v: no error", tc.conf)
+			continue
+		}
+		for _, w := range tc.want {
+			if !strings.Contains(err.Error(), w) {
+				t.Errorf("%v: error %q lacks %q", tc.conf, err, w)
+			}
+		}
+	}
+}
