@@ -1,0 +1,39 @@
+// Package clause is a stub of gorm.io/gorm/clause v1.31.2 for the analyzer
+// tests. It declares only what idemlint's models and test packages use, with
+// the real signatures; apicheck keeps it in step with the real API.
+package clause
+
+// Writer writes SQL.
+type Writer interface {
+	WriteByte(byte) error
+	WriteString(string) (int, error)
+}
+
+// Builder builds SQL.
+type Builder interface {
+	Writer
+	WriteQuoted(field interface{})
+	AddVar(Writer, ...interface{})
+	AddError(error) error
+}
+
+// Expression is a clause of a statement.
+type Expression interface {
+	Build(builder Builder)
+}
+
+// Column names a column.
+type Column struct {
+	Table string
+	Name  string
+}
+
+// OnConflict is an INSERT's conflict clause: an upsert.
+type OnConflict struct {
+	Columns   []Column
+	DoNothing bool
+	UpdateAll bool
+}
+
+// Build writes the clause.
+func (onConflict OnConflict) Build(builder Builder) { panic("stub") }

@@ -1,0 +1,52 @@
+// Package gorm is a stub of gorm.io/gorm v1.31.2 for the analyzer tests. It
+// declares only what idemlint's models and test packages use, with the real
+// signatures; apicheck keeps it in step with the real API.
+package gorm
+
+import (
+	"context"
+	"database/sql"
+
+	"gorm.io/gorm/clause"
+)
+
+// DB is gorm's handle and chainable statement builder.
+type DB struct {
+	Error        error
+	RowsAffected int64
+}
+
+// WithContext returns a DB whose statements use ctx.
+func (db *DB) WithContext(ctx context.Context) *DB { panic("stub") }
+
+// Clauses adds clauses (clause.OnConflict) to the statement.
+func (db *DB) Clauses(conds ...clause.Expression) (tx *DB) { panic("stub") }
+
+// Model names the model of the statement.
+func (db *DB) Model(value interface{}) (tx *DB) { panic("stub") }
+
+// Table names the table of the statement.
+func (db *DB) Table(name string, args ...interface{}) (tx *DB) { panic("stub") }
+
+// Create inserts value.
+func (db *DB) Create(value interface{}) (tx *DB) { panic("stub") }
+
+// CreateInBatches inserts value in batches.
+func (db *DB) CreateInBatches(value interface{}, batchSize int) (tx *DB) { panic("stub") }
+
+// FirstOrCreate finds the first match of conds, or creates dest.
+func (db *DB) FirstOrCreate(dest interface{}, conds ...interface{}) (tx *DB) { panic("stub") }
+
+// Exec runs a raw statement.
+func (db *DB) Exec(sql string, values ...interface{}) (tx *DB) { panic("stub") }
+
+// Raw sets a raw query, run by Scan.
+func (db *DB) Raw(sql string, values ...interface{}) (tx *DB) { panic("stub") }
+
+// Scan runs the statement and scans the result into dest.
+func (db *DB) Scan(dest interface{}) (tx *DB) { panic("stub") }
+
+// Transaction runs fc in a transaction.
+func (db *DB) Transaction(fc func(tx *DB) error, opts ...*sql.TxOptions) (err error) {
+	panic("stub")
+}
