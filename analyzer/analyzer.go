@@ -59,10 +59,12 @@ func newAnalyzer(s *settings) *analysis.Analyzer {
 		// and missing types never produce a finding.
 		RunDespiteErrors: true,
 	}
-	a.Flags.StringVar(&s.disable, "disable", "", "comma-separated effect kinds not to report (sql.write,http.write,email.send,payment)")
-	a.Flags.StringVar(&s.models, "models", "", "comma-separated model files to load beside the built-in models")
-	a.Flags.BoolVar(&s.builtin, "builtin", true, "use the built-in models")
-	a.Flags.BoolVar(&s.std, "std", false, "analyse standard library packages too, and every package in full (robustness testing; they are neutral otherwise)")
+	// The flags start from the settings' values (a Config's, for New), so that reading them
+	// back (Validate, a driver listing its flags) sees what the analyzer will use.
+	a.Flags.StringVar(&s.disable, "disable", s.disable, "comma-separated effect kinds not to report ("+knownKinds()+")")
+	a.Flags.StringVar(&s.models, "models", s.models, "comma-separated model files to load beside the built-in models")
+	a.Flags.BoolVar(&s.builtin, "builtin", s.builtin, "use the built-in models")
+	a.Flags.BoolVar(&s.std, "std", s.std, "analyse standard library packages too, and every package in full (robustness testing; they are neutral otherwise)")
 	return a
 }
 

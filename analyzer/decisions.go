@@ -236,8 +236,8 @@ func hasField(t types.Type, name string, seen map[types.Type]bool, depth int) bo
 
 // decisionsSkeleton proposes a //idemlint:decisions line listing the open decisions, in the
 // handler's doc comment, for a handler declared as a function without one. The values are
-// placeholders the directive parser rejects, so the skeleton silences nothing until a
-// person fills it in.
+// "?" (directive.Undecided): the skeleton answers nothing until a person fills it in, and
+// is not an error when every fix is applied at once.
 func (a *analysis_) decisionsSkeleton(h handlerNode, open []string) *analysis.SuggestedFix {
 	if h.decl == nil || h.decisions != nil || len(open) == 0 {
 		return nil

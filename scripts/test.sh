@@ -40,4 +40,10 @@ step "integration: handler inventory in headless Chromium"
 command -v chromium >/dev/null || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends chromium fonts-dejavu-core >/dev/null; }
 (cd integration/report && go vet ./... && REPORT_SCREENSHOT="${TMPDIR:-/tmp}/idemlint-report.png" go test ./...)
 
+step "golangci-lint plugin, go vet, VS Code and Neovim command lines (integration/golangci)"
+(cd integration/golangci && go vet ./... && go test -timeout 30m ./...)
+
+step "gopls with idemlint over LSP (integration/gopls)"
+(cd integration/gopls && go vet ./... && go test -timeout 30m ./...)
+
 step "all tests passed"

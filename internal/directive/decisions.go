@@ -19,6 +19,11 @@ type Decisions struct {
 	Partial string        // one of Partials
 }
 
+// Undecided is the value of a decision still open ("key=?"): it answers nothing, and it is
+// what the suggested skeleton writes, so applying every fix (-fix, golangci-lint --fix)
+// leaves a to-do list in the code instead of an error.
+const Undecided = "?"
+
 // Enforcements are the values of enforce=: the checklist's five patterns and the runtime
 // middleware.
 var Enforcements = []string{"upsert", "provider-key", "outbox", "converging", "manual-review", "middleware"}
@@ -45,6 +50,9 @@ func parseDecisions(args []string) (*Decisions, string) {
 			return nil, fmt.Sprintf("//idemlint:decisions: %s= given twice", name)
 		}
 		seen[name] = true
+		if value == Undecided && oneOf(name, []string{"key", "enforce", "ttl", "partial"}) {
+			continue // still open: the skeleton the suggested fix inserts, a to-do in the code
+		}
 		switch name {
 		case "key":
 			d.Key = value

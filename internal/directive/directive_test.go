@@ -5,6 +5,7 @@ import (
 	"go/token"
 	"strings"
 	"testing"
+	"time"
 )
 
 func parse(text string) (*Directive, bool) {
@@ -47,6 +48,7 @@ func TestParse(t *testing.T) {
 		{text: "//idemlint:decisions key=A key=B -- x", ok: true, verb: DecisionsVerb, reason: "x", err: "key= given twice"},
 		{text: "//idemlint:decisions key -- x", ok: true, verb: DecisionsVerb, reason: "x", err: "is not name=value"},
 		{text: "//idemlint:decisions -- x", ok: true, verb: DecisionsVerb, reason: "x", err: "declares at least one"},
+		{text: "//idemlint:decisions key=? enforce=? -- why", ok: true, verb: DecisionsVerb, reason: "why"},
 	} {
 		d, ok := parse(tc.text)
 		if ok != tc.ok {
@@ -97,4 +99,19 @@ func FuzzParse(f *testing.F) {
 			t.Fatalf("%q: unknown verb %q accepted", text, d.Verb)
 		}
 	})
+}
+
+func TestUndecidedAnswersNothing(t *testing.T) {
+	d, _ := parse("//idemlint:decisions key=? enforce=? ttl=7d partial=? -- why")
+	if d.Err != "" {
+		t.Fatal(d.Err)
+	}
+	for _, decision := range []string{"key", "enforcement", "partial"} {
+		if d.Decisions.Answers(decision) {
+			t.Errorf("key=? answers %s", decision)
+		}
+	}
+	if !d.Decisions.Answers("ttl") || d.Decisions.TTL != 7*24*time.Hour {
+		t.Errorf("ttl=7d: %+v", d.Decisions)
+	}
 }
