@@ -266,6 +266,9 @@ func Compile(libs []Library) *Index {
 		}
 		for i := range lib.Registrations {
 			r := &lib.Registrations[i]
+			// A library whose registrations are modelled is described by its model: its
+			// internals (Temporal's activity machinery) are not the user's effects.
+			ix.packages[Normalize(PackageOf(r.Func))] = true
 			if r.Framework == "" {
 				// The framework its handler shapes name ("asynq"), else the library.
 				r.Framework = lib.Name
