@@ -218,46 +218,41 @@ type Entry struct {
 // none is the entry of a function the models do not name.
 var none = &Entry{}
 
-// Index is the compiled form of a set of libraries: lookups by normalized full name.
+// Index is the compiled form of a set of libraries: one map from normalized full name to
+// everything the models say about that function, and the few lookups by other keys.
 type Index struct {
-	sinks         map[string]*Sink
-	methodSinks   map[string][]*Sink // sinks that are methods, by method name, sorted
-	registrations map[string]*Registration
-	unstable      map[string]bool
-	unstablePkgs  map[string]bool
-	keyFields     map[string]bool
-	keySetters    map[string]bool
-	keyOptions    map[string]bool
-	chainGuards   map[string]bool
-	guardTypes    map[string]bool
-	handlerCalls  map[string]string // normalized name -> framework (library name)
-	txCompletions map[string]bool
-	handlers      []HandlerShape
-	packages      map[string]bool // normalized package paths any model names
-	entries       map[string]*Entry
+	entries      map[string]*Entry
+	methodSinks  map[string][]*Sink // sinks that are methods, by method name, sorted
+	unstablePkgs map[string]bool    // packages all of whose functions are unstable
+	keyFields    map[string]bool
+	guardTypes   map[string]bool
+	handlers     []HandlerShape
+	packages     map[string]bool // normalized package paths any model names
 }
 
 // Compile builds an Index over libs.
 func Compile(libs []Library) *Index {
 	ix := &Index{
-		sinks:         map[string]*Sink{},
-		methodSinks:   map[string][]*Sink{},
-		registrations: map[string]*Registration{},
-		unstable:      map[string]bool{},
-		unstablePkgs:  map[string]bool{},
-		keyFields:     map[string]bool{},
-		keySetters:    map[string]bool{},
-		keyOptions:    map[string]bool{},
-		chainGuards:   map[string]bool{},
-		guardTypes:    map[string]bool{},
-		handlerCalls:  map[string]string{},
-		txCompletions: map[string]bool{},
-		packages:      map[string]bool{},
+		entries:      map[string]*Entry{},
+		methodSinks:  map[string][]*Sink{},
+		unstablePkgs: map[string]bool{},
+		keyFields:    map[string]bool{},
+		guardTypes:   map[string]bool{},
+		packages:     map[string]bool{},
+	}
+	entry := func(name string) *Entry {
+		key := Normalize(name)
+		e := ix.entries[key]
+		if e == nil {
+			e = &Entry{}
+			ix.entries[key] = e
+		}
+		return e
 	}
 	for _, lib := range libs {
 		for i := range lib.Sinks {
 			s := &lib.Sinks[i]
-			ix.sinks[Normalize(s.Func)] = s
+			entry(s.Func).Sink = s
 			if strings.HasPrefix(s.Func, "(") {
 				name := s.Func[strings.LastIndex(s.Func, ".")+1:]
 				ix.methodSinks[name] = append(ix.methodSinks[name], s)
@@ -276,35 +271,35 @@ func Compile(libs []Library) *Index {
 					r.Framework = lib.Handlers[0].Framework
 				}
 			}
-			ix.registrations[Normalize(r.Func)] = r
+			entry(r.Func).Registration = r
 		}
 		for _, u := range lib.Unstable {
 			if p, ok := strings.CutSuffix(u, ".*"); ok {
 				ix.unstablePkgs[Normalize(p)] = true
 			} else {
-				ix.unstable[Normalize(u)] = true
+				entry(u).Unstable = true
 			}
+		}
+		for _, f := range lib.KeySetters {
+			entry(f).KeySetter = true
+		}
+		for _, f := range lib.KeyOptions {
+			entry(f).KeyOption = true
+		}
+		for _, f := range lib.ChainGuards {
+			entry(f).ChainGuard = true
+		}
+		for _, f := range lib.HandlerCalls {
+			entry(f).HandlerCall = lib.Name
+		}
+		for _, f := range lib.TxCompletions {
+			entry(f).TxCompletion = true
 		}
 		for _, f := range lib.KeyFields {
 			ix.keyFields[Normalize(f)] = true
 		}
-		for _, f := range lib.KeySetters {
-			ix.keySetters[Normalize(f)] = true
-		}
-		for _, f := range lib.KeyOptions {
-			ix.keyOptions[Normalize(f)] = true
-		}
-		for _, f := range lib.ChainGuards {
-			ix.chainGuards[Normalize(f)] = true
-		}
 		for _, t := range lib.GuardTypes {
 			ix.guardTypes[Normalize(t)] = true
-		}
-		for _, f := range lib.HandlerCalls {
-			ix.handlerCalls[Normalize(f)] = lib.Name
-		}
-		for _, f := range lib.TxCompletions {
-			ix.txCompletions[Normalize(f)] = true
 		}
 		for _, h := range lib.Handlers {
 			ix.handlers = append(ix.handlers, h)
@@ -317,38 +312,6 @@ func Compile(libs []Library) *Index {
 	}
 	for _, ss := range ix.methodSinks {
 		sort.Slice(ss, func(i, j int) bool { return ss[i].Func < ss[j].Func })
-	}
-	ix.entries = map[string]*Entry{}
-	entry := func(name string) *Entry {
-		e := ix.entries[name]
-		if e == nil {
-			e = &Entry{}
-			ix.entries[name] = e
-		}
-		return e
-	}
-	for n, s := range ix.sinks {
-		entry(n).Sink = s
-	}
-	for n, r := range ix.registrations {
-		entry(n).Registration = r
-	}
-	for n, fw := range ix.handlerCalls {
-		entry(n).HandlerCall = fw
-	}
-	for _, set := range []struct {
-		names map[string]bool
-		flag  func(*Entry)
-	}{
-		{ix.txCompletions, func(e *Entry) { e.TxCompletion = true }},
-		{ix.chainGuards, func(e *Entry) { e.ChainGuard = true }},
-		{ix.keyOptions, func(e *Entry) { e.KeyOption = true }},
-		{ix.keySetters, func(e *Entry) { e.KeySetter = true }},
-		{ix.unstable, func(e *Entry) { e.Unstable = true }},
-	} {
-		for n := range set.names {
-			set.flag(entry(n))
-		}
 	}
 	return ix
 }
@@ -443,47 +406,28 @@ func PackageOf(name string) string {
 // fields), sorted, so a test can prove each exists in the real library.
 func NamesOf(libs []Library) []string {
 	seen := map[string]bool{}
-	add := func(n string) {
-		if n != "" && !strings.HasSuffix(n, ".*") {
-			seen[n] = true
-		}
-	}
 	for _, lib := range libs {
+		var names []string
 		for _, s := range lib.Sinks {
-			add(s.Func)
+			names = append(names, s.Func)
 		}
 		for _, r := range lib.Registrations {
-			add(r.Func)
+			names = append(names, r.Func)
 		}
-		for _, u := range lib.Unstable {
-			add(u)
-		}
-		for _, f := range lib.KeyFields {
-			add(f)
-		}
-		for _, f := range lib.KeySetters {
-			add(f)
-		}
-		for _, f := range lib.KeyOptions {
-			add(f)
-		}
-		for _, f := range lib.ChainGuards {
-			add(f)
-		}
-		for _, f := range lib.GuardTypes {
-			add(f)
-		}
-		for _, f := range lib.HandlerCalls {
-			add(f)
-		}
-		for _, f := range lib.TxCompletions {
-			add(f)
+		for _, list := range [][]string{lib.Unstable, lib.KeyFields, lib.KeySetters, lib.KeyOptions,
+			lib.ChainGuards, lib.GuardTypes, lib.HandlerCalls, lib.TxCompletions} {
+			names = append(names, list...)
 		}
 		for _, h := range lib.Handlers {
 			for _, t := range append(append([]TypeRef(nil), h.Params...), h.Results...) {
 				if t.Path != "" {
-					add(t.Path + "." + t.Name)
+					names = append(names, t.Path+"."+t.Name)
 				}
+			}
+		}
+		for _, n := range names {
+			if n != "" && !strings.HasSuffix(n, ".*") {
+				seen[n] = true
 			}
 		}
 	}
