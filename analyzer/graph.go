@@ -42,7 +42,9 @@ type analysis_ struct {
 	entries     map[*types.Func]*model.Entry // model lookups, by callee
 	imported    model.Packages               // the import graph by path, built on first use
 	methodIndex map[string][]*types.Func     // imported methods with facts, by name
-	importFacts map[*types.Func]*effect.Fact
+	// methodsByName indexes the package's own methods, built on first use.
+	methodsByName map[string][]*node
+	importFacts   map[*types.Func]*effect.Fact
 }
 
 // node is a function declaration or function literal of the package.
@@ -450,14 +452,18 @@ func (a *analysis_) dispatch(n *node, m *types.Func, call *ast.CallExpr) {
 	}
 }
 
+// localMethods returns the package's methods named name, indexed on first use: interface
+// calls are frequent and nodes many.
 func (a *analysis_) localMethods(name string) []*node {
-	var out []*node
-	for _, n := range a.nodes {
-		if n.fn != nil && n.fn.Name() == name && n.fn.Signature().Recv() != nil {
-			out = append(out, n)
+	if a.methodsByName == nil {
+		a.methodsByName = map[string][]*node{}
+		for _, n := range a.nodes {
+			if n.fn != nil && n.fn.Signature().Recv() != nil {
+				a.methodsByName[n.fn.Name()] = append(a.methodsByName[n.fn.Name()], n)
+			}
 		}
 	}
-	return out
+	return a.methodsByName[name]
 }
 
 // importedMethods indexes, once per pass, the methods of dependencies that carry facts.
