@@ -71,6 +71,10 @@ func Parse(c *ast.Comment, fset *token.FileSet) (d *Directive, ok bool) {
 				}
 			}
 		}
+		if len(d.Kinds) == 0 { // only commas: found by FuzzParse
+			d.Err = "//idemlint:ignore needs the kinds it silences: //idemlint:ignore KIND[,KIND] -- reason"
+			break
+		}
 		if !hasReason || d.Reason == "" {
 			d.Err = "//idemlint:ignore needs a reason: //idemlint:ignore " + strings.Join(d.Kinds, ",") + " -- why a repeat is safe"
 		}
