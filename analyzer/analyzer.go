@@ -35,11 +35,16 @@ type Config struct {
 	Models []string
 	// NoBuiltin turns the built-in models off: only Models are used.
 	NoBuiltin bool
+	// Decisions lists the checklist decisions to require (key, enforcement, ttl,
+	// partial); empty means all four. A decision not required is never listed as missing,
+	// and a finding left with nothing missing is not reported.
+	Decisions []string
 }
 
 // New returns an analyzer with the given configuration, or an error naming the bad setting.
 func New(cfg Config) (*analysis.Analyzer, error) {
-	s := &settings{builtin: !cfg.NoBuiltin, disable: strings.Join(cfg.Disable, ","), models: strings.Join(cfg.Models, ",")}
+	s := &settings{builtin: !cfg.NoBuiltin, disable: strings.Join(cfg.Disable, ","), models: strings.Join(cfg.Models, ","),
+		decisions: strings.Join(cfg.Decisions, ",")}
 	if _, err := s.compile(); err != nil {
 		return nil, err
 	}
@@ -64,6 +69,7 @@ func newAnalyzer(s *settings) *analysis.Analyzer {
 	a.Flags.StringVar(&s.disable, "disable", s.disable, "comma-separated effect kinds not to report ("+knownKinds()+")")
 	a.Flags.StringVar(&s.models, "models", s.models, "comma-separated model files to load beside the built-in models")
 	a.Flags.BoolVar(&s.builtin, "builtin", s.builtin, "use the built-in models")
+	a.Flags.StringVar(&s.decisions, "decisions", s.decisions, "comma-separated checklist decisions to require (key,enforcement,ttl,partial); default all")
 	a.Flags.BoolVar(&s.std, "std", s.std, "analyse standard library packages too, and every package in full (robustness testing; they are neutral otherwise)")
 	return a
 }
@@ -136,6 +142,7 @@ func (s *settings) run(pass *analysis.Pass) (res any, err error) {
 	}
 	a := newAnalysis(pass, index)
 	a.disabled = cfg.disabled
+	a.required = cfg.required
 	if !a.needed() && !s.std {
 		return &Result{}, nil
 	}
@@ -210,15 +217,16 @@ func (a *analysis_) fileOf(n ast.Node) *directive.File {
 // from New) after its flags are parsed, so a driver can fail once, before loading packages,
 // instead of once per package.
 func Validate(a *analysis.Analyzer) error {
-	for _, name := range []string{"disable", "models", "builtin"} {
+	for _, name := range []string{"disable", "models", "builtin", "decisions"} {
 		if a.Flags.Lookup(name) == nil {
 			return fmt.Errorf("idemlint: analyzer %s was not made by package analyzer", a.Name)
 		}
 	}
 	s := &settings{
-		disable: a.Flags.Lookup("disable").Value.String(),
-		models:  a.Flags.Lookup("models").Value.String(),
-		builtin: a.Flags.Lookup("builtin").Value.String() == "true",
+		disable:   a.Flags.Lookup("disable").Value.String(),
+		models:    a.Flags.Lookup("models").Value.String(),
+		builtin:   a.Flags.Lookup("builtin").Value.String() == "true",
+		decisions: a.Flags.Lookup("decisions").Value.String(),
 	}
 	_, err := s.compile()
 	return err

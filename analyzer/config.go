@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
+	"strings"
 	"sync"
 
 	"golang.org/x/tools/go/analysis"
@@ -22,6 +24,7 @@ const ConfigFile = ".idemlint.yml"
 type settings struct {
 	disable, models string
 	builtin         bool
+	decisions       string // required checklist decisions, comma-separated; "" for all
 	// std analyses the standard library too. Its packages are neutral (only what the models
 	// name counts), so this is for robustness runs over a large body of real code.
 	std bool
@@ -37,6 +40,7 @@ type compiled struct {
 	libs     []model.Library
 	base     *model.Index
 	disabled map[effect.Kind]bool
+	required map[string]bool // checklist decisions to report as missing
 
 	mu        sync.Mutex
 	dirConfig map[string]string // directory -> config file that applies ("" for none)
@@ -61,6 +65,19 @@ func (s *settings) compile() (*compiled, error) {
 				return
 			}
 			c.disabled[effect.Kind(k)] = true
+		}
+		c.required = map[string]bool{}
+		for _, d := range splitList(s.decisions) {
+			if !slices.Contains(decisionOrder, d) {
+				s.err = fmt.Errorf("idemlint: -decisions: unknown decision %q (known: %s)", d, strings.Join(decisionOrder, ", "))
+				return
+			}
+			c.required[d] = true
+		}
+		if len(c.required) == 0 {
+			for _, d := range decisionOrder {
+				c.required[d] = true
+			}
 		}
 		if s.builtin {
 			c.libs = append(c.libs, model.Builtin()...)

@@ -68,7 +68,10 @@ func (a *analysis_) judge(h handlerNode) ([]verdict, []string) {
 		if ttl {
 			missing = append(missing, "ttl")
 		}
-		missing = ordered(missing)
+		missing = a.requiredOnly(ordered(missing))
+		if len(missing) == 0 {
+			continue // every open decision is one the project does not require
+		}
 		for _, m := range missing {
 			open[m] = true
 		}
@@ -85,7 +88,7 @@ func (a *analysis_) judge(h handlerNode) ([]verdict, []string) {
 		}
 		out = append(out, v)
 	}
-	if ttl && len(out) == 0 && !declared.Answers("ttl") {
+	if ttl && len(out) == 0 && !declared.Answers("ttl") && a.required["ttl"] {
 		// All effects are covered, but the middleware's retention is left to its default.
 		open["ttl"] = true
 		out = append(out, verdict{
@@ -155,6 +158,20 @@ func answeredAway(missing []string, d *directive.Decisions, dir *directive.Direc
 			continue
 		}
 		out = append(out, m)
+	}
+	return out
+}
+
+// requiredOnly drops the decisions the configuration does not require (-decisions).
+func (a *analysis_) requiredOnly(list []string) []string {
+	if a.required == nil {
+		return list
+	}
+	var out []string
+	for _, d := range list {
+		if a.required[d] {
+			out = append(out, d)
+		}
 	}
 	return out
 }

@@ -21,6 +21,7 @@ type analysis_ struct {
 	pass       *analysis.Pass
 	index      *model.Index
 	disabled   map[effect.Kind]bool // kinds not to report
+	required   map[string]bool      // checklist decisions to report as missing
 	directives map[*token.File]*directive.File
 
 	nodes  []*node

@@ -55,7 +55,10 @@ func (a *analysis_) report() ([]*Handler, []*Finding) {
 			if e.State == effect.Protected || a.disabled[e.Kind] {
 				continue
 			}
-			missing := missingDecisions(e.State)
+			missing := a.requiredOnly(missingDecisions(e.State))
+			if len(missing) == 0 {
+				continue
+			}
 			d := analysis.Diagnostic{
 				Pos:      r.pos,
 				Category: string(e.Kind),

@@ -17,6 +17,7 @@
 //	          enable: []             # if set, only these kinds are reported
 //	          models: []             # model files to load beside the built-in models
 //	          builtin: true          # use the built-in models
+//	          decisions: []          # checklist decisions to require (key, enforcement, ttl, partial); default all
 //
 // Every setting is optional. An unknown setting, a value of the wrong type or an unknown
 // effect kind stops golangci-lint with a message that names it.
@@ -51,10 +52,13 @@ type Settings struct {
 	Models []string `json:"models"`
 	// Builtin turns the built-in models on (the default) or off.
 	Builtin *bool `json:"builtin"`
+	// Decisions lists the checklist decisions to require (key, enforcement, ttl, partial);
+	// empty means all. A finding with none of them missing is not reported.
+	Decisions []string `json:"decisions"`
 }
 
 // knownSettings names the settings for error messages.
-const knownSettings = "disable, enable, models, builtin"
+const knownSettings = "disable, enable, models, builtin, decisions"
 
 // Plugin is the idemlint linter plugin.
 type Plugin struct {
@@ -84,7 +88,7 @@ func New(conf any) (register.LinterPlugin, error) {
 // config turns the settings into the analyzer's configuration: enable becomes the
 // complement that is disabled.
 func (s Settings) config() (analyzer.Config, error) {
-	cfg := analyzer.Config{Models: s.Models, NoBuiltin: s.Builtin != nil && !*s.Builtin}
+	cfg := analyzer.Config{Models: s.Models, NoBuiltin: s.Builtin != nil && !*s.Builtin, Decisions: s.Decisions}
 	for _, list := range []struct {
 		name  string
 		kinds []string

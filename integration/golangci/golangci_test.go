@@ -182,7 +182,7 @@ func TestBadSettings(t *testing.T) {
 		settings string
 		want     []string // in the error message
 	}{
-		{`{disabel: [email.send]}`, []string{`unknown field "disabel"`, "known settings: disable, enable, models, builtin"}},
+		{`{disabel: [email.send]}`, []string{`unknown field "disabel"`, "known settings: disable, enable, models, builtin, decisions"}},
 		{`{disable: email.send}`, []string{"Settings.disable", "[]string"}},
 		{`{builtin: "no"}`, []string{"Settings.builtin", "bool"}},
 		{`{disable: [mail.send]}`, []string{`disable: unknown effect kind "mail.send"`, "email.send"}},
