@@ -63,3 +63,16 @@ echo "idemlint / staticcheck:  wall $(ratio "$(col idemlint 1)" "$(col staticche
 echo "idemlint / go vet (cold): wall $(ratio "$(col idemlint 1)" "$(col vet 1)")x"
 echo
 "$work/factsize" ./corpus
+
+# Robustness: the whole standard library, analysed in full (-std), must give no analysis
+# error and no panic (a panic would be an error naming the package).
+echo
+echo "robustness: idemlint -std over the whole standard library" >&2
+status=0
+"$work/idemlint" -std -format json -o "$work/std.json" std 2>"$work/std.stderr" || status=$?
+if [ "$status" -ne 0 ] || ! grep -q '"errors": \[\]' "$work/std.json"; then
+  echo "robustness: exit status $status, errors over the standard library:" >&2
+  grep -A5 '"errors"' "$work/std.json" >&2 || cat "$work/std.stderr" >&2
+  exit 1
+fi
+tail -1 "$work/std.stderr"
