@@ -251,7 +251,7 @@ func handler(h *result.Handler, run *result.Run) *Handler {
 			ev.Guard = "not checked: " + e.Kind + " is disabled (-disable)"
 			ev.Key, ev.Enforcement = "not checked", "not checked"
 		case e.State != "protected" && h.Wrapped:
-			ev.Guard = "the idempotency middleware: its claim and completion marker keep a completed job from running again (a crash between the write and the marker still repeats it; sqlstore CompleteTx closes that window)"
+			ev.Guard = "the idempotency middleware: its claim keeps a duplicate from running, and the completion marker commits in the write's own transaction (CompleteTx)"
 			ev.Key, ev.Enforcement = "answered", "answered"
 		default:
 			ev.Guard = e.Detail
