@@ -36,7 +36,8 @@ measure() {
       ;;
     esac
   }
-  awk '{printf "%s %.2f %s\n", $1, $2+$3, $4}' "$work/time.out" >>"$work/m.$name"
+  # The last line: GNU time writes "Command exited with non-zero status N" before it.
+  tail -n 1 "$work/time.out" | awk '{printf "%s %.2f %s\n", $1, $2+$3, $4}' >>"$work/m.$name"
 }
 
 for i in $(seq "$runs"); do
