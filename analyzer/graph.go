@@ -43,6 +43,8 @@ type analysis_ struct {
 	entries     map[*types.Func]*model.Entry // model lookups, by callee
 	imported    model.Packages               // the import graph by path, built on first use
 	methodIndex map[string][]*types.Func     // imported methods with facts, by name
+	// current is the node whose calls are being resolved (sink rules read its parameters).
+	current *node
 	// methodsByName indexes the package's own methods, built on first use.
 	methodsByName map[string][]*node
 	importFacts   map[*types.Func]*effect.Fact
@@ -50,12 +52,13 @@ type analysis_ struct {
 
 // node is a function declaration or function literal of the package.
 type node struct {
-	fn   *types.Func // nil for literals
-	decl *ast.FuncDecl
-	lit  *ast.FuncLit
-	name string // for messages
-	body *ast.BlockStmt
-	file *directive.File
+	fn     *types.Func // nil for literals
+	decl   *ast.FuncDecl
+	lit    *ast.FuncLit
+	name   string // for messages
+	body   *ast.BlockStmt
+	parent *node // the enclosing function of a literal: its parameters are in scope
+	file   *directive.File
 
 	sites []site
 
@@ -170,7 +173,7 @@ func (a *analysis_) collectLits(outer *node, body ast.Node, df *directive.File) 
 		if _, seen := a.byLit[lit]; seen {
 			return false
 		}
-		n := &node{lit: lit, name: "func literal in " + outer.name, body: lit.Body, file: df}
+		n := &node{lit: lit, name: "func literal in " + outer.name, body: lit.Body, file: df, parent: outer}
 		a.add(n)
 		a.byLit[lit] = n
 		a.collectLits(n, lit.Body, df)
@@ -281,6 +284,7 @@ func (a *analysis_) def(v *types.Var) ast.Expr {
 // resolve finds the sites of n: calls, function values and closures in its body (but not
 // in the bodies of nested literals, which are nodes of their own and enter as closures).
 func (a *analysis_) resolve(n *node) {
+	a.current = n
 	info := a.pass.TypesInfo
 	var visit func(x ast.Node) bool
 	visit = func(x ast.Node) bool {

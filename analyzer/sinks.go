@@ -184,6 +184,9 @@ func (a *analysis_) httpEffect(mk mkEffect, reqExpr ast.Expr) *effect.Effect {
 			if a.constantKey(key) {
 				return mk(effect.UnstableKey, "Idempotency-Key header is a constant: every job shares it, so the second job is taken for a duplicate")
 			}
+			if !a.keyFromInput(key) {
+				return mk(effect.UnstableKey, "Idempotency-Key header made from nothing the job carries (no parameter of "+a.current.name+" reaches it)")
+			}
 			return mk(effect.Protected, "HTTP "+method+" with an Idempotency-Key header")
 		}
 	}
@@ -284,7 +287,48 @@ func (a *analysis_) keyedEffect(mk mkEffect, s *model.Sink, key ast.Expr, found 
 	if a.constantKey(key) {
 		return mk(effect.UnstableKey, s.What+" with a constant key: every job shares it, so the second job is taken for a duplicate")
 	}
+	if !a.keyFromInput(key) {
+		return mk(effect.UnstableKey, s.What+" with a key made from nothing the job carries (no parameter of "+a.current.name+" reaches it)")
+	}
 	return mk(effect.Protected, s.What+" with an idempotency key")
+}
+
+// keyFromInput reports whether a string key is derived from the job: it uses, directly or
+// through local variables, a parameter of the function that makes the call (or of the
+// functions enclosing it). Job data reaches a sink through parameters (the task, the
+// payload fields a handler passes to a helper, the context asynq.GetTaskID reads); a key
+// built only from configuration or package state is the same for every job. Keys that are
+// not strings (an asynq.Unique window, River's UniqueOpts) name no value and pass.
+func (a *analysis_) keyFromInput(key ast.Expr) bool {
+	if key == nil || a.current == nil {
+		return true
+	}
+	if t := a.pass.TypesInfo.TypeOf(key); t == nil || !isString(deref(t)) {
+		return true
+	}
+	params := map[*types.Var]bool{}
+	for n := a.current; n != nil; n = n.parent {
+		var sig *types.Signature
+		if n.fn != nil {
+			sig = n.fn.Signature()
+		} else if n.lit != nil {
+			sig, _ = a.pass.TypesInfo.TypeOf(n.lit).(*types.Signature)
+		}
+		if sig == nil {
+			continue
+		}
+		for i := 0; i < sig.Params().Len(); i++ {
+			params[sig.Params().At(i)] = true
+		}
+	}
+	return a.findInExpr(key, func(x ast.Node) bool {
+		id, ok := x.(*ast.Ident)
+		if !ok {
+			return false
+		}
+		v, ok := a.pass.TypesInfo.Uses[id].(*types.Var)
+		return ok && params[v]
+	})
 }
 
 // optionsEffect looks for a key option (asynq.TaskID(k)) among a call's arguments, also

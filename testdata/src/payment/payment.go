@@ -56,3 +56,26 @@ func ConstantKey(ctx context.Context, t *asynq.Task) error {
 	_, err := paymentintent.New(params) // want `handler ConstantKey: payment with a constant key: every job shares it.*; missing: key$`
 	return err
 }
+
+var merchantPrefix = "acme"
+
+// A key built only from configuration is the same for every job.
+func ConfigKey(ctx context.Context, t *asynq.Task) error {
+	params := &stripe.PaymentIntentParams{}
+	params.SetIdempotencyKey(merchantPrefix + "-monthly")
+	_, err := paymentintent.New(params) // want `handler ConfigKey: payment with a key made from nothing the job carries \(no parameter of ConfigKey reaches it\).*; missing: key$`
+	return err
+}
+
+// A helper receives the job's order ID as a parameter: the key comes from the job.
+func chargeOrder(orderID string) error {
+	params := &stripe.PaymentIntentParams{}
+	key := "charge-" + orderID
+	params.SetIdempotencyKey(key)
+	_, err := paymentintent.New(params)
+	return err
+}
+
+func HelperKey(ctx context.Context, t *asynq.Task) error {
+	return chargeOrder(t.Type())
+}

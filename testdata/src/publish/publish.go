@@ -50,3 +50,12 @@ func InsertUnique(ctx context.Context, t *asynq.Task) error {
 	_, err := rc.Insert(ctx, FollowUpArgs{}, &river.InsertOpts{UniqueOpts: river.UniqueOpts{ByArgs: true}})
 	return err
 }
+
+// A closure sees the enclosing handler's parameters: the ID comes from the task.
+func EnqueueInClosure(ctx context.Context, t *asynq.Task) error {
+	send := func() error {
+		_, err := client.Enqueue(asynq.NewTask("email", nil), asynq.TaskID("email-"+t.Type()))
+		return err
+	}
+	return send()
+}
