@@ -462,9 +462,30 @@ func TestUsage(t *testing.T) {
 
 // A directory without a module fails to load: exit status 1.
 func TestLoadError(t *testing.T) {
-	out, code := run(t, t.TempDir(), build(t), "-q", "./...")
-	if code != 1 {
-		t.Errorf("exit status %d, want 1\n%s", code, out)
+	bin := build(t)
+	// Outside any module, a path that is not a package, and a module whose dependency cannot
+	// be loaded: exit status 1 and a message that says what is wrong.
+	out, code := run(t, t.TempDir(), bin, "-q", "./...")
+	if code != 1 || !strings.Contains(out, "does not contain main module") {
+		t.Errorf("outside a module: exit status %d, want 1 and the reason\n%s", code, out)
+	}
+	out, code = run(t, examplesDir(t), bin, "-q", "./nosuchdir")
+	if code != 1 || !strings.Contains(out, "nosuchdir: directory not found") {
+		t.Errorf("not a package: exit status %d, want 1 and the reason\n%s", code, out)
+	}
+	broken := t.TempDir()
+	if err := os.WriteFile(filepath.Join(broken, "go.mod"), []byte("module x\n\ngo 1.26\n\nrequire example.com/missing v1.0.0\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(broken, "x.go"), []byte("package x\n\nimport _ \"example.com/missing\"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(bin, "-q", "./...")
+	cmd.Dir = broken
+	cmd.Env = append(os.Environ(), "GOFLAGS=-mod=mod", "GOPROXY=off")
+	b, _ := cmd.CombinedOutput()
+	if cmd.ProcessState.ExitCode() != 1 || !strings.Contains(string(b), "example.com/missing") {
+		t.Errorf("a module that fails to load: exit status %d, want 1 and the missing module named\n%s", cmd.ProcessState.ExitCode(), b)
 	}
 }
 
