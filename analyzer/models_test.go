@@ -25,6 +25,9 @@ func TestModels(t *testing.T) {
 		"models/stripewebhook",
 		"models/mongo",
 		"models/pubsub",
+		"models/emailproviders",
+		"models/jobqueues",
+		"models/githubwebhook",
 	} {
 		t.Run(pkg, func(t *testing.T) {
 			analysistest.Run(diagnosticsOnly{t}, testdata(t), analyzer.Analyzer, pkg)

@@ -154,6 +154,13 @@ func stubbedPaths(src string, listed []string) ([]string, error) {
 // standard library (no dot in the first element).
 func repoRoot(path string) string {
 	parts := strings.SplitN(path, "/", 4)
+	// gopkg.in/name.vN (and gopkg.in/user/name.vN) is a repository in two parts.
+	if parts[0] == "gopkg.in" && len(parts) >= 2 {
+		if strings.Contains(parts[1], ".v") || len(parts) < 3 {
+			return strings.Join(parts[:2], "/")
+		}
+		return strings.Join(parts[:3], "/")
+	}
 	if len(parts) < 3 || !strings.Contains(parts[0], ".") {
 		return ""
 	}

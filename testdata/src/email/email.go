@@ -5,8 +5,8 @@ import (
 	"context"
 	"net/smtp"
 
-	mail "github.com/wneessen/go-mail"
 	"github.com/hibiken/asynq"
+	mail "github.com/wneessen/go-mail"
 )
 
 func SMTP(ctx context.Context, t *asynq.Task) error {
