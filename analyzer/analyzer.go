@@ -120,11 +120,16 @@ func (s *settings) run(pass *analysis.Pass) (res any, err error) {
 	if err != nil {
 		return nil, err
 	}
+	var a *analysis_
 	defer func() {
 		// A bug in idemlint must not take down the host (golangci-lint, go vet, an editor):
-		// turn a panic into an error that names the package.
+		// turn a panic into an error that names the package and the function being analysed.
 		if r := recover(); r != nil {
-			res, err = nil, panicError(pass.Pkg.Path(), r)
+			fn := ""
+			if a != nil && a.current != nil {
+				fn = a.current.name
+			}
+			res, err = nil, panicError(pass.Pkg.Path(), fn, r)
 		}
 	}()
 	if testHookRun != nil {
@@ -140,7 +145,7 @@ func (s *settings) run(pass *analysis.Pass) (res any, err error) {
 	if isModelled(pass, index) {
 		return &Result{}, nil
 	}
-	a := newAnalysis(pass, index)
+	a = newAnalysis(pass, index)
 	a.disabled = cfg.disabled
 	a.required = cfg.required
 	if !a.needed() && !s.std {

@@ -43,3 +43,20 @@ func TestPanicBecomesError(t *testing.T) {
 		t.Errorf("package sqlwrite was not analysed after email's panic")
 	}
 }
+
+// A panic while a function is analysed names that function too.
+func TestPanicNamesTheFunction(t *testing.T) {
+	testHookEvaluate = func(name string) {
+		if name == "SMTP" {
+			panic("boom in SMTP")
+		}
+	}
+	defer func() { testHookEvaluate = nil }()
+	dir, _ := filepath.Abs(filepath.Join("..", "testdata"))
+	var c collect
+	analysistest.Run(&c, dir, Analyzer, "email")
+	joined := strings.Join(c.errs, "\n")
+	if !strings.Contains(joined, "internal error analysing email (function SMTP): boom in SMTP") {
+		t.Fatalf("want an error naming package email and function SMTP, got:\n%s", joined)
+	}
+}

@@ -20,6 +20,7 @@ func (a *analysis_) report() ([]*Handler, []*Finding) {
 	var findings []*Finding
 	handlers, remote := a.findHandlers()
 	for _, h := range handlers {
+		a.current = h.node
 		pos := h.body.Lbrace
 		if h.decl != nil {
 			pos = h.decl.Name.Pos()

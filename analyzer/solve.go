@@ -26,6 +26,10 @@ func (a *analysis_) solve() {
 // evaluate recomputes n's effects from its sites. With record set it marks the directives
 // that silenced something, which is only meaningful once the effects are final.
 func (a *analysis_) evaluate(n *node, record bool) bool {
+	a.current = n
+	if testHookEvaluate != nil {
+		testHookEvaluate(n.name)
+	}
 	var raw effect.Set
 	from := map[effect.Kind]origin{}
 	add := func(e effect.Effect, o origin) {
