@@ -62,6 +62,17 @@ start_postgres() {
       [ "$(id -u)" -eq 0 ] && chown postgres:postgres "$data"
       as_pg "$bin/initdb" -D "$data" -U postgres --auth=trust -E UTF8 >&2
     fi
+    # A server killed without a shutdown (a session ending, a killed CI job) leaves its
+    # postmaster.pid behind, and pg_ctl then refuses to start: remove it when its process is
+    # gone or is not this cluster's server.
+    if [ -f "$data/postmaster.pid" ]; then
+      local pid
+      pid=$(head -n 1 "$data/postmaster.pid")
+      if ! [ -r "/proc/$pid/cmdline" ] || ! tr '\0' ' ' <"/proc/$pid/cmdline" | grep -q -- "$data"; then
+        log "removing the stale postmaster.pid of a server that is gone (pid $pid)"
+        rm -f "$data/postmaster.pid" "$sock"/.s.PGSQL.*
+      fi
+    fi
     log "starting postgres on 127.0.0.1:$pg_port"
     # Durability settings are off: this cluster holds throwaway test data only.
     as_pg "$bin/pg_ctl" -D "$data" -l "$data/server.log" -w -t 60 start \
