@@ -77,7 +77,7 @@ func (a *analysis_) judge(h handlerNode) ([]verdict, []string) {
 		}
 		v := verdict{effect: e, missing: missing}
 		if declared != nil {
-			if c := a.contradiction(h, declared, e); c != "" {
+			if c := contradiction(declared, e); c != "" {
 				v.contradiction = c
 			} else {
 				v.missing = answeredAway(v.missing, declared, h.decisions)
@@ -131,7 +131,7 @@ func (a *analysis_) partialOpen(h handlerNode) bool {
 // contradiction says how the code contradicts a declared enforcement for effect e, or "".
 // enforce=middleware is not checked: the middleware is often installed in another package
 // (cmd/worker), where the handler's package cannot see it.
-func (a *analysis_) contradiction(h handlerNode, d *directive.Decisions, e effect.Effect) string {
+func contradiction(d *directive.Decisions, e effect.Effect) string {
 	says := ""
 	switch d.Enforce {
 	case "upsert", "converging":

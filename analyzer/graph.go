@@ -40,9 +40,11 @@ type analysis_ struct {
 	// framework, stored, or passed as a callback.
 	referenced map[*types.Func]bool
 
-	entries     map[*types.Func]*model.Entry // model lookups, by callee
-	imported    model.Packages               // the import graph by path, built on first use
-	methodIndex map[string][]*types.Func     // imported methods with facts, by name
+	entries  map[*types.Func]*model.Entry // model lookups, by callee
+	imported model.Packages               // the import graph by path, built on first use
+	// methodByName caches lookupMethod: model full name -> method in view (nil: none).
+	methodByName map[string]*types.Func
+	methodIndex  map[string][]*types.Func // imported methods with facts, by name
 	// current is the node whose calls are being resolved (sink rules read its parameters).
 	current *node
 	// methodsByName indexes the package's own methods, built on first use.
@@ -493,12 +495,19 @@ func (a *analysis_) importedMethods() map[string][]*types.Func {
 // lookupMethod finds the method a full name like "(*pkg/path.Type).Name" denotes among the
 // packages this one imports, directly or not; nil if that package is not in view.
 func (a *analysis_) lookupMethod(full string) *types.Func {
+	// Every interface call of a method a sink shares a name with (Exec, Query, Send) asks;
+	// resolving scans the import graph, so each name is resolved once per pass.
+	if m, ok := a.methodByName[full]; ok {
+		return m
+	}
 	if a.imported == nil {
 		a.imported = model.Packages{}
 		a.imported.Add(a.pass.Pkg)
+		a.methodByName = map[string]*types.Func{}
 	}
 	fn, _ := model.Resolve(a.imported, full)
 	m, _ := fn.(*types.Func)
+	a.methodByName[full] = m
 	return m
 }
 

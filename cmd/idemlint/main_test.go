@@ -91,10 +91,7 @@ func TestExamples(t *testing.T) {
 	}
 	bin := build(t)
 	dir := examplesDir(t)
-	want, err := os.ReadFile(filepath.Join(dir, "expected.txt"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	want := expectedText(t, dir)
 	stdout, stderr, code := runSplit(t, dir, bin, "./...")
 	if stdout != "" {
 		t.Errorf("text findings go to stderr, as go vet's do; stdout has:\n%s", stdout)
@@ -143,6 +140,16 @@ func TestExamples(t *testing.T) {
 	}
 }
 
+// expectedText is examples/expected.txt: the text findings idemlint must print there.
+func expectedText(t *testing.T, dir string) []byte {
+	t.Helper()
+	want, err := os.ReadFile(filepath.Join(dir, "expected.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return want
+}
+
 // As a vet tool, idemlint reports the same findings through go vet, which exits non-zero.
 func TestVetTool(t *testing.T) {
 	if testing.Short() {
@@ -150,10 +157,7 @@ func TestVetTool(t *testing.T) {
 	}
 	bin := build(t)
 	dir := examplesDir(t)
-	want, err := os.ReadFile(filepath.Join(dir, "expected.txt"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	want := expectedText(t, dir)
 	got, code := run(t, dir, "go", "vet", "-vettool="+bin, "./...")
 	if code == 0 {
 		t.Errorf("go vet exited 0 with findings present")
