@@ -99,6 +99,9 @@ type site struct {
 	local  *node
 	fact   *effect.Fact
 	inline bool // a closure: its effects are the node's own, with no hop
+	// args are the call's arguments in parameter order (a method expression's receiver
+	// dropped); nil for a function value, whose arguments are not in view.
+	args []ast.Expr
 }
 
 func newAnalysis(pass *analysis.Pass, ix *model.Index) *analysis_ {
@@ -339,7 +342,7 @@ func (a *analysis_) resolve(n *node) {
 func (a *analysis_) valueRef(n *node, fn *types.Func, pos token.Pos) {
 	fn = fn.Origin()
 	a.referenced[fn] = true
-	a.callTarget(n, fn, pos)
+	a.callTarget(n, fn, pos, nil)
 }
 
 func (a *analysis_) line(pos token.Pos) int { return a.pass.Fset.Position(pos).Line }
@@ -367,20 +370,35 @@ func (a *analysis_) resolveCall(n *node, call *ast.CallExpr) {
 		a.dispatch(n, fn, call)
 		return
 	}
-	a.callTarget(n, fn, call.Pos())
+	a.callTarget(n, fn, call.Pos(), a.callArgs(call))
 }
 
-// callTarget adds a site for a call of (or reference to) fn at pos.
-func (a *analysis_) callTarget(n *node, fn *types.Func, pos token.Pos) {
+// callArgs returns a call's arguments in the callee's parameter order: a method expression
+// (T.M(recv, x)) passes its receiver first.
+func (a *analysis_) callArgs(call *ast.CallExpr) []ast.Expr {
+	if sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr); ok {
+		if s, ok := a.pass.TypesInfo.Selections[sel]; ok && s.Kind() == types.MethodExpr && len(call.Args) > 0 {
+			return call.Args[1:]
+		}
+	}
+	if call.Args == nil {
+		return []ast.Expr{} // called with no arguments: still a call
+	}
+	return call.Args
+}
+
+// callTarget adds a site for a call of (or reference to) fn at pos; args are the call's
+// arguments, nil for a reference.
+func (a *analysis_) callTarget(n *node, fn *types.Func, pos token.Pos, args []ast.Expr) {
 	if local := a.byFunc[fn]; local != nil {
-		n.sites = append(n.sites, site{pos: pos, line: a.line(pos), callee: local.hopName(), local: local})
+		n.sites = append(n.sites, site{pos: pos, line: a.line(pos), callee: local.hopName(), local: local, args: args})
 		return
 	}
 	if fn.Pkg() == nil || fn.Pkg() == a.pass.Pkg {
 		return
 	}
 	if f := a.fact(fn); f != nil {
-		n.sites = append(n.sites, site{pos: pos, line: a.line(pos), callee: funcName(fn, nil), fact: f})
+		n.sites = append(n.sites, site{pos: pos, line: a.line(pos), callee: funcName(fn, nil), fact: f, args: args})
 	}
 }
 
@@ -432,13 +450,13 @@ func (a *analysis_) dispatch(n *node, m *types.Func, call *ast.CallExpr) {
 	seen := false
 	for _, cand := range a.localMethods(m.Name()) {
 		if implements(cand.fn) {
-			a.callTarget(n, cand.fn, call.Pos())
+			a.callTarget(n, cand.fn, call.Pos(), a.callArgs(call))
 			seen = true
 		}
 	}
 	for _, fn := range a.importedMethods()[m.Name()] {
 		if implements(fn) {
-			a.callTarget(n, fn, call.Pos())
+			a.callTarget(n, fn, call.Pos(), a.callArgs(call))
 			seen = true
 		}
 	}

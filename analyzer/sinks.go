@@ -187,7 +187,9 @@ func (a *analysis_) httpEffect(mk mkEffect, reqExpr ast.Expr) *effect.Effect {
 			if !a.keyFromInput(key) {
 				return mk(effect.UnstableKey, "Idempotency-Key header made from nothing the job carries (no parameter of "+a.current.name+" reaches it)")
 			}
-			return mk(effect.Protected, "HTTP "+method+" with an Idempotency-Key header")
+			e := mk(effect.Protected, "HTTP "+method+" with an Idempotency-Key header")
+			e.KeyParams = a.keyParams(key)
+			return e
 		}
 	}
 	return mk(effect.Unprotected, "HTTP "+method+" without an Idempotency-Key header")
@@ -290,7 +292,90 @@ func (a *analysis_) keyedEffect(mk mkEffect, s *model.Sink, key ast.Expr, found 
 	if !a.keyFromInput(key) {
 		return mk(effect.UnstableKey, s.What+" with a key made from nothing the job carries (no parameter of "+a.current.name+" reaches it)")
 	}
-	return mk(effect.Protected, s.What+" with an idempotency key")
+	e := mk(effect.Protected, s.What+" with an idempotency key")
+	e.KeyParams = a.keyParams(key)
+	return e
+}
+
+// keyParams returns the string parameters of the declared function being resolved that a
+// key is made from (bit i: parameter i), followed through local variables. A caller of the
+// function is then checked for what it passes there (passKey): the key of a helper like
+// charge(ctx, key string) is only as stable as its callers' arguments.
+func (a *analysis_) keyParams(key ast.Expr) uint64 {
+	if key == nil || a.current == nil || a.current.fn == nil {
+		return 0
+	}
+	params := a.current.fn.Signature().Params()
+	index := map[*types.Var]int{}
+	for i := 0; i < params.Len() && i < 64; i++ {
+		if p := params.At(i); isString(p.Type().Underlying()) {
+			index[p] = i
+		}
+	}
+	if len(index) == 0 {
+		return 0
+	}
+	var mask uint64
+	a.findInExpr(key, func(x ast.Node) bool {
+		if id, ok := x.(*ast.Ident); ok {
+			if v, ok := a.pass.TypesInfo.Uses[id].(*types.Var); ok {
+				if i, ok := index[v]; ok {
+					mask |= 1 << i
+				}
+			}
+		}
+		return false // visit every node: a key may use several parameters
+	})
+	return mask
+}
+
+// passKey checks, at a call of a function whose effect is keyed by its parameters
+// (e.KeyParams), what the caller passes there: a random or clock value, a constant, or
+// nothing the caller's job carries makes the effect an unstable key; a value made from the
+// caller's own parameters passes the question on to its callers.
+func (a *analysis_) passKey(s *site, e effect.Effect) effect.Effect {
+	mask := e.KeyParams
+	e.KeyParams = 0
+	if s.args == nil || e.State != effect.Protected {
+		return e // a function value handed on: what it will be called with is not in view
+	}
+	var args []ast.Expr
+	for i := 0; i < 64; i++ {
+		if mask&(1<<i) == 0 {
+			continue
+		}
+		if i >= len(s.args) {
+			return e
+		}
+		args = append(args, s.args[i])
+	}
+	fromInput, constant := false, true
+	for _, arg := range args {
+		if src := a.unstableSource(arg, 0); src != "" {
+			e.State = effect.UnstableKey
+			e.Detail += ", but the key passed to " + s.callee + " changes on every retry (made from " + src + ")"
+			return e
+		}
+		if !a.constantKey(arg) {
+			constant = false
+		}
+		if a.keyFromInput(arg) {
+			fromInput = true
+		}
+	}
+	switch {
+	case constant:
+		e.State = effect.UnstableKey
+		e.Detail += ", but the key passed to " + s.callee + " is a constant: every job shares it, so the second job is taken for a duplicate"
+	case !fromInput:
+		e.State = effect.UnstableKey
+		e.Detail += ", but the key passed to " + s.callee + " is made from nothing the job carries (no parameter of " + a.current.name + " reaches it)"
+	default:
+		for _, arg := range args {
+			e.KeyParams |= a.keyParams(arg)
+		}
+	}
+	return e
 }
 
 // keyFromInput reports whether a string key is derived from the job: it uses, directly or

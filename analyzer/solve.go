@@ -58,6 +58,9 @@ func (a *analysis_) evaluate(n *node, record bool) bool {
 				continue
 			}
 			if !s.inline && s.sink == nil {
+				if e.KeyParams != 0 {
+					e = a.passKey(s, e)
+				}
 				e = e.Prepend(s.callee, a.shortPos(s.pos))
 			}
 			add(e, origin{pos: s.pos, via: via})

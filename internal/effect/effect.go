@@ -84,6 +84,12 @@ type Effect struct {
 	State  State
 	Detail string // why, in a few words: "INSERT without conflict handling", "key from uuid.NewString"
 	Chain  []Hop  // callees from the function (excluded) down to the sink (included)
+	// KeyParams marks a protected effect whose idempotency key is made from string
+	// parameters of the function at the start of the chain (bit i: parameter i, the
+	// receiver not counted). The effect is only as protected as what each caller passes
+	// there: a caller handing in uuid.NewString() makes it an unstable key. Zero when the
+	// key does not come from such a parameter, or the effect is not keyed.
+	KeyParams uint64
 }
 
 // Worse reports whether e should replace old for the same kind: a worse state wins; on the
@@ -93,12 +99,20 @@ func (e Effect) Worse(old Effect) bool {
 	if e.State != old.State {
 		return e.State < old.State
 	}
+	if (e.KeyParams != 0) != (old.KeyParams != 0) {
+		// Protected only if callers pass a stable key is worse than protected outright:
+		// keep the conditional one, so callers get to check what they pass.
+		return e.KeyParams != 0
+	}
 	return len(e.Chain) < len(old.Chain)
 }
 
 func (e Effect) key() string {
 	var b strings.Builder
 	b.WriteString(e.Detail)
+	if e.KeyParams != 0 {
+		fmt.Fprintf(&b, "|key=%x", e.KeyParams)
+	}
 	for _, h := range e.Chain {
 		b.WriteString("|")
 		b.WriteString(h.Func)
@@ -191,6 +205,9 @@ func (f *Fact) String() string {
 			sink = e.Chain[n-1].Func
 		}
 		parts[i] = fmt.Sprintf("%s:%s(%s)", e.Kind, e.State, sink)
+		if e.KeyParams != 0 {
+			parts[i] += fmt.Sprintf("[key from params %s]", bits(e.KeyParams))
+		}
 	}
 	s := "effects " + strings.Join(parts, " ")
 	if f.CompletesInTx {
@@ -207,3 +224,14 @@ type PackageFact struct{}
 func (*PackageFact) AFact() {}
 
 func (*PackageFact) String() string { return "has effects" }
+
+// bits renders a parameter mask as "0,2".
+func bits(m uint64) string {
+	var out []string
+	for i := 0; i < 64; i++ {
+		if m&(1<<i) != 0 {
+			out = append(out, fmt.Sprint(i))
+		}
+	}
+	return strings.Join(out, ",")
+}

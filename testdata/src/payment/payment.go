@@ -79,3 +79,21 @@ func chargeOrder(orderID string) error {
 func HelperKey(ctx context.Context, t *asynq.Task) error {
 	return chargeOrder(t.Type())
 }
+
+// The helper's key is only as stable as what each caller passes: checked at the call,
+// through a second helper that hands its own parameter on.
+func HelperRandomKey(ctx context.Context, t *asynq.Task) error {
+	return chargeOrder(uuid.NewString()) // want `handler HelperRandomKey: payment with an idempotency key, but the key passed to payment.chargeOrder changes on every retry \(made from uuid.NewString\) \(HelperRandomKey -> payment.chargeOrder -> paymentintent.New\); missing: key$`
+}
+
+func chargeTwice(prefix, orderID string) error {
+	return chargeOrder(prefix + orderID)
+}
+
+func HelperChainKey(ctx context.Context, t *asynq.Task) error {
+	return chargeTwice("refund-", t.Type())
+}
+
+func HelperChainConstant(ctx context.Context, t *asynq.Task) error {
+	return chargeTwice("refund-", "all") // want `handler HelperChainConstant: payment with an idempotency key, but the key passed to payment.chargeTwice is a constant.*; missing: key$`
+}

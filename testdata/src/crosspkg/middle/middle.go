@@ -7,7 +7,7 @@ import (
 	"crosspkg/upstream"
 )
 
-func Checkout(ctx context.Context, s *upstream.Store, orderID string) error { // want Checkout:`effects payment:protected\(charge.New\) sql.write:unprotected\(\(\*pgxpool.Pool\).Exec\)`
+func Checkout(ctx context.Context, s *upstream.Store, orderID string) error { // want Checkout:`effects payment:protected\(charge.New\)\[key from params 2\] sql.write:unprotected\(\(\*pgxpool.Pool\).Exec\)`
 	if err := upstream.Charge(orderID); err != nil {
 		return err
 	}

@@ -21,7 +21,7 @@ func (s *Store) Upsert(ctx context.Context) error { // want Upsert:`effects sql.
 	return err
 }
 
-func Charge(orderID string) error { // want Charge:`effects payment:protected\(charge.New\)`
+func Charge(orderID string) error { // want Charge:`effects payment:protected\(charge.New\)\[key from params 0\]$`
 	p := &stripe.ChargeParams{}
 	p.SetIdempotencyKey("charge-" + orderID)
 	_, err := charge.New(p)
