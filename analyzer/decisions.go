@@ -50,11 +50,14 @@ func (a *analysis_) judge(h handlerNode) ([]verdict, []string) {
 		if e.State == effect.Protected || a.disabled[e.Kind] {
 			continue
 		}
+		if h.txCompletion && commitsWithTx(e) {
+			continue // the job's completion commits in the same transaction as the write
+		}
 		missing := missingDecisions(e.State)
 		if h.wrapped {
 			switch {
 			case !external(e.Kind) && h.txCompletion:
-				continue // the completion marker commits in the same transaction as the write
+				e.Detail += "; the idempotency middleware claims this handler, but the write commits outside the transaction that stores the completion, so a crash between them repeats it"
 			case !external(e.Kind):
 				e.Detail += "; the idempotency middleware claims this handler, but a crash between the write and its completion marker repeats it (store the completion in the same transaction: sqlstore CompleteTx)"
 			default:
@@ -112,6 +115,15 @@ func (a *analysis_) judge(h handlerNode) ([]verdict, []string) {
 		}
 	}
 	return out, list
+}
+
+// commitsWithTx reports whether an effect commits with the handler's database transaction,
+// for a handler that stores its job's completion in it: a write made on a transaction or a
+// job inserted through one, and a database write whose connection is not known (a
+// repository interface may be handed the transaction). A write on a pool commits on its
+// own; an external effect (HTTP, email, payment, publish) cannot roll back.
+func commitsWithTx(e effect.Effect) bool {
+	return e.Tx == effect.TxIn || (!external(e.Kind) && e.Tx == effect.TxUnknown)
 }
 
 // partialOpen reports whether the handler's effects span two or more systems with at least

@@ -35,6 +35,9 @@ type analysis_ struct {
 	callsOn map[*types.Var][]*ast.CallExpr
 	// fieldSets maps a local variable to assignments of its fields (v.F = x, v.H["k"] = x).
 	fieldSets map[*types.Var][]*ast.AssignStmt
+	// fills maps a local variable to the calls given its address, which fill it in:
+	// json.Unmarshal(t.Payload(), &p) makes p from the task.
+	fills map[*types.Var][]*ast.CallExpr
 
 	// referenced holds functions used as values (not called) in the package: handed to a
 	// framework, stored, or passed as a callback.
@@ -114,6 +117,7 @@ func newAnalysis(pass *analysis.Pass, ix *model.Index) *analysis_ {
 		defs:        map[*types.Var][]ast.Expr{},
 		callsOn:     map[*types.Var][]*ast.CallExpr{},
 		fieldSets:   map[*types.Var][]*ast.AssignStmt{},
+		fills:       map[*types.Var][]*ast.CallExpr{},
 		referenced:  map[*types.Func]bool{},
 		entries:     map[*types.Func]*model.Entry{},
 		importFacts: map[*types.Func]*effect.Fact{},
@@ -246,6 +250,13 @@ func (a *analysis_) collectDefs(f *ast.File) {
 			if sel, ok := ast.Unparen(x.Fun).(*ast.SelectorExpr); ok {
 				if v := rootVar(info, sel.X); v != nil {
 					a.callsOn[v] = append(a.callsOn[v], x)
+				}
+			}
+			for _, arg := range x.Args {
+				if u, ok := ast.Unparen(arg).(*ast.UnaryExpr); ok && u.Op == token.AND {
+					if v := local(u.X); v != nil {
+						a.fills[v] = append(a.fills[v], x)
+					}
 				}
 			}
 		}

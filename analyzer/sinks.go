@@ -18,7 +18,7 @@ import (
 // It returns nil when the call has no effect worth tracking (a read, a GET).
 func (a *analysis_) evalSink(n *node, s *model.Sink, fn *types.Func, call *ast.CallExpr) *effect.Effect {
 	mk := func(state effect.State, detail string) *effect.Effect {
-		return &effect.Effect{Kind: s.Kind, State: state, Detail: detail,
+		return &effect.Effect{Kind: s.Kind, State: state, Detail: detail, Tx: a.txMode(s, call),
 			Chain: []effect.Hop{{Func: funcName(fn, nil), Pos: a.shortPos(call.Pos())}}}
 	}
 	switch s.Shape {
@@ -57,6 +57,27 @@ func (a *analysis_) evalSink(n *node, s *model.Sink, fn *types.Func, call *ast.C
 }
 
 type mkEffect func(effect.State, string) *effect.Effect
+
+// txMode says whether a sink call commits with a database transaction: it is given one
+// (River's InsertTx), or its receiver is a modelled transaction or pool type.
+func (a *analysis_) txMode(s *model.Sink, call *ast.CallExpr) effect.TxMode {
+	if s.TxArg >= 0 {
+		return effect.TxIn
+	}
+	sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
+	if !ok {
+		return effect.TxUnknown
+	}
+	recv, ok := a.pass.TypesInfo.Selections[sel]
+	if !ok {
+		return effect.TxUnknown
+	}
+	named, ok := types.Unalias(deref(recv.Recv())).(*types.Named)
+	if !ok || named.Obj().Pkg() == nil {
+		return effect.TxUnknown
+	}
+	return a.index.TxMode(named.Obj().Pkg().Path() + "." + named.Obj().Name())
+}
 
 func argAt(call *ast.CallExpr, i int) ast.Expr {
 	if i < 0 || i >= len(call.Args) {
@@ -577,6 +598,12 @@ func (a *analysis_) unstableSource(e ast.Expr, depth int) string {
 						}
 					}
 				}
+				for _, c := range a.fills[v] {
+					if s := a.unstableSource(c, depth+1); s != "" {
+						found = s
+						return false
+					}
+				}
 			}
 		}
 		return true
@@ -629,6 +656,9 @@ func (a *analysis_) findInExpr(e ast.Expr, match func(ast.Node) bool) bool {
 					seen[v] = true
 					for _, d := range a.defs[v] {
 						look(d, depth+1)
+					}
+					for _, c := range a.fills[v] {
+						look(c, depth+1)
 					}
 				}
 			}

@@ -90,6 +90,35 @@ type Effect struct {
 	// there: a caller handing in uuid.NewString() makes it an unstable key. Zero when the
 	// key does not come from such a parameter, or the effect is not keyed.
 	KeyParams uint64
+	// Tx says whether the write commits with a database transaction: a job's completion
+	// stored in that transaction (River's JobCompleteTx) then commits with it.
+	Tx TxMode
+}
+
+// TxMode says how an effect relates to a database transaction.
+type TxMode uint8
+
+const (
+	// TxUnknown: not known (a repository interface, a helper's parameter); a database
+	// write may be in the handler's transaction.
+	TxUnknown TxMode = iota
+	// TxIn: made on a transaction (a *sql.Tx, pgx.Tx) or inserted through one (River's
+	// InsertTx): it commits or rolls back with it.
+	TxIn
+	// TxOutside: made on a pool or connection outside any transaction (*sql.DB,
+	// *pgxpool.Pool): it commits on its own, whatever the handler's transaction does.
+	TxOutside
+)
+
+// txRank orders modes from the best covered to the worst for Worse.
+func (m TxMode) txRank() int {
+	switch m {
+	case TxIn:
+		return 0
+	case TxOutside:
+		return 2
+	}
+	return 1
 }
 
 // Worse reports whether e should replace old for the same kind: a worse state wins; on the
@@ -104,6 +133,11 @@ func (e Effect) Worse(old Effect) bool {
 		// keep the conditional one, so callers get to check what they pass.
 		return e.KeyParams != 0
 	}
+	if e.Tx != old.Tx {
+		// Outside any transaction is worse than unknown, which is worse than inside one:
+		// a completion stored in the handler's transaction covers only what commits with it.
+		return e.Tx.txRank() > old.Tx.txRank()
+	}
 	return len(e.Chain) < len(old.Chain)
 }
 
@@ -112,6 +146,9 @@ func (e Effect) key() string {
 	b.WriteString(e.Detail)
 	if e.KeyParams != 0 {
 		fmt.Fprintf(&b, "|key=%x", e.KeyParams)
+	}
+	if e.Tx != TxUnknown {
+		fmt.Fprintf(&b, "|tx=%d", e.Tx)
 	}
 	for _, h := range e.Chain {
 		b.WriteString("|")

@@ -30,6 +30,8 @@ type File struct {
 	GuardTypes    []string          `yaml:"guard_types"`
 	HandlerCalls  []string          `yaml:"handler_calls"`
 	TxCompletions []string          `yaml:"tx_completions"`
+	TxTypes       []string          `yaml:"tx_types"`
+	PoolTypes     []string          `yaml:"pool_types"`
 }
 
 // SinkEntry models one sink, or several that share everything but the name (Funcs).
@@ -40,6 +42,7 @@ type SinkEntry struct {
 	Shape string   `yaml:"shape"`
 	Arg   *int     `yaml:"arg"`
 	What  string   `yaml:"what"`
+	TxArg *int     `yaml:"tx_arg"`
 }
 
 // HandlerEntry models a handler signature; types are written "context.Context",
@@ -190,8 +193,15 @@ func (f *File) library() (Library, []problem) {
 		if what == "" {
 			what = defaultWhat(effect.Kind(s.Kind))
 		}
+		txArg := -1
+		if s.TxArg != nil {
+			txArg = *s.TxArg
+			if txArg < 0 {
+				bad(at+".tx_arg", "field tx_arg: an argument index counts from 0, got %d", txArg)
+			}
+		}
 		for _, n := range names {
-			lib.Sinks = append(lib.Sinks, Sink{Func: n, Kind: effect.Kind(s.Kind), Shape: shape, Arg: arg, What: what})
+			lib.Sinks = append(lib.Sinks, Sink{Func: n, Kind: effect.Kind(s.Kind), Shape: shape, Arg: arg, What: what, TxArg: txArg})
 		}
 	}
 	for i, h := range f.Handlers {
@@ -247,13 +257,19 @@ func (f *File) library() (Library, []problem) {
 			bad(fmt.Sprintf("$.key_fields[%d]", i), "a key field is written pkg/path.Type.Field, got %q", n)
 		}
 	}
-	for i, t := range f.GuardTypes {
-		if ref, msg := parseTypeRef(t); msg != "" || ref.Path == "" || ref.Ptr || ref.Slice {
-			bad(fmt.Sprintf("$.guard_types[%d]", i), "a guard type is written pkg/path.Type, got %q", t)
+	for _, l := range []struct {
+		field string
+		list  []string
+	}{{"guard_types", f.GuardTypes}, {"tx_types", f.TxTypes}, {"pool_types", f.PoolTypes}} {
+		for i, t := range l.list {
+			if ref, msg := parseTypeRef(t); msg != "" || ref.Path == "" || ref.Ptr || ref.Slice {
+				bad(fmt.Sprintf("$.%s[%d]", l.field, i), "a type is written pkg/path.Type, got %q", t)
+			}
 		}
 	}
 	lib.Unstable, lib.KeyFields, lib.KeySetters, lib.KeyOptions = f.Unstable, f.KeyFields, f.KeySetters, f.KeyOptions
 	lib.ChainGuards, lib.GuardTypes, lib.HandlerCalls, lib.TxCompletions = f.ChainGuards, f.GuardTypes, f.HandlerCalls, f.TxCompletions
+	lib.TxTypes, lib.PoolTypes = f.TxTypes, f.PoolTypes
 	return lib, probs
 }
 

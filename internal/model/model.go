@@ -76,6 +76,9 @@ type Sink struct {
 	Shape Shape       // how to read its arguments
 	Arg   int         // index of the statement, request or params argument (receiver not counted)
 	What  string      // the effect in words for messages: "HTTP POST", "email", "payment"
+	// TxArg is the index of a database transaction argument the effect commits with
+	// (River's InsertTx), or -1.
+	TxArg int
 }
 
 // Problem is the sentence a finding uses for an unprotected call of this sink.
@@ -143,6 +146,11 @@ type Library struct {
 	// transaction (River's JobCompleteTx, the runtime's sqlstore CompleteTx): database writes
 	// and the completion commit together, which answers the partial decision for them.
 	TxCompletions []string
+	// TxTypes are types whose calls run in a database transaction ("database/sql.Tx"),
+	// PoolTypes those whose calls commit on their own ("database/sql.DB"): a write on a
+	// pool is not covered by a job completion stored in the handler's transaction.
+	TxTypes   []string
+	PoolTypes []string
 	// HandlerCalls are functions whose call makes the calling function a handler: a
 	// net/http handler that verifies a webhook signature (stripe webhook.ConstructEvent)
 	// handles a delivery that the sender retries until it succeeds.
@@ -226,6 +234,7 @@ type Index struct {
 	unstablePkgs map[string]bool    // packages all of whose functions are unstable
 	keyFields    map[string]bool
 	guardTypes   map[string]bool
+	txModes      map[string]effect.TxMode // TxTypes and PoolTypes
 	handlers     []HandlerShape
 	packages     map[string]bool // normalized package paths any model names
 }
@@ -238,6 +247,7 @@ func Compile(libs []Library) *Index {
 		unstablePkgs: map[string]bool{},
 		keyFields:    map[string]bool{},
 		guardTypes:   map[string]bool{},
+		txModes:      map[string]effect.TxMode{},
 		packages:     map[string]bool{},
 	}
 	entry := func(name string) *Entry {
@@ -301,6 +311,12 @@ func Compile(libs []Library) *Index {
 		for _, t := range lib.GuardTypes {
 			ix.guardTypes[Normalize(t)] = true
 		}
+		for _, t := range lib.TxTypes {
+			ix.txModes[Normalize(t)] = effect.TxIn
+		}
+		for _, t := range lib.PoolTypes {
+			ix.txModes[Normalize(t)] = effect.TxOutside
+		}
 		for _, h := range lib.Handlers {
 			ix.handlers = append(ix.handlers, h)
 			for _, t := range append(append([]TypeRef(nil), h.Params...), h.Results...) {
@@ -346,6 +362,10 @@ func (ix *Index) KeyField(name string) bool { return ix.keyFields[Normalize(name
 // GuardType reports whether a literal of the named type "pkg/path.Type" in a builder chain
 // makes the write an upsert.
 func (ix *Index) GuardType(name string) bool { return ix.guardTypes[Normalize(name)] }
+
+// TxMode says whether calls on the named type "pkg/path.Type" run in a transaction, on a
+// pool outside any, or neither is known.
+func (ix *Index) TxMode(name string) effect.TxMode { return ix.txModes[Normalize(name)] }
 
 // Handlers returns the handler shapes.
 func (ix *Index) Handlers() []HandlerShape { return ix.handlers }
@@ -415,7 +435,7 @@ func NamesOf(libs []Library) []string {
 			names = append(names, r.Func)
 		}
 		for _, list := range [][]string{lib.Unstable, lib.KeyFields, lib.KeySetters, lib.KeyOptions,
-			lib.ChainGuards, lib.GuardTypes, lib.HandlerCalls, lib.TxCompletions} {
+			lib.ChainGuards, lib.GuardTypes, lib.HandlerCalls, lib.TxCompletions, lib.TxTypes, lib.PoolTypes} {
 			names = append(names, list...)
 		}
 		for _, h := range lib.Handlers {

@@ -12,6 +12,7 @@ import (
 	"github.com/chokaq/idemlint/idempotency/sqlstore"
 	"github.com/hibiken/asynq"
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/riverqueue/river"
 	"github.com/riverqueue/river/riverdriver/riverpgxv5"
 	"github.com/stripe/stripe-go/v82"
@@ -95,16 +96,59 @@ type ShipWorker struct {
 	river.WorkerDefaults[ShipArgs]
 }
 
-// The job's completion is committed with its database writes: no partial.
+// The job's completion is committed with its database writes: the INSERT on the
+// transaction and the job inserted through it are enforced, and there is no partial.
 func (w *ShipWorker) Work(ctx context.Context, job *river.Job[ShipArgs]) error {
 	var tx pgx.Tx
 	if err := charge(job.Args.ShipmentID); err != nil {
 		return err
 	}
-	if _, err := tx.Exec(ctx, "INSERT INTO shipments (id) VALUES ($1)", job.Args.ShipmentID); err != nil { // want `handler \(\*ShipWorker\).Work: .*; missing: key, enforcement$`
+	if _, err := tx.Exec(ctx, "INSERT INTO shipments (id) VALUES ($1)", job.Args.ShipmentID); err != nil {
+		return err
+	}
+	if _, err := riverClient.InsertTx(ctx, tx, ShipArgs{}, nil); err != nil {
 		return err
 	}
 	_, err := river.JobCompleteTx[*riverpgxv5.Driver](ctx, tx, job)
+	return err
+}
+
+var (
+	riverClient *river.Client[pgx.Tx]
+	pool        *pgxpool.Pool
+)
+
+type RestockArgs struct{ SKU string }
+
+func (RestockArgs) Kind() string { return "restock" }
+
+type RestockWorker struct {
+	river.WorkerDefaults[RestockArgs]
+}
+
+// A write on the pool commits on its own, whatever the transaction holding the job's
+// completion does; so does a job inserted outside it.
+func (w *RestockWorker) Work(ctx context.Context, job *river.Job[RestockArgs]) error {
+	var tx pgx.Tx
+	if _, err := pool.Exec(ctx, "INSERT INTO restocks (sku) VALUES ($1)", job.Args.SKU); err != nil { // want `handler \(\*RestockWorker\).Work: SQL write not safe to repeat: INSERT without conflict handling .*; missing: key, enforcement$`
+		return err
+	}
+	if _, err := riverClient.Insert(ctx, ShipArgs{}, nil); err != nil { // want `handler \(\*RestockWorker\).Work: River job inserted without an idempotency key .*; missing: key, enforcement$`
+		return err
+	}
+	_, err := river.JobCompleteTx[*riverpgxv5.Driver](ctx, tx, job)
+	return err
+}
+
+type NotifyWorker struct {
+	river.WorkerDefaults[RestockArgs]
+}
+
+// Without the completion in the transaction, a job inserted through it is repeated by a
+// retry after the commit.
+func (w *NotifyWorker) Work(ctx context.Context, job *river.Job[RestockArgs]) error {
+	var tx pgx.Tx
+	_, err := riverClient.InsertTx(ctx, tx, ShipArgs{}, nil) // want `handler \(\*NotifyWorker\).Work: River job inserted without an idempotency key .*; missing: key, enforcement$`
 	return err
 }
 

@@ -44,6 +44,23 @@ func fulfilTx(ctx context.Context, job OrderJob) error {
 	return tx.Commit()
 }
 
+// The completion commits in the transaction, but the audit row is written on the pool and
+// commits on its own: a crash after it and before the transaction's commit repeats it.
+func fulfilSplit(ctx context.Context, job OrderJob) error {
+	tx, err := db.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	if _, err := db.ExecContext(ctx, "INSERT INTO audit (order_id) VALUES ($1)", job.OrderID); err != nil { // want `handler fulfilSplit: SQL write not safe to repeat: INSERT without conflict handling; the idempotency middleware claims this handler, but the write commits outside the transaction that stores the completion, so a crash between them repeats it .*; missing: enforcement$`
+		return err
+	}
+	if err := claims.CompleteTx(ctx, tx); err != nil {
+		return err
+	}
+	return tx.Commit()
+}
+
 func notify(ctx context.Context, job OrderJob) error {
 	return smtp.SendMail("localhost:25", nil, "shop@example.com", nil, nil) // want `handler notify: email sent with no deduplication; the idempotency middleware claims this handler, but a crash after the external effect repeats it .*; missing: enforcement$`
 }
@@ -55,6 +72,7 @@ func Register(mux *asynq.ServeMux) error {
 	}
 	_ = m.Wrap(fulfil)
 	_ = m.Wrap(fulfilTx)
+	_ = m.Wrap(fulfilSplit)
 	_ = m.Wrap(notify)
 	mux.HandleFunc("unwrapped", unwrapped)
 	return nil

@@ -3,6 +3,7 @@ package payment
 
 import (
 	"context"
+	"encoding/json"
 
 	"github.com/google/uuid"
 	"github.com/hibiken/asynq"
@@ -97,3 +98,25 @@ func HelperChainKey(ctx context.Context, t *asynq.Task) error {
 func HelperChainConstant(ctx context.Context, t *asynq.Task) error {
 	return chargeTwice("refund-", "all") // want `handler HelperChainConstant: payment with an idempotency key, but the key passed to payment.chargeTwice is a constant.*; missing: key$`
 }
+
+type orderPayload struct{ OrderID string }
+
+// A payload decoded into a local variable is the job's: json.Unmarshal fills it from the task.
+func HelperDecodedKey(ctx context.Context, t *asynq.Task) error {
+	var p orderPayload
+	if err := json.Unmarshal(t.Payload(), &p); err != nil {
+		return err
+	}
+	return chargeOrder(p.OrderID)
+}
+
+// Filled from something the job does not carry: the key is the same for every job.
+func HelperFilledFromConfig(ctx context.Context, t *asynq.Task) error {
+	var p orderPayload
+	if err := json.Unmarshal(defaultOrder, &p); err != nil {
+		return err
+	}
+	return chargeOrder(p.OrderID) // want `handler HelperFilledFromConfig: payment with an idempotency key, but the key passed to payment.chargeOrder is made from nothing the job carries`
+}
+
+var defaultOrder = []byte(`{"OrderID":"default"}`)
