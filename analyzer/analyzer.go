@@ -57,7 +57,7 @@ func newAnalyzer(s *settings) *analysis.Analyzer {
 		Doc:        "find job and message handlers whose side effects are not safe to repeat under at-least-once delivery",
 		URL:        DocsURL,
 		Run:        s.run,
-		FactTypes:  []analysis.Fact{new(effect.Fact), new(effect.PackageFact)},
+		FactTypes:  []analysis.Fact{new(effect.Fact), new(effect.PackageFact), new(effect.RetryFact)},
 		ResultType: reflect.TypeFor[*Result](),
 		// Analyse what type-checks in a package with errors (a cgo package without cgo, a
 		// half-edited file in the editor): every lookup tolerates missing type information,
@@ -155,6 +155,7 @@ func (s *settings) run(pass *analysis.Pass) (res any, err error) {
 	a.solve()
 	a.markUsed()
 	a.exportFacts()
+	a.retries()
 	handlers, findings := a.report()
 	a.reportDirectives()
 	var dirs []*directive.Directive

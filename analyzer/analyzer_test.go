@@ -91,3 +91,9 @@ func TestDecisionsSkeletonFix(t *testing.T) {
 func TestHeaderFix(t *testing.T) {
 	analysistest.RunWithSuggestedFixes(diagnosticsOnly{t}, testdata(t), analyzer.Analyzer, "headerfix")
 }
+
+// An explicit middleware retention is compared with the retry horizon of the jobs it serves,
+// read from the package that sets their retries (a package fact).
+func TestRetentionHorizon(t *testing.T) {
+	analysistest.Run(diagnosticsOnly{t}, testdata(t), analyzer.Analyzer, "retention/tasks", "retention/worker", "retention/custom")
+}

@@ -272,3 +272,28 @@ func bits(m uint64) string {
 	}
 	return strings.Join(out, ",")
 }
+
+// RetryFact records, for a package, the retry settings it gives jobs: asynq MaxRetry per
+// task type, River MaxAttempts per job args type (or the client default). A package that
+// wraps handlers in the runtime middleware compares the middleware's retention with them.
+type RetryFact struct {
+	Jobs []JobRetry // sorted by Framework, then Job
+}
+
+// JobRetry is one job's retry setting.
+type JobRetry struct {
+	Framework string // "asynq" or "river"
+	Job       string // asynq task type; River args type "pkg/path.Type", "" for the client default
+	Count     int    // asynq: retries after the first attempt; River: attempts in all
+}
+
+// AFact marks RetryFact as an analysis fact.
+func (*RetryFact) AFact() {}
+
+func (f *RetryFact) String() string {
+	parts := make([]string, len(f.Jobs))
+	for i, j := range f.Jobs {
+		parts[i] = fmt.Sprintf("%s:%s=%d", j.Framework, j.Job, j.Count)
+	}
+	return "retries " + strings.Join(parts, " ")
+}

@@ -142,9 +142,13 @@ func GetMaxRetry(ctx context.Context) (n int, ok bool) { panic("stub") }
 
 // Config configures a Server.
 type Config struct {
-	Concurrency int
-	Queues      map[string]int
+	Concurrency    int
+	Queues         map[string]int
+	RetryDelayFunc RetryDelayFunc
 }
+
+// RetryDelayFunc calculates the retry delay duration for a failed task.
+type RetryDelayFunc func(n int, e error, t *Task) time.Duration
 
 // Server processes tasks with a Handler.
 type Server struct{}
