@@ -30,6 +30,15 @@ type File struct {
 	GuardTypes    []string          `yaml:"guard_types"`
 	HandlerCalls  []string          `yaml:"handler_calls"`
 	TxCompletions []string          `yaml:"tx_completions"`
+	// InProcessDedup lists deduplicating middleware that remembers messages in memory only.
+	InProcessDedup []DedupRow `yaml:"in_process_dedup"`
+}
+
+// DedupRow models a deduplicating middleware (the function or method value handed to the
+// router) and names it for messages.
+type DedupRow struct {
+	Func string `yaml:"func"`
+	What string `yaml:"what"`
 }
 
 // SinkEntry models one sink, or several that share everything but the name (Funcs).
@@ -228,6 +237,16 @@ func (f *File) library() (Library, []problem) {
 		}
 		lib.Registrations = append(lib.Registrations, Registration{Func: r.Func, Arg: r.Arg, Framework: r.Framework, Methods: r.Methods == "exported"})
 	}
+	for i, d := range f.InProcessDedup {
+		if msg := checkFuncName(d.Func); msg != "" {
+			bad(fmt.Sprintf("$.in_process_dedup[%d].func", i), "%s", msg)
+		}
+		what := d.What
+		if what == "" {
+			what = shortName(d.Func)
+		}
+		lib.InProcessDedup = append(lib.InProcessDedup, Dedup{Func: d.Func, What: what})
+	}
 	for _, l := range []struct {
 		field string
 		list  []string
@@ -255,6 +274,14 @@ func (f *File) library() (Library, []problem) {
 	lib.Unstable, lib.KeyFields, lib.KeySetters, lib.KeyOptions = f.Unstable, f.KeyFields, f.KeySetters, f.KeyOptions
 	lib.ChainGuards, lib.GuardTypes, lib.HandlerCalls, lib.TxCompletions = f.ChainGuards, f.GuardTypes, f.HandlerCalls, f.TxCompletions
 	return lib, probs
+}
+
+// shortName drops the directories of a full name's package path, for messages:
+// "(*a/b/middleware.Dedup).Middleware" becomes "(*middleware.Dedup).Middleware".
+func shortName(full string) string {
+	rest := strings.TrimPrefix(strings.TrimPrefix(full, "("), "*")
+	prefix := full[:len(full)-len(rest)]
+	return prefix + rest[strings.LastIndex(rest, "/")+1:]
 }
 
 func boolInt(b bool) int {
