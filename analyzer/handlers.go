@@ -182,7 +182,9 @@ func (a *analysis_) scanRegistrations() registrations {
 
 // dedupTargets finds where an in-memory deduplicating middleware is installed: calls that
 // hand one over (router.AddMiddleware(dedup.Middleware)), by the variable or the call they
-// are made on (the router, or the handler AddHandler returned), to the middleware's name.
+// are made on (the router, or the handler AddHandler returned), or by the registration
+// itself when it wraps its handler (router.AddHandler(..., dedup.Middleware(h))), to the
+// middleware's name.
 func (a *analysis_) dedupTargets() map[any]string {
 	out := map[any]string{}
 	info := a.pass.TypesInfo
@@ -217,7 +219,10 @@ func (a *analysis_) dedupTargets() map[any]string {
 			if what == "" {
 				return true
 			}
-			if c, ok := ast.Unparen(sel.X).(*ast.CallExpr); ok {
+			if fn, ok := typeutil.Callee(info, call).(*types.Func); ok && a.entry(fn).Registration != nil {
+				// router.AddHandler(..., dedup.Middleware(h)): this handler only.
+				out[call] = what
+			} else if c, ok := ast.Unparen(sel.X).(*ast.CallExpr); ok {
 				out[c] = what // router.AddHandler(...).AddMiddleware(dedup.Middleware)
 			} else if v := rootVar(info, sel.X); v != nil {
 				out[v] = what

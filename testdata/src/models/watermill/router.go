@@ -89,3 +89,21 @@ func Processors(router *message.Router) error {
 		return err
 	}))
 }
+
+// WrappedAtRegistration: the Deduplicator wraps one handler where it is added; the other
+// handler on the same router runs without it.
+func WrappedAtRegistration(router *message.Router, sub message.Subscriber, pub message.Publisher) {
+	dedup := middleware.Deduplicator{}
+	router.AddHandler("forward", "orders", sub, "forwarded", pub, dedup.Middleware(forward))
+	router.AddHandler("copy", "orders", sub, "copied", pub, forwardCopy)
+}
+
+func forward(msg *message.Message) ([]*message.Message, error) {
+	_, err := db.Exec("INSERT INTO forwarded (order_id) VALUES ($1)", msg.UUID) // want `handler forward: SQL write not safe to repeat: INSERT without conflict handling; Watermill's Deduplicator deduplicates in memory only \(lost on restart, not shared between instances\) \(forward -> \(\*sql.DB\).Exec\); missing: key, enforcement$`
+	return nil, err
+}
+
+func forwardCopy(msg *message.Message) ([]*message.Message, error) {
+	_, err := db.Exec("INSERT INTO copies (order_id) VALUES ($1)", msg.UUID) // want `handler forwardCopy: SQL write not safe to repeat: INSERT without conflict handling \(forwardCopy -> \(\*sql.DB\).Exec\); missing: key, enforcement$`
+	return nil, err
+}
