@@ -33,6 +33,9 @@ var decisionOrder = []string{"key", "enforcement", "ttl", "partial"}
 //   - a handler wrapped by the runtime middleware has its key; its database writes are
 //     enforced when the completion is stored in their transaction, its external effects
 //     never (the crash window after the effect remains).
+//   - a handler registered on a router with an in-memory deduplicator (Watermill's
+//     Deduplicator) keeps its missing decisions; its findings say why the deduplicator
+//     answers none of them.
 //   - ttl: a handler wrapped by the runtime middleware needs an explicit retention.
 //   - partial: effects on two or more systems that do not commit together (some effect is
 //     not safe to repeat, and the job's completion is not stored in the handler's own
@@ -64,6 +67,12 @@ func (a *analysis_) judge(h handlerNode) ([]verdict, []string) {
 				e.Detail += "; the idempotency middleware claims this handler, but a crash after the external effect repeats it"
 			}
 			missing = []string{"enforcement"}
+		}
+		if h.dedup != "" {
+			// The router drops a redelivery only while the process that saw the message
+			// runs, on that instance, within the window; and it marks the message before
+			// the handler runs. Nothing it does answers a decision.
+			e.Detail += "; " + h.dedup + " deduplicates in memory only (lost on restart, not shared between instances)"
 		}
 		if partial {
 			missing = append(missing, "partial")

@@ -19,6 +19,9 @@ type handlerNode struct {
 	// retention: the middleware it is handed to has an explicit completion retention
 	// (WithRetention, or jobs that report their own): the ttl decision is answered.
 	retention bool
+	// dedup names the in-memory deduplicating middleware of the router it is registered on
+	// (Watermill's Deduplicator), or "": its findings say that this is not enforcement.
+	dedup string
 }
 
 // remoteHandler is a function of another package registered here as a handler, with no
@@ -36,6 +39,7 @@ type registrations struct {
 	wrapped    map[*node]bool        // handed to the runtime middleware
 	retention  map[*node]bool        // ... whose completion retention is explicit
 	registered map[*node]string      // handed to a modelled registration: framework
+	dedup      map[*node]string      // ... on a router with an in-memory deduplicator: its name
 	remote     []remoteHandler
 }
 
@@ -60,16 +64,16 @@ func (a *analysis_) findHandlers() ([]handlerNode, []remoteHandler) {
 		switch {
 		case n.marked != nil:
 			n.marked.Used = true
-			out = append(out, handlerNode{n, "directive", wrapped, retention})
+			out = append(out, handlerNode{n, "directive", wrapped, retention, ""})
 			continue
 		case regs.registered[n] != "":
-			out = append(out, handlerNode{n, regs.registered[n], wrapped, retention})
+			out = append(out, handlerNode{n, regs.registered[n], wrapped, retention, ""})
 			continue
 		case n.handlerCall != "":
-			out = append(out, handlerNode{n, n.handlerCall, wrapped, retention})
+			out = append(out, handlerNode{n, n.handlerCall, wrapped, retention, ""})
 			continue
 		case wrapped:
-			out = append(out, handlerNode{n, "idempotency", true, retention})
+			out = append(out, handlerNode{n, "idempotency", true, retention, ""})
 			continue
 		}
 		var sig *types.Signature
@@ -90,8 +94,11 @@ func (a *analysis_) findHandlers() ([]handlerNode, []remoteHandler) {
 			if method == "" && n.fn != nil && !n.fn.Exported() && !a.referenced[n.fn] {
 				continue // an unexported helper with a handler's signature, called directly
 			}
-			out = append(out, handlerNode{n, shape.Framework, false, false})
+			out = append(out, handlerNode{n, shape.Framework, false, false, ""})
 		}
+	}
+	for i := range out {
+		out[i].dedup = regs.dedup[out[i].node]
 	}
 	return out, regs.remote
 }
@@ -113,8 +120,10 @@ func (a *analysis_) scanRegistrations() registrations {
 		wrapped:    map[*node]bool{},
 		retention:  map[*node]bool{},
 		registered: map[*node]string{},
+		dedup:      map[*node]string{},
 	}
 	info := a.pass.TypesInfo
+	deduped := a.dedupTargets()
 	for _, f := range a.pass.Files {
 		ast.Inspect(f, func(x ast.Node) bool {
 			call, ok := x.(*ast.CallExpr)
@@ -143,20 +152,127 @@ func (a *analysis_) scanRegistrations() registrations {
 				if r.Methods {
 					mode = toFrameworkMethods
 				}
-				a.handlerValues(call.Args[r.Arg], mode,
-					func(n *node) {
-						if regs.registered[n] == "" {
-							regs.registered[n] = r.Framework
-						}
-					},
-					func(remote *types.Func, pos token.Pos) {
-						regs.remote = append(regs.remote, remoteHandler{remote, pos, r.Framework})
-					})
+				// A variadic handler parameter (cqrs AddHandlers(h ...CommandHandler)) takes
+				// every argument from its index on.
+				args := call.Args[r.Arg : r.Arg+1]
+				if sig := fn.Signature(); sig.Variadic() && r.Arg == sig.Params().Len()-1 {
+					args = call.Args[r.Arg:]
+				}
+				dedup := a.dedupOf(call, deduped)
+				for _, arg := range args {
+					a.handlerValues(arg, mode,
+						func(n *node) {
+							if regs.registered[n] == "" {
+								regs.registered[n] = r.Framework
+							}
+							if dedup != "" {
+								regs.dedup[n] = dedup
+							}
+						},
+						func(remote *types.Func, pos token.Pos) {
+							regs.remote = append(regs.remote, remoteHandler{remote, pos, r.Framework})
+						})
+				}
 			}
 			return true
 		})
 	}
 	return regs
+}
+
+// dedupTargets finds where an in-memory deduplicating middleware is installed: calls that
+// hand one over (router.AddMiddleware(dedup.Middleware)), by the variable or the call they
+// are made on (the router, or the handler AddHandler returned), or by the registration
+// itself when it wraps its handler (router.AddHandler(..., dedup.Middleware(h))), to the
+// middleware's name.
+func (a *analysis_) dedupTargets() map[any]string {
+	out := map[any]string{}
+	info := a.pass.TypesInfo
+	for _, f := range a.pass.Files {
+		ast.Inspect(f, func(x ast.Node) bool {
+			call, ok := x.(*ast.CallExpr)
+			if !ok {
+				return true
+			}
+			sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
+			if !ok {
+				return true
+			}
+			what := ""
+			for _, arg := range call.Args {
+				ast.Inspect(arg, func(y ast.Node) bool {
+					var id *ast.Ident
+					switch y := y.(type) {
+					case *ast.Ident:
+						id = y
+					case *ast.SelectorExpr:
+						id = y.Sel
+					default:
+						return what == ""
+					}
+					if fn, ok := info.Uses[id].(*types.Func); ok && what == "" {
+						what = a.entry(fn).InProcessDedup
+					}
+					return what == ""
+				})
+			}
+			if what == "" {
+				return true
+			}
+			if fn, ok := typeutil.Callee(info, call).(*types.Func); ok && a.entry(fn).Registration != nil {
+				// router.AddHandler(..., dedup.Middleware(h)): this handler only.
+				out[call] = what
+			} else if c, ok := ast.Unparen(sel.X).(*ast.CallExpr); ok {
+				out[c] = what // router.AddHandler(...).AddMiddleware(dedup.Middleware)
+			} else if v := rootVar(info, sel.X); v != nil {
+				out[v] = what
+			}
+			return true
+		})
+	}
+	return out
+}
+
+// dedupOf returns the name of the in-memory deduplicator installed on what the
+// registration call is made on, or "": on the router variable itself, on the handler the
+// call returns (directly or through a variable), or on a router the receiver was built
+// from (cqrs.NewEventProcessorWithConfig(router, config)).
+func (a *analysis_) dedupOf(call *ast.CallExpr, deduped map[any]string) string {
+	if len(deduped) == 0 {
+		return ""
+	}
+	if what := deduped[call]; what != "" {
+		return what
+	}
+	info := a.pass.TypesInfo
+	for target, what := range deduped {
+		if v, ok := target.(*types.Var); ok {
+			for _, d := range a.defs[v] {
+				if d != nil && ast.Unparen(d) == call {
+					return what
+				}
+			}
+		}
+	}
+	sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
+	if !ok {
+		return ""
+	}
+	recv := rootVar(info, sel.X)
+	if recv == nil {
+		return ""
+	}
+	if what := deduped[recv]; what != "" {
+		return what
+	}
+	if built, ok := ast.Unparen(a.def(recv)).(*ast.CallExpr); ok {
+		for _, arg := range built.Args {
+			if v := rootVar(info, arg); v != nil && deduped[v] != "" {
+				return deduped[v]
+			}
+		}
+	}
+	return ""
 }
 
 // handOver says to what a value is handed, which decides what in it counts as a handler.

@@ -20,6 +20,7 @@ func TestModels(t *testing.T) {
 		"models/kafka",
 		"models/nats",
 		"models/temporal",
+		"models/watermill",
 		"models/lambda",
 		"models/retryablehttp",
 		"models/stripewebhook",

@@ -32,6 +32,15 @@ type File struct {
 	TxCompletions []string          `yaml:"tx_completions"`
 	TxTypes       []string          `yaml:"tx_types"`
 	PoolTypes     []string          `yaml:"pool_types"`
+	// InProcessDedup lists deduplicating middleware that remembers messages in memory only.
+	InProcessDedup []DedupRow `yaml:"in_process_dedup"`
+}
+
+// DedupRow models a deduplicating middleware (the function or method value handed to the
+// router) and names it for messages.
+type DedupRow struct {
+	Func string `yaml:"func"`
+	What string `yaml:"what"`
 }
 
 // SinkEntry models one sink, or several that share everything but the name (Funcs).
@@ -238,6 +247,16 @@ func (f *File) library() (Library, []problem) {
 		}
 		lib.Registrations = append(lib.Registrations, Registration{Func: r.Func, Arg: r.Arg, Framework: r.Framework, Methods: r.Methods == "exported"})
 	}
+	for i, d := range f.InProcessDedup {
+		if msg := checkFuncName(d.Func); msg != "" {
+			bad(fmt.Sprintf("$.in_process_dedup[%d].func", i), "%s", msg)
+		}
+		what := d.What
+		if what == "" {
+			what = shortName(d.Func)
+		}
+		lib.InProcessDedup = append(lib.InProcessDedup, Dedup{Func: d.Func, What: what})
+	}
 	for _, l := range []struct {
 		field string
 		list  []string
@@ -271,6 +290,14 @@ func (f *File) library() (Library, []problem) {
 	lib.ChainGuards, lib.GuardTypes, lib.HandlerCalls, lib.TxCompletions = f.ChainGuards, f.GuardTypes, f.HandlerCalls, f.TxCompletions
 	lib.TxTypes, lib.PoolTypes = f.TxTypes, f.PoolTypes
 	return lib, probs
+}
+
+// shortName drops the directories of a full name's package path, for messages:
+// "(*a/b/middleware.Dedup).Middleware" becomes "(*middleware.Dedup).Middleware".
+func shortName(full string) string {
+	rest := strings.TrimPrefix(strings.TrimPrefix(full, "("), "*")
+	prefix := full[:len(full)-len(rest)]
+	return prefix + rest[strings.LastIndex(rest, "/")+1:]
 }
 
 func boolInt(b bool) int {

@@ -50,6 +50,8 @@ func TestParseErrorsNameFileLineAndField(t *testing.T) {
 		{"no library", "sinks: []\n", "m.yml:1:6: field library: a name for the library is required"},
 		{"bad type", "library: x\nhandlers:\n  - framework: f\n    params: [\"*\"]\n", `m.yml:4:14: a type is written`},
 		{"syntax", "library: x\nsinks:\n  - func: a\n   arg: 1\n", "m.yml:4:4:"},
+		{"bad dedup func", "library: x\nin_process_dedup:\n  - func: \"(*a/b.T.M\"\n", `m.yml:3:11: a method is written (*pkg/path.Type).Method`},
+		{"dedup unknown key", "library: x\nin_process_dedup:\n  - func: \"a/b.F\"\n    name: x\n", `m.yml:4:5: unknown field "name"`},
 		{"bad key field", "library: x\nkey_fields: [\"a/b.Field\"]\n", `m.yml:2:14: a key field is written pkg/path.Type.Field`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -75,6 +77,10 @@ sinks:
     kind: http.write
     shape: key.arg
     arg: 3
+in_process_dedup:
+  - func: "(*acme/queue/mw.Dedup).Middleware"
+  - func: "acme/queue/mw.Memo"
+    what: acme's memo
 `))
 	if err != nil {
 		t.Fatal(err)
@@ -86,7 +92,13 @@ sinks:
 	if len(h.Params) != 2 || h.Params[1] != (TypeRef{Ptr: true, Path: "acme/queue", Name: "Message"}) || h.Results[0] != (TypeRef{Name: "error"}) {
 		t.Errorf("handler: %+v", h)
 	}
+	if len(lib.InProcessDedup) != 2 || lib.InProcessDedup[0].What != "(*mw.Dedup).Middleware" || lib.InProcessDedup[1].What != "acme's memo" {
+		t.Errorf("in_process_dedup: %+v", lib.InProcessDedup)
+	}
 	ix := Compile([]Library{lib})
+	if got := ix.entries[Normalize("acme/queue/mw.Memo")]; got == nil || got.InProcessDedup != "acme's memo" {
+		t.Errorf("compiled index: acme/queue/mw.Memo entry %+v", got)
+	}
 	pkg := types.NewPackage("acme/httpc", "httpc")
 	fn := types.NewFunc(0, pkg, "Post", types.NewSignatureType(nil, nil, nil, nil, nil, false))
 	if ix.Sink(fn) == nil {

@@ -155,8 +155,19 @@ type Library struct {
 	// net/http handler that verifies a webhook signature (stripe webhook.ConstructEvent)
 	// handles a delivery that the sender retries until it succeeds.
 	HandlerCalls []string
+	// InProcessDedup are deduplicating middleware that remember the messages they have seen
+	// in the process's memory (Watermill's Deduplicator): a handler registered on a router
+	// that uses one is still reported, with the note that the deduplication does not
+	// survive a restart nor span instances.
+	InProcessDedup []Dedup
 	// Source is the model file the library was read from, or "" for code.
 	Source string
+}
+
+// Dedup is a deduplicating middleware that remembers messages in memory only.
+type Dedup struct {
+	Func string // full name of the middleware function or method handed to the router
+	What string // its name in messages: "Watermill's Deduplicator"
 }
 
 // MiddlewarePath is the import path of idemlint's runtime middleware module. A handler
@@ -221,6 +232,8 @@ type Entry struct {
 	KeyOption    bool
 	KeySetter    bool
 	Unstable     bool
+	// InProcessDedup names an in-memory deduplicating middleware ("" for other functions).
+	InProcessDedup string
 }
 
 // none is the entry of a function the models do not name.
@@ -304,6 +317,9 @@ func Compile(libs []Library) *Index {
 		}
 		for _, f := range lib.TxCompletions {
 			entry(f).TxCompletion = true
+		}
+		for _, d := range lib.InProcessDedup {
+			entry(d.Func).InProcessDedup = d.What
 		}
 		for _, f := range lib.KeyFields {
 			ix.keyFields[Normalize(f)] = true
@@ -433,6 +449,9 @@ func NamesOf(libs []Library) []string {
 		}
 		for _, r := range lib.Registrations {
 			names = append(names, r.Func)
+		}
+		for _, d := range lib.InProcessDedup {
+			names = append(names, d.Func)
 		}
 		for _, list := range [][]string{lib.Unstable, lib.KeyFields, lib.KeySetters, lib.KeyOptions,
 			lib.ChainGuards, lib.GuardTypes, lib.HandlerCalls, lib.TxCompletions, lib.TxTypes, lib.PoolTypes} {
