@@ -63,6 +63,8 @@ type node struct {
 	file   *directive.File
 
 	sites []site
+	// gates are the claims checked in the body (a Redis SETNX with an early return).
+	gates []*gate
 
 	// Directives in the declaration's doc comment.
 	barrier *directive.Directive   // //idemlint:idempotent
@@ -98,7 +100,8 @@ type site struct {
 	sink   *effect.Effect
 	local  *node
 	fact   *effect.Fact
-	inline bool // a closure: its effects are the node's own, with no hop
+	inline bool  // a closure: its effects are the node's own, with no hop
+	gate   *gate // the claim checked before the site, whose early return guards it
 }
 
 func newAnalysis(pass *analysis.Pass, ix *model.Index) *analysis_ {
@@ -332,6 +335,7 @@ func (a *analysis_) resolve(n *node) {
 		}
 		return visit(x)
 	})
+	a.findGates(n)
 }
 
 // valueRef handles a function used as a value: a method value, a callback, a handler handed

@@ -60,6 +60,9 @@ func (a *analysis_) evaluate(n *node, record bool) bool {
 			if !s.inline && s.sink == nil {
 				e = e.Prepend(s.callee, a.shortPos(s.pos))
 			}
+			if s.gate != nil {
+				e = s.gate.guard(e)
+			}
 			add(e, origin{pos: s.pos, via: via})
 		}
 	}
