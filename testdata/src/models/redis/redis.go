@@ -158,3 +158,23 @@ func Register(mux *asynq.ServeMux, workers *river.Workers) {
 	river.AddWorker(workers, &GatedWorker{})
 	river.AddWorker(workers, &BeforeWorker{})
 }
+
+// InitGate reads the claim in the if statement's own initialisation.
+func InitGate(ctx context.Context, t *asynq.Task) error {
+	if ok, _ := rdb.SetNX(ctx, "charge:"+string(t.Payload()), 1, time.Hour).Result(); !ok {
+		return nil
+	}
+	return rdb.Incr(ctx, "orders:count").Err() // want `handler InitGate: Redis INCR sent with no deduplication; the Redis SETNX gate at redis.go:164 turns a redelivery away.*; missing: enforcement$`
+}
+
+// HelperGate calls a helper that claims before its effect: the claim travels with it.
+func HelperGate(ctx context.Context, t *asynq.Task) error {
+	return countOnce(ctx, string(t.Payload())) // want `handler HelperGate: Redis INCR sent with no deduplication; the Redis SETNX gate at redis.go:176 turns a redelivery away.* \(HelperGate -> redis.countOnce -> \(redis.cmdable\).Incr\); missing: enforcement$`
+}
+
+func countOnce(ctx context.Context, orderID string) error {
+	if !rdb.SetNX(ctx, "count:"+orderID, 1, time.Hour).Val() {
+		return nil
+	}
+	return rdb.Incr(ctx, "orders:count").Err()
+}
