@@ -66,6 +66,8 @@ type node struct {
 	file   *directive.File
 
 	sites []site
+	// gates are the claims checked in the body (a Redis SETNX with an early return).
+	gates []*gate
 
 	// Directives in the declaration's doc comment.
 	barrier *directive.Directive   // //idemlint:idempotent
@@ -101,7 +103,8 @@ type site struct {
 	sink   *effect.Effect
 	local  *node
 	fact   *effect.Fact
-	inline bool // a closure: its effects are the node's own, with no hop
+	inline bool  // a closure: its effects are the node's own, with no hop
+	gate   *gate // the claim checked before the site, whose early return guards it
 	// args are the call's arguments in parameter order (a method expression's receiver
 	// dropped); nil for a function value, whose arguments are not in view.
 	args []ast.Expr
@@ -346,6 +349,7 @@ func (a *analysis_) resolve(n *node) {
 		}
 		return visit(x)
 	})
+	a.findGates(n)
 }
 
 // valueRef handles a function used as a value: a method value, a callback, a handler handed

@@ -131,6 +131,8 @@ func missingDecisions(s effect.State) []string {
 	switch s {
 	case effect.UnstableKey:
 		return []string{"key"}
+	case effect.Claimed:
+		return []string{"enforcement"}
 	case effect.Protected: // only for a wrapped handler's external effect
 		return []string{"enforcement"}
 	}

@@ -63,6 +63,9 @@ func (a *analysis_) evaluate(n *node, record bool) bool {
 				}
 				e = e.Prepend(s.callee, a.shortPos(s.pos))
 			}
+			if s.gate != nil {
+				e = s.gate.guard(e)
+			}
 			add(e, origin{pos: s.pos, via: via})
 		}
 	}

@@ -52,6 +52,11 @@ const (
 	// UnstableKey: a guard is present but its key changes on every run (random or clock),
 	// so a retry is not recognised as a duplicate.
 	UnstableKey
+	// Claimed: a gate with a stable key (a Redis SETNX checked with an early return) claims
+	// the job before the effect, so a redelivery is turned away; but a crash between the
+	// claim and the effect loses the effect (at most once). The key decision is answered,
+	// enforcement is not: the key is not enforced by the system that owns the effect.
+	Claimed
 	// Protected: a guard with a stable key, an upsert, or a converging write.
 	Protected
 )
@@ -62,6 +67,8 @@ func (s State) String() string {
 		return "unprotected"
 	case UnstableKey:
 		return "unstable-key"
+	case Claimed:
+		return "claimed"
 	case Protected:
 		return "protected"
 	}

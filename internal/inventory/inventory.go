@@ -231,8 +231,11 @@ func handler(h *result.Handler, run *result.Run) *Handler {
 		switch {
 		case e.Reported:
 			ev.Guard = "none"
-			if e.State == "unstable-key" {
+			switch e.State {
+			case "unstable-key":
 				ev.Guard = "a key that changes on every run"
+			case "claimed":
+				ev.Guard = "a claim before the effect (a crash after the claim loses the effect)"
 			}
 			if h.Wrapped {
 				ev.Guard = "the idempotency middleware's claim (an external effect can still repeat after a crash)"

@@ -26,6 +26,7 @@ func sampleRun() *result.Run {
 			{Name: "(*W).Work", Package: "p", Framework: "river", Pos: pos("p/h.go", 10), Effects: []result.Effect{
 				{Kind: "sql.write", State: "unprotected", Detail: "INSERT", Reported: true, Missing: []string{"key", "enforcement"}, Chain: []result.Hop{{Func: "(*pgxpool.Pool).Exec"}}},
 				{Kind: "payment", State: "protected", Detail: "payment with an idempotency key"},
+				{Kind: "store.write", State: "claimed", Detail: "Redis INCR after a SETNX gate", Reported: true, Missing: []string{"enforcement"}},
 			}},
 			{Name: "Ping", Package: "p", Framework: "asynq", Pos: pos("p/h.go", 28), Directives: []*result.Directive{ignore}},
 			{Name: "Sync", Package: "q", Framework: "asynq", Pos: pos("q/s.go", 5), Effects: []result.Effect{
@@ -50,11 +51,16 @@ func TestBuild(t *testing.T) {
 	}
 	status := map[string]string{}
 	decisions := map[string]string{}
+	guards := map[string]string{}
 	for _, h := range v.Handlers {
 		status[h.Name] = h.Status
 		for _, e := range h.Effects {
 			decisions[h.Name+" "+e.Kind] = e.Key + "/" + e.Enforcement
+			guards[h.Name+" "+e.Kind] = e.Guard
 		}
+	}
+	if g := guards["(*W).Work store.write"]; !strings.HasPrefix(g, "a claim before the effect") {
+		t.Errorf("guard of a claimed effect: %q", g)
 	}
 	for name, want := range map[string]string{"(*W).Work": "findings", "Ping": "declared", "Sync": "not checked", "Wrapped": "protected"} {
 		if status[name] != want {
@@ -62,10 +68,11 @@ func TestBuild(t *testing.T) {
 		}
 	}
 	for k, want := range map[string]string{
-		"(*W).Work sql.write": "missing/missing",
-		"(*W).Work payment":   "answered/answered",
-		"Sync email.send":     "not checked/not checked", // -disable: not a decision
-		"Wrapped sql.write":   "answered/answered",       // the middleware's claim
+		"(*W).Work sql.write":   "missing/missing",
+		"(*W).Work payment":     "answered/answered",
+		"(*W).Work store.write": "answered/missing",        // a SETNX gate's claim
+		"Sync email.send":       "not checked/not checked", // -disable: not a decision
+		"Wrapped sql.write":     "answered/answered",       // the middleware's claim
 	} {
 		if decisions[k] != want {
 			t.Errorf("%s: %q, want %q", k, decisions[k], want)
@@ -104,7 +111,7 @@ func TestHTML(t *testing.T) {
 	if n := strings.Count(page, `<tr class="handler"`); n != 4 {
 		t.Errorf("%d handler rows, want 4", n)
 	}
-	for _, want := range []string{`data-status="declared"`, `data-kinds="sql.write payment"`, `id="filter"`, "1 in baseline"} {
+	for _, want := range []string{`data-status="declared"`, `data-kinds="sql.write payment store.write"`, `id="filter"`, "1 in baseline"} {
 		if !strings.Contains(page, want) {
 			t.Errorf("page lacks %s", want)
 		}

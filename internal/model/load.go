@@ -33,7 +33,8 @@ type File struct {
 	TxTypes       []string          `yaml:"tx_types"`
 	PoolTypes     []string          `yaml:"pool_types"`
 	// InProcessDedup lists deduplicating middleware that remembers messages in memory only.
-	InProcessDedup []DedupRow `yaml:"in_process_dedup"`
+	InProcessDedup []DedupRow  `yaml:"in_process_dedup"`
+	Gates          []GateEntry `yaml:"gates"`
 }
 
 // DedupRow models a deduplicating middleware (the function or method value handed to the
@@ -41,6 +42,15 @@ type File struct {
 type DedupRow struct {
 	Func string `yaml:"func"`
 	What string `yaml:"what"`
+}
+
+// GateEntry models a call that claims a job before its effects (Redis SETNX), or several
+// that share everything but the name (Funcs).
+type GateEntry struct {
+	Func    string   `yaml:"func"`
+	Funcs   []string `yaml:"funcs"`
+	KeyArgs []int    `yaml:"key_args"`
+	What    string   `yaml:"what"`
 }
 
 // SinkEntry models one sink, or several that share everything but the name (Funcs).
@@ -211,6 +221,40 @@ func (f *File) library() (Library, []problem) {
 		}
 		for _, n := range names {
 			lib.Sinks = append(lib.Sinks, Sink{Func: n, Kind: effect.Kind(s.Kind), Shape: shape, Arg: arg, What: what, TxArg: txArg})
+		}
+	}
+	for i, g := range f.Gates {
+		at := fmt.Sprintf("$.gates[%d]", i)
+		names := g.Funcs
+		if g.Func != "" {
+			names = append([]string{g.Func}, names...)
+		}
+		if len(names) == 0 {
+			bad(at, "gate: field func (or funcs) is required: the full name of a function or method")
+		}
+		for j, n := range names {
+			if msg := checkFuncName(n); msg != "" {
+				path := at + ".func"
+				if g.Func == "" || j > 0 {
+					path = fmt.Sprintf("%s.funcs[%d]", at, j-boolInt(g.Func != ""))
+				}
+				bad(path, "%s", msg)
+			}
+		}
+		if len(g.KeyArgs) == 0 {
+			bad(at, "gate: field key_args is required: the indexes of the arguments that name the claim")
+		}
+		for j, k := range g.KeyArgs {
+			if k < 0 {
+				bad(fmt.Sprintf("%s.key_args[%d]", at, j), "field key_args: an argument index counts from 0, got %d", k)
+			}
+		}
+		for _, n := range names {
+			what := g.What
+			if what == "" {
+				what = n[strings.LastIndex(n, ".")+1:] // the function's own name: "SetNX"
+			}
+			lib.Gates = append(lib.Gates, Gate{Func: n, KeyArgs: g.KeyArgs, What: what})
 		}
 	}
 	for i, h := range f.Handlers {

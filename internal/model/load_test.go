@@ -1,6 +1,7 @@
 package model
 
 import (
+	"fmt"
 	"go/types"
 	"strings"
 	"testing"
@@ -53,6 +54,11 @@ func TestParseErrorsNameFileLineAndField(t *testing.T) {
 		{"bad dedup func", "library: x\nin_process_dedup:\n  - func: \"(*a/b.T.M\"\n", `m.yml:3:11: a method is written (*pkg/path.Type).Method`},
 		{"dedup unknown key", "library: x\nin_process_dedup:\n  - func: \"a/b.F\"\n    name: x\n", `m.yml:4:5: unknown field "name"`},
 		{"bad key field", "library: x\nkey_fields: [\"a/b.Field\"]\n", `m.yml:2:14: a key field is written pkg/path.Type.Field`},
+		{"gate unknown key", "library: x\ngates:\n  - func: \"(a/b.C).SetNX\"\n    key_arg: 1\n", `m.yml:4:5: unknown field "key_arg"`},
+		{"gate without key_args", "library: x\ngates:\n  - func: \"(a/b.C).SetNX\"\n", "m.yml:3:9: gate: field key_args is required"},
+		{"gate negative key arg", "library: x\ngates:\n  - func: \"(a/b.C).SetNX\"\n    key_args: [1, -2]\n", "m.yml:4:19: field key_args: an argument index counts from 0, got -2"},
+		{"gate bad func", "library: x\ngates:\n  - funcs: [\"SetNX\"]\n    key_args: [1]\n", `m.yml:3:13: a function is written pkg/path.Func, got "SetNX"`},
+		{"gate without func", "library: x\ngates:\n  - key_args: [1]\n", "m.yml:3:13: gate: field func (or funcs) is required"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := Parse("m.yml", []byte(tc.src))
@@ -103,6 +109,46 @@ in_process_dedup:
 	fn := types.NewFunc(0, pkg, "Post", types.NewSignatureType(nil, nil, nil, nil, nil, false))
 	if ix.Sink(fn) == nil {
 		t.Errorf("compiled index does not find acme/httpc.Post")
+	}
+}
+
+func TestParseGates(t *testing.T) {
+	lib, err := Parse("m.yml", []byte(`library: acme
+gates:
+  - funcs: ["(*acme/claims.Store).Claim", "acme/claims.Claim"]
+    key_args: [1, 2]
+    what: claims table
+  - func: "(*acme/locks.Client).TryLock"
+    key_args: [0]
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []Gate{
+		{Func: "(*acme/claims.Store).Claim", KeyArgs: []int{1, 2}, What: "claims table"},
+		{Func: "acme/claims.Claim", KeyArgs: []int{1, 2}, What: "claims table"},
+		{Func: "(*acme/locks.Client).TryLock", KeyArgs: []int{0}, What: "TryLock"},
+	}
+	if len(lib.Gates) != len(want) {
+		t.Fatalf("gates: %+v", lib.Gates)
+	}
+	for i, g := range lib.Gates {
+		if g.Func != want[i].Func || g.What != want[i].What || fmt.Sprint(g.KeyArgs) != fmt.Sprint(want[i].KeyArgs) {
+			t.Errorf("gate %d = %+v, want %+v", i, g, want[i])
+		}
+	}
+	ix := Compile([]Library{lib})
+	pkg := types.NewPackage("acme/claims", "claims")
+	fn := types.NewFunc(0, pkg, "Claim", types.NewSignatureType(nil, nil, nil, nil, nil, false))
+	if g := ix.Lookup(fn).Gate; g == nil || g.What != "claims table" {
+		t.Errorf("compiled index: gate of acme/claims.Claim = %+v", g)
+	}
+	if !ix.Modelled("acme/locks") {
+		t.Errorf("a gate's package is not counted as modelled")
+	}
+	names := NamesOf([]Library{lib})
+	if len(names) != 3 || names[0] != "(*acme/claims.Store).Claim" {
+		t.Errorf("NamesOf does not list the gates: %v", names)
 	}
 }
 

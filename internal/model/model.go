@@ -93,6 +93,17 @@ func (s *Sink) Problem() string {
 	}
 }
 
+// Gate is a call that claims a job before its effects: it sets a key only when the key is
+// absent and reports whether it did (Redis SETNX, HSETNX). A handler that returns early when
+// the claim fails runs the effects after the check at most once per key.
+type Gate struct {
+	Func string // full name
+	// KeyArgs are the indexes of the arguments that together name the claim (receiver not
+	// counted): SETNX's key; HSETNX's key and field.
+	KeyArgs []int
+	What    string // the gate in words for messages: "Redis SETNX"
+}
+
 // TypeRef names a (possibly pointer to a) named type, or a predeclared type when Path is "".
 // Type arguments of generic types are not compared: a River job of any args type matches.
 type TypeRef struct {
@@ -160,6 +171,9 @@ type Library struct {
 	// that uses one is still reported, with the note that the deduplication does not
 	// survive a restart nor span instances.
 	InProcessDedup []Dedup
+	// Gates are calls that claim a job before its effects (Redis SETNX): effects after a
+	// check that returns when the claim fails are not repeated by a redelivery.
+	Gates []Gate
 	// Source is the model file the library was read from, or "" for code.
 	Source string
 }
@@ -226,6 +240,7 @@ func Normalize(name string) string {
 type Entry struct {
 	Sink         *Sink
 	Registration *Registration
+	Gate         *Gate
 	HandlerCall  string // framework, when a call makes the caller a handler
 	TxCompletion bool
 	ChainGuard   bool
@@ -295,6 +310,11 @@ func Compile(libs []Library) *Index {
 				}
 			}
 			entry(r.Func).Registration = r
+		}
+		for i := range lib.Gates {
+			g := &lib.Gates[i]
+			entry(g.Func).Gate = g
+			ix.packages[Normalize(PackageOf(g.Func))] = true
 		}
 		for _, u := range lib.Unstable {
 			if p, ok := strings.CutSuffix(u, ".*"); ok {
@@ -452,6 +472,9 @@ func NamesOf(libs []Library) []string {
 		}
 		for _, d := range lib.InProcessDedup {
 			names = append(names, d.Func)
+		}
+		for _, g := range lib.Gates {
+			names = append(names, g.Func)
 		}
 		for _, list := range [][]string{lib.Unstable, lib.KeyFields, lib.KeySetters, lib.KeyOptions,
 			lib.ChainGuards, lib.GuardTypes, lib.HandlerCalls, lib.TxCompletions, lib.TxTypes, lib.PoolTypes} {

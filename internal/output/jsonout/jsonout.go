@@ -45,7 +45,7 @@ type Finding struct {
 	Package     string   `json:"package"`
 	Fingerprint string   `json:"fingerprint"`
 	Handler     *Handler `json:"handler,omitempty"` // effect findings only
-	State       string   `json:"state,omitempty"`   // "unprotected", "unstable-key", "protected"
+	State       string   `json:"state,omitempty"`   // "unprotected", "unstable-key", "claimed", "protected"
 	Detail      string   `json:"detail,omitempty"`
 	Chain       []Hop    `json:"chain,omitempty"`
 	Missing     []string `json:"missing,omitempty"` // "key", "enforcement"
