@@ -49,6 +49,8 @@ func (a *analysis_) evalSink(n *node, s *model.Sink, fn *types.Func, call *ast.C
 			return mk(effect.Protected, s.What+" with conflict handling")
 		}
 		return mk(effect.Unprotected, s.What+" without conflict handling")
+	case model.Relative:
+		return mk(effect.Unprotected, s.What+" "+fn.Name()+" adds to the stored value: not safe to repeat")
 	case model.KeyArg:
 		key := argAt(call, s.Arg)
 		return a.keyedEffect(mk, s, key, key != nil && !a.isEmptyString(key))

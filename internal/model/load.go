@@ -3,6 +3,7 @@ package model
 import (
 	"errors"
 	"fmt"
+	gotoken "go/token"
 	"os"
 	"sort"
 	"strings"
@@ -30,6 +31,17 @@ type File struct {
 	GuardTypes    []string          `yaml:"guard_types"`
 	HandlerCalls  []string          `yaml:"handler_calls"`
 	TxCompletions []string          `yaml:"tx_completions"`
+	Generated     []GeneratedEntry  `yaml:"generated"`
+	OpaqueCalls   []string          `yaml:"opaque_calls"`
+}
+
+// GeneratedEntry models code the library generates into each project (see Generated).
+type GeneratedEntry struct {
+	Imports     string   `yaml:"imports"`
+	Kind        string   `yaml:"kind"`
+	ChainGuards []string `yaml:"chain_guards"`
+	Relative    []string `yaml:"relative"`
+	What        string   `yaml:"what"`
 }
 
 // SinkEntry models one sink, or several that share everything but the name (Funcs).
@@ -231,7 +243,7 @@ func (f *File) library() (Library, []problem) {
 	for _, l := range []struct {
 		field string
 		list  []string
-	}{{"unstable", f.Unstable}, {"key_setters", f.KeySetters}, {"key_options", f.KeyOptions}, {"chain_guards", f.ChainGuards}, {"handler_calls", f.HandlerCalls}, {"tx_completions", f.TxCompletions}} {
+	}{{"unstable", f.Unstable}, {"key_setters", f.KeySetters}, {"key_options", f.KeyOptions}, {"chain_guards", f.ChainGuards}, {"handler_calls", f.HandlerCalls}, {"tx_completions", f.TxCompletions}, {"opaque_calls", f.OpaqueCalls}} {
 		field := l.field
 		for i, n := range l.list {
 			if field == "unstable" && strings.HasSuffix(n, ".*") {
@@ -252,8 +264,37 @@ func (f *File) library() (Library, []problem) {
 			bad(fmt.Sprintf("$.guard_types[%d]", i), "a guard type is written pkg/path.Type, got %q", t)
 		}
 	}
+	for i, g := range f.Generated {
+		at := fmt.Sprintf("$.generated[%d]", i)
+		if g.Imports == "" || strings.ContainsAny(g.Imports, " ()*") || strings.HasSuffix(g.Imports, "/") {
+			bad(at+".imports", "field imports: the import path of a package every generated package imports is required, got %q", g.Imports)
+		}
+		if !effect.Known(effect.Kind(g.Kind)) {
+			bad(at+".kind", "field kind: unknown effect kind %q (known: %s)", g.Kind, kindList())
+		}
+		if len(g.ChainGuards) == 0 && len(g.Relative) == 0 {
+			bad(at, "generated: field chain_guards or relative is required")
+		}
+		for j, n := range g.ChainGuards {
+			if !gotoken.IsExported(n) {
+				bad(fmt.Sprintf("%s.chain_guards[%d]", at, j), "a generated chain guard is an exported method name, got %q", n)
+			}
+		}
+		for j, n := range g.Relative {
+			if !gotoken.IsExported(n) {
+				bad(fmt.Sprintf("%s.relative[%d]", at, j), "a relative setter prefix is the start of an exported method name, got %q", n)
+			}
+		}
+		what := g.What
+		if what == "" {
+			what = defaultWhat(effect.Kind(g.Kind))
+		}
+		lib.Generated = append(lib.Generated, Generated{Imports: g.Imports, Kind: effect.Kind(g.Kind),
+			ChainGuards: g.ChainGuards, Relative: g.Relative, What: what})
+	}
 	lib.Unstable, lib.KeyFields, lib.KeySetters, lib.KeyOptions = f.Unstable, f.KeyFields, f.KeySetters, f.KeyOptions
 	lib.ChainGuards, lib.GuardTypes, lib.HandlerCalls, lib.TxCompletions = f.ChainGuards, f.GuardTypes, f.HandlerCalls, f.TxCompletions
+	lib.OpaqueCalls = f.OpaqueCalls
 	return lib, probs
 }
 
