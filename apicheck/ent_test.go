@@ -59,6 +59,17 @@ func UpsertAdd(ctx context.Context, t *asynq.Task) error {
 	return client.User.Create().SetEmail(t.Type()).OnConflictColumns("email").AddBalance(5).Exec(ctx)
 }
 
+func UpsertUpdateFunc(ctx context.Context, t *asynq.Task) error {
+	return client.User.Create().SetEmail(t.Type()).OnConflictColumns("email").Update(func(u *ent.UserUpsert) {
+		u.AddBalance(5)
+	}).Exec(ctx)
+}
+
+func UpdateMany(ctx context.Context, t *asynq.Task) error {
+	_, err := client.User.Update().SetBalance(5).Save(ctx)
+	return err
+}
+
 func UpdateSet(ctx context.Context, t *asynq.Task) error {
 	return client.User.UpdateOneID(1).SetBalance(5).Exec(ctx)
 }
@@ -73,10 +84,11 @@ func Delete(ctx context.Context, t *asynq.Task) error {
 `
 
 var expectedEnt = map[string]string{
-	"Create":     "ent Create (INSERT) without conflict handling",
-	"CreateBulk": "ent Create (INSERT) without conflict handling",
-	"UpsertAdd":  "ent relative update AddBalance adds to the stored value: not safe to repeat",
-	"UpdateAdd":  "ent relative update AddBalance adds to the stored value: not safe to repeat",
+	"Create":           "ent Create (INSERT) without conflict handling",
+	"CreateBulk":       "ent Create (INSERT) without conflict handling",
+	"UpsertAdd":        "ent relative update AddBalance adds to the stored value: not safe to repeat",
+	"UpdateAdd":        "ent relative update AddBalance adds to the stored value: not safe to repeat",
+	"UpsertUpdateFunc": "ent relative update AddBalance adds to the stored value: not safe to repeat",
 }
 
 // TestEntGeneratedCode generates a real ent client (entc/gen with the sql/upsert feature)
