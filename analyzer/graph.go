@@ -108,6 +108,10 @@ type site struct {
 	// args are the call's arguments in parameter order (a method expression's receiver
 	// dropped); nil for a function value, whose arguments are not in view.
 	args []ast.Expr
+	// guard, on a fact site, is the kind a generated chain guard in the call's receiver
+	// chain protects (ent's OnConflict before Exec), and guardBy its method name.
+	guard   effect.Kind
+	guardBy string
 }
 
 func newAnalysis(pass *analysis.Pass, ix *model.Index) *analysis_ {
@@ -382,10 +386,52 @@ func (a *analysis_) resolveCall(n *node, call *ast.CallExpr) {
 		return
 	}
 	if recv := fn.Signature().Recv(); recv != nil && types.IsInterface(recv.Type()) {
-		a.dispatch(n, fn, call)
+		if !entry.Opaque {
+			a.dispatch(n, fn, call)
+		}
 		return
 	}
+	before := len(n.sites)
 	a.callTarget(n, fn, call.Pos(), a.callArgs(call))
+	if len(n.sites) > before && n.sites[before].fact != nil && a.index.HasGenerated() {
+		n.sites[before].guard, n.sites[before].guardBy = a.generatedGuard(call)
+	}
+}
+
+// generatedGuard finds a generated chain guard (ent's OnConflict) in the receiver chain of a
+// call into generated code, followed through local variables, or called on the builder
+// variable the chain starts from (b.OnConflict(...); b.Exec(ctx): the guard sets the
+// builder's conflict options). It returns the kind the guard protects and its name.
+func (a *analysis_) generatedGuard(call *ast.CallExpr) (effect.Kind, string) {
+	sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
+	if !ok {
+		return "", ""
+	}
+	var kind effect.Kind
+	var name string
+	match := func(x ast.Node) bool {
+		c, ok := x.(*ast.CallExpr)
+		if !ok {
+			return false
+		}
+		fn, ok := typeutil.Callee(a.pass.TypesInfo, c).(*types.Func)
+		if !ok || a.entry(fn).GuardKind == "" {
+			return false
+		}
+		kind, name = a.entry(fn).GuardKind, fn.Name()
+		return true
+	}
+	if a.findInExpr(sel.X, match) {
+		return kind, name
+	}
+	if v := rootVar(a.pass.TypesInfo, sel.X); v != nil {
+		for _, c := range a.callsOn[v] {
+			if match(c) {
+				return kind, name
+			}
+		}
+	}
+	return "", ""
 }
 
 // callArgs returns a call's arguments in the callee's parameter order: a method expression

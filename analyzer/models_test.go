@@ -30,6 +30,7 @@ func TestModels(t *testing.T) {
 		"models/jobqueues",
 		"models/githubwebhook",
 		"models/redis",
+		"models/ent",
 	} {
 		t.Run(pkg, func(t *testing.T) {
 			analysistest.Run(diagnosticsOnly{t}, testdata(t), analyzer.Analyzer, pkg)

@@ -49,6 +49,8 @@ func (a *analysis_) evalSink(n *node, s *model.Sink, fn *types.Func, call *ast.C
 			return mk(effect.Protected, s.What+" with conflict handling")
 		}
 		return mk(effect.Unprotected, s.What+" without conflict handling")
+	case model.Relative:
+		return mk(effect.Unprotected, s.What+" "+fn.Name()+" adds to the stored value: not safe to repeat")
 	case model.KeyArg:
 		key := argAt(call, s.Arg)
 		return a.keyedEffect(mk, s, key, key != nil && !a.isEmptyString(key))
@@ -61,7 +63,7 @@ type mkEffect func(effect.State, string) *effect.Effect
 // txMode says whether a sink call commits with a database transaction: it is given one
 // (River's InsertTx), or its receiver is a modelled transaction or pool type.
 func (a *analysis_) txMode(s *model.Sink, call *ast.CallExpr) effect.TxMode {
-	if s.TxArg >= 0 {
+	if s.InTx {
 		return effect.TxIn
 	}
 	sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)

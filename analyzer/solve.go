@@ -66,6 +66,11 @@ func (a *analysis_) evaluate(n *node, record bool) bool {
 			if s.gate != nil {
 				e = s.gate.guard(e)
 			}
+			if s.guard != "" && e.Kind == s.guard && e.State != effect.Protected {
+				// The write the generated call reaches is an upsert (its conflict options
+				// come from the guard in the chain): a repeat converges.
+				e.State, e.Detail = effect.Protected, "write with conflict handling ("+s.guardBy+" in the chain)"
+			}
 			add(e, origin{pos: s.pos, via: via})
 		}
 	}

@@ -26,6 +26,10 @@ import (
 	_ "time"
 
 	_ "cloud.google.com/go/pubsub/v2"
+	_ "entgo.io/ent"
+	_ "entgo.io/ent/dialect"
+	_ "entgo.io/ent/dialect/sql"
+	_ "entgo.io/ent/dialect/sql/sqlgraph"
 	_ "github.com/IBM/sarama"
 	_ "github.com/RichardKnop/machinery/v2"
 	_ "github.com/ThreeDotsLabs/watermill"

@@ -161,7 +161,13 @@ func repoRoot(path string) string {
 		}
 		return strings.Join(parts[:3], "/")
 	}
-	if len(parts) < 3 || !strings.Contains(parts[0], ".") {
+	if !strings.Contains(parts[0], ".") {
+		return ""
+	}
+	if len(parts) == 2 {
+		return path // a vanity host's repository in two parts: gorm.io/gorm, entgo.io/ent
+	}
+	if len(parts) < 3 {
 		return ""
 	}
 	return strings.Join(parts[:3], "/")

@@ -3,6 +3,7 @@ package model
 import (
 	"errors"
 	"fmt"
+	gotoken "go/token"
 	"os"
 	"sort"
 	"strings"
@@ -33,8 +34,10 @@ type File struct {
 	TxTypes       []string          `yaml:"tx_types"`
 	PoolTypes     []string          `yaml:"pool_types"`
 	// InProcessDedup lists deduplicating middleware that remembers messages in memory only.
-	InProcessDedup []DedupRow  `yaml:"in_process_dedup"`
-	Gates          []GateEntry `yaml:"gates"`
+	InProcessDedup []DedupRow       `yaml:"in_process_dedup"`
+	Gates          []GateEntry      `yaml:"gates"`
+	Generated      []GeneratedEntry `yaml:"generated"`
+	OpaqueCalls    []string         `yaml:"opaque_calls"`
 }
 
 // DedupRow models a deduplicating middleware (the function or method value handed to the
@@ -51,6 +54,15 @@ type GateEntry struct {
 	Funcs   []string `yaml:"funcs"`
 	KeyArgs []int    `yaml:"key_args"`
 	What    string   `yaml:"what"`
+}
+
+// GeneratedEntry models code the library generates into each project (see Generated).
+type GeneratedEntry struct {
+	Imports     string   `yaml:"imports"`
+	Kind        string   `yaml:"kind"`
+	ChainGuards []string `yaml:"chain_guards"`
+	Relative    []string `yaml:"relative"`
+	What        string   `yaml:"what"`
 }
 
 // SinkEntry models one sink, or several that share everything but the name (Funcs).
@@ -220,7 +232,7 @@ func (f *File) library() (Library, []problem) {
 			}
 		}
 		for _, n := range names {
-			lib.Sinks = append(lib.Sinks, Sink{Func: n, Kind: effect.Kind(s.Kind), Shape: shape, Arg: arg, What: what, TxArg: txArg})
+			lib.Sinks = append(lib.Sinks, Sink{Func: n, Kind: effect.Kind(s.Kind), Shape: shape, Arg: arg, What: what, InTx: txArg >= 0})
 		}
 	}
 	for i, g := range f.Gates {
@@ -304,7 +316,7 @@ func (f *File) library() (Library, []problem) {
 	for _, l := range []struct {
 		field string
 		list  []string
-	}{{"unstable", f.Unstable}, {"key_setters", f.KeySetters}, {"key_options", f.KeyOptions}, {"chain_guards", f.ChainGuards}, {"handler_calls", f.HandlerCalls}, {"tx_completions", f.TxCompletions}} {
+	}{{"unstable", f.Unstable}, {"key_setters", f.KeySetters}, {"key_options", f.KeyOptions}, {"chain_guards", f.ChainGuards}, {"handler_calls", f.HandlerCalls}, {"tx_completions", f.TxCompletions}, {"opaque_calls", f.OpaqueCalls}} {
 		field := l.field
 		for i, n := range l.list {
 			if field == "unstable" && strings.HasSuffix(n, ".*") {
@@ -330,9 +342,38 @@ func (f *File) library() (Library, []problem) {
 			}
 		}
 	}
+	for i, g := range f.Generated {
+		at := fmt.Sprintf("$.generated[%d]", i)
+		if g.Imports == "" || strings.ContainsAny(g.Imports, " ()*") || strings.HasSuffix(g.Imports, "/") {
+			bad(at+".imports", "field imports: the import path of a package every generated package imports is required, got %q", g.Imports)
+		}
+		if !effect.Known(effect.Kind(g.Kind)) {
+			bad(at+".kind", "field kind: unknown effect kind %q (known: %s)", g.Kind, kindList())
+		}
+		if len(g.ChainGuards) == 0 && len(g.Relative) == 0 {
+			bad(at, "generated: field chain_guards or relative is required")
+		}
+		for j, n := range g.ChainGuards {
+			if !gotoken.IsExported(n) {
+				bad(fmt.Sprintf("%s.chain_guards[%d]", at, j), "a generated chain guard is an exported method name, got %q", n)
+			}
+		}
+		for j, n := range g.Relative {
+			if !gotoken.IsExported(n) {
+				bad(fmt.Sprintf("%s.relative[%d]", at, j), "a relative setter prefix is the start of an exported method name, got %q", n)
+			}
+		}
+		what := g.What
+		if what == "" {
+			what = defaultWhat(effect.Kind(g.Kind))
+		}
+		lib.Generated = append(lib.Generated, Generated{Imports: g.Imports, Kind: effect.Kind(g.Kind),
+			ChainGuards: g.ChainGuards, Relative: g.Relative, What: what})
+	}
 	lib.Unstable, lib.KeyFields, lib.KeySetters, lib.KeyOptions = f.Unstable, f.KeyFields, f.KeySetters, f.KeyOptions
 	lib.ChainGuards, lib.GuardTypes, lib.HandlerCalls, lib.TxCompletions = f.ChainGuards, f.GuardTypes, f.HandlerCalls, f.TxCompletions
 	lib.TxTypes, lib.PoolTypes = f.TxTypes, f.PoolTypes
+	lib.OpaqueCalls = f.OpaqueCalls
 	return lib, probs
 }
 

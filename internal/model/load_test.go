@@ -2,7 +2,11 @@ package model
 
 import (
 	"fmt"
+	"go/ast"
+	"go/parser"
+	"go/token"
 	"go/types"
+	"maps"
 	"strings"
 	"testing"
 )
@@ -59,6 +63,12 @@ func TestParseErrorsNameFileLineAndField(t *testing.T) {
 		{"gate negative key arg", "library: x\ngates:\n  - func: \"(a/b.C).SetNX\"\n    key_args: [1, -2]\n", "m.yml:4:19: field key_args: an argument index counts from 0, got -2"},
 		{"gate bad func", "library: x\ngates:\n  - funcs: [\"SetNX\"]\n    key_args: [1]\n", `m.yml:3:13: a function is written pkg/path.Func, got "SetNX"`},
 		{"gate without func", "library: x\ngates:\n  - key_args: [1]\n", "m.yml:3:13: gate: field func (or funcs) is required"},
+		{"generated nothing", "library: x\ngenerated:\n  - imports: a/b\n    kind: sql.write\n", "m.yml:3:12: generated: field chain_guards or relative is required"},
+		{"generated no imports", "library: x\ngenerated:\n  - kind: sql.write\n    relative: [Add]\n", "m.yml:3:9: field imports: the import path"},
+		{"generated bad kind", "library: x\ngenerated:\n  - imports: a/b\n    kind: sql\n    relative: [Add]\n", `m.yml:4:11: field kind: unknown effect kind "sql"`},
+		{"generated guard", "library: x\ngenerated:\n  - imports: a/b\n    kind: sql.write\n    chain_guards: [onConflict]\n", `m.yml:5:20: a generated chain guard is an exported method name, got "onConflict"`},
+		{"generated unknown key", "library: x\ngenerated:\n  - imports: a/b\n    guards: [A]\n", `unknown field "guards"`},
+		{"opaque call", "library: x\nopaque_calls: [\"Mutate\"]\n", `m.yml:2:16: a function is written pkg/path.Func, got "Mutate"`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := Parse("m.yml", []byte(tc.src))
@@ -189,5 +199,74 @@ func TestPackageOf(t *testing.T) {
 		if got := PackageOf(name); got != want {
 			t.Errorf("PackageOf(%q) = %q, want %q", name, got, want)
 		}
+	}
+}
+
+// TestGeneratedLookup checks which methods of a generated package a generated model
+// matches: its chain guards by name, its relative setters by name and shape, and nothing in
+// a package that does not import the model's package.
+func TestGeneratedLookup(t *testing.T) {
+	lib, err := Parse("m.yml", []byte(`library: gen
+generated:
+  - imports: example.com/orm/sql
+    kind: sql.write
+    chain_guards: [OnConflict]
+    relative: [Add]
+    what: orm relative update
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ix := Compile([]Library{lib})
+	const src = `package gen
+type UserCreate struct{}
+func (c *UserCreate) OnConflict(opts ...string) *UserCreate { return c }
+type UserUpdate struct{}
+func (u *UserUpdate) AddBalance(v int) *UserUpdate          { return u }
+func (u *UserUpdate) AddScore(v float64) *UserUpdate        { return u }
+func (u *UserUpdate) AddFriendIDs(ids ...int) *UserUpdate   { return u }
+func (u *UserUpdate) AddName(v string) *UserUpdate          { return u }
+func (u *UserUpdate) Address(v int) *UserUpdate             { return u }
+func (u *UserUpdate) SetBalance(v int) *UserUpdate          { return u }
+type UserMutation struct{}
+func (m *UserMutation) AddBalance(v int)                    {}
+`
+	check := func(imports bool) map[string]string {
+		fset := token.NewFileSet()
+		f, err := parser.ParseFile(fset, "gen.go", src, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		pkg, err := new(types.Config).Check("example.com/app/gen", fset, []*ast.File{f}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if imports {
+			pkg.SetImports([]*types.Package{types.NewPackage("example.com/orm/sql", "sql")})
+		}
+		got := map[string]string{}
+		for _, tn := range []string{"UserCreate", "UserUpdate", "UserMutation"} {
+			named := pkg.Scope().Lookup(tn).Type().(*types.Named)
+			for m := range named.Methods() {
+				switch e := ix.Lookup(m); {
+				case e.GuardKind != "":
+					got[tn+"."+m.Name()] = "guard " + string(e.GuardKind)
+				case e.Sink != nil:
+					got[tn+"."+m.Name()] = "relative " + string(e.Sink.Kind) + " " + e.Sink.What
+				}
+			}
+		}
+		return got
+	}
+	want := map[string]string{
+		"UserCreate.OnConflict": "guard sql.write",
+		"UserUpdate.AddBalance": "relative sql.write orm relative update",
+		"UserUpdate.AddScore":   "relative sql.write orm relative update",
+	}
+	if got := check(true); !maps.Equal(got, want) {
+		t.Errorf("matched %v, want %v", got, want)
+	}
+	if got := check(false); len(got) > 0 {
+		t.Errorf("matched %v in a package that does not import the model's package", got)
 	}
 }

@@ -10,6 +10,7 @@ package model
 
 import (
 	"go/types"
+	"slices"
 	"sort"
 	"strings"
 
@@ -51,6 +52,10 @@ const (
 	// when the chain calls a chain guard (ent OnConflict, bun On) or builds a guard type
 	// (gorm clause.OnConflict).
 	Builder
+	// Relative is a setter of generated code that adds to a stored number (ent's
+	// AddBalance): the write it feeds does not converge when repeated. It is made from a
+	// Generated model, not written in a sink entry.
+	Relative
 )
 
 // shapeNames are the names of the shapes in model files.
@@ -76,9 +81,9 @@ type Sink struct {
 	Shape Shape       // how to read its arguments
 	Arg   int         // index of the statement, request or params argument (receiver not counted)
 	What  string      // the effect in words for messages: "HTTP POST", "email", "payment"
-	// TxArg is the index of a database transaction argument the effect commits with
-	// (River's InsertTx), or -1.
-	TxArg int
+	// InTx: the sink is given a database transaction (its model's tx_arg) and its effect
+	// commits with it (River's InsertTx).
+	InTx bool
 }
 
 // Problem is the sentence a finding uses for an unprotected call of this sink.
@@ -174,6 +179,13 @@ type Library struct {
 	// Gates are calls that claim a job before its effects (Redis SETNX): effects after a
 	// check that returns when the claim fails are not repeated by a redelivery.
 	Gates []Gate
+	// Generated describes code the library generates into each project.
+	Generated []Generated
+	// OpaqueCalls are interface methods whose calls are not resolved to the implementations
+	// in view, because those are not what runs: ent's hook chain calls Mutator.Mutate, which
+	// the generated Client implements by dispatching to every builder, while the builder's
+	// own write is reached directly.
+	OpaqueCalls []string
 	// Source is the model file the library was read from, or "" for code.
 	Source string
 }
@@ -182,6 +194,24 @@ type Library struct {
 type Dedup struct {
 	Func string // full name of the middleware function or method handed to the router
 	What string // its name in messages: "Watermill's Deduplicator"
+}
+
+// Generated describes code a library generates into each project (ent's builders). Its type
+// names differ from project to project, so its methods are matched by name, on receivers
+// declared in a package that imports Imports (the generated package does; user code
+// rarely does directly).
+type Generated struct {
+	Imports string      // import path every generated package imports
+	Kind    effect.Kind // the effect the guards answer and the relative setters make
+	// ChainGuards are method names that, called anywhere in the receiver chain of a call
+	// into the generated package, make the write it reaches an upsert: effects of Kind from
+	// that call count as protected (ent's OnConflict).
+	ChainGuards []string
+	// Relative are name prefixes of builder setters that add to a numeric field: a method
+	// named prefix+Field with one numeric parameter that returns its receiver's type (ent's
+	// AddBalance). Its call is a sink of Kind.
+	Relative []string
+	What     string // the relative write in words for messages
 }
 
 // MiddlewarePath is the import path of idemlint's runtime middleware module. A handler
@@ -249,6 +279,11 @@ type Entry struct {
 	Unstable     bool
 	// InProcessDedup names an in-memory deduplicating middleware ("" for other functions).
 	InProcessDedup string
+	// GuardKind is set on a generated chain guard: the kind of effect it protects when it
+	// is in the receiver chain of a call whose effects come from a fact.
+	GuardKind effect.Kind
+	// Opaque is set on an interface method whose calls are not resolved (OpaqueCalls).
+	Opaque bool
 }
 
 // none is the entry of a function the models do not name.
@@ -265,6 +300,7 @@ type Index struct {
 	txModes      map[string]effect.TxMode // TxTypes and PoolTypes
 	handlers     []HandlerShape
 	packages     map[string]bool // normalized package paths any model names
+	generated    []*Generated
 }
 
 // Compile builds an Index over libs.
@@ -341,6 +377,9 @@ func Compile(libs []Library) *Index {
 		for _, d := range lib.InProcessDedup {
 			entry(d.Func).InProcessDedup = d.What
 		}
+		for _, f := range lib.OpaqueCalls {
+			entry(f).Opaque = true
+		}
 		for _, f := range lib.KeyFields {
 			ix.keyFields[Normalize(f)] = true
 		}
@@ -352,6 +391,9 @@ func Compile(libs []Library) *Index {
 		}
 		for _, t := range lib.PoolTypes {
 			ix.txModes[Normalize(t)] = effect.TxOutside
+		}
+		for i := range lib.Generated {
+			ix.generated = append(ix.generated, &lib.Generated[i])
 		}
 		for _, h := range lib.Handlers {
 			ix.handlers = append(ix.handlers, h)
@@ -382,7 +424,67 @@ func (ix *Index) Lookup(fn *types.Func) *Entry {
 	if fn.Pkg() != nil && ix.unstablePkgs[Normalize(fn.Pkg().Path())] {
 		return &Entry{Unstable: true}
 	}
+	if e := ix.lookupGenerated(fn); e != nil {
+		return e
+	}
 	return none
+}
+
+// lookupGenerated matches fn against the generated-code models: a method whose name is a
+// chain guard or has the shape of a relative setter, declared in a package that imports
+// the model's package. It returns nil when none matches.
+func (ix *Index) lookupGenerated(fn *types.Func) *Entry {
+	if len(ix.generated) == 0 || fn.Pkg() == nil {
+		return nil
+	}
+	sig := fn.Signature()
+	if sig.Recv() == nil {
+		return nil
+	}
+	for _, g := range ix.generated {
+		guard := slices.Contains(g.ChainGuards, fn.Name())
+		relative := !guard && relativeSetter(g, fn.Name(), sig)
+		if (!guard && !relative) || !imports(fn.Pkg(), g.Imports) {
+			continue
+		}
+		if guard {
+			return &Entry{ChainGuard: true, GuardKind: g.Kind}
+		}
+		return &Entry{Sink: &Sink{Func: fn.FullName(), Kind: g.Kind, Shape: Relative, Arg: 0, What: g.What}}
+	}
+	return nil
+}
+
+// relativeSetter reports whether a method named name with signature sig is a relative
+// setter of g: prefix+Field, one numeric parameter, and its receiver's type as its result
+// (a builder returns itself for chaining; AddBalanceIDs(ids ...int) or a mutation's
+// AddBalance(int) with no result do not match).
+func relativeSetter(g *Generated, name string, sig *types.Signature) bool {
+	if sig.Params().Len() != 1 || sig.Variadic() || sig.Results().Len() != 1 ||
+		!types.Identical(sig.Results().At(0).Type(), sig.Recv().Type()) {
+		return false
+	}
+	b, ok := sig.Params().At(0).Type().Underlying().(*types.Basic)
+	if !ok || b.Info()&types.IsNumeric == 0 {
+		return false
+	}
+	for _, p := range g.Relative {
+		if rest, ok := strings.CutPrefix(name, p); ok && rest != "" && rest[0] >= 'A' && rest[0] <= 'Z' {
+			return true
+		}
+	}
+	return false
+}
+
+// imports reports whether pkg imports the package with path (major versions loosely).
+func imports(pkg *types.Package, path string) bool {
+	path = Normalize(path)
+	for _, imp := range pkg.Imports() {
+		if Normalize(imp.Path()) == path {
+			return true
+		}
+	}
+	return false
 }
 
 // Sink returns the sink model of fn (its generic origin), or nil.
@@ -402,6 +504,10 @@ func (ix *Index) GuardType(name string) bool { return ix.guardTypes[Normalize(na
 // TxMode says whether calls on the named type "pkg/path.Type" run in a transaction, on a
 // pool outside any, or neither is known.
 func (ix *Index) TxMode(name string) effect.TxMode { return ix.txModes[Normalize(name)] }
+
+// HasGenerated reports whether a model describes generated code, whose chain guards the
+// analyzer looks for at calls into other packages.
+func (ix *Index) HasGenerated() bool { return len(ix.generated) > 0 }
 
 // Handlers returns the handler shapes.
 func (ix *Index) Handlers() []HandlerShape { return ix.handlers }
@@ -477,7 +583,8 @@ func NamesOf(libs []Library) []string {
 			names = append(names, g.Func)
 		}
 		for _, list := range [][]string{lib.Unstable, lib.KeyFields, lib.KeySetters, lib.KeyOptions,
-			lib.ChainGuards, lib.GuardTypes, lib.HandlerCalls, lib.TxCompletions, lib.TxTypes, lib.PoolTypes} {
+			lib.ChainGuards, lib.GuardTypes, lib.HandlerCalls, lib.TxCompletions, lib.TxTypes, lib.PoolTypes,
+			lib.OpaqueCalls} {
 			names = append(names, list...)
 		}
 		for _, h := range lib.Handlers {
