@@ -22,6 +22,9 @@ type handlerNode struct {
 	// dedup names the in-memory deduplicating middleware of the router it is registered on
 	// (Watermill's Deduplicator), or "": its findings say that this is not enforcement.
 	dedup string
+	// regCall is the modelled registration in this package that hands it to its framework
+	// (the first one), for the fix that wraps it with the runtime middleware.
+	regCall *ast.CallExpr
 }
 
 // remoteHandler is a function of another package registered here as a handler, with no
@@ -35,11 +38,12 @@ type remoteHandler struct {
 
 // registrations is what one walk over the package's calls learns about handlers.
 type registrations struct {
-	calledLits map[*ast.FuncLit]bool // literals called on the spot: never handlers
-	wrapped    map[*node]bool        // handed to the runtime middleware
-	retention  map[*node]bool        // ... whose completion retention is explicit
-	registered map[*node]string      // handed to a modelled registration: framework
-	dedup      map[*node]string      // ... on a router with an in-memory deduplicator: its name
+	calledLits map[*ast.FuncLit]bool   // literals called on the spot: never handlers
+	wrapped    map[*node]bool          // handed to the runtime middleware
+	retention  map[*node]bool          // ... whose completion retention is explicit
+	registered map[*node]string        // handed to a modelled registration: framework
+	dedup      map[*node]string        // ... on a router with an in-memory deduplicator: its name
+	regCall    map[*node]*ast.CallExpr // ... by this call (the first)
 	remote     []remoteHandler
 }
 
@@ -64,16 +68,16 @@ func (a *analysis_) findHandlers() ([]handlerNode, []remoteHandler) {
 		switch {
 		case n.marked != nil:
 			n.marked.Used = true
-			out = append(out, handlerNode{n, "directive", wrapped, retention, ""})
+			out = append(out, handlerNode{node: n, framework: "directive", wrapped: wrapped, retention: retention})
 			continue
 		case regs.registered[n] != "":
-			out = append(out, handlerNode{n, regs.registered[n], wrapped, retention, ""})
+			out = append(out, handlerNode{node: n, framework: regs.registered[n], wrapped: wrapped, retention: retention})
 			continue
 		case n.handlerCall != "":
-			out = append(out, handlerNode{n, n.handlerCall, wrapped, retention, ""})
+			out = append(out, handlerNode{node: n, framework: n.handlerCall, wrapped: wrapped, retention: retention})
 			continue
 		case wrapped:
-			out = append(out, handlerNode{n, "idempotency", true, retention, ""})
+			out = append(out, handlerNode{node: n, framework: "idempotency", wrapped: true, retention: retention})
 			continue
 		}
 		var sig *types.Signature
@@ -94,11 +98,12 @@ func (a *analysis_) findHandlers() ([]handlerNode, []remoteHandler) {
 			if method == "" && n.fn != nil && !n.fn.Exported() && !a.referenced[n.fn] {
 				continue // an unexported helper with a handler's signature, called directly
 			}
-			out = append(out, handlerNode{n, shape.Framework, false, false, ""})
+			out = append(out, handlerNode{node: n, framework: shape.Framework, wrapped: false, retention: false})
 		}
 	}
 	for i := range out {
 		out[i].dedup = regs.dedup[out[i].node]
+		out[i].regCall = regs.regCall[out[i].node]
 	}
 	return out, regs.remote
 }
@@ -121,6 +126,7 @@ func (a *analysis_) scanRegistrations() registrations {
 		retention:  map[*node]bool{},
 		registered: map[*node]string{},
 		dedup:      map[*node]string{},
+		regCall:    map[*node]*ast.CallExpr{},
 	}
 	info := a.pass.TypesInfo
 	deduped := a.dedupTargets()
@@ -164,6 +170,7 @@ func (a *analysis_) scanRegistrations() registrations {
 						func(n *node) {
 							if regs.registered[n] == "" {
 								regs.registered[n] = r.Framework
+								regs.regCall[n] = call
 							}
 							if dedup != "" {
 								regs.dedup[n] = dedup

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"go/token"
+	"slices"
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
@@ -31,10 +32,16 @@ func (a *analysis_) report() ([]*Handler, []*Finding) {
 		out = append(out, hd)
 		verdicts, open := a.judge(h)
 		skeleton := a.decisionsSkeleton(h, open)
+		wrap := a.wrapFix(h)
 		for i, v := range verdicts {
 			d := a.diagnostic(h.node, v)
 			if fix := a.headerFix(h.node, v.effect); fix != nil && v.contradiction == "" {
 				d.SuggestedFixes = append(d.SuggestedFixes, *fix)
+			}
+			if wrap != nil && v.contradiction == "" && slices.Contains(v.missing, "key") {
+				// Offered once, on the first finding the middleware's key would answer.
+				d.SuggestedFixes = append(d.SuggestedFixes, *wrap)
+				wrap = nil
 			}
 			if i == 0 && skeleton != nil {
 				// Offer the skeleton once, on the handler's first finding.

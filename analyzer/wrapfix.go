@@ -1,0 +1,152 @@
+package analyzer
+
+import (
+	"bytes"
+	"go/ast"
+	"go/format"
+	"go/token"
+	"go/types"
+	"strconv"
+
+	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/types/typeutil"
+
+	"github.com/chokaq/idemlint/internal/model"
+)
+
+// The wrap fix hands an asynq handler's registration to the runtime middleware:
+//
+//	mux.Handle("t", h)      -> mux.Handle("t", idemasynq.Handler(mw, h))
+//	mux.HandleFunc("t", f)  -> mux.Handle("t", idemasynq.Handler(mw, asynq.HandlerFunc(f)))
+//
+// It is offered only where nothing has to be decided: the file already imports the asynq
+// adapter, and exactly one middleware for asynq tasks is in scope at the registration, so its
+// key function and retention are the ones the team chose. River installs the middleware for
+// all workers in its Config and Watermill on the router: there is no registration to wrap.
+
+const idemasynqPath = model.MiddlewarePath + "/idemasynq"
+
+// wrapFix proposes wrapping h's registration with the middleware, or nil.
+func (a *analysis_) wrapFix(h handlerNode) *analysis.SuggestedFix {
+	call := h.regCall
+	if call == nil || h.wrapped || len(call.Args) != 2 {
+		return nil
+	}
+	info := a.pass.TypesInfo
+	fn, ok := typeutil.Callee(info, call).(*types.Func)
+	if !ok {
+		return nil
+	}
+	name := model.Normalize(fn.Origin().FullName())
+	handleFunc := name == "(*"+asynqPath+".ServeMux).HandleFunc"
+	if !handleFunc && name != "(*"+asynqPath+".ServeMux).Handle" {
+		return nil
+	}
+	file := a.fileAt(call.Pos())
+	if file == nil {
+		return nil
+	}
+	adapter := importName(file, idemasynqPath)
+	asynqName := importName(file, "github.com/hibiken/asynq")
+	if adapter == "" || (handleFunc && asynqName == "") {
+		return nil
+	}
+	mw := a.middlewareInScope(call.Pos())
+	if mw == nil {
+		return nil
+	}
+	arg := call.Args[1]
+	var buf bytes.Buffer
+	if err := format.Node(&buf, a.pass.Fset, arg); err != nil {
+		return nil
+	}
+	inner := buf.String()
+	if handleFunc {
+		inner = asynqName + ".HandlerFunc(" + inner + ")"
+	}
+	edits := []analysis.TextEdit{{Pos: arg.Pos(), End: arg.End(),
+		NewText: []byte(adapter + ".Handler(" + mw.Name() + ", " + inner + ")")}}
+	if handleFunc {
+		sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
+		if !ok {
+			return nil
+		}
+		edits = append(edits, analysis.TextEdit{Pos: sel.Sel.Pos(), End: sel.Sel.End(), NewText: []byte("Handle")})
+	}
+	return &analysis.SuggestedFix{
+		Message:   "Wrap the registration of " + h.name + " with the idempotency middleware " + mw.Name(),
+		TextEdits: edits,
+	}
+}
+
+// middlewareInScope returns the one variable in scope at pos whose type is the runtime
+// middleware for asynq tasks (*idempotency.Middleware[*asynq.Task]); nil when there is none
+// or more than one (which one is a decision).
+func (a *analysis_) middlewareInScope(pos token.Pos) *types.Var {
+	inner := a.pass.Pkg.Scope().Innermost(pos)
+	var found *types.Var
+	seen := map[string]bool{}
+	for sc := inner; sc != nil && sc != types.Universe; sc = sc.Parent() {
+		local := sc != a.pass.Pkg.Scope()
+		for _, name := range sc.Names() {
+			if seen[name] {
+				continue // shadowed by an inner declaration
+			}
+			v, ok := sc.Lookup(name).(*types.Var)
+			if !ok || (local && v.Pos() > pos) {
+				continue
+			}
+			seen[name] = true
+			if !asynqMiddleware(v.Type()) {
+				continue
+			}
+			if found != nil {
+				return nil
+			}
+			found = v
+		}
+	}
+	return found
+}
+
+// asynqMiddleware reports whether t is *idempotency.Middleware[*asynq.Task].
+func asynqMiddleware(t types.Type) bool {
+	p, ok := t.(*types.Pointer)
+	if !ok {
+		return false
+	}
+	named, ok := types.Unalias(p.Elem()).(*types.Named)
+	if !ok || named.Obj().Pkg() == nil || named.Obj().Pkg().Path() != model.MiddlewarePath ||
+		named.Obj().Name() != "Middleware" || named.TypeArgs().Len() != 1 {
+		return false
+	}
+	return typeName(named.TypeArgs().At(0)) == asynqPath+".Task"
+}
+
+// importName returns the name by which file refers to the package at path, or "" when it
+// does not import it by a usable name.
+func importName(file *ast.File, path string) string {
+	for _, imp := range file.Imports {
+		p, err := strconv.Unquote(imp.Path.Value)
+		if err != nil || p != path {
+			continue
+		}
+		if imp.Name != nil {
+			if imp.Name.Name == "_" || imp.Name.Name == "." {
+				return ""
+			}
+			return imp.Name.Name
+		}
+		return p[lastSlash(p)+1:]
+	}
+	return ""
+}
+
+func lastSlash(s string) int {
+	for i := len(s) - 1; i >= 0; i-- {
+		if s[i] == '/' {
+			return i
+		}
+	}
+	return -1
+}
