@@ -18,6 +18,7 @@ import (
 	_ "crypto/rand"
 	_ "database/sql"
 	_ "github.com/chokaq/idemlint/idempotency"
+	_ "github.com/chokaq/idemlint/idempotency/idemasynq"
 	_ "github.com/chokaq/idemlint/idempotency/sqlstore"
 	_ "math/rand"
 	_ "math/rand/v2"
