@@ -4,6 +4,7 @@ package aws
 
 import (
 	"context"
+	"strings"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
@@ -50,6 +51,64 @@ func SendBatch(ctx context.Context, t *asynq.Task) error {
 		Entries:  []sqstypes.SendMessageBatchRequestEntry{{Id: aws.String("1"), MessageBody: aws.String("x")}},
 	})
 	return err
+}
+
+// Every entry carries a deduplication id made from the job: the batch is guarded.
+func SendBatchDeduplicated(ctx context.Context, t *asynq.Task) error {
+	_, err := sqsc.SendMessageBatch(ctx, &sqs.SendMessageBatchInput{
+		QueueUrl: aws.String(queue),
+		Entries: []sqstypes.SendMessageBatchRequestEntry{
+			{Id: aws.String("1"), MessageBody: aws.String("x"), MessageDeduplicationId: aws.String("a-" + t.Type())},
+			{Id: aws.String("2"), MessageBody: aws.String("y"), MessageDeduplicationId: aws.String("b-" + t.Type())},
+		},
+	})
+	return err
+}
+
+// The second entry has no deduplication id: it is sent again on a retry.
+func SendBatchPartial(ctx context.Context, t *asynq.Task) error {
+	entries := []sqstypes.SendMessageBatchRequestEntry{
+		{Id: aws.String("1"), MessageDeduplicationId: aws.String("a-" + t.Type())},
+		{Id: aws.String("2"), MessageBody: aws.String("y")},
+	}
+	_, err := sqsc.SendMessageBatch(ctx, &sqs.SendMessageBatchInput{QueueUrl: aws.String(queue), Entries: entries}) // want `handler SendBatchPartial: SQS message batch without an idempotency key \(element 2 of 2 of the batch has none\)`
+	return err
+}
+
+// One entry's id is random: the worst key decides.
+func SendBatchRandomEntry(ctx context.Context, t *asynq.Task) error {
+	_, err := sqsc.SendMessageBatch(ctx, &sqs.SendMessageBatchInput{ // want `handler SendBatchRandomEntry: SQS message batch with a key that changes on every retry \(made from uuid.NewString\)`
+		Entries: []sqstypes.SendMessageBatchRequestEntry{
+			{Id: aws.String("1"), MessageDeduplicationId: aws.String("a-" + t.Type())},
+			{Id: aws.String("2"), MessageDeduplicationId: aws.String(uuid.NewString())},
+		},
+	})
+	return err
+}
+
+// Built by append in a loop from literals that carry the id: guarded.
+func SendBatchAppended(ctx context.Context, t *asynq.Task) error {
+	var entries []sqstypes.SendMessageBatchRequestEntry
+	for _, id := range strings.Fields(string(t.Payload())) {
+		entries = append(entries, sqstypes.SendMessageBatchRequestEntry{Id: aws.String(id), MessageDeduplicationId: aws.String(t.Type() + "-" + id)})
+	}
+	_, err := sqsc.SendMessageBatch(ctx, &sqs.SendMessageBatchInput{QueueUrl: aws.String(queue), Entries: entries})
+	return err
+}
+
+// The same loop, but one appended value comes from elsewhere: not known to be keyed.
+func SendBatchAppendedUnknown(ctx context.Context, t *asynq.Task) error {
+	var entries []sqstypes.SendMessageBatchRequestEntry
+	for _, id := range strings.Fields(string(t.Payload())) {
+		entries = append(entries, sqstypes.SendMessageBatchRequestEntry{Id: aws.String(id), MessageDeduplicationId: aws.String(t.Type() + "-" + id)})
+	}
+	entries = append(entries, extraEntry())
+	_, err := sqsc.SendMessageBatch(ctx, &sqs.SendMessageBatchInput{QueueUrl: aws.String(queue), Entries: entries}) // want `handler SendBatchAppendedUnknown: SQS message batch without an idempotency key \(element 2 of 2 of the batch has none\)`
+	return err
+}
+
+func extraEntry() sqstypes.SendMessageBatchRequestEntry {
+	return sqstypes.SendMessageBatchRequestEntry{Id: aws.String("extra")}
 }
 
 func PublishPlain(ctx context.Context, t *asynq.Task) error {
