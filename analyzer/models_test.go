@@ -28,6 +28,7 @@ func TestModels(t *testing.T) {
 		"models/emailproviders",
 		"models/jobqueues",
 		"models/githubwebhook",
+		"models/resty",
 	} {
 		t.Run(pkg, func(t *testing.T) {
 			analysistest.Run(diagnosticsOnly{t}, testdata(t), analyzer.Analyzer, pkg)

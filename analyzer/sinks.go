@@ -46,10 +46,7 @@ func (a *analysis_) evalSink(n *node, s *model.Sink, fn *types.Func, call *ast.C
 	case model.Options:
 		return a.optionsEffect(mk, s, call)
 	case model.Builder:
-		if a.chainGuarded(call) {
-			return mk(effect.Protected, s.What+" with conflict handling")
-		}
-		return mk(effect.Unprotected, s.What+" without conflict handling")
+		return a.builderEffect(mk, s, call)
 	case model.KeyArg:
 		key := argAt(call, s.Arg)
 		return a.keyedEffect(mk, s, key, key != nil && !a.isEmptyString(key))
@@ -179,19 +176,121 @@ func (a *analysis_) httpEffect(mk mkEffect, reqExpr ast.Expr) *effect.Effect {
 	}
 	if v != nil {
 		if key, ok := a.headerKey(v); ok {
-			if src := a.unstableSource(key, 0); src != "" {
-				return mk(effect.UnstableKey, "Idempotency-Key header changes on every retry (made from "+src+")")
-			}
-			if a.constantKey(key) {
-				return mk(effect.UnstableKey, "Idempotency-Key header is a constant: every job shares it, so the second job is taken for a duplicate")
-			}
-			if !a.keyFromInput(key) {
-				return mk(effect.UnstableKey, "Idempotency-Key header made from nothing the job carries (no parameter of "+a.current.name+" reaches it)")
-			}
-			return mk(effect.Protected, "HTTP "+method+" with an Idempotency-Key header")
+			return a.headerEffect(mk, "HTTP "+method, key)
 		}
 	}
 	return mk(effect.Unprotected, "HTTP "+method+" without an Idempotency-Key header")
+}
+
+// headerEffect judges a request (what: "HTTP POST") by the value of its idempotency header.
+func (a *analysis_) headerEffect(mk mkEffect, what string, key ast.Expr) *effect.Effect {
+	if src := a.unstableSource(key, 0); src != "" {
+		return mk(effect.UnstableKey, "Idempotency-Key header changes on every retry (made from "+src+")")
+	}
+	if a.constantKey(key) {
+		return mk(effect.UnstableKey, "Idempotency-Key header is a constant: every job shares it, so the second job is taken for a duplicate")
+	}
+	if !a.keyFromInput(key) {
+		return mk(effect.UnstableKey, "Idempotency-Key header made from nothing the job carries (no parameter of "+a.current.name+" reaches it)")
+	}
+	return mk(effect.Protected, what+" with an Idempotency-Key header")
+}
+
+// builderEffect judges the end of a builder chain: a query builder guarded by a chain guard
+// or guard type, or a request builder (resty) guarded by an idempotency header set by a
+// header setter in its chain. With an Arg, the sink takes the HTTP method as that argument
+// and only POST and PATCH are effects (an unknown method is not reported, as for http.do).
+func (a *analysis_) builderEffect(mk mkEffect, s *model.Sink, call *ast.CallExpr) *effect.Effect {
+	if s.Arg >= 0 {
+		method := strings.ToUpper(a.constString(argAt(call, s.Arg)))
+		if method != "POST" && method != "PATCH" {
+			return nil
+		}
+		named := *s
+		named.What = "HTTP " + method
+		s = &named
+	}
+	if a.chainGuarded(call) {
+		return mk(effect.Protected, s.What+" with conflict handling")
+	}
+	if key, ok := a.chainHeaderKey(call); ok {
+		return a.headerEffect(mk, s.What, key)
+	}
+	return mk(effect.Unprotected, s.Problem())
+}
+
+// chainHeaderKey finds the value of an idempotency header set by a header setter in the
+// receiver chain of a builder call (client.R().SetHeader("Idempotency-Key", k).Post(u)),
+// in the chains assigned to the local variables it starts from, or called on the variable
+// at its root (req.SetHeader(...) as a statement of its own).
+func (a *analysis_) chainHeaderKey(call *ast.CallExpr) (ast.Expr, bool) {
+	sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
+	if !ok {
+		return nil, false
+	}
+	info := a.pass.TypesInfo
+	var key ast.Expr
+	setter := func(x ast.Node) bool {
+		c, ok := x.(*ast.CallExpr)
+		if !ok {
+			return false
+		}
+		fn, ok := typeutil.Callee(info, c).(*types.Func)
+		if !ok || !a.entry(fn).HeaderSetter {
+			return false
+		}
+		k, ok := a.setHeaderValue(c)
+		if ok {
+			key = k
+		}
+		return ok
+	}
+	if a.findInExpr(sel.X, setter) {
+		return key, true
+	}
+	if v := rootVar(info, sel.X); v != nil {
+		for _, c := range a.callsOn[v] {
+			if c != call && setter(c) {
+				return key, true
+			}
+		}
+	}
+	return nil, false
+}
+
+// setHeaderValue returns the value a header setter call gives an idempotency header:
+// SetHeader("Idempotency-Key", k), or SetHeaders(map[string]string{"Idempotency-Key": k})
+// with the map a literal or a local variable built from one (or assigned h["..."] = k).
+func (a *analysis_) setHeaderValue(c *ast.CallExpr) (ast.Expr, bool) {
+	switch len(c.Args) {
+	case 2:
+		if isIdempotencyHeader(a.constString(c.Args[0])) {
+			return c.Args[1], true
+		}
+	case 1:
+		m := ast.Unparen(c.Args[0])
+		v := rootVar(a.pass.TypesInfo, m)
+		if v != nil {
+			m = ast.Unparen(a.def(v))
+		}
+		if lit, ok := m.(*ast.CompositeLit); ok {
+			for _, elt := range lit.Elts {
+				if kv, ok := elt.(*ast.KeyValueExpr); ok && isIdempotencyHeader(a.constString(kv.Key)) {
+					return kv.Value, true
+				}
+			}
+		}
+		if v != nil {
+			for _, as := range a.fieldSets[v] {
+				for i, l := range as.Lhs {
+					if ix, ok := ast.Unparen(l).(*ast.IndexExpr); ok && i < len(as.Rhs) && isIdempotencyHeader(a.constString(ix.Index)) {
+						return as.Rhs[i], true
+					}
+				}
+			}
+		}
+	}
+	return nil, false
 }
 
 // headerKey finds the value of an idempotency header set on request variable v:

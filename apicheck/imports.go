@@ -40,6 +40,7 @@ import (
 	_ "github.com/aws/aws-sdk-go-v2/service/sqs"
 	_ "github.com/aws/aws-sdk-go-v2/service/sqs/types"
 	_ "github.com/contribsys/faktory_worker_go"
+	_ "github.com/go-resty/resty/v2"
 	_ "github.com/gocraft/work"
 	_ "github.com/google/go-github/v75/github"
 	_ "github.com/google/uuid"

@@ -28,6 +28,7 @@ type File struct {
 	KeyOptions    []string          `yaml:"key_options"`
 	ChainGuards   []string          `yaml:"chain_guards"`
 	GuardTypes    []string          `yaml:"guard_types"`
+	HeaderSetters []string          `yaml:"header_setters"`
 	HandlerCalls  []string          `yaml:"handler_calls"`
 	TxCompletions []string          `yaml:"tx_completions"`
 }
@@ -231,7 +232,7 @@ func (f *File) library() (Library, []problem) {
 	for _, l := range []struct {
 		field string
 		list  []string
-	}{{"unstable", f.Unstable}, {"key_setters", f.KeySetters}, {"key_options", f.KeyOptions}, {"chain_guards", f.ChainGuards}, {"handler_calls", f.HandlerCalls}, {"tx_completions", f.TxCompletions}} {
+	}{{"unstable", f.Unstable}, {"key_setters", f.KeySetters}, {"key_options", f.KeyOptions}, {"chain_guards", f.ChainGuards}, {"header_setters", f.HeaderSetters}, {"handler_calls", f.HandlerCalls}, {"tx_completions", f.TxCompletions}} {
 		field := l.field
 		for i, n := range l.list {
 			if field == "unstable" && strings.HasSuffix(n, ".*") {
@@ -254,6 +255,7 @@ func (f *File) library() (Library, []problem) {
 	}
 	lib.Unstable, lib.KeyFields, lib.KeySetters, lib.KeyOptions = f.Unstable, f.KeyFields, f.KeySetters, f.KeyOptions
 	lib.ChainGuards, lib.GuardTypes, lib.HandlerCalls, lib.TxCompletions = f.ChainGuards, f.GuardTypes, f.HandlerCalls, f.TxCompletions
+	lib.HeaderSetters = f.HeaderSetters
 	return lib, probs
 }
 

@@ -51,6 +51,7 @@ func TestParseErrorsNameFileLineAndField(t *testing.T) {
 		{"bad type", "library: x\nhandlers:\n  - framework: f\n    params: [\"*\"]\n", `m.yml:4:14: a type is written`},
 		{"syntax", "library: x\nsinks:\n  - func: a\n   arg: 1\n", "m.yml:4:4:"},
 		{"bad key field", "library: x\nkey_fields: [\"a/b.Field\"]\n", `m.yml:2:14: a key field is written pkg/path.Type.Field`},
+		{"bad header setter", "library: x\nheader_setters:\n  - \"SetHeader\"\n", `m.yml:3:5: a function is written pkg/path.Func, got "SetHeader"`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := Parse("m.yml", []byte(tc.src))

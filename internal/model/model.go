@@ -49,7 +49,9 @@ const (
 	KeyArg
 	// Builder ends a query-builder chain (gorm Create, ent Exec, bun Exec); it is guarded
 	// when the chain calls a chain guard (ent OnConflict, bun On) or builds a guard type
-	// (gorm clause.OnConflict).
+	// (gorm clause.OnConflict). An HTTP request-builder chain (resty Post) is guarded when it
+	// calls a header setter with an idempotency header and a stable value. When Arg is set it
+	// is the HTTP method argument (resty Execute): only POST and PATCH are effects.
 	Builder
 )
 
@@ -85,6 +87,11 @@ func (s *Sink) Problem() string {
 		return s.What + " sent with no deduplication"
 	case Options:
 		return s.What + " without a deduplication id"
+	case Builder:
+		if s.Kind == effect.HTTPWrite {
+			return s.What + " without an Idempotency-Key header"
+		}
+		return s.What + " without conflict handling"
 	default:
 		return s.What + " without an idempotency key"
 	}
@@ -139,6 +146,10 @@ type Library struct {
 	// write an upsert; GuardTypes are types whose literal there does ("pkg.Type").
 	ChainGuards []string
 	GuardTypes  []string
+	// HeaderSetters are request-builder methods that set headers: (name, value string), or
+	// one map[string]string of names to values (resty SetHeader, SetHeaders). In a Builder
+	// sink's chain, one that sets an idempotency header (IdempotencyHeaders) gives the key.
+	HeaderSetters []string
 	// TxCompletions are calls that store the job's completion in the handler's own
 	// transaction (River's JobCompleteTx, the runtime's sqlstore CompleteTx): database writes
 	// and the completion commit together, which answers the partial decision for them.
@@ -210,6 +221,7 @@ type Entry struct {
 	HandlerCall  string // framework, when a call makes the caller a handler
 	TxCompletion bool
 	ChainGuard   bool
+	HeaderSetter bool
 	KeyOption    bool
 	KeySetter    bool
 	Unstable     bool
@@ -288,6 +300,9 @@ func Compile(libs []Library) *Index {
 		}
 		for _, f := range lib.ChainGuards {
 			entry(f).ChainGuard = true
+		}
+		for _, f := range lib.HeaderSetters {
+			entry(f).HeaderSetter = true
 		}
 		for _, f := range lib.HandlerCalls {
 			entry(f).HandlerCall = lib.Name
@@ -415,7 +430,7 @@ func NamesOf(libs []Library) []string {
 			names = append(names, r.Func)
 		}
 		for _, list := range [][]string{lib.Unstable, lib.KeyFields, lib.KeySetters, lib.KeyOptions,
-			lib.ChainGuards, lib.GuardTypes, lib.HandlerCalls, lib.TxCompletions} {
+			lib.ChainGuards, lib.GuardTypes, lib.HeaderSetters, lib.HandlerCalls, lib.TxCompletions} {
 			names = append(names, list...)
 		}
 		for _, h := range lib.Handlers {
