@@ -5,6 +5,7 @@ import (
 	"go/ast"
 	"go/constant"
 	"go/types"
+	"regexp"
 	"strings"
 
 	"golang.org/x/tools/go/types/typeutil"
@@ -47,6 +48,8 @@ func (a *analysis_) evalSink(n *node, s *model.Sink, fn *types.Func, call *ast.C
 		return a.optionsEffect(mk, s, call)
 	case model.Builder:
 		return a.builderEffect(mk, s, call)
+	case model.UpdateExpression:
+		return a.updateEffect(mk, s, argAt(call, s.Arg))
 	case model.KeyArg:
 		key := argAt(call, s.Arg)
 		return a.keyedEffect(mk, s, key, key != nil && !a.isEmptyString(key))
@@ -381,6 +384,9 @@ func (a *analysis_) providerEffect(mk mkEffect, s *model.Sink, params ast.Expr) 
 		}
 		return e
 	}
+	if len(k.keys) == 0 { // guarded by conditions alone
+		return mk(effect.Protected, s.What+" with a condition that fails on a repeat")
+	}
 	var worst *effect.Effect
 	for _, key := range k.keys {
 		e := a.keyedEffect(mk, s, key, true)
@@ -494,13 +500,17 @@ const (
 	litPartial                 // some elements of a batch have a key and some do not
 )
 
-// litKeys is what keysIn found: the key expressions (one per keyed batch element) and,
-// for a partly keyed batch, which element lacks one.
+// litKeys is what keysIn found: the key expressions (one per keyed batch element; none for
+// an element guarded by a condition field) and, for a partly keyed batch, which element
+// lacks one.
 type litKeys struct {
 	state   litState
 	keys    []ast.Expr
 	missing string
 }
+
+// condition is what a literal guarded by a condition field alone yields: keyed, no key.
+var condition = litKeys{state: litKeyed}
 
 func (a *analysis_) providerKey(params ast.Expr) litKeys {
 	if params == nil {
@@ -521,8 +531,16 @@ func (a *analysis_) providerKey(params ast.Expr) litKeys {
 		}
 		for _, as := range a.fieldSets[v] {
 			for i, l := range as.Lhs {
-				if sel, ok := ast.Unparen(l).(*ast.SelectorExpr); ok && a.isKeyField(sel) && i < len(as.Rhs) {
+				sel, ok := ast.Unparen(l).(*ast.SelectorExpr)
+				if !ok || i >= len(as.Rhs) {
+					continue
+				}
+				name := a.declaredField(sel)
+				if a.index.KeyField(name) {
 					return litKeys{state: litKeyed, keys: []ast.Expr{as.Rhs[i]}}
+				}
+				if a.conditionHolds(name, as.Rhs[i]) {
+					return condition
 				}
 			}
 		}
@@ -587,6 +605,13 @@ func (a *analysis_) structKeys(lit *ast.CompositeLit, depth int) litKeys {
 			}
 		}
 	}
+	for _, elt := range lit.Elts {
+		if kv, ok := elt.(*ast.KeyValueExpr); ok {
+			if id, ok := kv.Key.(*ast.Ident); ok && a.conditionHolds(fieldName(t, id.Name), kv.Value) {
+				return condition
+			}
+		}
+	}
 	var out litKeys
 	for _, elt := range lit.Elts {
 		kv, ok := elt.(*ast.KeyValueExpr)
@@ -607,11 +632,12 @@ func (a *analysis_) structKeys(lit *ast.CompositeLit, depth int) litKeys {
 // a call, a spread slice), which counts as unkeyed.
 func (a *analysis_) batchKeys(elems []ast.Expr, depth int) litKeys {
 	var out litKeys
-	firstMissing := -1
+	firstMissing, keyed := -1, 0
 	for i, el := range elems {
 		r := a.keysIn(el, depth+1)
 		if r.state == litKeyed {
 			out.keys = append(out.keys, r.keys...)
+			keyed++
 			continue
 		}
 		if r.state == litPartial {
@@ -622,7 +648,7 @@ func (a *analysis_) batchKeys(elems []ast.Expr, depth int) litKeys {
 		}
 	}
 	switch {
-	case len(out.keys) == 0:
+	case keyed == 0:
 		return litKeys{}
 	case firstMissing >= 0:
 		return litKeys{state: litPartial, missing: fmt.Sprintf("element %d of %d of the batch has none", firstMissing+1, len(elems))}
@@ -690,23 +716,49 @@ func (a *analysis_) sliceElems(v *types.Var) []ast.Expr {
 	return elems
 }
 
-// isKeyField reports whether sel (v.IdempotencyKey, v.Params.IdempotencyKey) selects a
-// modelled key field, finding the struct that declares it through embedding.
-func (a *analysis_) isKeyField(sel *ast.SelectorExpr) bool {
+// declaredField names the field sel selects (v.IdempotencyKey, v.Params.IdempotencyKey) as
+// "pkg.Type.Field" of the struct that declares it, through embedding; "" if no field.
+func (a *analysis_) declaredField(sel *ast.SelectorExpr) string {
 	s, ok := a.pass.TypesInfo.Selections[sel]
 	if !ok || s.Kind() != types.FieldVal {
-		return false
+		return ""
 	}
 	t := s.Recv()
 	idx := s.Index()
 	for _, i := range idx[:len(idx)-1] {
 		st, ok := deref(t).Underlying().(*types.Struct)
 		if !ok {
-			return false
+			return ""
 		}
 		t = st.Field(i).Type()
 	}
-	return a.index.KeyField(fieldName(t, sel.Sel.Name))
+	return fieldName(t, sel.Sel.Name)
+}
+
+// conditionHolds reports whether value, given to the field named field, is a condition
+// that guards the write: the field is a modelled condition field and its text (through a
+// one-argument wrapper, aws.String) contains one of the model's strings, in any case.
+func (a *analysis_) conditionHolds(field string, value ast.Expr) bool {
+	want := a.index.ConditionField(field)
+	if len(want) == 0 {
+		return false
+	}
+	text := strings.ToLower(a.text(unwrap(value)))
+	for _, w := range want {
+		if strings.Contains(text, strings.ToLower(w)) {
+			return true
+		}
+	}
+	return false
+}
+
+// unwrap returns the argument of a one-argument call (aws.String("..."), stripe.String(k)),
+// else e.
+func unwrap(e ast.Expr) ast.Expr {
+	if c, ok := ast.Unparen(e).(*ast.CallExpr); ok && len(c.Args) == 1 {
+		return c.Args[0]
+	}
+	return e
 }
 
 func deref(t types.Type) types.Type {
@@ -813,4 +865,131 @@ func (a *analysis_) findInExpr(e ast.Expr, match func(ast.Node) bool) bool {
 	}
 	look(e, 0)
 	return found
+}
+
+// updateEffect judges a write by its update expression (DynamoDB UpdateItem): only a
+// relative one is an effect, since an absolute SET converges on a repeat. An expression
+// not given in view, or whose text is not known, is not reported. A relative update is
+// guarded by a condition field (attribute_not_exists) or a key field on the params.
+func (a *analysis_) updateEffect(mk mkEffect, s *model.Sink, params ast.Expr) *effect.Effect {
+	expr, ok := a.paramsField(params, s.Field)
+	if !ok {
+		return nil
+	}
+	why := relativeUpdate(a.text(unwrap(expr)))
+	if why == "" {
+		return nil
+	}
+	e := a.providerEffect(mk, s, params)
+	if e.State == effect.Unprotected {
+		e.Detail += " (" + why + ")"
+	}
+	return e
+}
+
+// paramsField finds the value given to the field named field ("pkg.Type.Field") in the
+// params literal, the literal assigned to the params variable, or an assignment of the
+// field on that variable.
+func (a *analysis_) paramsField(params ast.Expr, field string) (ast.Expr, bool) {
+	if params == nil {
+		return nil, false
+	}
+	want := model.Normalize(field)
+	info := a.pass.TypesInfo
+	v := rootVar(info, params)
+	lit := ast.Unparen(params)
+	if v != nil {
+		lit = ast.Unparen(a.def(v))
+	}
+	if u, ok := lit.(*ast.UnaryExpr); ok {
+		lit = ast.Unparen(u.X)
+	}
+	if cl, ok := lit.(*ast.CompositeLit); ok {
+		t := info.TypeOf(cl)
+		for _, elt := range cl.Elts {
+			if kv, ok := elt.(*ast.KeyValueExpr); ok {
+				if id, ok := kv.Key.(*ast.Ident); ok && model.Normalize(fieldName(t, id.Name)) == want {
+					return kv.Value, true
+				}
+			}
+		}
+	}
+	if v != nil {
+		for _, as := range a.fieldSets[v] {
+			for i, l := range as.Lhs {
+				if sel, ok := ast.Unparen(l).(*ast.SelectorExpr); ok && i < len(as.Rhs) && model.Normalize(a.declaredField(sel)) == want {
+					return as.Rhs[i], true
+				}
+			}
+		}
+	}
+	return nil, false
+}
+
+var (
+	updateClause = regexp.MustCompile(`(?i)\b(SET|REMOVE|ADD|DELETE)\s`)
+	updatePath   = regexp.MustCompile(`[#\w][\w.#\[\]]*`)
+)
+
+// relativeUpdate says why a DynamoDB update expression adds to what is there (so that a
+// repeat applies it twice), or returns "" for one that converges: an ADD clause (to a
+// number; ADD to a set converges, but the type is not known), a SET of list_append, or a
+// SET whose value computes from the attribute it sets (a = a + :n, a = if_not_exists(a,
+// :zero) + :n).
+func relativeUpdate(text string) string {
+	locs := updateClause.FindAllStringSubmatchIndex(text, -1)
+	for i, loc := range locs {
+		end := len(text)
+		if i+1 < len(locs) {
+			end = locs[i+1][0]
+		}
+		body := strings.TrimSpace(text[loc[1]:end])
+		switch strings.ToUpper(text[loc[2]:loc[3]]) {
+		case "ADD":
+			return "update expression ADD " + body
+		case "SET":
+			for _, set := range splitTop(body) {
+				lhs, rhs, ok := strings.Cut(set, "=")
+				if !ok {
+					continue
+				}
+				lhs, rhs = strings.TrimSpace(lhs), strings.TrimSpace(rhs)
+				if strings.Contains(strings.ToLower(rhs), "list_append(") {
+					return "update expression SET " + set + " appends to a list"
+				}
+				if !strings.ContainsAny(rhs, "+-") {
+					continue
+				}
+				if strings.Contains(strings.ToLower(rhs), "if_not_exists(") {
+					return "update expression SET " + set + " adds to the attribute"
+				}
+				for _, p := range updatePath.FindAllString(rhs, -1) {
+					if p == lhs {
+						return "update expression SET " + set + " adds to the attribute"
+					}
+				}
+			}
+		}
+	}
+	return ""
+}
+
+// splitTop splits a SET clause's actions at the commas outside parentheses.
+func splitTop(s string) []string {
+	var out []string
+	depth, start := 0, 0
+	for i, r := range s {
+		switch r {
+		case '(':
+			depth++
+		case ')':
+			depth--
+		case ',':
+			if depth == 0 {
+				out = append(out, strings.TrimSpace(s[start:i]))
+				start = i + 1
+			}
+		}
+	}
+	return append(out, strings.TrimSpace(s[start:]))
 }

@@ -147,3 +147,33 @@ func TestHeaderSettersTakeHeaders(t *testing.T) {
 		t.Error("no built-in model lists header_setters")
 	}
 }
+
+// TestTextFieldsAreStrings fails for a condition field or an update.expression sink's field
+// that is not a string or *string in the real package: the analyzer reads its text.
+func TestTextFieldsAreStrings(t *testing.T) {
+	u := loadUniverse(t)
+	var fields []string
+	for _, lib := range model.Builtin() {
+		for _, c := range lib.ConditionFields {
+			fields = append(fields, c.Field)
+		}
+		for _, s := range lib.Sinks {
+			if s.Field != "" {
+				fields = append(fields, s.Field)
+			}
+		}
+	}
+	if len(fields) == 0 {
+		t.Fatal("no built-in model has condition_fields or an update.expression sink")
+	}
+	for _, name := range fields {
+		obj, err := resolveName(u.real, name)
+		if err != nil {
+			t.Error(err)
+			continue
+		}
+		if got := typeString(obj.Type()); got != "string" && got != "*string" {
+			t.Errorf("%s has type %s, want string or *string", name, got)
+		}
+	}
+}

@@ -51,6 +51,11 @@ func TestParseErrorsNameFileLineAndField(t *testing.T) {
 		{"bad type", "library: x\nhandlers:\n  - framework: f\n    params: [\"*\"]\n", `m.yml:4:14: a type is written`},
 		{"syntax", "library: x\nsinks:\n  - func: a\n   arg: 1\n", "m.yml:4:4:"},
 		{"bad key field", "library: x\nkey_fields: [\"a/b.Field\"]\n", `m.yml:2:14: a key field is written pkg/path.Type.Field`},
+		{"condition unknown key", "library: x\ncondition_fields:\n  - field: \"a/b.T.F\"\n    contain: [x]\n", `m.yml:4:5: unknown field "contain"`},
+		{"condition no strings", "library: x\ncondition_fields:\n  - field: \"a/b.T.F\"\n", "m.yml:3:10: condition field: field contains is required"},
+		{"condition bad field", "library: x\ncondition_fields:\n  - field: \"a/b.F\"\n    contains: [x]\n", `m.yml:3:12: field field: a condition field is written pkg/path.Type.Field`},
+		{"update without field", "library: x\nsinks:\n  - func: \"a/b.F\"\n    kind: store.write\n    shape: update.expression\n    arg: 1\n", "m.yml:3:9: sink: field field is required for shape update.expression"},
+		{"field on other shape", "library: x\nsinks:\n  - func: \"a/b.F\"\n    kind: store.write\n    shape: send\n    field: \"a/b.T.F\"\n", "m.yml:6:12: field field: only shape update.expression reads a field"},
 		{"bad header setter", "library: x\nheader_setters:\n  - \"SetHeader\"\n", `m.yml:3:5: a function is written pkg/path.Func, got "SetHeader"`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

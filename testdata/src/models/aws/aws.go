@@ -136,6 +136,71 @@ func TransactToken(ctx context.Context, t *asynq.Task) error {
 	return err
 }
 
+// Every item of the transaction is an insert-if-absent: a repeat fails its condition.
+func TransactConditional(ctx context.Context, t *asynq.Task) error {
+	_, err := ddb.TransactWriteItems(ctx, &dynamodb.TransactWriteItemsInput{
+		TransactItems: []types.TransactWriteItem{
+			{Put: &types.Put{TableName: aws.String("payments"), ConditionExpression: aws.String("attribute_not_exists(pk)")}},
+			{Update: &types.Update{TableName: aws.String("wallets"), UpdateExpression: aws.String("ADD balance :n"), ConditionExpression: aws.String("attribute_not_exists(last_job)")}},
+		},
+	})
+	return err
+}
+
+// One item has no condition (and no token): the transaction is not guarded.
+func TransactPartlyConditional(ctx context.Context, t *asynq.Task) error {
+	_, err := ddb.TransactWriteItems(ctx, &dynamodb.TransactWriteItemsInput{ // want `handler TransactPartlyConditional: DynamoDB write transaction without an idempotency key \(element 2 of 2 of the batch has none\)`
+		TransactItems: []types.TransactWriteItem{
+			{Put: &types.Put{TableName: aws.String("payments"), ConditionExpression: aws.String("attribute_not_exists(pk)")}},
+			{Update: &types.Update{TableName: aws.String("wallets"), UpdateExpression: aws.String("ADD balance :n")}},
+		},
+	})
+	return err
+}
+
+func UpdateAdd(ctx context.Context, t *asynq.Task) error {
+	_, err := ddb.UpdateItem(ctx, &dynamodb.UpdateItemInput{TableName: aws.String("wallets"), UpdateExpression: aws.String("ADD balance :n")}) // want `handler UpdateAdd: DynamoDB update with a relative update expression and no condition \(update expression ADD balance :n\) \(UpdateAdd -> \(\*dynamodb.Client\).UpdateItem\)`
+	return err
+}
+
+func UpdateIncrement(ctx context.Context, t *asynq.Task) error {
+	in := &dynamodb.UpdateItemInput{TableName: aws.String("counters")}
+	in.UpdateExpression = aws.String("SET #n = :now, hits = if_not_exists(hits, :zero) + :one")
+	_, err := ddb.UpdateItem(ctx, in) // want `handler UpdateIncrement: DynamoDB update with a relative update expression and no condition \(update expression SET hits = if_not_exists\(hits, :zero\) \+ :one adds to the attribute\)`
+	return err
+}
+
+const appendExpr = "SET events = list_append(events, :e)"
+
+func UpdateAppend(ctx context.Context, t *asynq.Task) error {
+	_, err := ddb.UpdateItem(ctx, &dynamodb.UpdateItemInput{UpdateExpression: aws.String(appendExpr)}) // want `handler UpdateAppend: DynamoDB update with a relative update expression and no condition \(update expression SET events = list_append\(events, :e\) appends to a list\)`
+	return err
+}
+
+// Absolute: a repeat writes the same values.
+func UpdateAbsolute(ctx context.Context, t *asynq.Task) error {
+	_, err := ddb.UpdateItem(ctx, &dynamodb.UpdateItemInput{UpdateExpression: aws.String("SET #s = :shipped, total = :a + :b REMOVE pending")})
+	return err
+}
+
+// A relative update made an insert-if-absent of the job's marker: a repeat fails.
+func UpdateAddConditional(ctx context.Context, t *asynq.Task) error {
+	_, err := ddb.UpdateItem(ctx, &dynamodb.UpdateItemInput{
+		UpdateExpression:    aws.String("ADD balance :n SET last_job = :job"),
+		ConditionExpression: aws.String("attribute_not_exists(last_job) OR last_job <> :job"),
+	})
+	return err
+}
+
+// A condition that does not fail on a repeat guards nothing.
+func UpdateAddOtherCondition(ctx context.Context, t *asynq.Task) error {
+	_, err := ddb.UpdateItem(ctx, &dynamodb.UpdateItemInput{ // want `handler UpdateAddOtherCondition: DynamoDB update with a relative update expression and no condition`
+		UpdateExpression:    aws.String("ADD balance :n"),
+		ConditionExpression: aws.String("balance >= :n"),
+	})
+	return err
+}
+
 func Mail(ctx context.Context, t *asynq.Task) error {
 	_, err := mailer.SendEmail(ctx, &sesv2.SendEmailInput{FromEmailAddress: aws.String("shop@example.com")}) // want `handler Mail: email sent with no deduplication \(Mail -> \(\*sesv2.Client\).SendEmail\)`
 	return err
