@@ -11,6 +11,9 @@
 // This file is the single list of real packages: go.mod keeps them because
 // they are imported here, and the tests read this file to learn which
 // packages to load and compare (a stub exists for each third-party one).
+// Internal packages cannot be imported here; a stub of one under ../testdata/src
+// is loaded by its path instead (go list allows that from outside the module)
+// and compared like the others, so its module must be required in go.mod.
 package apicheck
 
 import (
