@@ -31,6 +31,7 @@ func TestModels(t *testing.T) {
 		"models/githubwebhook",
 		"models/redis",
 		"models/ent",
+		"models/resty",
 	} {
 		t.Run(pkg, func(t *testing.T) {
 			analysistest.Run(diagnosticsOnly{t}, testdata(t), analyzer.Analyzer, pkg)

@@ -1,9 +1,11 @@
 package analyzer
 
 import (
+	"fmt"
 	"go/ast"
 	"go/constant"
 	"go/types"
+	"regexp"
 	"strings"
 
 	"golang.org/x/tools/go/types/typeutil"
@@ -45,12 +47,11 @@ func (a *analysis_) evalSink(n *node, s *model.Sink, fn *types.Func, call *ast.C
 	case model.Options:
 		return a.optionsEffect(mk, s, call)
 	case model.Builder:
-		if a.chainGuarded(call) {
-			return mk(effect.Protected, s.What+" with conflict handling")
-		}
-		return mk(effect.Unprotected, s.What+" without conflict handling")
+		return a.builderEffect(mk, s, call)
 	case model.Relative:
 		return mk(effect.Unprotected, s.What+" "+fn.Name()+" adds to the stored value: not safe to repeat")
+	case model.UpdateExpression:
+		return a.updateEffect(mk, s, argAt(call, s.Arg))
 	case model.KeyArg:
 		key := argAt(call, s.Arg)
 		return a.keyedEffect(mk, s, key, key != nil && !a.isEmptyString(key))
@@ -201,21 +202,123 @@ func (a *analysis_) httpEffect(mk mkEffect, reqExpr ast.Expr) *effect.Effect {
 	}
 	if v != nil {
 		if key, ok := a.headerKey(v); ok {
-			if src := a.unstableSource(key, 0); src != "" {
-				return mk(effect.UnstableKey, "Idempotency-Key header changes on every retry (made from "+src+")")
-			}
-			if a.constantKey(key) {
-				return mk(effect.UnstableKey, "Idempotency-Key header is a constant: every job shares it, so the second job is taken for a duplicate")
-			}
-			if !a.keyFromInput(key) {
-				return mk(effect.UnstableKey, "Idempotency-Key header made from nothing the job carries (no parameter of "+a.current.name+" reaches it)")
-			}
-			e := mk(effect.Protected, "HTTP "+method+" with an Idempotency-Key header")
-			e.KeyParams = a.keyParams(key)
-			return e
+			return a.headerEffect(mk, "HTTP "+method, key)
 		}
 	}
 	return mk(effect.Unprotected, "HTTP "+method+" without an Idempotency-Key header")
+}
+
+// headerEffect judges a request (what: "HTTP POST") by the value of its idempotency header.
+func (a *analysis_) headerEffect(mk mkEffect, what string, key ast.Expr) *effect.Effect {
+	if src := a.unstableSource(key, 0); src != "" {
+		return mk(effect.UnstableKey, "Idempotency-Key header changes on every retry (made from "+src+")")
+	}
+	if a.constantKey(key) {
+		return mk(effect.UnstableKey, "Idempotency-Key header is a constant: every job shares it, so the second job is taken for a duplicate")
+	}
+	if !a.keyFromInput(key) {
+		return mk(effect.UnstableKey, "Idempotency-Key header made from nothing the job carries (no parameter of "+a.current.name+" reaches it)")
+	}
+	e := mk(effect.Protected, what+" with an Idempotency-Key header")
+	e.KeyParams = a.keyParams(key)
+	return e
+}
+
+// builderEffect judges the end of a builder chain: a query builder guarded by a chain guard
+// or guard type, or a request builder (resty) guarded by an idempotency header set by a
+// header setter in its chain. With an Arg, the sink takes the HTTP method as that argument
+// and only POST and PATCH are effects (an unknown method is not reported, as for http.do).
+func (a *analysis_) builderEffect(mk mkEffect, s *model.Sink, call *ast.CallExpr) *effect.Effect {
+	if s.Arg >= 0 {
+		method := strings.ToUpper(a.constString(argAt(call, s.Arg)))
+		if method != "POST" && method != "PATCH" {
+			return nil
+		}
+		named := *s
+		named.What = "HTTP " + method
+		s = &named
+	}
+	if a.chainGuarded(call) {
+		return mk(effect.Protected, s.What+" with conflict handling")
+	}
+	if key, ok := a.chainHeaderKey(call); ok {
+		return a.headerEffect(mk, s.What, key)
+	}
+	return mk(effect.Unprotected, s.Problem())
+}
+
+// chainHeaderKey finds the value of an idempotency header set by a header setter in the
+// receiver chain of a builder call (client.R().SetHeader("Idempotency-Key", k).Post(u)),
+// in the chains assigned to the local variables it starts from, or called on the variable
+// at its root (req.SetHeader(...) as a statement of its own).
+func (a *analysis_) chainHeaderKey(call *ast.CallExpr) (ast.Expr, bool) {
+	sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
+	if !ok {
+		return nil, false
+	}
+	info := a.pass.TypesInfo
+	var key ast.Expr
+	setter := func(x ast.Node) bool {
+		c, ok := x.(*ast.CallExpr)
+		if !ok {
+			return false
+		}
+		fn, ok := typeutil.Callee(info, c).(*types.Func)
+		if !ok || !a.entry(fn).HeaderSetter {
+			return false
+		}
+		k, ok := a.setHeaderValue(c)
+		if ok {
+			key = k
+		}
+		return ok
+	}
+	if a.findInExpr(sel.X, setter) {
+		return key, true
+	}
+	if v := rootVar(info, sel.X); v != nil {
+		for _, c := range a.callsOn[v] {
+			if c != call && setter(c) {
+				return key, true
+			}
+		}
+	}
+	return nil, false
+}
+
+// setHeaderValue returns the value a header setter call gives an idempotency header:
+// SetHeader("Idempotency-Key", k), or SetHeaders(map[string]string{"Idempotency-Key": k})
+// with the map a literal or a local variable built from one (or assigned h["..."] = k).
+func (a *analysis_) setHeaderValue(c *ast.CallExpr) (ast.Expr, bool) {
+	switch len(c.Args) {
+	case 2:
+		if isIdempotencyHeader(a.constString(c.Args[0])) {
+			return c.Args[1], true
+		}
+	case 1:
+		m := ast.Unparen(c.Args[0])
+		v := rootVar(a.pass.TypesInfo, m)
+		if v != nil {
+			m = ast.Unparen(a.def(v))
+		}
+		if lit, ok := m.(*ast.CompositeLit); ok {
+			for _, elt := range lit.Elts {
+				if kv, ok := elt.(*ast.KeyValueExpr); ok && isIdempotencyHeader(a.constString(kv.Key)) {
+					return kv.Value, true
+				}
+			}
+		}
+		if v != nil {
+			for _, as := range a.fieldSets[v] {
+				for i, l := range as.Lhs {
+					if ix, ok := ast.Unparen(l).(*ast.IndexExpr); ok && i < len(as.Rhs) && isIdempotencyHeader(a.constString(ix.Index)) {
+						return as.Rhs[i], true
+					}
+				}
+			}
+		}
+	}
+	return nil, false
 }
 
 // headerKey finds the value of an idempotency header set on request variable v:
@@ -295,10 +398,28 @@ func (a *analysis_) constString(e ast.Expr) string {
 }
 
 // providerEffect looks for an idempotency key on the params of a provider call: a key field
-// in the params literal, a setter called on the params variable, or the field assigned.
+// in the params literal (in every element of a batch), a setter called on the params
+// variable, or the field assigned. Each key found must be stable; the worst one decides.
 func (a *analysis_) providerEffect(mk mkEffect, s *model.Sink, params ast.Expr) *effect.Effect {
-	key, found := a.providerKey(params)
-	return a.keyedEffect(mk, s, key, found)
+	k := a.providerKey(params)
+	if k.state != litKeyed {
+		e := mk(effect.Unprotected, s.Problem())
+		if k.state == litPartial {
+			e.Detail += " (" + k.missing + ")"
+		}
+		return e
+	}
+	if len(k.keys) == 0 { // guarded by conditions alone
+		return mk(effect.Protected, s.What+" with a condition that fails on a repeat")
+	}
+	var worst *effect.Effect
+	for _, key := range k.keys {
+		e := a.keyedEffect(mk, s, key, true)
+		if worst == nil || e.Worse(*worst) {
+			worst = e
+		}
+	}
+	return worst
 }
 
 // keyedEffect judges a call by the key found for it: none, unstable, or stable.
@@ -478,82 +599,274 @@ func (a *analysis_) optionsEffect(mk mkEffect, s *model.Sink, call *ast.CallExpr
 	return a.keyedEffect(mk, s, key, found)
 }
 
-func (a *analysis_) providerKey(params ast.Expr) (ast.Expr, bool) {
+// litState says what a literal (or the value a local variable holds) tells about keys.
+type litState uint8
+
+const (
+	litNone    litState = iota // no key anywhere in it
+	litKeyed                   // a key, or every element of a batch has one
+	litPartial                 // some elements of a batch have a key and some do not
+)
+
+// litKeys is what keysIn found: the key expressions (one per keyed batch element; none for
+// an element guarded by a condition field) and, for a partly keyed batch, which element
+// lacks one.
+type litKeys struct {
+	state   litState
+	keys    []ast.Expr
+	missing string
+}
+
+// condition is what a literal guarded by a condition field alone yields: keyed, no key.
+var condition = litKeys{state: litKeyed}
+
+func (a *analysis_) providerKey(params ast.Expr) litKeys {
 	if params == nil {
-		return nil, false
+		return litKeys{}
 	}
 	info := a.pass.TypesInfo
-	if key, ok := a.keyInLiteral(params); ok {
-		return key, true
+	lit := a.keysIn(params, 0)
+	if lit.state == litKeyed {
+		return lit
 	}
-	v := rootVar(info, params)
-	if v == nil {
-		return nil, false
-	}
-	if d := a.def(v); d != nil {
-		if key, ok := a.keyInLiteral(d); ok {
-			return key, true
+	// A key set on the params variable itself (a setter, or the field assigned) counts even
+	// when a batch inside it is only partly keyed: it is the key of the whole request.
+	if v := rootVar(info, params); v != nil {
+		for _, c := range a.callsOn[v] {
+			if fn, ok := typeutil.Callee(info, c).(*types.Func); ok && a.entry(fn).KeySetter && len(c.Args) > 0 {
+				return litKeys{state: litKeyed, keys: []ast.Expr{c.Args[0]}}
+			}
 		}
-	}
-	for _, c := range a.callsOn[v] {
-		if fn, ok := typeutil.Callee(info, c).(*types.Func); ok && a.entry(fn).KeySetter && len(c.Args) > 0 {
-			return c.Args[0], true
-		}
-	}
-	for _, as := range a.fieldSets[v] {
-		for i, l := range as.Lhs {
-			if sel, ok := ast.Unparen(l).(*ast.SelectorExpr); ok && a.isKeyField(sel) && i < len(as.Rhs) {
-				return as.Rhs[i], true
+		for _, as := range a.fieldSets[v] {
+			for i, l := range as.Lhs {
+				sel, ok := ast.Unparen(l).(*ast.SelectorExpr)
+				if !ok || i >= len(as.Rhs) {
+					continue
+				}
+				name := a.declaredField(sel)
+				if a.index.KeyField(name) {
+					return litKeys{state: litKeyed, keys: []ast.Expr{as.Rhs[i]}}
+				}
+				if a.conditionHolds(name, as.Rhs[i]) {
+					return condition
+				}
 			}
 		}
 	}
-	return nil, false
+	return lit
 }
 
-// keyInLiteral finds a key field inside a (possibly nested, possibly &-taken) composite
-// literal: &stripe.PaymentIntentParams{Params: stripe.Params{IdempotencyKey: k}}.
-func (a *analysis_) keyInLiteral(e ast.Expr) (ast.Expr, bool) {
+// keysIn finds key fields inside a (possibly nested, possibly &-taken) composite literal,
+// &stripe.PaymentIntentParams{Params: stripe.Params{IdempotencyKey: k}}, following a local
+// variable to the value assigned to it. In a slice or array the elements are a batch
+// (SQS SendMessageBatch entries): it is keyed only when every element is, and partly keyed
+// when some are; a batch in which no element is keyed says nothing (a list of tags).
+func (a *analysis_) keysIn(e ast.Expr, depth int) litKeys {
+	if e == nil || depth > 4 {
+		return litKeys{}
+	}
 	e = ast.Unparen(e)
 	if u, ok := e.(*ast.UnaryExpr); ok {
 		e = ast.Unparen(u.X)
 	}
-	lit, ok := e.(*ast.CompositeLit)
-	if !ok {
-		return nil, false
+	switch x := e.(type) {
+	case *ast.Ident:
+		v, ok := a.pass.TypesInfo.Uses[x].(*types.Var)
+		if !ok || v.IsField() {
+			return litKeys{}
+		}
+		if t := a.pass.TypesInfo.TypeOf(x); t != nil && isSliceType(t) {
+			return a.batchKeys(a.sliceElems(v), depth)
+		}
+		return a.keysIn(a.def(v), depth+1)
+	case *ast.CompositeLit:
+		t := a.pass.TypesInfo.TypeOf(x)
+		if t == nil {
+			return litKeys{}
+		}
+		switch deref(t).Underlying().(type) {
+		case *types.Struct:
+			return a.structKeys(x, depth)
+		case *types.Slice, *types.Array:
+			elems := make([]ast.Expr, len(x.Elts))
+			for i, elt := range x.Elts {
+				if kv, ok := elt.(*ast.KeyValueExpr); ok {
+					elt = kv.Value
+				}
+				elems[i] = elt
+			}
+			return a.batchKeys(elems, depth)
+		}
 	}
+	return litKeys{}
+}
+
+// structKeys looks for a key field among a struct literal's fields, then inside its field
+// values. A partly keyed batch inside it wins over a key nested elsewhere: the batch's
+// unkeyed element is sent either way.
+func (a *analysis_) structKeys(lit *ast.CompositeLit, depth int) litKeys {
 	t := a.pass.TypesInfo.TypeOf(lit)
+	for _, elt := range lit.Elts {
+		if kv, ok := elt.(*ast.KeyValueExpr); ok {
+			if id, ok := kv.Key.(*ast.Ident); ok && a.index.KeyField(fieldName(t, id.Name)) {
+				return litKeys{state: litKeyed, keys: []ast.Expr{kv.Value}}
+			}
+		}
+	}
+	for _, elt := range lit.Elts {
+		if kv, ok := elt.(*ast.KeyValueExpr); ok {
+			if id, ok := kv.Key.(*ast.Ident); ok && a.conditionHolds(fieldName(t, id.Name), kv.Value) {
+				return condition
+			}
+		}
+	}
+	var out litKeys
 	for _, elt := range lit.Elts {
 		kv, ok := elt.(*ast.KeyValueExpr)
 		if !ok {
 			continue
 		}
-		if id, ok := kv.Key.(*ast.Ident); ok && a.index.KeyField(fieldName(t, id.Name)) {
-			return kv.Value, true
-		}
-		if key, ok := a.keyInLiteral(kv.Value); ok {
-			return key, true
+		switch r := a.keysIn(kv.Value, depth+1); {
+		case r.state == litPartial:
+			return r
+		case r.state == litKeyed && out.state == litNone:
+			out = r
 		}
 	}
-	return nil, false
+	return out
 }
 
-// isKeyField reports whether sel (v.IdempotencyKey, v.Params.IdempotencyKey) selects a
-// modelled key field, finding the struct that declares it through embedding.
-func (a *analysis_) isKeyField(sel *ast.SelectorExpr) bool {
+// batchKeys judges the elements of a batch; a nil element is one not known (a value from
+// a call, a spread slice), which counts as unkeyed.
+func (a *analysis_) batchKeys(elems []ast.Expr, depth int) litKeys {
+	var out litKeys
+	firstMissing, keyed := -1, 0
+	for i, el := range elems {
+		r := a.keysIn(el, depth+1)
+		if r.state == litKeyed {
+			out.keys = append(out.keys, r.keys...)
+			keyed++
+			continue
+		}
+		if r.state == litPartial {
+			return r
+		}
+		if firstMissing < 0 {
+			firstMissing = i
+		}
+	}
+	switch {
+	case keyed == 0:
+		return litKeys{}
+	case firstMissing >= 0:
+		return litKeys{state: litPartial, missing: fmt.Sprintf("element %d of %d of the batch has none", firstMissing+1, len(elems))}
+	}
+	out.state = litKeyed
+	return out
+}
+
+func isSliceType(t types.Type) bool {
+	_, ok := t.Underlying().(*types.Slice)
+	return ok
+}
+
+// sliceElems returns the elements put into the local slice variable v where it is built:
+// the elements of the literals assigned to it and the values appended to it
+// (v = append(v, x) in a loop). A value not known (the result of a call, a spread slice)
+// is nil; make and nil add nothing.
+func (a *analysis_) sliceElems(v *types.Var) []ast.Expr {
+	var elems []ast.Expr
+	for _, d := range a.defs[v] {
+		d = ast.Unparen(d)
+		if id, ok := d.(*ast.Ident); ok && id.Name == "nil" {
+			continue
+		}
+		switch x := d.(type) {
+		case *ast.CompositeLit:
+			for _, elt := range x.Elts {
+				if kv, ok := elt.(*ast.KeyValueExpr); ok {
+					elt = kv.Value
+				}
+				elems = append(elems, elt)
+			}
+			continue
+		case *ast.CallExpr:
+			if id, ok := ast.Unparen(x.Fun).(*ast.Ident); ok && len(x.Args) > 0 {
+				if b, ok := a.pass.TypesInfo.Uses[id].(*types.Builtin); ok {
+					switch b.Name() {
+					case "make":
+						continue
+					case "append":
+						if x.Ellipsis.IsValid() {
+							elems = append(elems, nil)
+						} else {
+							elems = append(elems, x.Args[1:]...)
+						}
+						switch base := ast.Unparen(x.Args[0]).(type) {
+						case *ast.CompositeLit: // append([]T{a}, b)
+							for _, elt := range base.Elts {
+								elems = append(elems, elt)
+							}
+						case *ast.Ident:
+							if base.Name != "nil" && a.pass.TypesInfo.Uses[base] != v {
+								elems = append(elems, nil) // appended to another slice
+							}
+						default:
+							elems = append(elems, nil)
+						}
+						continue
+					}
+				}
+			}
+		}
+		elems = append(elems, nil)
+	}
+	return elems
+}
+
+// declaredField names the field sel selects (v.IdempotencyKey, v.Params.IdempotencyKey) as
+// "pkg.Type.Field" of the struct that declares it, through embedding; "" if no field.
+func (a *analysis_) declaredField(sel *ast.SelectorExpr) string {
 	s, ok := a.pass.TypesInfo.Selections[sel]
 	if !ok || s.Kind() != types.FieldVal {
-		return false
+		return ""
 	}
 	t := s.Recv()
 	idx := s.Index()
 	for _, i := range idx[:len(idx)-1] {
 		st, ok := deref(t).Underlying().(*types.Struct)
 		if !ok {
-			return false
+			return ""
 		}
 		t = st.Field(i).Type()
 	}
-	return a.index.KeyField(fieldName(t, sel.Sel.Name))
+	return fieldName(t, sel.Sel.Name)
+}
+
+// conditionHolds reports whether value, given to the field named field, is a condition
+// that guards the write: the field is a modelled condition field and its text (through a
+// one-argument wrapper, aws.String) contains one of the model's strings, in any case.
+func (a *analysis_) conditionHolds(field string, value ast.Expr) bool {
+	want := a.index.ConditionField(field)
+	if len(want) == 0 {
+		return false
+	}
+	text := strings.ToLower(a.text(unwrap(value)))
+	for _, w := range want {
+		if strings.Contains(text, strings.ToLower(w)) {
+			return true
+		}
+	}
+	return false
+}
+
+// unwrap returns the argument of a one-argument call (aws.String("..."), stripe.String(k)),
+// else e.
+func unwrap(e ast.Expr) ast.Expr {
+	if c, ok := ast.Unparen(e).(*ast.CallExpr); ok && len(c.Args) == 1 {
+		return c.Args[0]
+	}
+	return e
 }
 
 func deref(t types.Type) types.Type {
@@ -669,4 +982,131 @@ func (a *analysis_) findInExpr(e ast.Expr, match func(ast.Node) bool) bool {
 	}
 	look(e, 0)
 	return found
+}
+
+// updateEffect judges a write by its update expression (DynamoDB UpdateItem): only a
+// relative one is an effect, since an absolute SET converges on a repeat. An expression
+// not given in view, or whose text is not known, is not reported. A relative update is
+// guarded by a condition field (attribute_not_exists) or a key field on the params.
+func (a *analysis_) updateEffect(mk mkEffect, s *model.Sink, params ast.Expr) *effect.Effect {
+	expr, ok := a.paramsField(params, s.Field)
+	if !ok {
+		return nil
+	}
+	why := relativeUpdate(a.text(unwrap(expr)))
+	if why == "" {
+		return nil
+	}
+	e := a.providerEffect(mk, s, params)
+	if e.State == effect.Unprotected {
+		e.Detail += " (" + why + ")"
+	}
+	return e
+}
+
+// paramsField finds the value given to the field named field ("pkg.Type.Field") in the
+// params literal, the literal assigned to the params variable, or an assignment of the
+// field on that variable.
+func (a *analysis_) paramsField(params ast.Expr, field string) (ast.Expr, bool) {
+	if params == nil {
+		return nil, false
+	}
+	want := model.Normalize(field)
+	info := a.pass.TypesInfo
+	v := rootVar(info, params)
+	lit := ast.Unparen(params)
+	if v != nil {
+		lit = ast.Unparen(a.def(v))
+	}
+	if u, ok := lit.(*ast.UnaryExpr); ok {
+		lit = ast.Unparen(u.X)
+	}
+	if cl, ok := lit.(*ast.CompositeLit); ok {
+		t := info.TypeOf(cl)
+		for _, elt := range cl.Elts {
+			if kv, ok := elt.(*ast.KeyValueExpr); ok {
+				if id, ok := kv.Key.(*ast.Ident); ok && model.Normalize(fieldName(t, id.Name)) == want {
+					return kv.Value, true
+				}
+			}
+		}
+	}
+	if v != nil {
+		for _, as := range a.fieldSets[v] {
+			for i, l := range as.Lhs {
+				if sel, ok := ast.Unparen(l).(*ast.SelectorExpr); ok && i < len(as.Rhs) && model.Normalize(a.declaredField(sel)) == want {
+					return as.Rhs[i], true
+				}
+			}
+		}
+	}
+	return nil, false
+}
+
+var (
+	updateClause = regexp.MustCompile(`(?i)\b(SET|REMOVE|ADD|DELETE)\s`)
+	updatePath   = regexp.MustCompile(`[#\w][\w.#\[\]]*`)
+)
+
+// relativeUpdate says why a DynamoDB update expression adds to what is there (so that a
+// repeat applies it twice), or returns "" for one that converges: an ADD clause (to a
+// number; ADD to a set converges, but the type is not known), a SET of list_append, or a
+// SET whose value computes from the attribute it sets (a = a + :n, a = if_not_exists(a,
+// :zero) + :n).
+func relativeUpdate(text string) string {
+	locs := updateClause.FindAllStringSubmatchIndex(text, -1)
+	for i, loc := range locs {
+		end := len(text)
+		if i+1 < len(locs) {
+			end = locs[i+1][0]
+		}
+		body := strings.TrimSpace(text[loc[1]:end])
+		switch strings.ToUpper(text[loc[2]:loc[3]]) {
+		case "ADD":
+			return "update expression ADD " + body
+		case "SET":
+			for _, set := range splitTop(body) {
+				lhs, rhs, ok := strings.Cut(set, "=")
+				if !ok {
+					continue
+				}
+				lhs, rhs = strings.TrimSpace(lhs), strings.TrimSpace(rhs)
+				if strings.Contains(strings.ToLower(rhs), "list_append(") {
+					return "update expression SET " + set + " appends to a list"
+				}
+				if !strings.ContainsAny(rhs, "+-") {
+					continue
+				}
+				if strings.Contains(strings.ToLower(rhs), "if_not_exists(") {
+					return "update expression SET " + set + " adds to the attribute"
+				}
+				for _, p := range updatePath.FindAllString(rhs, -1) {
+					if p == lhs {
+						return "update expression SET " + set + " adds to the attribute"
+					}
+				}
+			}
+		}
+	}
+	return ""
+}
+
+// splitTop splits a SET clause's actions at the commas outside parentheses.
+func splitTop(s string) []string {
+	var out []string
+	depth, start := 0, 0
+	for i, r := range s {
+		switch r {
+		case '(':
+			depth++
+		case ')':
+			depth--
+		case ',':
+			if depth == 0 {
+				out = append(out, strings.TrimSpace(s[start:i]))
+				start = i + 1
+			}
+		}
+	}
+	return append(out, strings.TrimSpace(s[start:]))
 }

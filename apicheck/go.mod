@@ -17,6 +17,7 @@ require (
 	github.com/aws/aws-sdk-go-v2/service/sqs v1.53.0
 	github.com/chokaq/idemlint v0.0.0-00010101000000-000000000000
 	github.com/contribsys/faktory_worker_go v1.7.0
+	github.com/go-resty/resty/v2 v2.17.2
 	github.com/gocraft/work v0.5.1
 	github.com/google/go-github/v75 v75.0.0
 	github.com/google/uuid v1.6.0

@@ -11,6 +11,9 @@
 // This file is the single list of real packages: go.mod keeps them because
 // they are imported here, and the tests read this file to learn which
 // packages to load and compare (a stub exists for each third-party one).
+// Internal packages cannot be imported here; a stub of one under ../testdata/src
+// is loaded by its path instead (go list allows that from outside the module)
+// and compared like the others, so its module must be required in go.mod.
 package apicheck
 
 import (
@@ -47,6 +50,7 @@ import (
 	_ "github.com/aws/aws-sdk-go-v2/service/sqs"
 	_ "github.com/aws/aws-sdk-go-v2/service/sqs/types"
 	_ "github.com/contribsys/faktory_worker_go"
+	_ "github.com/go-resty/resty/v2"
 	_ "github.com/gocraft/work"
 	_ "github.com/google/go-github/v75/github"
 	_ "github.com/google/uuid"

@@ -35,13 +35,16 @@ var load = sync.OnceValues(func() (*universe, error) {
 	if err != nil {
 		return nil, err
 	}
-	stubPaths, err := stubbedPaths(filepath.Join(testdata, "src"), paths)
+	stubPaths, internal, err := stubbedPaths(filepath.Join(testdata, "src"), paths)
 	if err != nil {
 		return nil, err
 	}
 
+	// Internal packages cannot be imported from imports.go, but go list loads them by
+	// path from outside their module (the internal rule restricts imports, not
+	// command-line patterns), which is all the comparison needs.
 	u := &universe{}
-	if u.real, err = loadTypes(&packages.Config{}, paths); err != nil {
+	if u.real, err = loadTypes(&packages.Config{}, append(slices.Clone(paths), internal...)); err != nil {
 		return nil, fmt.Errorf("real packages: %w", err)
 	}
 	// The stubs are loaded the way analysistest loads them: GOPATH mode with
@@ -111,19 +114,16 @@ func listedPaths(file string) ([]string, error) {
 	return paths, nil
 }
 
-// stubbedPaths returns the listed paths that have a stub directory under
-// src. It fails on a stub package under a listed repository that is not
-// listed itself, since that stub would silently go unchecked.
-func stubbedPaths(src string, listed []string) ([]string, error) {
-	var stubbed, unlisted []string
-	roots := make(map[string]bool)
-	for _, p := range listed {
-		if r := repoRoot(p); r != "" {
-			roots[r] = true
-		}
-	}
-	err := filepath.WalkDir(src, func(path string, d fs.DirEntry, err error) error {
-		if err != nil || !d.IsDir() {
+// stubbedPaths returns the import paths of the stub packages under src: every directory
+// with Go files below a first path element that looks like a host (cloud.google.com,
+// github.com, gopkg.in; the analyzer's own test packages have no dot there). A stub must be
+// listed in imports.go, except an internal package, which no file outside its module can
+// import: those are returned in internal as well, to be loaded by path. A stub that is
+// neither fails the load, since it would silently go unchecked.
+func stubbedPaths(src string, listed []string) (stubbed, internal []string, err error) {
+	var unlisted []string
+	err = filepath.WalkDir(src, func(path string, d fs.DirEntry, err error) error {
+		if err != nil || !d.IsDir() || path == src {
 			return err
 		}
 		rel, err := filepath.Rel(src, path)
@@ -131,49 +131,80 @@ func stubbedPaths(src string, listed []string) ([]string, error) {
 			return err
 		}
 		importPath := filepath.ToSlash(rel)
-		if !roots[repoRoot(importPath)] || !hasGoFiles(path) {
+		first, _, _ := strings.Cut(importPath, "/")
+		if !strings.Contains(first, ".") {
+			return filepath.SkipDir // a test package of the analyzer, not a stub
+		}
+		if !hasGoFiles(path) {
 			return nil
 		}
-		if slices.Contains(listed, importPath) {
+		switch {
+		case slices.Contains(listed, importPath):
 			stubbed = append(stubbed, importPath)
-		} else {
+		case isInternal(importPath):
+			stubbed = append(stubbed, importPath)
+			internal = append(internal, importPath)
+		default:
 			unlisted = append(unlisted, importPath)
 		}
 		return nil
 	})
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if len(unlisted) > 0 {
-		return nil, fmt.Errorf("stub packages missing from imports.go, so not checked: %s", strings.Join(unlisted, ", "))
+		return nil, nil, fmt.Errorf("stub packages missing from imports.go, so not checked: %s", strings.Join(unlisted, ", "))
 	}
-	return stubbed, nil
+	return stubbed, internal, nil
 }
 
-// repoRoot returns host/owner/repo of a third-party path, or "" for the
-// standard library (no dot in the first element).
-func repoRoot(path string) string {
-	parts := strings.SplitN(path, "/", 4)
-	// gopkg.in/name.vN (and gopkg.in/user/name.vN) is a repository in two parts.
-	if parts[0] == "gopkg.in" && len(parts) >= 2 {
-		if strings.Contains(parts[1], ".v") || len(parts) < 3 {
-			return strings.Join(parts[:2], "/")
-		}
-		return strings.Join(parts[:3], "/")
-	}
-	if !strings.Contains(parts[0], ".") {
-		return ""
-	}
-	if len(parts) == 2 {
-		return path // a vanity host's repository in two parts: gorm.io/gorm, entgo.io/ent
-	}
-	if len(parts) < 3 {
-		return ""
-	}
-	return strings.Join(parts[:3], "/")
+// isInternal reports whether path has an element "internal", which makes it importable
+// only from below the element's parent.
+func isInternal(path string) bool {
+	return slices.Contains(strings.Split(path, "/"), "internal")
 }
 
+// hasGoFiles reports whether dir holds a Go file (a directory can be named like one:
+// github.com/nats-io/nats.go).
 func hasGoFiles(dir string) bool {
-	matches, _ := filepath.Glob(filepath.Join(dir, "*.go"))
-	return len(matches) > 0
+	entries, _ := os.ReadDir(dir)
+	for _, e := range entries {
+		if !e.IsDir() && strings.HasSuffix(e.Name(), ".go") {
+			return true
+		}
+	}
+	return false
+}
+
+// TestStubbedPaths checks which directories count as stubs: listed ones, internal ones
+// (compared although imports.go cannot list them), not the analyzer's test packages, not
+// a directory named like a Go file; and that an unlisted stub fails the load.
+func TestStubbedPaths(t *testing.T) {
+	src := t.TempDir()
+	write := func(dir string) {
+		if err := os.MkdirAll(filepath.Join(src, dir), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(src, dir, "x.go"), []byte("package x\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("example.com/m/p")
+	write("example.com/m/internal/q")
+	write("example.com/n.go/r")
+	write("feature")
+	stubbed, internal, err := stubbedPaths(src, []string{"example.com/m/p", "example.com/n.go/r"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := []string{"example.com/m/internal/q", "example.com/m/p", "example.com/n.go/r"}; !slices.Equal(stubbed, want) {
+		t.Errorf("stubbed = %v, want %v", stubbed, want)
+	}
+	if want := []string{"example.com/m/internal/q"}; !slices.Equal(internal, want) {
+		t.Errorf("internal = %v, want %v", internal, want)
+	}
+	write("other.org/s")
+	if _, _, err := stubbedPaths(src, []string{"example.com/m/p", "example.com/n.go/r"}); err == nil || !strings.Contains(err.Error(), "other.org/s") {
+		t.Errorf("an unlisted stub: err = %v, want it named", err)
+	}
 }

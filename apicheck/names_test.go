@@ -122,3 +122,58 @@ func receiverOrName(name string) string {
 	}
 	return name
 }
+
+// TestHeaderSettersTakeHeaders fails for a header setter whose real signature the analyzer
+// cannot read: it takes the header's name and value (two strings) or one map of names to
+// values.
+func TestHeaderSettersTakeHeaders(t *testing.T) {
+	u := loadUniverse(t)
+	n := 0
+	for _, lib := range model.Builtin() {
+		for _, name := range lib.HeaderSetters {
+			n++
+			obj, err := resolveName(u.real, name)
+			if err != nil {
+				t.Error(err)
+				continue
+			}
+			params := types.NewSignatureType(nil, nil, nil, obj.Type().(*types.Signature).Params(), nil, false)
+			if got := typeString(params); got != "func(string, string)" && got != "func(map[string]string)" {
+				t.Errorf("header setter %s is %s, want func(string, string) or func(map[string]string)", name, got)
+			}
+		}
+	}
+	if n == 0 {
+		t.Error("no built-in model lists header_setters")
+	}
+}
+
+// TestTextFieldsAreStrings fails for a condition field or an update.expression sink's field
+// that is not a string or *string in the real package: the analyzer reads its text.
+func TestTextFieldsAreStrings(t *testing.T) {
+	u := loadUniverse(t)
+	var fields []string
+	for _, lib := range model.Builtin() {
+		for _, c := range lib.ConditionFields {
+			fields = append(fields, c.Field)
+		}
+		for _, s := range lib.Sinks {
+			if s.Field != "" {
+				fields = append(fields, s.Field)
+			}
+		}
+	}
+	if len(fields) == 0 {
+		t.Fatal("no built-in model has condition_fields or an update.expression sink")
+	}
+	for _, name := range fields {
+		obj, err := resolveName(u.real, name)
+		if err != nil {
+			t.Error(err)
+			continue
+		}
+		if got := typeString(obj.Type()); got != "string" && got != "*string" {
+			t.Errorf("%s has type %s, want string or *string", name, got)
+		}
+	}
+}

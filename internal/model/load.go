@@ -29,6 +29,8 @@ type File struct {
 	KeyOptions    []string          `yaml:"key_options"`
 	ChainGuards   []string          `yaml:"chain_guards"`
 	GuardTypes    []string          `yaml:"guard_types"`
+	HeaderSetters []string          `yaml:"header_setters"`
+	Conditions    []ConditionEntry  `yaml:"condition_fields"`
 	HandlerCalls  []string          `yaml:"handler_calls"`
 	TxCompletions []string          `yaml:"tx_completions"`
 	TxTypes       []string          `yaml:"tx_types"`
@@ -74,6 +76,13 @@ type SinkEntry struct {
 	Arg   *int     `yaml:"arg"`
 	What  string   `yaml:"what"`
 	TxArg *int     `yaml:"tx_arg"`
+	Field string   `yaml:"field"`
+}
+
+// ConditionEntry models a params field that guards a write by its text.
+type ConditionEntry struct {
+	Field    string   `yaml:"field"`
+	Contains []string `yaml:"contains"`
 }
 
 // HandlerEntry models a handler signature; types are written "context.Context",
@@ -220,6 +229,14 @@ func (f *File) library() (Library, []problem) {
 		case needsArg(shape):
 			bad(at, "sink: field arg is required for shape %s: the index of the statement, request or params argument", s.Shape)
 		}
+		switch {
+		case shape == UpdateExpression && s.Field == "":
+			bad(at, "sink: field field is required for shape update.expression: the params field holding the expression, pkg/path.Type.Field")
+		case shape == UpdateExpression && !isFieldName(s.Field):
+			bad(at+".field", "field field: a field is written pkg/path.Type.Field, got %q", s.Field)
+		case shape != UpdateExpression && s.Field != "":
+			bad(at+".field", "field field: only shape update.expression reads a field")
+		}
 		what := s.What
 		if what == "" {
 			what = defaultWhat(effect.Kind(s.Kind))
@@ -232,7 +249,7 @@ func (f *File) library() (Library, []problem) {
 			}
 		}
 		for _, n := range names {
-			lib.Sinks = append(lib.Sinks, Sink{Func: n, Kind: effect.Kind(s.Kind), Shape: shape, Arg: arg, What: what, InTx: txArg >= 0})
+			lib.Sinks = append(lib.Sinks, Sink{Func: n, Kind: effect.Kind(s.Kind), Shape: shape, Arg: arg, What: what, InTx: txArg >= 0, Field: s.Field})
 		}
 	}
 	for i, g := range f.Gates {
@@ -316,7 +333,7 @@ func (f *File) library() (Library, []problem) {
 	for _, l := range []struct {
 		field string
 		list  []string
-	}{{"unstable", f.Unstable}, {"key_setters", f.KeySetters}, {"key_options", f.KeyOptions}, {"chain_guards", f.ChainGuards}, {"handler_calls", f.HandlerCalls}, {"tx_completions", f.TxCompletions}, {"opaque_calls", f.OpaqueCalls}} {
+	}{{"unstable", f.Unstable}, {"key_setters", f.KeySetters}, {"key_options", f.KeyOptions}, {"chain_guards", f.ChainGuards}, {"header_setters", f.HeaderSetters}, {"handler_calls", f.HandlerCalls}, {"tx_completions", f.TxCompletions}, {"opaque_calls", f.OpaqueCalls}} {
 		field := l.field
 		for i, n := range l.list {
 			if field == "unstable" && strings.HasSuffix(n, ".*") {
@@ -328,9 +345,24 @@ func (f *File) library() (Library, []problem) {
 		}
 	}
 	for i, n := range f.KeyFields {
-		if strings.Count(n[strings.LastIndex(n, "/")+1:], ".") != 2 {
+		if !isFieldName(n) {
 			bad(fmt.Sprintf("$.key_fields[%d]", i), "a key field is written pkg/path.Type.Field, got %q", n)
 		}
+	}
+	for i, c := range f.Conditions {
+		at := fmt.Sprintf("$.condition_fields[%d]", i)
+		if !isFieldName(c.Field) {
+			bad(at+".field", "field field: a condition field is written pkg/path.Type.Field, got %q", c.Field)
+		}
+		if len(c.Contains) == 0 {
+			bad(at, "condition field: field contains is required: the strings that make the condition guard the write")
+		}
+		for j, t := range c.Contains {
+			if strings.TrimSpace(t) == "" {
+				bad(fmt.Sprintf("%s.contains[%d]", at, j), "field contains: an empty string would match every condition")
+			}
+		}
+		lib.ConditionFields = append(lib.ConditionFields, ConditionField{Field: c.Field, Contains: c.Contains})
 	}
 	for _, l := range []struct {
 		field string
@@ -374,6 +406,7 @@ func (f *File) library() (Library, []problem) {
 	lib.ChainGuards, lib.GuardTypes, lib.HandlerCalls, lib.TxCompletions = f.ChainGuards, f.GuardTypes, f.HandlerCalls, f.TxCompletions
 	lib.TxTypes, lib.PoolTypes = f.TxTypes, f.PoolTypes
 	lib.OpaqueCalls = f.OpaqueCalls
+	lib.HeaderSetters = f.HeaderSetters
 	return lib, probs
 }
 
@@ -385,6 +418,11 @@ func shortName(full string) string {
 	return prefix + rest[strings.LastIndex(rest, "/")+1:]
 }
 
+// isFieldName reports whether n has the form pkg/path.Type.Field.
+func isFieldName(n string) bool {
+	return strings.Count(n[strings.LastIndex(n, "/")+1:], ".") == 2
+}
+
 func boolInt(b bool) int {
 	if b {
 		return 1
@@ -394,7 +432,7 @@ func boolInt(b bool) int {
 
 func needsArg(s Shape) bool {
 	switch s {
-	case SQLExec, SQLQuery, SQLBatch, HTTPDo, ProviderParams, KeyArg:
+	case SQLExec, SQLQuery, SQLBatch, HTTPDo, ProviderParams, KeyArg, UpdateExpression:
 		return true
 	}
 	return false

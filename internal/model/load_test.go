@@ -69,6 +69,12 @@ func TestParseErrorsNameFileLineAndField(t *testing.T) {
 		{"generated guard", "library: x\ngenerated:\n  - imports: a/b\n    kind: sql.write\n    chain_guards: [onConflict]\n", `m.yml:5:20: a generated chain guard is an exported method name, got "onConflict"`},
 		{"generated unknown key", "library: x\ngenerated:\n  - imports: a/b\n    guards: [A]\n", `unknown field "guards"`},
 		{"opaque call", "library: x\nopaque_calls: [\"Mutate\"]\n", `m.yml:2:16: a function is written pkg/path.Func, got "Mutate"`},
+		{"condition unknown key", "library: x\ncondition_fields:\n  - field: \"a/b.T.F\"\n    contain: [x]\n", `m.yml:4:5: unknown field "contain"`},
+		{"condition no strings", "library: x\ncondition_fields:\n  - field: \"a/b.T.F\"\n", "m.yml:3:10: condition field: field contains is required"},
+		{"condition bad field", "library: x\ncondition_fields:\n  - field: \"a/b.F\"\n    contains: [x]\n", `m.yml:3:12: field field: a condition field is written pkg/path.Type.Field`},
+		{"update without field", "library: x\nsinks:\n  - func: \"a/b.F\"\n    kind: store.write\n    shape: update.expression\n    arg: 1\n", "m.yml:3:9: sink: field field is required for shape update.expression"},
+		{"field on other shape", "library: x\nsinks:\n  - func: \"a/b.F\"\n    kind: store.write\n    shape: send\n    field: \"a/b.T.F\"\n", "m.yml:6:12: field field: only shape update.expression reads a field"},
+		{"bad header setter", "library: x\nheader_setters:\n  - \"SetHeader\"\n", `m.yml:3:5: a function is written pkg/path.Func, got "SetHeader"`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := Parse("m.yml", []byte(tc.src))

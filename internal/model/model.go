@@ -50,28 +50,35 @@ const (
 	KeyArg
 	// Builder ends a query-builder chain (gorm Create, ent Exec, bun Exec); it is guarded
 	// when the chain calls a chain guard (ent OnConflict, bun On) or builds a guard type
-	// (gorm clause.OnConflict).
+	// (gorm clause.OnConflict). An HTTP request-builder chain (resty Post) is guarded when it
+	// calls a header setter with an idempotency header and a stable value. When Arg is set it
+	// is the HTTP method argument (resty Execute): only POST and PATCH are effects.
 	Builder
 	// Relative is a setter of generated code that adds to a stored number (ent's
 	// AddBalance): the write it feeds does not converge when repeated. It is made from a
 	// Generated model, not written in a sink entry.
 	Relative
+	// UpdateExpression writes with the update expression in the params field Field (DynamoDB
+	// UpdateItem): an effect only when the constant text is relative (ADD, SET a = a + :n,
+	// list_append); it is guarded then by a condition field or a key field on the params.
+	UpdateExpression
 )
 
 // shapeNames are the names of the shapes in model files.
 var shapeNames = map[string]Shape{
-	"sql.exec":        SQLExec,
-	"sql.query":       SQLQuery,
-	"sql.batch":       SQLBatch,
-	"sql.copy":        SQLCopy,
-	"sql.prepared":    SQLPrepared,
-	"http.do":         HTTPDo,
-	"http.post":       HTTPPost,
-	"send":            Send,
-	"provider.params": ProviderParams,
-	"options":         Options,
-	"key.arg":         KeyArg,
-	"builder":         Builder,
+	"sql.exec":          SQLExec,
+	"sql.query":         SQLQuery,
+	"sql.batch":         SQLBatch,
+	"sql.copy":          SQLCopy,
+	"sql.prepared":      SQLPrepared,
+	"http.do":           HTTPDo,
+	"http.post":         HTTPPost,
+	"send":              Send,
+	"provider.params":   ProviderParams,
+	"options":           Options,
+	"key.arg":           KeyArg,
+	"builder":           Builder,
+	"update.expression": UpdateExpression,
 }
 
 // Sink is a function or method that performs a side effect.
@@ -84,6 +91,9 @@ type Sink struct {
 	// InTx: the sink is given a database transaction (its model's tx_arg) and its effect
 	// commits with it (River's InsertTx).
 	InTx bool
+	// Field is the params field ("pkg.Type.Field") holding the update expression, for shape
+	// UpdateExpression.
+	Field string
 }
 
 // Problem is the sentence a finding uses for an unprotected call of this sink.
@@ -93,6 +103,13 @@ func (s *Sink) Problem() string {
 		return s.What + " sent with no deduplication"
 	case Options:
 		return s.What + " without a deduplication id"
+	case UpdateExpression:
+		return s.What + " with a relative update expression and no condition"
+	case Builder:
+		if s.Kind == effect.HTTPWrite {
+			return s.What + " without an Idempotency-Key header"
+		}
+		return s.What + " without conflict handling"
 	default:
 		return s.What + " without an idempotency key"
 	}
@@ -158,6 +175,15 @@ type Library struct {
 	// write an upsert; GuardTypes are types whose literal there does ("pkg.Type").
 	ChainGuards []string
 	GuardTypes  []string
+	// HeaderSetters are request-builder methods that set headers: (name, value string), or
+	// one map[string]string of names to values (resty SetHeader, SetHeaders). In a Builder
+	// sink's chain, one that sets an idempotency header (IdempotencyHeaders) gives the key.
+	HeaderSetters []string
+	// ConditionFields are params fields whose constant text, when it contains one of the
+	// strings, makes the write safe to repeat by itself (a DynamoDB ConditionExpression with
+	// attribute_not_exists: the repeat fails its condition). They count as a key on the
+	// params of provider.params and update.expression sinks, with no key checks.
+	ConditionFields []ConditionField
 	// TxCompletions are calls that store the job's completion in the handler's own
 	// transaction (River's JobCompleteTx, the runtime's sqlstore CompleteTx): database writes
 	// and the completion commit together, which answers the partial decision for them.
@@ -212,6 +238,13 @@ type Generated struct {
 	// AddBalance). Its call is a sink of Kind.
 	Relative []string
 	What     string // the relative write in words for messages
+}
+
+// ConditionField is a params field that guards a write when its text contains one of
+// Contains (compared without regard to case).
+type ConditionField struct {
+	Field    string // "pkg/path.Type.Field"
+	Contains []string
 }
 
 // MiddlewarePath is the import path of idemlint's runtime middleware module. A handler
@@ -274,6 +307,7 @@ type Entry struct {
 	HandlerCall  string // framework, when a call makes the caller a handler
 	TxCompletion bool
 	ChainGuard   bool
+	HeaderSetter bool
 	KeyOption    bool
 	KeySetter    bool
 	Unstable     bool
@@ -296,6 +330,7 @@ type Index struct {
 	methodSinks  map[string][]*Sink // sinks that are methods, by method name, sorted
 	unstablePkgs map[string]bool    // packages all of whose functions are unstable
 	keyFields    map[string]bool
+	conditions   map[string][]string // condition fields: the strings that make them guard
 	guardTypes   map[string]bool
 	txModes      map[string]effect.TxMode // TxTypes and PoolTypes
 	handlers     []HandlerShape
@@ -310,6 +345,7 @@ func Compile(libs []Library) *Index {
 		methodSinks:  map[string][]*Sink{},
 		unstablePkgs: map[string]bool{},
 		keyFields:    map[string]bool{},
+		conditions:   map[string][]string{},
 		guardTypes:   map[string]bool{},
 		txModes:      map[string]effect.TxMode{},
 		packages:     map[string]bool{},
@@ -368,6 +404,9 @@ func Compile(libs []Library) *Index {
 		for _, f := range lib.ChainGuards {
 			entry(f).ChainGuard = true
 		}
+		for _, f := range lib.HeaderSetters {
+			entry(f).HeaderSetter = true
+		}
 		for _, f := range lib.HandlerCalls {
 			entry(f).HandlerCall = lib.Name
 		}
@@ -382,6 +421,10 @@ func Compile(libs []Library) *Index {
 		}
 		for _, f := range lib.KeyFields {
 			ix.keyFields[Normalize(f)] = true
+		}
+		for _, c := range lib.ConditionFields {
+			key := Normalize(c.Field)
+			ix.conditions[key] = append(ix.conditions[key], c.Contains...)
 		}
 		for _, t := range lib.GuardTypes {
 			ix.guardTypes[Normalize(t)] = true
@@ -497,6 +540,10 @@ func (ix *Index) MethodSinks(name string) []*Sink { return ix.methodSinks[name] 
 // KeyField reports whether the field named "pkg.Type.Field" carries an idempotency key.
 func (ix *Index) KeyField(name string) bool { return ix.keyFields[Normalize(name)] }
 
+// ConditionField returns the strings whose presence in the text of the field named
+// "pkg.Type.Field" makes a write safe to repeat, or nil when it is no condition field.
+func (ix *Index) ConditionField(name string) []string { return ix.conditions[Normalize(name)] }
+
 // GuardType reports whether a literal of the named type "pkg/path.Type" in a builder chain
 // makes the write an upsert.
 func (ix *Index) GuardType(name string) bool { return ix.guardTypes[Normalize(name)] }
@@ -571,7 +618,10 @@ func NamesOf(libs []Library) []string {
 	for _, lib := range libs {
 		var names []string
 		for _, s := range lib.Sinks {
-			names = append(names, s.Func)
+			names = append(names, s.Func, s.Field)
+		}
+		for _, c := range lib.ConditionFields {
+			names = append(names, c.Field)
 		}
 		for _, r := range lib.Registrations {
 			names = append(names, r.Func)
@@ -583,7 +633,7 @@ func NamesOf(libs []Library) []string {
 			names = append(names, g.Func)
 		}
 		for _, list := range [][]string{lib.Unstable, lib.KeyFields, lib.KeySetters, lib.KeyOptions,
-			lib.ChainGuards, lib.GuardTypes, lib.HandlerCalls, lib.TxCompletions, lib.TxTypes, lib.PoolTypes,
+			lib.ChainGuards, lib.GuardTypes, lib.HeaderSetters, lib.HandlerCalls, lib.TxCompletions, lib.TxTypes, lib.PoolTypes,
 			lib.OpaqueCalls} {
 			names = append(names, list...)
 		}

@@ -1,7 +1,7 @@
 // Package internal is a stub of go.temporal.io/sdk/internal v1.51.0 for the
 // analyzer tests: the option types that the public activity and workflow
-// packages alias. apicheck cannot import an internal package; the public
-// aliases of these types are checked there.
+// packages alias. apicheck loads the real internal package by path and
+// compares it like any stub.
 package internal
 
 // RegisterActivityOptions configures RegisterActivityWithOptions.

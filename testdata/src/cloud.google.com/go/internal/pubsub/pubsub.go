@@ -1,7 +1,7 @@
 // Package pubsub is a stub of cloud.google.com/go/internal/pubsub
 // (cloud.google.com/go v0.123.0) for the analyzer tests: the message and
 // publish result types that cloud.google.com/go/pubsub/v2 aliases. apicheck
-// cannot import an internal package; the public aliases are checked there.
+// loads the real internal package by path and compares it like any stub.
 package pubsub
 
 import "context"

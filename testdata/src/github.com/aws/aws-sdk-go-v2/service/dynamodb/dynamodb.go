@@ -36,3 +36,19 @@ type TransactWriteItemsOutput struct{}
 func (c *Client) TransactWriteItems(ctx context.Context, params *TransactWriteItemsInput, optFns ...func(*Options)) (*TransactWriteItemsOutput, error) {
 	panic("stub")
 }
+
+// UpdateItemInput is an update of one item. UpdateExpression says what changes;
+// ConditionExpression, when given, must hold for the update to happen.
+type UpdateItemInput struct {
+	TableName           *string
+	ConditionExpression *string
+	UpdateExpression    *string
+}
+
+// UpdateItemOutput is the result of UpdateItem.
+type UpdateItemOutput struct{}
+
+// UpdateItem updates one item.
+func (c *Client) UpdateItem(ctx context.Context, params *UpdateItemInput, optFns ...func(*Options)) (*UpdateItemOutput, error) {
+	panic("stub")
+}

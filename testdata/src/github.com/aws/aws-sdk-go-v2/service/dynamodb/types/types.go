@@ -6,11 +6,26 @@ package types
 
 // TransactWriteItem is one write of a transaction.
 type TransactWriteItem struct {
-	Update *Update
+	ConditionCheck *ConditionCheck
+	Put            *Put
+	Update         *Update
+}
+
+// ConditionCheck is a condition on an item that the transaction does not write.
+type ConditionCheck struct {
+	ConditionExpression *string
+	TableName           *string
+}
+
+// Put is a PutItem inside a transaction.
+type Put struct {
+	TableName           *string
+	ConditionExpression *string
 }
 
 // Update is an UpdateItem inside a transaction.
 type Update struct {
-	TableName        *string
-	UpdateExpression *string
+	TableName           *string
+	UpdateExpression    *string
+	ConditionExpression *string
 }
