@@ -52,3 +52,30 @@ func Subscribe() error {
 	})
 	return err
 }
+
+var legacy nats.JetStreamContext
+
+// The legacy JetStream API's subscriptions are at-least-once: their callbacks are handlers.
+func SubscribeLegacy() error {
+	_, err := legacy.QueueSubscribe("orders", "billing", func(m *nats.Msg) {
+		_, _ = legacy.Publish("billing.charge", m.Data) // want `handler func literal in SubscribeLegacy: JetStream message without a deduplication id \(func literal in SubscribeLegacy -> \(nats.JetStream\).Publish\)`
+		_, _ = legacy.Publish("billing.charge", m.Data, nats.MsgId("charge-"+m.Subject))
+	})
+	return err
+}
+
+// A function that pulls messages itself handles them.
+func Pull(c jetstream.Consumer) error {
+	it, err := c.Messages()
+	if err != nil {
+		return err
+	}
+	for {
+		m, err := it.Next()
+		if err != nil {
+			return err
+		}
+		_ = nc.Publish("audit", m.Data()) // want `handler Pull: NATS message sent with no deduplication`
+		_ = m.Ack()
+	}
+}

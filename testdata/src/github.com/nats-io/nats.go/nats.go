@@ -40,3 +40,41 @@ func (nc *Conn) Subscribe(subj string, cb MsgHandler) (*Subscription, error) { p
 func (nc *Conn) QueueSubscribe(subj, queue string, cb MsgHandler) (*Subscription, error) {
 	panic("stub")
 }
+
+type pubOpts struct{}
+
+// PubOpt configures options for publishing JetStream messages.
+type PubOpt interface {
+	configurePublish(opts *pubOpts) error
+}
+
+// MsgId sets the message ID used for deduplication.
+func MsgId(id string) PubOpt { panic("stub") }
+
+type subOpts struct{}
+
+// SubOpt configures options for subscribing to JetStream consumers.
+type SubOpt interface {
+	configureSubscribe(opts *subOpts) error
+}
+
+// PubAck is an ack received after successfully publishing a message.
+type PubAck struct {
+	Stream    string `json:"stream"`
+	Sequence  uint64 `json:"seq"`
+	Duplicate bool   `json:"duplicate,omitempty"`
+	Domain    string `json:"domain,omitempty"`
+}
+
+// JetStream is the legacy JetStream API (publishing and subscribing).
+type JetStream interface {
+	Publish(subj string, data []byte, opts ...PubOpt) (*PubAck, error)
+	PublishMsg(m *Msg, opts ...PubOpt) (*PubAck, error)
+	Subscribe(subj string, cb MsgHandler, opts ...SubOpt) (*Subscription, error)
+	QueueSubscribe(subj, queue string, cb MsgHandler, opts ...SubOpt) (*Subscription, error)
+}
+
+// JetStreamContext allows JetStream messaging and stream management.
+type JetStreamContext interface {
+	JetStream
+}
