@@ -196,22 +196,7 @@ func (f *File) library() (Library, []problem) {
 	}
 	for i, s := range f.Sinks {
 		at := fmt.Sprintf("$.sinks[%d]", i)
-		names := s.Funcs
-		if s.Func != "" {
-			names = append([]string{s.Func}, names...)
-		}
-		if len(names) == 0 {
-			bad(at, "sink: field func (or funcs) is required: the full name of a function or method")
-		}
-		for j, n := range names {
-			if msg := checkFuncName(n); msg != "" {
-				path := at + ".func"
-				if s.Func == "" || j > 0 {
-					path = fmt.Sprintf("%s.funcs[%d]", at, j-boolInt(s.Func != ""))
-				}
-				bad(path, "%s", msg)
-			}
-		}
+		names := funcNames(at, "sink", s.Func, s.Funcs, bad)
 		if !effect.Known(effect.Kind(s.Kind)) {
 			bad(at+".kind", "field kind: unknown effect kind %q (known: %s)", s.Kind, kindList())
 		}
@@ -254,22 +239,7 @@ func (f *File) library() (Library, []problem) {
 	}
 	for i, g := range f.Gates {
 		at := fmt.Sprintf("$.gates[%d]", i)
-		names := g.Funcs
-		if g.Func != "" {
-			names = append([]string{g.Func}, names...)
-		}
-		if len(names) == 0 {
-			bad(at, "gate: field func (or funcs) is required: the full name of a function or method")
-		}
-		for j, n := range names {
-			if msg := checkFuncName(n); msg != "" {
-				path := at + ".func"
-				if g.Func == "" || j > 0 {
-					path = fmt.Sprintf("%s.funcs[%d]", at, j-boolInt(g.Func != ""))
-				}
-				bad(path, "%s", msg)
-			}
-		}
+		names := funcNames(at, "gate", g.Func, g.Funcs, bad)
 		if len(g.KeyArgs) == 0 {
 			bad(at, "gate: field key_args is required: the indexes of the arguments that name the claim")
 		}
@@ -421,6 +391,28 @@ func shortName(full string) string {
 // isFieldName reports whether n has the form pkg/path.Type.Field.
 func isFieldName(n string) bool {
 	return strings.Count(n[strings.LastIndex(n, "/")+1:], ".") == 2
+}
+
+// funcNames returns the names of an entry written with func, funcs or both (func first),
+// reporting a missing or malformed name at its place under the entry at.
+func funcNames(at, entry, fn string, fns []string, bad func(path, format string, args ...any)) []string {
+	names := fns
+	if fn != "" {
+		names = append([]string{fn}, names...)
+	}
+	if len(names) == 0 {
+		bad(at, "%s: field func (or funcs) is required: the full name of a function or method", entry)
+	}
+	for j, n := range names {
+		if msg := checkFuncName(n); msg != "" {
+			path := at + ".func"
+			if fn == "" || j > 0 {
+				path = fmt.Sprintf("%s.funcs[%d]", at, j-boolInt(fn != ""))
+			}
+			bad(path, "%s", msg)
+		}
+	}
+	return names
 }
 
 func boolInt(b bool) int {
