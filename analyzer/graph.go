@@ -68,6 +68,8 @@ type node struct {
 	sites []site
 	// gates are the claims checked in the body (a Redis SETNX with an early return).
 	gates []*gate
+	// claims is set when the body calls a gate: only then is it searched for gate checks.
+	claims bool
 
 	// Directives in the declaration's doc comment.
 	barrier *directive.Directive   // //idemlint:idempotent
@@ -353,7 +355,9 @@ func (a *analysis_) resolve(n *node) {
 		}
 		return visit(x)
 	})
-	a.findGates(n)
+	if n.claims {
+		a.findGates(n)
+	}
 }
 
 // valueRef handles a function used as a value: a method value, a callback, a handler handed
@@ -373,6 +377,9 @@ func (a *analysis_) resolveCall(n *node, call *ast.CallExpr) {
 	}
 	fn = fn.Origin()
 	entry := a.entry(fn)
+	if entry.Gate != nil {
+		n.claims = true
+	}
 	if entry.HandlerCall != "" && n.handlerCall == "" {
 		n.handlerCall = entry.HandlerCall
 	}
@@ -393,7 +400,7 @@ func (a *analysis_) resolveCall(n *node, call *ast.CallExpr) {
 	}
 	before := len(n.sites)
 	a.callTarget(n, fn, call.Pos(), a.callArgs(call))
-	if len(n.sites) > before && n.sites[before].fact != nil && a.index.HasGenerated() {
+	if len(n.sites) > before && n.sites[before].fact != nil && a.index.Generated(fn.Pkg()) {
 		n.sites[before].guard, n.sites[before].guardBy = a.generatedGuard(call)
 	}
 }

@@ -194,6 +194,13 @@ func (a *analysis_) scanRegistrations() registrations {
 // middleware's name.
 func (a *analysis_) dedupTargets() map[any]string {
 	out := map[any]string{}
+	imports := false
+	for _, imp := range a.pass.Pkg.Imports() {
+		imports = imports || a.index.DedupPackage(imp.Path())
+	}
+	if !imports {
+		return out // most packages: no walk
+	}
 	info := a.pass.TypesInfo
 	for _, f := range a.pass.Files {
 		ast.Inspect(f, func(x ast.Node) bool {

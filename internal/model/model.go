@@ -333,6 +333,7 @@ type Index struct {
 	conditions   map[string][]string // condition fields: the strings that make them guard
 	guardTypes   map[string]bool
 	txModes      map[string]effect.TxMode // TxTypes and PoolTypes
+	dedupPkgs    map[string]bool          // packages of InProcessDedup middleware
 	handlers     []HandlerShape
 	packages     map[string]bool // normalized package paths any model names
 	generated    []*Generated
@@ -348,6 +349,7 @@ func Compile(libs []Library) *Index {
 		conditions:   map[string][]string{},
 		guardTypes:   map[string]bool{},
 		txModes:      map[string]effect.TxMode{},
+		dedupPkgs:    map[string]bool{},
 		packages:     map[string]bool{},
 	}
 	entry := func(name string) *Entry {
@@ -414,6 +416,7 @@ func Compile(libs []Library) *Index {
 			entry(f).TxCompletion = true
 		}
 		for _, d := range lib.InProcessDedup {
+			ix.dedupPkgs[Normalize(PackageOf(d.Func))] = true
 			entry(d.Func).InProcessDedup = d.What
 		}
 		for _, f := range lib.OpaqueCalls {
@@ -552,9 +555,20 @@ func (ix *Index) GuardType(name string) bool { return ix.guardTypes[Normalize(na
 // pool outside any, or neither is known.
 func (ix *Index) TxMode(name string) effect.TxMode { return ix.txModes[Normalize(name)] }
 
-// HasGenerated reports whether a model describes generated code, whose chain guards the
-// analyzer looks for at calls into other packages.
-func (ix *Index) HasGenerated() bool { return len(ix.generated) > 0 }
+// DedupPackage reports whether the package at path declares an in-memory deduplicating
+// middleware: only a package importing one can install it.
+func (ix *Index) DedupPackage(path string) bool { return ix.dedupPkgs[Normalize(path)] }
+
+// Generated reports whether pkg is generated code a model describes: it imports the
+// package a Generated model names.
+func (ix *Index) Generated(pkg *types.Package) bool {
+	for _, g := range ix.generated {
+		if pkg != nil && imports(pkg, g.Imports) {
+			return true
+		}
+	}
+	return false
+}
 
 // Handlers returns the handler shapes.
 func (ix *Index) Handlers() []HandlerShape { return ix.handlers }
