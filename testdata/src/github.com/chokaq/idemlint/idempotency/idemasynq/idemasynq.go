@@ -11,4 +11,6 @@ func New(key idempotency.KeyFunc[*asynq.Task], opts ...idempotency.Option) (asyn
 	panic("stub")
 }
 
-func Handler(mw *idempotency.Middleware[*asynq.Task], next asynq.Handler) asynq.Handler { panic("stub") }
+func Handler(mw *idempotency.Middleware[*asynq.Task], next asynq.Handler) asynq.Handler {
+	panic("stub")
+}
