@@ -109,6 +109,9 @@ func (a *analysis_) judge(h handlerNode) ([]verdict, []string) {
 			synthetic: true,
 		})
 	}
+	if declared != nil && declared.TTL > 0 && (a.required == nil || a.required["ttl"]) {
+		a.checkDeclaredTTL(h, declared.TTL)
+	}
 	if declared != nil && declared.Key != "" && !a.payloadHas(h, declared.Key) {
 		a.pass.Report(analysis.Diagnostic{
 			Pos:      h.decisions.Pos,

@@ -53,6 +53,9 @@ type analysis_ struct {
 	// methodsByName indexes the package's own methods, built on first use.
 	methodsByName map[string][]*node
 	importFacts   map[*types.Func]*effect.Fact
+	// retrySet holds the retry settings of the package (and, read on first use, of its
+	// dependencies) for the ttl checks.
+	retrySet retrySettings
 }
 
 // node is a function declaration or function literal of the package.

@@ -56,7 +56,8 @@ func riverHorizon(m int) time.Duration {
 // retrySettings are the retry counts the package and its dependencies give jobs.
 type retrySettings struct {
 	own  []effect.JobRetry // set in this package: exported as a fact
-	jobs []effect.JobRetry // own and the dependencies'
+	jobs []effect.JobRetry // own and the dependencies', read on first use (jobsInView)
+	read bool
 	// customSchedule: the package sets its own retry delays; horizons are not judged.
 	customSchedule bool
 }
@@ -157,7 +158,7 @@ func (a *analysis_) collectRetries() retrySettings {
 // against them and those of its dependencies. Only packages that import a framework or the
 // middleware pay for the walk.
 func (a *analysis_) retries() {
-	var rs retrySettings
+	rs := &a.retrySet
 	framework, middleware := false, false
 	for _, imp := range a.pass.Pkg.Imports() {
 		switch path := model.Normalize(imp.Path()); {
@@ -168,13 +169,28 @@ func (a *analysis_) retries() {
 		}
 	}
 	if framework {
-		rs = a.collectRetries()
+		*rs = a.collectRetries()
 		if len(rs.own) > 0 {
 			a.pass.ExportPackageFact(&effect.RetryFact{Jobs: rs.own})
 		}
 	}
-	if !middleware || rs.customSchedule {
-		return
+	if middleware {
+		if jobs := a.jobsInView(); len(jobs) > 0 {
+			a.checkRetention(jobs)
+		}
+	}
+}
+
+// jobsInView returns the retry settings of the package and its dependencies; none when the
+// package sets its own retry schedule.
+func (a *analysis_) jobsInView() []effect.JobRetry {
+	rs := &a.retrySet
+	if rs.read {
+		return rs.jobs
+	}
+	rs.read = true
+	if rs.customSchedule {
+		return nil
 	}
 	rs.jobs = append(rs.jobs, rs.own...)
 	for _, pf := range a.pass.AllPackageFacts() {
@@ -182,9 +198,89 @@ func (a *analysis_) retries() {
 			rs.jobs = append(rs.jobs, f.Jobs...)
 		}
 	}
-	if len(rs.jobs) > 0 {
-		a.checkRetention(rs.jobs)
+	return rs.jobs
+}
+
+// checkDeclaredTTL reports a //idemlint:decisions ttl= shorter than the retry horizon of the
+// handler's own job: the asynq task type it is registered for in this package, or its River
+// args type (else the River client default).
+func (a *analysis_) checkDeclaredTTL(h handlerNode, ttl time.Duration) {
+	framework, job := a.jobOf(h)
+	if framework == "" {
+		return
 	}
+	// The job's own setting, else (River) the client's default; the largest where packages
+	// disagree.
+	var own, fallback effect.JobRetry
+	for _, j := range a.jobsInView() {
+		switch {
+		case j.Framework != framework:
+		case j.Job == job && j.Count > own.Count:
+			own = j
+		case framework == "river" && j.Job == "" && j.Count > fallback.Count:
+			fallback = j
+		}
+	}
+	worst := own
+	if worst.Count == 0 {
+		worst = fallback
+	}
+	horizon := asynqHorizon(worst.Count)
+	if framework == "river" {
+		horizon = riverHorizon(worst.Count)
+	}
+	if horizon == 0 || ttl >= horizon {
+		return
+	}
+	a.pass.Report(analysis.Diagnostic{
+		Pos:      h.decisions.Pos,
+		Category: "decisions",
+		URL:      categoryURL("decisions"),
+		Message: fmt.Sprintf("//idemlint:decisions ttl=%s contradicts the code: %s's retries span at least %s (%s)",
+			human(ttl), h.name, human(horizon), retrySource(worst)),
+	})
+}
+
+// jobOf names the job a handler runs: an asynq task type from its registration here, or a
+// River args type from its *river.Job[T] parameter.
+func (a *analysis_) jobOf(h handlerNode) (string, string) {
+	if h.regCall != nil {
+		if fn, ok := typeutil.Callee(a.pass.TypesInfo, h.regCall).(*types.Func); ok {
+			switch model.Normalize(fn.Origin().FullName()) {
+			case "(*" + asynqPath + ".ServeMux).Handle", "(*" + asynqPath + ".ServeMux).HandleFunc":
+				if t := a.constString(argAt(h.regCall, 0)); t != "" {
+					return "asynq", t
+				}
+			}
+		}
+	}
+	var sig *types.Signature
+	if h.fn != nil {
+		sig = h.fn.Signature()
+	} else if h.lit != nil {
+		sig, _ = a.pass.TypesInfo.TypeOf(h.lit).(*types.Signature)
+	}
+	if sig == nil {
+		return "", ""
+	}
+	for i := 0; i < sig.Params().Len(); i++ {
+		named, ok := types.Unalias(deref(sig.Params().At(i).Type())).(*types.Named)
+		if ok && named.TypeArgs().Len() == 1 && typeName(named) == riverPath+".Job" {
+			return "river", typeName(named.TypeArgs().At(0))
+		}
+	}
+	return "", ""
+}
+
+// retrySource says where a horizon comes from, for messages.
+func retrySource(j effect.JobRetry) string {
+	switch {
+	case j.Framework == "asynq":
+		return fmt.Sprintf("asynq task %q, MaxRetry(%d)", j.Job, j.Count)
+	case j.Job == "":
+		return fmt.Sprintf("River Config.MaxAttempts %d", j.Count)
+	}
+	return fmt.Sprintf("River job %s, MaxAttempts %d", shortType(j.Job), j.Count)
 }
 
 func sortRetries(js []effect.JobRetry) {
@@ -460,21 +556,12 @@ func (a *analysis_) compareRetention(pos token.Pos, retention time.Duration, fra
 	if horizon == 0 || retention >= horizon {
 		return
 	}
-	var job string
-	switch {
-	case framework == "asynq":
-		job = fmt.Sprintf("asynq task %q (MaxRetry(%d))", worst.Job, worst.Count)
-	case worst.Job == "":
-		job = fmt.Sprintf("River jobs (Config.MaxAttempts %d)", worst.Count)
-	default:
-		job = fmt.Sprintf("River job %s (MaxAttempts %d)", shortType(worst.Job), worst.Count)
-	}
 	a.pass.Report(analysis.Diagnostic{
 		Pos:      pos,
 		Category: "decisions",
 		URL:      categoryURL("decisions"),
-		Message: fmt.Sprintf("idempotency middleware retention %s is shorter than the retry horizon of %s: its retries span at least %s, and a retry after the completion expired runs the job again; missing: ttl",
-			human(retention), job, human(horizon)),
+		Message: fmt.Sprintf("idempotency middleware retention %s is shorter than the retry horizon of its jobs (%s): their retries span at least %s, and a retry after the completion expired runs the job again; missing: ttl",
+			human(retention), retrySource(worst), human(horizon)),
 	})
 }
 
@@ -488,7 +575,7 @@ func shortType(name string) string {
 	return name
 }
 
-// human renders a duration in days, hours and minutes: "20d 9h", "4h 18m", "90s".
+// human renders a duration in its two largest units: "20d 9h", "4h 18m", "5m 18s", "45s".
 func human(d time.Duration) string {
 	if d < time.Minute {
 		return d.Round(time.Second).String()
@@ -503,6 +590,9 @@ func human(d time.Duration) string {
 		return fmt.Sprintf("%dd %dh", days, hours)
 	case hours > 0:
 		return fmt.Sprintf("%dh %dm", hours, mins)
+	}
+	if secs := (d - mins*time.Minute) / time.Second; secs > 0 {
+		return fmt.Sprintf("%dm %ds", mins, secs)
 	}
 	return fmt.Sprintf("%dm", mins)
 }
