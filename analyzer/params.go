@@ -1,0 +1,320 @@
+// Provider params: key fields and condition fields in params literals, nested structs and
+// the elements of a batch.
+
+package analyzer
+
+import (
+	"fmt"
+	"go/ast"
+	"go/types"
+	"strings"
+
+	"golang.org/x/tools/go/types/typeutil"
+
+	"github.com/chokaq/idemlint/internal/effect"
+	"github.com/chokaq/idemlint/internal/model"
+)
+
+// providerEffect looks for an idempotency key on the params of a provider call: a key field
+// in the params literal (in every element of a batch), a setter called on the params
+// variable, or the field assigned. Each key found must be stable; the worst one decides.
+func (a *analysis_) providerEffect(mk mkEffect, s *model.Sink, params ast.Expr) *effect.Effect {
+	k := a.providerKey(params)
+	if k.state != litKeyed {
+		e := mk(effect.Unprotected, s.Problem())
+		if k.state == litPartial {
+			e.Detail += " (" + k.missing + ")"
+		}
+		return e
+	}
+	if len(k.keys) == 0 { // guarded by conditions alone
+		return mk(effect.Protected, s.What+" with a condition that fails on a repeat")
+	}
+	var worst *effect.Effect
+	for _, key := range k.keys {
+		e := a.keyedEffect(mk, s, key, true)
+		if worst == nil || e.Worse(*worst) {
+			worst = e
+		}
+	}
+	return worst
+}
+
+// litState says what a literal (or the value a local variable holds) tells about keys.
+type litState uint8
+
+const (
+	litNone    litState = iota // no key anywhere in it
+	litKeyed                   // a key, or every element of a batch has one
+	litPartial                 // some elements of a batch have a key and some do not
+)
+
+// litKeys is what keysIn found: the key expressions (one per keyed batch element; none for
+// an element guarded by a condition field) and, for a partly keyed batch, which element
+// lacks one.
+type litKeys struct {
+	state   litState
+	keys    []ast.Expr
+	missing string
+}
+
+// condition is what a literal guarded by a condition field alone yields: keyed, no key.
+var condition = litKeys{state: litKeyed}
+
+func (a *analysis_) providerKey(params ast.Expr) litKeys {
+	if params == nil {
+		return litKeys{}
+	}
+	info := a.pass.TypesInfo
+	lit := a.keysIn(params, 0)
+	if lit.state == litKeyed {
+		return lit
+	}
+	// A key set on the params variable itself (a setter, or the field assigned) counts even
+	// when a batch inside it is only partly keyed: it is the key of the whole request.
+	if v := rootVar(info, params); v != nil {
+		for _, c := range a.callsOn[v] {
+			if fn, ok := typeutil.Callee(info, c).(*types.Func); ok && a.entry(fn).KeySetter && len(c.Args) > 0 {
+				return litKeys{state: litKeyed, keys: []ast.Expr{c.Args[0]}}
+			}
+		}
+		for _, as := range a.fieldSets[v] {
+			for i, l := range as.Lhs {
+				sel, ok := ast.Unparen(l).(*ast.SelectorExpr)
+				if !ok || i >= len(as.Rhs) {
+					continue
+				}
+				name := a.declaredField(sel)
+				if a.index.KeyField(name) {
+					return litKeys{state: litKeyed, keys: []ast.Expr{as.Rhs[i]}}
+				}
+				if a.conditionHolds(name, as.Rhs[i]) {
+					return condition
+				}
+			}
+		}
+	}
+	return lit
+}
+
+// keysIn finds key fields inside a (possibly nested, possibly &-taken) composite literal,
+// &stripe.PaymentIntentParams{Params: stripe.Params{IdempotencyKey: k}}, following a local
+// variable to the value assigned to it. In a slice or array the elements are a batch
+// (SQS SendMessageBatch entries): it is keyed only when every element is, and partly keyed
+// when some are; a batch in which no element is keyed says nothing (a list of tags).
+func (a *analysis_) keysIn(e ast.Expr, depth int) litKeys {
+	if e == nil || depth > 4 {
+		return litKeys{}
+	}
+	e = ast.Unparen(e)
+	if u, ok := e.(*ast.UnaryExpr); ok {
+		e = ast.Unparen(u.X)
+	}
+	switch x := e.(type) {
+	case *ast.Ident:
+		v, ok := a.pass.TypesInfo.Uses[x].(*types.Var)
+		if !ok || v.IsField() {
+			return litKeys{}
+		}
+		if t := a.pass.TypesInfo.TypeOf(x); t != nil && isSliceType(t) {
+			return a.batchKeys(a.sliceElems(v), depth)
+		}
+		return a.keysIn(a.def(v), depth+1)
+	case *ast.CompositeLit:
+		t := a.pass.TypesInfo.TypeOf(x)
+		if t == nil {
+			return litKeys{}
+		}
+		switch deref(t).Underlying().(type) {
+		case *types.Struct:
+			return a.structKeys(x, depth)
+		case *types.Slice, *types.Array:
+			elems := make([]ast.Expr, len(x.Elts))
+			for i, elt := range x.Elts {
+				if kv, ok := elt.(*ast.KeyValueExpr); ok {
+					elt = kv.Value
+				}
+				elems[i] = elt
+			}
+			return a.batchKeys(elems, depth)
+		}
+	}
+	return litKeys{}
+}
+
+// structKeys looks for a key field among a struct literal's fields, then inside its field
+// values. A partly keyed batch inside it wins over a key nested elsewhere: the batch's
+// unkeyed element is sent either way.
+func (a *analysis_) structKeys(lit *ast.CompositeLit, depth int) litKeys {
+	t := a.pass.TypesInfo.TypeOf(lit)
+	for _, elt := range lit.Elts {
+		if kv, ok := elt.(*ast.KeyValueExpr); ok {
+			if id, ok := kv.Key.(*ast.Ident); ok && a.index.KeyField(fieldName(t, id.Name)) {
+				return litKeys{state: litKeyed, keys: []ast.Expr{kv.Value}}
+			}
+		}
+	}
+	for _, elt := range lit.Elts {
+		if kv, ok := elt.(*ast.KeyValueExpr); ok {
+			if id, ok := kv.Key.(*ast.Ident); ok && a.conditionHolds(fieldName(t, id.Name), kv.Value) {
+				return condition
+			}
+		}
+	}
+	var out litKeys
+	for _, elt := range lit.Elts {
+		kv, ok := elt.(*ast.KeyValueExpr)
+		if !ok {
+			continue
+		}
+		switch r := a.keysIn(kv.Value, depth+1); {
+		case r.state == litPartial:
+			return r
+		case r.state == litKeyed && out.state == litNone:
+			out = r
+		}
+	}
+	return out
+}
+
+// batchKeys judges the elements of a batch; a nil element is one not known (a value from
+// a call, a spread slice), which counts as unkeyed.
+func (a *analysis_) batchKeys(elems []ast.Expr, depth int) litKeys {
+	var out litKeys
+	firstMissing, keyed := -1, 0
+	for i, el := range elems {
+		r := a.keysIn(el, depth+1)
+		if r.state == litKeyed {
+			out.keys = append(out.keys, r.keys...)
+			keyed++
+			continue
+		}
+		if r.state == litPartial {
+			return r
+		}
+		if firstMissing < 0 {
+			firstMissing = i
+		}
+	}
+	switch {
+	case keyed == 0:
+		return litKeys{}
+	case firstMissing >= 0:
+		return litKeys{state: litPartial, missing: fmt.Sprintf("element %d of %d of the batch has none", firstMissing+1, len(elems))}
+	}
+	out.state = litKeyed
+	return out
+}
+
+func isSliceType(t types.Type) bool {
+	_, ok := t.Underlying().(*types.Slice)
+	return ok
+}
+
+// sliceElems returns the elements put into the local slice variable v where it is built:
+// the elements of the literals assigned to it and the values appended to it
+// (v = append(v, x) in a loop). A value not known (the result of a call, a spread slice)
+// is nil; make and nil add nothing.
+func (a *analysis_) sliceElems(v *types.Var) []ast.Expr {
+	var elems []ast.Expr
+	for _, d := range a.defs[v] {
+		d = ast.Unparen(d)
+		if id, ok := d.(*ast.Ident); ok && id.Name == "nil" {
+			continue
+		}
+		switch x := d.(type) {
+		case *ast.CompositeLit:
+			for _, elt := range x.Elts {
+				if kv, ok := elt.(*ast.KeyValueExpr); ok {
+					elt = kv.Value
+				}
+				elems = append(elems, elt)
+			}
+			continue
+		case *ast.CallExpr:
+			if id, ok := ast.Unparen(x.Fun).(*ast.Ident); ok && len(x.Args) > 0 {
+				if b, ok := a.pass.TypesInfo.Uses[id].(*types.Builtin); ok {
+					switch b.Name() {
+					case "make":
+						continue
+					case "append":
+						if x.Ellipsis.IsValid() {
+							elems = append(elems, nil)
+						} else {
+							elems = append(elems, x.Args[1:]...)
+						}
+						switch base := ast.Unparen(x.Args[0]).(type) {
+						case *ast.CompositeLit: // append([]T{a}, b)
+							for _, elt := range base.Elts {
+								elems = append(elems, elt)
+							}
+						case *ast.Ident:
+							if base.Name != "nil" && a.pass.TypesInfo.Uses[base] != v {
+								elems = append(elems, nil) // appended to another slice
+							}
+						default:
+							elems = append(elems, nil)
+						}
+						continue
+					}
+				}
+			}
+		}
+		elems = append(elems, nil)
+	}
+	return elems
+}
+
+// declaredField names the field sel selects (v.IdempotencyKey, v.Params.IdempotencyKey) as
+// "pkg.Type.Field" of the struct that declares it, through embedding; "" if no field.
+func (a *analysis_) declaredField(sel *ast.SelectorExpr) string {
+	s, ok := a.pass.TypesInfo.Selections[sel]
+	if !ok || s.Kind() != types.FieldVal {
+		return ""
+	}
+	t := s.Recv()
+	idx := s.Index()
+	for _, i := range idx[:len(idx)-1] {
+		st, ok := deref(t).Underlying().(*types.Struct)
+		if !ok {
+			return ""
+		}
+		t = st.Field(i).Type()
+	}
+	return fieldName(t, sel.Sel.Name)
+}
+
+// conditionHolds reports whether value, given to the field named field, is a condition
+// that guards the write: the field is a modelled condition field and its text (through a
+// one-argument wrapper, aws.String) contains one of the model's strings, in any case.
+func (a *analysis_) conditionHolds(field string, value ast.Expr) bool {
+	want := a.index.ConditionField(field)
+	if len(want) == 0 {
+		return false
+	}
+	text := strings.ToLower(a.text(unwrap(value)))
+	for _, w := range want {
+		if strings.Contains(text, strings.ToLower(w)) {
+			return true
+		}
+	}
+	return false
+}
+
+// unwrap returns the argument of a one-argument call (aws.String("..."), stripe.String(k)),
+// else e.
+func unwrap(e ast.Expr) ast.Expr {
+	if c, ok := ast.Unparen(e).(*ast.CallExpr); ok && len(c.Args) == 1 {
+		return c.Args[0]
+	}
+	return e
+}
+
+// fieldName renders "pkg/path.Type.Field" for a field of the named type t.
+func fieldName(t types.Type, field string) string {
+	named, ok := deref(t).(*types.Named)
+	if !ok || named.Obj().Pkg() == nil {
+		return ""
+	}
+	return named.Obj().Pkg().Path() + "." + named.Obj().Name() + "." + field
+}
