@@ -59,3 +59,26 @@ func EnqueueInClosure(ctx context.Context, t *asynq.Task) error {
 	}
 	return send()
 }
+
+// A batch insert is guarded only when every job in it is unique.
+func InsertManyUnique(ctx context.Context, t *asynq.Task) error {
+	_, err := rc.InsertMany(ctx, []river.InsertManyParams{
+		{Args: FollowUpArgs{}, InsertOpts: &river.InsertOpts{UniqueOpts: river.UniqueOpts{ByArgs: true}}},
+		{Args: FollowUpArgs{}, InsertOpts: &river.InsertOpts{UniqueOpts: river.UniqueOpts{ByArgs: true}}},
+	})
+	return err
+}
+
+func InsertManyMixed(ctx context.Context, t *asynq.Task) error {
+	_, err := rc.InsertMany(ctx, []river.InsertManyParams{ // want `handler InsertManyMixed: River jobs inserted without an idempotency key \(element 2 of 2 of the batch has none\)`
+		{Args: FollowUpArgs{}, InsertOpts: &river.InsertOpts{UniqueOpts: river.UniqueOpts{ByArgs: true}}},
+		{Args: FollowUpArgs{}},
+	})
+	return err
+}
+
+func InsertManyTxPlain(ctx context.Context, t *asynq.Task) error {
+	var tx pgx.Tx
+	_, err := rc.InsertManyTx(ctx, tx, []river.InsertManyParams{{Args: FollowUpArgs{}}}) // want `handler InsertManyTxPlain: River jobs inserted without an idempotency key`
+	return err
+}

@@ -117,6 +117,22 @@ func (c *Client[TTx]) InsertTx(ctx context.Context, tx TTx, args JobArgs, opts *
 	panic("stub")
 }
 
+// InsertManyParams is one job of a batch insert, with its options.
+type InsertManyParams struct {
+	Args       JobArgs
+	InsertOpts *InsertOpts
+}
+
+// InsertMany inserts many jobs at once.
+func (c *Client[TTx]) InsertMany(ctx context.Context, params []InsertManyParams) ([]*rivertype.JobInsertResult, error) {
+	panic("stub")
+}
+
+// InsertManyTx inserts many jobs at once within tx.
+func (c *Client[TTx]) InsertManyTx(ctx context.Context, tx TTx, params []InsertManyParams) ([]*rivertype.JobInsertResult, error) {
+	panic("stub")
+}
+
 // JobCompleteTx marks job completed within tx, so the job's own writes and
 // its completion commit together: the pattern that makes a worker
 // idempotent.
