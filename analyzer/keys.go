@@ -121,6 +121,16 @@ func (a *analysis_) passKey(s *site, e effect.Effect) effect.Effect {
 		}
 		args = append(args, s.args[i])
 	}
+	empty := true
+	for _, arg := range args {
+		empty = empty && a.isEmptyString(arg)
+	}
+	if empty {
+		// Helpers take "" for "no key" (and skip the header): nothing guards this call.
+		e.State = effect.Unprotected
+		e.Detail += ", but the key passed to " + s.callee + " is empty: the call carries none"
+		return e
+	}
 	fromInput, constant := false, true
 	for _, arg := range args {
 		if src := a.unstableSource(arg, 0); src != "" {

@@ -28,6 +28,7 @@ func (a *analysis_) report() ([]*Handler, []*Finding) {
 		} else if h.lit != nil {
 			pos = h.lit.Pos()
 		}
+		h.effects = known(h.effects)
 		hd := &Handler{Pos: pos, Name: h.name, Framework: h.framework, Effects: h.effects, Wrapped: h.wrapped}
 		out = append(out, hd)
 		verdicts, open := a.judge(h)
@@ -56,7 +57,7 @@ func (a *analysis_) report() ([]*Handler, []*Finding) {
 		name := funcName(r.fn, nil)
 		hd := &Handler{Pos: r.pos, Name: name, Framework: r.framework}
 		if f != nil {
-			hd.Effects = f.Effects
+			hd.Effects = known(f.Effects)
 		}
 		out = append(out, hd)
 		for _, e := range hd.Effects {
@@ -78,6 +79,23 @@ func (a *analysis_) report() ([]*Handler, []*Finding) {
 		}
 	}
 	return out, findings
+}
+
+// known drops the effects a handler does not have for sure: a request whose method is a
+// parameter (a handler is called by its framework, which passes no method).
+func known(s effect.Set) effect.Set {
+	for _, e := range s {
+		if e.MethodParam != 0 {
+			var out effect.Set
+			for _, e := range s {
+				if e.MethodParam == 0 {
+					out = append(out, e)
+				}
+			}
+			return out
+		}
+	}
+	return s
 }
 
 // message is the one-line text of a finding for handler name.

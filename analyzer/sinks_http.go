@@ -26,41 +26,107 @@ func (a *analysis_) httpEffect(mk mkEffect, reqExpr ast.Expr) *effect.Effect {
 	if v != nil {
 		src = ast.Unparen(a.def(v))
 	}
-	method := ""
+	var methodExpr ast.Expr
 	switch src := src.(type) {
 	case *ast.CallExpr:
 		fn, _ := typeutil.Callee(info, src).(*types.Func)
 		if fn != nil && fn.Pkg() != nil && fn.Pkg().Path() == "net/http" {
 			switch fn.Name() {
 			case "NewRequest":
-				method = a.constString(argAt(src, 0))
+				methodExpr = argAt(src, 0)
 			case "NewRequestWithContext":
-				method = a.constString(argAt(src, 1))
+				methodExpr = argAt(src, 1)
 			}
 		}
 	case *ast.UnaryExpr: // &http.Request{Method: ...}
 		if lit, ok := ast.Unparen(src.X).(*ast.CompositeLit); ok {
-			for _, elt := range lit.Elts {
-				if kv, ok := elt.(*ast.KeyValueExpr); ok {
-					if id, ok := kv.Key.(*ast.Ident); ok && id.Name == "Method" {
-						method = a.constString(kv.Value)
-					}
-				}
-			}
+			methodExpr, _ = fieldValue(lit, "Method")
 		}
 	}
-	method = strings.ToUpper(method)
-	if method != "POST" && method != "PATCH" {
+	method := strings.ToUpper(a.constString(methodExpr))
+	param := 0
+	if method == "" {
+		// A helper that takes the method (do(ctx, method, path)): the effect is only as
+		// real as what its callers pass there (passMethod).
+		if param = a.methodParam(methodExpr); param != 0 {
+			method = methodUnknown
+		}
+	}
+	if method != "POST" && method != "PATCH" && method != methodUnknown {
 		// GET, HEAD, PUT, DELETE, OPTIONS are idempotent (RFC 9110); a method not known
 		// at compile time is not reported (docs/caveats.md).
 		return nil
 	}
+	var e *effect.Effect
+	var key ast.Expr
+	ok := false
 	if v != nil {
-		if key, ok := a.headerKey(v); ok {
-			return a.headerEffect(mk, "HTTP "+method, key)
+		key, ok = a.headerKey(v)
+	}
+	if ok {
+		e = a.headerEffect(mk, "HTTP "+method, key)
+	} else {
+		e = mk(effect.Unprotected, "HTTP "+method+" without an Idempotency-Key header")
+	}
+	e.MethodParam = uint8(param)
+	return e
+}
+
+// methodUnknown stands for the method in the detail of an effect whose method is a
+// parameter; passMethod puts the method a caller passes in its place.
+const methodUnknown = "request"
+
+// methodParam returns 1 + the index of the string parameter of the declared function being
+// resolved that e is (directly, or through a local variable assigned once), or 0.
+func (a *analysis_) methodParam(e ast.Expr) int {
+	if e == nil || a.current == nil || a.current.fn == nil {
+		return 0
+	}
+	id, ok := ast.Unparen(e).(*ast.Ident)
+	if !ok {
+		return 0
+	}
+	v, _ := a.pass.TypesInfo.Uses[id].(*types.Var)
+	if v == nil {
+		return 0
+	}
+	if d, ok := ast.Unparen(a.def(v)).(*ast.Ident); ok { // m := method
+		if w, _ := a.pass.TypesInfo.Uses[d].(*types.Var); w != nil {
+			v = w
 		}
 	}
-	return mk(effect.Unprotected, "HTTP "+method+" without an Idempotency-Key header")
+	params := a.current.fn.Signature().Params()
+	for i := 0; i < params.Len() && i < 255; i++ {
+		if params.At(i) == v && isString(v.Type()) {
+			return i + 1
+		}
+	}
+	return 0
+}
+
+// passMethod checks, at a call of a function that sends a request with the method its
+// parameter holds (e.MethodParam), what the caller passes there: a constant POST or PATCH
+// makes the effect real, another constant makes it none, the caller's own parameter passes
+// the question on; anything else is not known, and not reported (as for a method not known
+// at compile time). It reports whether the effect is kept.
+func (a *analysis_) passMethod(s *site, e effect.Effect) (effect.Effect, bool) {
+	i := int(e.MethodParam) - 1
+	e.MethodParam = 0
+	if s.args == nil || i >= len(s.args) {
+		return e, false
+	}
+	arg := s.args[i]
+	switch method := strings.ToUpper(a.constString(arg)); method {
+	case "POST", "PATCH":
+		e.Detail = strings.Replace(e.Detail, "HTTP "+methodUnknown, "HTTP "+method, 1)
+		return e, true
+	case "":
+		if p := a.methodParam(arg); p != 0 {
+			e.MethodParam = uint8(p)
+			return e, true
+		}
+	}
+	return e, false
 }
 
 // headerEffect judges a request (what: "HTTP POST") by the value of its idempotency header.

@@ -58,6 +58,12 @@ func (a *analysis_) evaluate(n *node, record bool) bool {
 				continue
 			}
 			if !s.inline && s.sink == nil {
+				if e.MethodParam != 0 {
+					var keep bool
+					if e, keep = a.passMethod(s, e); !keep {
+						continue
+					}
+				}
 				if e.KeyParams != 0 {
 					e = a.passKey(s, e)
 				}
@@ -123,9 +129,15 @@ func (a *analysis_) shortPos(pos token.Pos) string {
 	return filepath.Base(p.Filename) + ":" + strconv.Itoa(p.Line)
 }
 
-// exportFacts attaches each declared function's effects to it for importing packages.
+// exportFacts attaches each declared function's effects to it for importing packages. An
+// unexported function that is not a method gets none: no other package can call it (a
+// reference to it here counts as a call here, so what it does reaches importers through the
+// exported function that hands it out), and facts travel with every importer.
 func (a *analysis_) exportFacts() {
 	for _, n := range a.nodes {
+		if n.fn != nil && !n.fn.Exported() && n.fn.Signature().Recv() == nil {
+			continue
+		}
 		if n.fn != nil && (len(n.effects) > 0 || n.txCompletion) {
 			a.pass.ExportObjectFact(n.fn, &effect.Fact{Effects: append(effect.Set(nil), n.effects...), CompletesInTx: n.txCompletion})
 		}

@@ -100,6 +100,10 @@ type Effect struct {
 	// Tx says whether the write commits with a database transaction: a job's completion
 	// stored in that transaction (River's JobCompleteTx) then commits with it.
 	Tx TxMode
+	// MethodParam marks an HTTP request whose method is a string parameter of the function
+	// at the start of the chain (1 + its index; 0: the method is known). It is an effect
+	// only where a caller passes POST or PATCH: until then it is not reported.
+	MethodParam uint8
 }
 
 // TxMode says how an effect relates to a database transaction.
@@ -132,6 +136,11 @@ func (m TxMode) txRank() int {
 // same state, a shorter chain. On a tie the effect seen first stays: callers visit calls in
 // source order, so the first call in a body is the one reported.
 func (e Effect) Worse(old Effect) bool {
+	if (e.MethodParam != 0) != (old.MethodParam != 0) {
+		// A request that may turn out to be a GET never hides one known to be a POST:
+		// the conditional one is kept only while nothing else of its kind is known.
+		return old.MethodParam != 0
+	}
 	if e.State != old.State {
 		return e.State < old.State
 	}
@@ -156,6 +165,9 @@ func (e Effect) key() string {
 	}
 	if e.Tx != TxUnknown {
 		fmt.Fprintf(&b, "|tx=%d", e.Tx)
+	}
+	if e.MethodParam != 0 {
+		fmt.Fprintf(&b, "|method=%d", e.MethodParam)
 	}
 	for _, h := range e.Chain {
 		b.WriteString("|")
@@ -251,6 +263,9 @@ func (f *Fact) String() string {
 		parts[i] = fmt.Sprintf("%s:%s(%s)", e.Kind, e.State, sink)
 		if e.KeyParams != 0 {
 			parts[i] += fmt.Sprintf("[key from params %s]", bits(e.KeyParams))
+		}
+		if e.MethodParam != 0 {
+			parts[i] += fmt.Sprintf("[method from param %d]", e.MethodParam-1)
 		}
 	}
 	s := "effects " + strings.Join(parts, " ")

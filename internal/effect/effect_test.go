@@ -79,3 +79,53 @@ func TestPrependBoundsChain(t *testing.T) {
 		t.Fatalf("the sink must stay at the end of a cut chain: %v", e.Chain)
 	}
 }
+
+// The compact encoding round-trips every field, and every truncation of it is an error,
+// not a panic or a silently shorter fact.
+func TestFactBinaryEncoding(t *testing.T) {
+	f := sample()
+	f.CompletesInTx = true
+	f.Effects[0].KeyParams = 1<<0 | 1<<3
+	f.Effects[0].Tx = TxOutside
+	f.Effects[1].MethodParam = 2
+	data, err := f.MarshalBinary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var back Fact
+	if err := back.UnmarshalBinary(data); err != nil {
+		t.Fatal(err)
+	}
+	if !back.Effects.Equal(f.Effects) || !back.CompletesInTx || back.Effects[1].MethodParam != 2 || back.Effects[0].Tx != TxOutside {
+		t.Fatalf("round trip changed the fact:\n got %+v\nwant %+v", back, *f)
+	}
+	for i := 0; i < len(data); i++ {
+		var g Fact
+		if err := g.UnmarshalBinary(data[:i]); err == nil {
+			t.Errorf("a fact cut to %d of %d bytes decoded without an error", i, len(data))
+		}
+	}
+	if err := new(Fact).UnmarshalBinary(append(data, 0)); err == nil {
+		t.Error("trailing bytes decoded without an error")
+	}
+}
+
+func FuzzFactDecode(f *testing.F) {
+	data, _ := sample().MarshalBinary()
+	f.Add(data)
+	f.Add([]byte{factEncoding, 0, 0})
+	f.Fuzz(func(t *testing.T, data []byte) {
+		var fact Fact
+		if fact.UnmarshalBinary(data) != nil {
+			return
+		}
+		again, err := fact.MarshalBinary()
+		if err != nil {
+			t.Fatal(err)
+		}
+		var back Fact
+		if err := back.UnmarshalBinary(again); err != nil || !back.Effects.Equal(fact.Effects) {
+			t.Fatalf("a decoded fact does not survive a second round trip: %v", err)
+		}
+	})
+}

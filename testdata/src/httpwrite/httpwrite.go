@@ -72,3 +72,41 @@ func PostHelpers(ctx context.Context, t *asynq.Task) error {
 	_, err := client.PostForm("https://example.com", url.Values{})
 	return err
 }
+
+// A client helper that takes the method: the request is an effect where a caller passes
+// POST or PATCH, through a second helper that hands its own parameter on; not for GET.
+type apiClient struct{ http *http.Client }
+
+func (c *apiClient) do(ctx context.Context, method, url, key string) error {
+	req, err := http.NewRequestWithContext(ctx, method, url, nil)
+	if err != nil {
+		return err
+	}
+	if key != "" {
+		req.Header.Set("Idempotency-Key", key)
+	}
+	_, err = c.http.Do(req)
+	return err
+}
+
+func (c *apiClient) send(ctx context.Context, method, url string) error {
+	return c.do(ctx, method, url, "")
+}
+
+var api = &apiClient{http: http.DefaultClient}
+
+func MethodParamPost(ctx context.Context, t *asynq.Task) error {
+	return api.send(ctx, http.MethodPost, "https://example.com/orders") // want `handler MethodParamPost: HTTP POST with an Idempotency-Key header, but the key passed to \(\*httpwrite.apiClient\).do is empty: the call carries none \(MethodParamPost -> \(\*httpwrite.apiClient\).send -> \(\*httpwrite.apiClient\).do -> \(\*http.Client\).Do\); missing: key, enforcement$`
+}
+
+func MethodParamKeyed(ctx context.Context, t *asynq.Task) error {
+	return api.do(ctx, "PATCH", "https://example.com/orders", "order-"+t.Type())
+}
+
+func MethodParamRandomKey(ctx context.Context, t *asynq.Task) error {
+	return api.do(ctx, "POST", "https://example.com/orders", uuid.NewString()) // want `handler MethodParamRandomKey: HTTP POST with an Idempotency-Key header, but the key passed to \(\*httpwrite.apiClient\).do changes on every retry \(made from uuid.NewString\)`
+}
+
+func MethodParamGet(ctx context.Context, t *asynq.Task) error {
+	return api.send(ctx, http.MethodGet, "https://example.com/orders")
+}

@@ -1,0 +1,136 @@
+package effect
+
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+)
+
+// Facts are written once per package and read by every importer (go vet and golangci-lint
+// store them), so a Fact encodes itself compactly instead of through gob's reflection:
+// gob would send a descriptor of Effect and Hop with every package's facts, field names
+// and all, which is most of the bytes of a small fact. The encoding is deterministic (the
+// set is sorted, no maps) and versioned by its first byte.
+//
+//	fact   = version(1) flags nEffects effect*
+//	effect = str(kind) state str(detail) uvarint(keyParams) tx methodParam nHops hop*
+//	hop    = str(func) str(pos)
+//	str    = uvarint(len) bytes
+const factEncoding = 1
+
+// MarshalBinary encodes f; gob uses it for facts.
+func (f *Fact) MarshalBinary() ([]byte, error) {
+	b := make([]byte, 0, 64)
+	b = append(b, factEncoding)
+	var flags byte
+	if f.CompletesInTx {
+		flags |= 1
+	}
+	b = append(b, flags)
+	b = binary.AppendUvarint(b, uint64(len(f.Effects)))
+	for _, e := range f.Effects {
+		b = appendString(b, string(e.Kind))
+		b = append(b, byte(e.State))
+		b = appendString(b, e.Detail)
+		b = binary.AppendUvarint(b, e.KeyParams)
+		b = append(b, byte(e.Tx), e.MethodParam)
+		b = binary.AppendUvarint(b, uint64(len(e.Chain)))
+		for _, h := range e.Chain {
+			b = appendString(b, h.Func)
+			b = appendString(b, h.Pos)
+		}
+	}
+	return b, nil
+}
+
+// UnmarshalBinary decodes what MarshalBinary wrote; malformed input is an error, never a
+// panic: facts come from files another process wrote.
+func (f *Fact) UnmarshalBinary(data []byte) error {
+	r := reader{data: data}
+	if v := r.byte(); v != factEncoding {
+		return fmt.Errorf("effect fact: encoding version %d, want %d", v, factEncoding)
+	}
+	flags := r.byte()
+	n := r.count()
+	effects := make(Set, 0, n)
+	for i := 0; i < n && r.err == nil; i++ {
+		var e Effect
+		e.Kind = Kind(r.string())
+		e.State = State(r.byte())
+		e.Detail = r.string()
+		e.KeyParams = r.uvarint()
+		e.Tx = TxMode(r.byte())
+		e.MethodParam = r.byte()
+		hops := r.count()
+		for j := 0; j < hops && r.err == nil; j++ {
+			e.Chain = append(e.Chain, Hop{Func: r.string(), Pos: r.string()})
+		}
+		effects = append(effects, e)
+	}
+	if r.err == nil && len(r.data) > 0 {
+		r.err = errors.New("trailing bytes")
+	}
+	if r.err != nil {
+		return fmt.Errorf("effect fact: %w", r.err)
+	}
+	f.Effects, f.CompletesInTx = effects, flags&1 != 0
+	return nil
+}
+
+func appendString(b []byte, s string) []byte {
+	b = binary.AppendUvarint(b, uint64(len(s)))
+	return append(b, s...)
+}
+
+// reader reads the encoding, remembering the first error.
+type reader struct {
+	data []byte
+	err  error
+}
+
+func (r *reader) fail(what string) {
+	if r.err == nil {
+		r.err = errors.New("truncated or malformed " + what)
+	}
+	r.data = nil
+}
+
+func (r *reader) byte() byte {
+	if len(r.data) < 1 {
+		r.fail("byte")
+		return 0
+	}
+	b := r.data[0]
+	r.data = r.data[1:]
+	return b
+}
+
+func (r *reader) uvarint() uint64 {
+	v, n := binary.Uvarint(r.data)
+	if n <= 0 {
+		r.fail("number")
+		return 0
+	}
+	r.data = r.data[n:]
+	return v
+}
+
+// count reads a length that must fit in what is left (each item takes a byte at least).
+func (r *reader) count() int {
+	v := r.uvarint()
+	if v > uint64(len(r.data)) {
+		r.fail("count")
+		return 0
+	}
+	return int(v)
+}
+
+func (r *reader) string() string {
+	n := r.count()
+	if r.err != nil {
+		return ""
+	}
+	s := string(r.data[:n])
+	r.data = r.data[n:]
+	return s
+}
