@@ -27,6 +27,9 @@ go test -run='^$' -fuzz=FuzzParse -fuzztime="${FUZZTIME:-50000x}" ./internal/mod
 step "fuzz: directive parser (bounded)"
 go test -run='^$' -fuzz=FuzzParse -fuzztime="${FUZZTIME:-1000000x}" ./internal/directive
 
+step "fuzz: fact decoder (bounded)"
+go test -run='^$' -fuzz=FuzzFactDecode -fuzztime="${FUZZTIME:-300000x}" ./internal/effect
+
 step "idempotency module: tests under the race detector"
 (cd idempotency && go vet ./... && go test -race ./...)
 
