@@ -215,13 +215,7 @@ func ordered(list []string) []string {
 func (a *analysis_) payloadHas(h handlerNode, name string) bool {
 	last := name[strings.LastIndex(name, ".")+1:]
 	var types_ []types.Type
-	var sig *types.Signature
-	if h.fn != nil {
-		sig = h.fn.Signature()
-	} else if h.lit != nil {
-		sig, _ = a.pass.TypesInfo.TypeOf(h.lit).(*types.Signature)
-	}
-	if sig != nil {
+	if sig := a.signature(h.node); sig != nil {
 		for i := 0; i < sig.Params().Len(); i++ {
 			p := sig.Params().At(i)
 			if strings.EqualFold(p.Name(), last) {

@@ -600,6 +600,18 @@ func (a *analysis_) lookupMethod(full string) *types.Func {
 	return m
 }
 
+// signature returns n's signature: the declared function's, or the literal's type.
+func (a *analysis_) signature(n *node) *types.Signature {
+	if n.fn != nil {
+		return n.fn.Signature()
+	}
+	if n.lit != nil {
+		sig, _ := a.pass.TypesInfo.TypeOf(n.lit).(*types.Signature)
+		return sig
+	}
+	return nil
+}
+
 // hopName is the name of n on a chain: qualified by its package, as importers see it.
 func (n *node) hopName() string {
 	if n.fn != nil {

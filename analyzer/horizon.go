@@ -254,12 +254,7 @@ func (a *analysis_) jobOf(h handlerNode) (string, string) {
 			}
 		}
 	}
-	var sig *types.Signature
-	if h.fn != nil {
-		sig = h.fn.Signature()
-	} else if h.lit != nil {
-		sig, _ = a.pass.TypesInfo.TypeOf(h.lit).(*types.Signature)
-	}
+	sig := a.signature(h.node)
 	if sig == nil {
 		return "", ""
 	}

@@ -175,12 +175,7 @@ func (a *analysis_) keyFromInput(key ast.Expr) bool {
 	}
 	params := map[*types.Var]bool{}
 	for n := a.current; n != nil; n = n.parent {
-		var sig *types.Signature
-		if n.fn != nil {
-			sig = n.fn.Signature()
-		} else if n.lit != nil {
-			sig, _ = a.pass.TypesInfo.TypeOf(n.lit).(*types.Signature)
-		}
+		sig := a.signature(n)
 		if sig == nil {
 			continue
 		}
