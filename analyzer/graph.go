@@ -56,6 +56,10 @@ type analysis_ struct {
 	// retrySet holds the retry settings of the package (and, read on first use, of its
 	// dependencies) for the ttl checks.
 	retrySet retrySettings
+	// muxUses indexes the variables in asynq registrations' handler arguments, on first use.
+	muxUses map[*types.Var]*muxUse
+	// generated caches, per callee package, whether it is generated code a model describes.
+	generated map[*types.Package]bool
 }
 
 // node is a function declaration or function literal of the package.
@@ -403,7 +407,7 @@ func (a *analysis_) resolveCall(n *node, call *ast.CallExpr) {
 	}
 	before := len(n.sites)
 	a.callTarget(n, fn, call.Pos(), a.callArgs(call))
-	if len(n.sites) > before && n.sites[before].fact != nil && a.index.Generated(fn.Pkg()) {
+	if len(n.sites) > before && n.sites[before].fact != nil && a.generatedPkg(fn.Pkg()) {
 		n.sites[before].guard, n.sites[before].guardBy = a.generatedGuard(call)
 	}
 }
@@ -598,6 +602,20 @@ func (a *analysis_) lookupMethod(full string) *types.Func {
 	m, _ := fn.(*types.Func)
 	a.methodByName[full] = m
 	return m
+}
+
+// generatedPkg reports, once per package, whether calls into pkg may carry a generated
+// chain guard: every call with a fact asks.
+func (a *analysis_) generatedPkg(pkg *types.Package) bool {
+	g, ok := a.generated[pkg]
+	if !ok {
+		if a.generated == nil {
+			a.generated = map[*types.Package]bool{}
+		}
+		g = a.index.Generated(pkg)
+		a.generated[pkg] = g
+	}
+	return g
 }
 
 // signature returns n's signature: the declared function's, or the literal's type.

@@ -7,6 +7,7 @@ import (
 	"go/token"
 	"go/types"
 	"sort"
+	"strings"
 	"time"
 
 	"golang.org/x/tools/go/analysis"
@@ -81,6 +82,9 @@ func (a *analysis_) collectRetries() retrySettings {
 			case *ast.CallExpr:
 				fn, ok := typeutil.Callee(info, x).(*types.Func)
 				if !ok || fn.Pkg() == nil {
+					return true
+				}
+				if p := model.Normalize(fn.Pkg().Path()); p != asynqPath && p != riverPath {
 					return true
 				}
 				switch model.Normalize(fn.Origin().FullName()) {
@@ -241,16 +245,30 @@ func (a *analysis_) checkDeclaredTTL(h handlerNode, ttl time.Duration) {
 	})
 }
 
+// muxRegistration reports whether call registers an asynq handler for a task type
+// (ServeMux.Handle or HandleFunc), and which of the two; only asynq's own functions pay
+// for the full name.
+func (a *analysis_) muxRegistration(call *ast.CallExpr) (ok, handleFunc bool) {
+	fn, isFn := typeutil.Callee(a.pass.TypesInfo, call).(*types.Func)
+	if !isFn || fn.Pkg() == nil || model.Normalize(fn.Pkg().Path()) != asynqPath {
+		return false, false
+	}
+	switch model.Normalize(fn.Origin().FullName()) {
+	case "(*" + asynqPath + ".ServeMux).Handle":
+		return true, false
+	case "(*" + asynqPath + ".ServeMux).HandleFunc":
+		return true, true
+	}
+	return false, false
+}
+
 // jobOf names the job a handler runs: an asynq task type from its registration here, or a
 // River args type from its *river.Job[T] parameter.
 func (a *analysis_) jobOf(h handlerNode) (string, string) {
 	if h.regCall != nil {
-		if fn, ok := typeutil.Callee(a.pass.TypesInfo, h.regCall).(*types.Func); ok {
-			switch model.Normalize(fn.Origin().FullName()) {
-			case "(*" + asynqPath + ".ServeMux).Handle", "(*" + asynqPath + ".ServeMux).HandleFunc":
-				if t := a.constString(argAt(h.regCall, 0)); t != "" {
-					return "asynq", t
-				}
+		if ok, _ := a.muxRegistration(h.regCall); ok {
+			if t := a.constString(argAt(h.regCall, 0)); t != "" {
+				return "asynq", t
 			}
 		}
 	}
@@ -470,7 +488,7 @@ func frameworkOf(t types.Type, depth int) string {
 		switch {
 		case path == asynqPath:
 			return "asynq"
-		case path == riverPath || len(path) > len(riverPath) && path[:len(riverPath)+1] == riverPath+"/":
+		case path == riverPath || strings.HasPrefix(path, riverPath+"/"):
 			return "river"
 		}
 	}
@@ -489,36 +507,52 @@ func (a *analysis_) asynqRegistrations(v *types.Var) map[string]bool {
 	if v == nil {
 		return nil
 	}
-	info := a.pass.TypesInfo
-	uses := 0
-	for id, obj := range info.Uses {
-		if obj == v && id.Pos().IsValid() {
-			uses++
-		}
+	if a.muxUses == nil {
+		a.indexMuxUses()
 	}
-	tasks := map[string]bool{}
-	matched := 0
+	u := a.muxUses[v]
+	if u == nil || u.matched != u.uses || len(u.tasks) == 0 {
+		return nil
+	}
+	return u.tasks
+}
+
+// muxUse is how a variable appears in the handler arguments of asynq registrations.
+type muxUse struct {
+	tasks   map[string]bool // the constant task types of those registrations
+	matched int             // its uses inside them
+	uses    int             // its uses in the package
+}
+
+// indexMuxUses walks the package once for the variables used in the handler arguments of
+// asynq registrations, and counts all their uses.
+func (a *analysis_) indexMuxUses() {
+	info := a.pass.TypesInfo
+	a.muxUses = map[*types.Var]*muxUse{}
 	for _, f := range a.pass.Files {
 		ast.Inspect(f, func(x ast.Node) bool {
 			call, ok := x.(*ast.CallExpr)
 			if !ok {
 				return true
 			}
-			fn, ok := typeutil.Callee(info, call).(*types.Func)
-			if !ok {
-				return true
-			}
-			name := model.Normalize(fn.Origin().FullName())
-			if name != "(*"+asynqPath+".ServeMux).Handle" && name != "(*"+asynqPath+".ServeMux).HandleFunc" {
+			if ok, _ := a.muxRegistration(call); !ok {
 				return true
 			}
 			t := a.constString(argAt(call, 0))
 			ast.Inspect(argAt(call, 1), func(y ast.Node) bool {
 				id, ok := y.(*ast.Ident)
-				if ok && info.Uses[id] == v {
-					matched++
+				if !ok {
+					return true
+				}
+				if v, ok := info.Uses[id].(*types.Var); ok {
+					u := a.muxUses[v]
+					if u == nil {
+						u = &muxUse{tasks: map[string]bool{}}
+						a.muxUses[v] = u
+					}
+					u.matched++
 					if t != "" {
-						tasks[t] = true
+						u.tasks[t] = true
 					}
 				}
 				return true
@@ -526,10 +560,13 @@ func (a *analysis_) asynqRegistrations(v *types.Var) map[string]bool {
 			return true
 		})
 	}
-	if matched == 0 || matched != uses || len(tasks) == 0 {
-		return nil
+	for id, obj := range info.Uses {
+		if v, ok := obj.(*types.Var); ok && id.Pos().IsValid() {
+			if u := a.muxUses[v]; u != nil {
+				u.uses++
+			}
+		}
 	}
-	return tasks
 }
 
 // compareRetention reports a retention shorter than the longest horizon of the jobs served.
@@ -562,12 +599,7 @@ func (a *analysis_) compareRetention(pos token.Pos, retention time.Duration, fra
 
 // shortType drops the import path of "pkg/path.Type" but the last element.
 func shortType(name string) string {
-	for i := len(name) - 1; i >= 0; i-- {
-		if name[i] == '/' {
-			return name[i+1:]
-		}
-	}
-	return name
+	return name[strings.LastIndexByte(name, '/')+1:]
 }
 
 // human renders a duration in its two largest units: "20d 9h", "4h 18m", "5m 18s", "45s".

@@ -80,7 +80,7 @@ func (a *analysis_) keyParams(key ast.Expr) uint64 {
 	params := a.current.fn.Signature().Params()
 	index := map[*types.Var]int{}
 	for i := 0; i < params.Len() && i < 64; i++ {
-		if p := params.At(i); isString(p.Type().Underlying()) {
+		if p := params.At(i); isString(p.Type()) {
 			index[p] = i
 		}
 	}

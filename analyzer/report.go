@@ -84,18 +84,7 @@ func (a *analysis_) report() ([]*Handler, []*Finding) {
 // known drops the effects a handler does not have for sure: a request whose method is a
 // parameter (a handler is called by its framework, which passes no method).
 func known(s effect.Set) effect.Set {
-	for _, e := range s {
-		if e.MethodParam != 0 {
-			var out effect.Set
-			for _, e := range s {
-				if e.MethodParam == 0 {
-					out = append(out, e)
-				}
-			}
-			return out
-		}
-	}
-	return s
+	return slices.DeleteFunc(slices.Clone(s), func(e effect.Effect) bool { return e.MethodParam != 0 })
 }
 
 // message is the one-line text of a finding for handler name.

@@ -7,9 +7,9 @@ import (
 	"go/token"
 	"go/types"
 	"strconv"
+	"strings"
 
 	"golang.org/x/tools/go/analysis"
-	"golang.org/x/tools/go/types/typeutil"
 
 	"github.com/chokaq/idemlint/internal/model"
 )
@@ -32,14 +32,8 @@ func (a *analysis_) wrapFix(h handlerNode) *analysis.SuggestedFix {
 	if call == nil || h.wrapped || len(call.Args) != 2 {
 		return nil
 	}
-	info := a.pass.TypesInfo
-	fn, ok := typeutil.Callee(info, call).(*types.Func)
+	ok, handleFunc := a.muxRegistration(call)
 	if !ok {
-		return nil
-	}
-	name := model.Normalize(fn.Origin().FullName())
-	handleFunc := name == "(*"+asynqPath+".ServeMux).HandleFunc"
-	if !handleFunc && name != "(*"+asynqPath+".ServeMux).Handle" {
 		return nil
 	}
 	file := a.fileAt(call.Pos())
@@ -137,16 +131,7 @@ func importName(file *ast.File, path string) string {
 			}
 			return imp.Name.Name
 		}
-		return p[lastSlash(p)+1:]
+		return p[strings.LastIndexByte(p, '/')+1:]
 	}
 	return ""
-}
-
-func lastSlash(s string) int {
-	for i := len(s) - 1; i >= 0; i-- {
-		if s[i] == '/' {
-			return i
-		}
-	}
-	return -1
 }
