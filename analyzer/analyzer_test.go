@@ -1,8 +1,10 @@
 package analyzer_test
 
 import (
-	"fmt"
+	"io/fs"
+	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -20,80 +22,130 @@ func testdata(t *testing.T) string {
 	return dir
 }
 
-// diagnosticsOnly passes analysistest's complaints through except those about facts nobody
-// asked for: the feature packages state their diagnostics, and the fact packages (below)
-// state every fact.
-type diagnosticsOnly struct{ t *testing.T }
+// The test packages are read from testdata/src, so adding one is adding a directory:
+//   - a top-level directory whose name has a dot (github.com, gorm.io ...) holds stubs of
+//     third-party APIs, not tests (the rule apicheck uses to find the stubs);
+//   - models holds one package per library's built-in model, each directly under it
+//     (TestModels); deeper directories are their fixtures (ent's generated client);
+//   - a directory with a .golden file tests suggested fixes (TestSuggestedFixes);
+//   - a directory in fixtures is imported by other tests and holds nothing to test;
+//   - every other top-level directory is a feature (TestAnalyzer): the packages in and
+//     below it, analysed together.
 
-func (d diagnosticsOnly) Errorf(format string, args ...any) {
-	d.t.Helper()
-	if msg := fmt.Sprintf(format, args...); !strings.Contains(msg, "unexpected fact") {
-		d.t.Error(msg)
-	}
+// fixtures are the top-level directories that tests import but that are no tests: stubs of
+// APIs without a host-like path, each with whose they are.
+var fixtures = map[string]string{
+	"acme": "a company's own libraries, modelled by usermodels/.idemlint.yml",
 }
 
-// packageFactsIgnored drops only the package facts ("has effects"), which every package in a
-// chain carries.
-type packageFactsIgnored struct{ t *testing.T }
-
-func (d packageFactsIgnored) Errorf(format string, args ...any) {
-	d.t.Helper()
-	if msg := fmt.Sprintf(format, args...); !strings.Contains(msg, "unexpected fact: {package") {
-		d.t.Error(msg)
+// features returns the feature directories: the top-level directories of testdata/src that
+// are neither stubs, fixtures, models nor fix tests.
+func features(t *testing.T) []string {
+	t.Helper()
+	dirs := subdirs(t, "")
+	for dir := range fixtures {
+		if !slices.Contains(dirs, dir) {
+			t.Fatalf("fixture %s is not a directory of testdata/src", dir)
+		}
 	}
+	var out []string
+	for _, dir := range dirs {
+		if !strings.Contains(dir, ".") && fixtures[dir] == "" && dir != "models" && !hasGolden(t, dir) {
+			out = append(out, dir)
+		}
+	}
+	return nonEmpty(t, "feature directories", out)
 }
 
-// One package per feature; each file's // want comments are the expected diagnostics.
+// fixTests returns the top-level directories of testdata/src with .golden files.
+func fixTests(t *testing.T) []string {
+	t.Helper()
+	var out []string
+	for _, dir := range subdirs(t, "") {
+		if !strings.Contains(dir, ".") && hasGolden(t, dir) {
+			out = append(out, dir)
+		}
+	}
+	return nonEmpty(t, "fix tests", out)
+}
+
+// packagesUnder returns the import paths of dir (relative to testdata/src) and of every
+// directory below it that holds Go files.
+func packagesUnder(t *testing.T, dir string) []string {
+	t.Helper()
+	src := filepath.Join(testdata(t), "src")
+	var out []string
+	err := filepath.WalkDir(filepath.Join(src, dir), func(path string, d fs.DirEntry, err error) error {
+		if err != nil || !d.IsDir() {
+			return err
+		}
+		if names, _ := filepath.Glob(filepath.Join(path, "*.go")); len(names) > 0 {
+			rel, err := filepath.Rel(src, path)
+			if err != nil {
+				return err
+			}
+			out = append(out, filepath.ToSlash(rel))
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return nonEmpty(t, "packages under "+dir, out)
+}
+
+// subdirs returns the names of the directories directly in testdata/src/dir, sorted.
+func subdirs(t *testing.T, dir string) []string {
+	t.Helper()
+	entries, err := os.ReadDir(filepath.Join(testdata(t), "src", dir))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for _, e := range entries {
+		if e.IsDir() {
+			out = append(out, e.Name())
+		}
+	}
+	return out
+}
+
+// hasGolden reports whether testdata/src/dir holds a .golden file.
+func hasGolden(t *testing.T, dir string) bool {
+	t.Helper()
+	names, err := filepath.Glob(filepath.Join(testdata(t), "src", dir, "*.golden"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return len(names) > 0
+}
+
+// nonEmpty stops the test when a list read from testdata is empty: a test of nothing
+// passes.
+func nonEmpty(t *testing.T, what string, list []string) []string {
+	t.Helper()
+	if len(list) == 0 {
+		t.Fatalf("no %s found under testdata/src", what)
+	}
+	return list
+}
+
+// One directory per feature; each file's // want comments are the expected diagnostics and
+// every fact (the effects of each function, at its declaration, and the package facts on
+// line 1). Among them, several packages test one thing across packages:
+//   - crosspkg: facts cross package boundaries (upstream -> middle -> downstream); cycles:
+//     facts settle on recursion;
+//   - iface: an interface's implementation in another package;
+//   - retention: an explicit middleware retention is compared with the retry horizon of the
+//     jobs it serves, read from the package that sets their retries (a package fact);
+//   - usermodels: a project's own models (.idemlint.yml) of its own libraries (stubbed under
+//     acme): handlers by signature, and handlers known only by their registration, functions
+//     and a struct's exported methods in the registering package, and a function of another
+//     package reported at its registration.
 func TestAnalyzer(t *testing.T) {
-	for _, pkg := range []string{
-		"sqlwrite",
-		"httpwrite",
-		"email",
-		"payment",
-		"handlers",
-		"directives",
-		"generics",
-		"closures",
-		"iface/use",
-		"middleware",
-		"publish",
-		"usermodels/handlers",
-		"decisions",
-		"typeerrors",
-	} {
-		t.Run(pkg, func(t *testing.T) {
-			analysistest.Run(diagnosticsOnly{t}, testdata(t), analyzer.Analyzer, pkg)
+	for _, dir := range features(t) {
+		t.Run(dir, func(t *testing.T) {
+			analysistest.Run(t, testdata(t), analyzer.Analyzer, packagesUnder(t, dir)...)
 		})
 	}
-}
-
-// Facts cross package boundaries (upstream -> middle -> downstream, an interface
-// implementation in another package) and settle on cycles; every fact is stated.
-func TestFacts(t *testing.T) {
-	analysistest.Run(packageFactsIgnored{t}, testdata(t), analyzer.Analyzer,
-		"crosspkg/upstream", "crosspkg/middle", "crosspkg/downstream", "iface/impl", "cycles")
-}
-
-// Handlers known only by their registration (a company runtime declared in .idemlint.yml):
-// functions and a struct's exported methods in the registering package, and a function of
-// another package reported at its registration.
-func TestRegistrations(t *testing.T) {
-	analysistest.Run(diagnosticsOnly{t}, testdata(t), analyzer.Analyzer, "usermodels/activities", "usermodels/app")
-}
-
-// The decisions skeleton is inserted at the end of a handler's doc comment, or above it.
-func TestDecisionsSkeletonFix(t *testing.T) {
-	analysistest.RunWithSuggestedFixes(diagnosticsOnly{t}, testdata(t), analyzer.Analyzer, "decisionsfix")
-}
-
-// The Idempotency-Key header line is added where the request is sent, from a stable key in
-// scope (eventID); never from a random one (traceID).
-func TestHeaderFix(t *testing.T) {
-	analysistest.RunWithSuggestedFixes(diagnosticsOnly{t}, testdata(t), analyzer.Analyzer, "headerfix")
-}
-
-// An explicit middleware retention is compared with the retry horizon of the jobs it serves,
-// read from the package that sets their retries (a package fact).
-func TestRetentionHorizon(t *testing.T) {
-	analysistest.Run(diagnosticsOnly{t}, testdata(t), analyzer.Analyzer, "retention/tasks", "retention/worker", "retention/custom")
 }

@@ -15,17 +15,25 @@ import (
 	"github.com/chokaq/idemlint/analyzer"
 )
 
-// A directive that silences nothing carries a fix that removes it: its line when it stands
-// alone, the blanks before it when it trails code, and the "//" line it leaves dangling at
-// the end of a doc comment. testdata/src/fixes/fixes.go.golden is the file after the fixes.
+// Each directory with .golden files tests suggested fixes: its *.go.golden files are its
+// files after every fix, and its // want comments state the diagnostics and facts as in
+// TestAnalyzer.
+//   - fixes: a directive that silences nothing carries a fix that removes it: its line when
+//     it stands alone, the blanks before it when it trails code, and the "//" line it leaves
+//     dangling at the end of a doc comment;
+//   - decisionsfix: the decisions skeleton is inserted at the end of a handler's doc comment,
+//     or above it;
+//   - headerfix: the Idempotency-Key header line is added where the request is sent, from a
+//     stable key in scope (eventID); never from a random one (traceID);
+//   - wrapfix: a registration is wrapped with the runtime middleware when the file imports
+//     the asynq adapter and exactly one middleware for asynq tasks is in scope; with two,
+//     nothing.
 func TestSuggestedFixes(t *testing.T) {
-	analysistest.RunWithSuggestedFixes(packageFactsIgnored{t}, testdata(t), analyzer.Analyzer, "fixes")
-}
-
-// A registration is wrapped with the runtime middleware when the file imports the asynq
-// adapter and exactly one middleware for asynq tasks is in scope; with two, nothing.
-func TestWrapFix(t *testing.T) {
-	analysistest.RunWithSuggestedFixes(diagnosticsOnly{t}, testdata(t), analyzer.Analyzer, "wrapfix")
+	for _, dir := range fixTests(t) {
+		t.Run(dir, func(t *testing.T) {
+			analysistest.RunWithSuggestedFixes(t, testdata(t), analyzer.Analyzer, packagesUnder(t, dir)...)
+		})
+	}
 }
 
 // The files the fixes produce must still compile: each package with golden files is
@@ -35,7 +43,7 @@ func TestGoldenFilesCompile(t *testing.T) {
 	t.Setenv("GO111MODULE", "off")
 	ctx := build.Default
 	ctx.GOPATH = testdata(t)
-	for _, pkg := range []string{"fixes", "decisionsfix", "headerfix", "wrapfix"} {
+	for _, pkg := range fixTests(t) {
 		t.Run(pkg, func(t *testing.T) {
 			dir := filepath.Join(testdata(t), "src", pkg)
 			names, err := filepath.Glob(filepath.Join(dir, "*.go"))

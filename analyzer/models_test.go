@@ -8,33 +8,15 @@ import (
 	"github.com/chokaq/idemlint/analyzer"
 )
 
-// The built-in models of each library, one package per library under testdata/src/models:
-// each file's // want comments are the expected diagnostics, and its unflagged calls the
-// cases the model must see as guarded.
+// The built-in models of each library, one package per library directly under
+// testdata/src/models: each file's // want comments are the expected diagnostics and facts,
+// and its unflagged calls the cases the model must see as guarded. Deeper directories are
+// the libraries' fixtures (models/ent/ent, ent's generated client), analysed as imports.
 func TestModels(t *testing.T) {
-	for _, pkg := range []string{
-		"models/sqlx",
-		"models/gorm",
-		"models/bun",
-		"models/aws",
-		"models/kafka",
-		"models/nats",
-		"models/temporal",
-		"models/watermill",
-		"models/lambda",
-		"models/retryablehttp",
-		"models/stripewebhook",
-		"models/mongo",
-		"models/pubsub",
-		"models/emailproviders",
-		"models/jobqueues",
-		"models/githubwebhook",
-		"models/redis",
-		"models/ent",
-		"models/resty",
-	} {
+	for _, dir := range nonEmpty(t, "model packages", subdirs(t, "models")) {
+		pkg := "models/" + dir
 		t.Run(pkg, func(t *testing.T) {
-			analysistest.Run(diagnosticsOnly{t}, testdata(t), analyzer.Analyzer, pkg)
+			analysistest.Run(t, testdata(t), analyzer.Analyzer, pkg)
 		})
 	}
 }

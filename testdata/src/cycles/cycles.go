@@ -1,4 +1,4 @@
-// Package cycles: recursion and mutual recursion reach a fixpoint. The functions are
+// Package cycles: recursion and mutual recursion reach a fixpoint. The functions are // want package:"has effects"
 // exported so that their facts (which unexported functions do not get) show it.
 package cycles
 

@@ -1,4 +1,4 @@
-// Package decisions exercises the checklist decisions: partial and ttl in missing lists,
+// Package decisions exercises the checklist decisions: partial and ttl in missing lists, // want package:"has effects"
 // declarations that answer them, and declarations the code contradicts.
 package decisions
 
@@ -38,7 +38,7 @@ func ledger(ctx context.Context) error {
 func mail() error { return smtp.SendMail("localhost:25", nil, "a@example.com", nil, nil) }
 
 // Payment then database: two systems, one write not safe to repeat.
-func PaymentThenDB(ctx context.Context, t *asynq.Task) error {
+func PaymentThenDB(ctx context.Context, t *asynq.Task) error { // want PaymentThenDB:`effects payment:protected\(paymentintent.New\) sql.write:unprotected\(\(\*sql.DB\).ExecContext\)`
 	if err := charge(t.Type()); err != nil {
 		return err
 	}
@@ -46,14 +46,14 @@ func PaymentThenDB(ctx context.Context, t *asynq.Task) error {
 }
 
 // One system only: no partial.
-func DBOnly(ctx context.Context, t *asynq.Task) error {
+func DBOnly(ctx context.Context, t *asynq.Task) error { // want DBOnly:`effects sql.write:unprotected\(\(\*sql.DB\).ExecContext\)`
 	return ledger(ctx) // want `handler DBOnly: .*; missing: key, enforcement$`
 }
 
 // The declaration answers partial; key and enforcement stay open.
 //
 //idemlint:decisions partial=manual-review -- a failed charge is reconciled by support
-func DeclaredPartial(ctx context.Context, t *asynq.Task) error {
+func DeclaredPartial(ctx context.Context, t *asynq.Task) error { // want DeclaredPartial:`effects payment:protected\(paymentintent.New\) sql.write:unprotected\(\(\*sql.DB\).ExecContext\)`
 	if err := charge(t.Type()); err != nil {
 		return err
 	}
@@ -63,7 +63,7 @@ func DeclaredPartial(ctx context.Context, t *asynq.Task) error {
 // Everything answered: nothing reported.
 //
 //idemlint:decisions key=OrderID enforce=manual-review partial=manual-review -- receipts are reviewed by support
-func DeclaredAll(ctx context.Context, t *asynq.Task) error {
+func DeclaredAll(ctx context.Context, t *asynq.Task) error { // want DeclaredAll:`effects email.send:unprotected\(smtp.SendMail\) payment:protected\(paymentintent.New\)`
 	var p ChargePayload
 	_ = p
 	if err := charge(t.Type()); err != nil {
@@ -75,7 +75,7 @@ func DeclaredAll(ctx context.Context, t *asynq.Task) error {
 // The code contradicts the declared upsert.
 //
 //idemlint:decisions key=OrderID enforce=upsert -- the ledger has a unique order id
-func Contradicted(ctx context.Context, t *asynq.Task) error {
+func Contradicted(ctx context.Context, t *asynq.Task) error { // want Contradicted:`effects sql.write:unprotected\(\(\*sql.DB\).ExecContext\)`
 	var p ChargePayload
 	_ = p
 	return ledger(ctx) // want `handler Contradicted: //idemlint:decisions enforce=upsert contradicts the code: SQL write not safe to repeat: INSERT without conflict handling`
@@ -84,7 +84,7 @@ func Contradicted(ctx context.Context, t *asynq.Task) error {
 // A key that names nothing of the job.
 //
 //idemlint:decisions key=InvoiceNumber enforce=manual-review -- reviewed // want `key=InvoiceNumber names nothing in BadKey's job`
-func BadKey(ctx context.Context, t *asynq.Task) error {
+func BadKey(ctx context.Context, t *asynq.Task) error { // want BadKey:`effects email.send:unprotected\(smtp.SendMail\)`
 	return mail()
 }
 
@@ -98,7 +98,7 @@ type ShipWorker struct {
 
 // The job's completion is committed with its database writes: the INSERT on the
 // transaction and the job inserted through it are enforced, and there is no partial.
-func (w *ShipWorker) Work(ctx context.Context, job *river.Job[ShipArgs]) error {
+func (w *ShipWorker) Work(ctx context.Context, job *river.Job[ShipArgs]) error { // want Work:`effects payment:protected\(paymentintent.New\) publish:unprotected\(\(\*river.Client\).InsertTx\) sql.write:unprotected\(\(pgx.Tx\).Exec\) completes-in-tx`
 	var tx pgx.Tx
 	if err := charge(job.Args.ShipmentID); err != nil {
 		return err
@@ -128,7 +128,7 @@ type RestockWorker struct {
 
 // A write on the pool commits on its own, whatever the transaction holding the job's
 // completion does; so does a job inserted outside it.
-func (w *RestockWorker) Work(ctx context.Context, job *river.Job[RestockArgs]) error {
+func (w *RestockWorker) Work(ctx context.Context, job *river.Job[RestockArgs]) error { // want Work:`effects publish:unprotected\(\(\*river.Client\).Insert\) sql.write:unprotected\(\(\*pgxpool.Pool\).Exec\) completes-in-tx`
 	var tx pgx.Tx
 	if _, err := pool.Exec(ctx, "INSERT INTO restocks (sku) VALUES ($1)", job.Args.SKU); err != nil { // want `handler \(\*RestockWorker\).Work: SQL write not safe to repeat: INSERT without conflict handling .*; missing: key, enforcement$`
 		return err
@@ -146,7 +146,7 @@ type NotifyWorker struct {
 
 // Without the completion in the transaction, a job inserted through it is repeated by a
 // retry after the commit.
-func (w *NotifyWorker) Work(ctx context.Context, job *river.Job[RestockArgs]) error {
+func (w *NotifyWorker) Work(ctx context.Context, job *river.Job[RestockArgs]) error { // want Work:`effects publish:unprotected\(\(\*river.Client\).InsertTx\)`
 	var tx pgx.Tx
 	_, err := riverClient.InsertTx(ctx, tx, ShipArgs{}, nil) // want `handler \(\*NotifyWorker\).Work: River job inserted without an idempotency key .*; missing: key, enforcement$`
 	return err
@@ -179,7 +179,7 @@ func fulfilKept(ctx context.Context, job OrderJob) error {
 	return ledgerTx(ctx)
 }
 
-func Register() error {
+func Register() error { // want Register:`effects sql.write:unprotected\(\(\*sql.Tx\).ExecContext\) completes-in-tx`
 	key := func(j OrderJob) (string, error) { return j.OrderID, nil }
 	loose, err := idempotency.New(key)
 	if err != nil {

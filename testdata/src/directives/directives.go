@@ -1,4 +1,4 @@
-// Package directives exercises //idemlint: directives, well-formed and not.
+// Package directives exercises //idemlint: directives, well-formed and not. // want package:"has effects"
 package directives
 
 import (
@@ -25,7 +25,7 @@ func IgnoredSameLine(ctx context.Context, t *asynq.Task) error {
 // IgnoredInDoc silences one kind for the whole function; the other is still reported.
 //
 //idemlint:ignore email.send -- receipts may be sent twice, by decision of the shop owner
-func IgnoredInDoc(ctx context.Context, t *asynq.Task) error {
+func IgnoredInDoc(ctx context.Context, t *asynq.Task) error { // want IgnoredInDoc:`effects sql.write:unprotected\(\(\*sql.DB\).Exec\)`
 	if err := send(); err != nil {
 		return err
 	}
@@ -53,7 +53,7 @@ func clean() error {
 	return err
 }
 
-func Bad(ctx context.Context, t *asynq.Task) error {
+func Bad(ctx context.Context, t *asynq.Task) error { // want Bad:`effects email.send:unprotected\(smtp.SendMail\)`
 	//idemlint:ignore email.send // want `//idemlint:ignore needs a reason`
 	_ = send() // want `handler Bad: email sent`
 	//idemlint:ignore mail.send -- typo in the kind // want `//idemlint:ignore names unknown kind "mail.send"`

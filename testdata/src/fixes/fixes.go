@@ -1,4 +1,4 @@
-// Package fixes exercises the suggested fix for directives that silence nothing: the
+// Package fixes exercises the suggested fix for directives that silence nothing: the // want package:"has effects"
 // directive is removed, with its line when it stands alone.
 package fixes
 

@@ -1,4 +1,4 @@
-// Package handlers exercises every handler shape: asynq, River and Watermill, functions,
+// Package handlers exercises every handler shape: asynq, River and Watermill, functions, // want package:"has effects"
 // methods, literals, method values and the //idemlint:handler directive.
 package handlers
 
@@ -18,7 +18,7 @@ func send() error {
 // asynq.Handler implemented by a type.
 type EmailHandler struct{}
 
-func (h *EmailHandler) ProcessTask(ctx context.Context, t *asynq.Task) error {
+func (h *EmailHandler) ProcessTask(ctx context.Context, t *asynq.Task) error { // want ProcessTask:`effects email.send:unprotected\(smtp.SendMail\)`
 	return send() // want `handler \(\*EmailHandler\).ProcessTask: email sent with no deduplication \(\(\*EmailHandler\).ProcessTask -> handlers.send -> smtp.SendMail\)`
 }
 
@@ -35,11 +35,11 @@ func welcomeHelper(ctx context.Context, t *asynq.Task) error {
 type service struct{}
 
 // A method value registered as a handler: its shape is a function's, it is a method.
-func (s *service) handleReceipt(ctx context.Context, t *asynq.Task) error {
+func (s *service) handleReceipt(ctx context.Context, t *asynq.Task) error { // want handleReceipt:`effects email.send:unprotected\(smtp.SendMail\)`
 	return send() // want `handler \(\*service\).handleReceipt: email sent`
 }
 
-func Register(mux *asynq.ServeMux, s *service, r *message.Router, workers *river.Workers) {
+func Register(mux *asynq.ServeMux, s *service, r *message.Router, workers *river.Workers) { // want Register:`effects email.send:unprotected\(smtp.SendMail\)`
 	mux.HandleFunc("welcome", handleWelcome)
 	mux.HandleFunc("receipt", s.handleReceipt)
 	mux.Handle("email", &EmailHandler{})
@@ -65,12 +65,12 @@ type SortWorker struct {
 	river.WorkerDefaults[SortArgs]
 }
 
-func (w *SortWorker) Work(ctx context.Context, job *river.Job[SortArgs]) error {
+func (w *SortWorker) Work(ctx context.Context, job *river.Job[SortArgs]) error { // want Work:`effects email.send:unprotected\(smtp.SendMail\)`
 	return send() // want `handler \(\*SortWorker\).Work: email sent`
 }
 
 // Watermill handlers.
-func OnOrder(msg *message.Message) ([]*message.Message, error) {
+func OnOrder(msg *message.Message) ([]*message.Message, error) { // want OnOrder:`effects email.send:unprotected\(smtp.SendMail\)`
 	return nil, send() // want `handler OnOrder: email sent`
 }
 
@@ -81,9 +81,9 @@ func onShipped(msg *message.Message) error {
 // A function of the project's own runtime, declared a handler by directive.
 //
 //idemlint:handler
-func Consume(ctx context.Context, body []byte) error {
+func Consume(ctx context.Context, body []byte) error { // want Consume:`effects email.send:unprotected\(smtp.SendMail\)`
 	return send() // want `handler Consume: email sent`
 }
 
 // Not a handler: same side effect, no handler shape, no directive.
-func NotAHandler() error { return send() }
+func NotAHandler() error { return send() } // want NotAHandler:`effects email.send:unprotected\(smtp.SendMail\)`

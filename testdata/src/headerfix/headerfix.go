@@ -1,4 +1,4 @@
-// Package headerfix: the Idempotency-Key header fix, offered only with a stable key in scope.
+// Package headerfix: the Idempotency-Key header fix, offered only with a stable key in scope. // want package:"has effects"
 package headerfix
 
 import (
@@ -22,12 +22,12 @@ func notify(ctx context.Context, url, eventID string, body []byte) error {
 }
 
 //idemlint:decisions partial=manual-review -- fixture: keeps the skeleton fix out of this test
-func HandleShipped(ctx context.Context, t *asynq.Task) error {
+func HandleShipped(ctx context.Context, t *asynq.Task) error { // want HandleShipped:`effects http.write:unprotected\(\(\*http.Client\).Do\)`
 	return notify(ctx, "https://example.com/hooks", t.Type(), t.Payload()) // want `handler HandleShipped: HTTP POST without an Idempotency-Key header`
 }
 
 //idemlint:decisions partial=manual-review -- fixture: keeps the skeleton fix out of this test
-func HandleRandom(ctx context.Context, t *asynq.Task) error {
+func HandleRandom(ctx context.Context, t *asynq.Task) error { // want HandleRandom:`effects http.write:unprotected\(\(\*http.Client\).Do\)`
 	traceID := uuid.NewString()
 	req, _ := http.NewRequestWithContext(ctx, http.MethodPost, "https://example.com/"+traceID, nil)
 	_, err := client.Do(req) // want `handler HandleRandom: HTTP POST without an Idempotency-Key header`

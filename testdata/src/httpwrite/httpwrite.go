@@ -1,4 +1,4 @@
-// Package httpwrite exercises the http.write sinks and the Idempotency-Key guard.
+// Package httpwrite exercises the http.write sinks and the Idempotency-Key guard. // want package:"has effects"
 package httpwrite
 
 import (
@@ -14,7 +14,7 @@ import (
 
 var client = &http.Client{}
 
-func PostNoKey(ctx context.Context, t *asynq.Task) error {
+func PostNoKey(ctx context.Context, t *asynq.Task) error { // want PostNoKey:`effects http.write:unprotected\(\(\*http.Client\).Do\)`
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, "https://example.com/hooks", bytes.NewReader(t.Payload()))
 	if err != nil {
 		return err
@@ -23,7 +23,7 @@ func PostNoKey(ctx context.Context, t *asynq.Task) error {
 	return err
 }
 
-func PostWithKey(ctx context.Context, t *asynq.Task) error {
+func PostWithKey(ctx context.Context, t *asynq.Task) error { // want PostWithKey:`effects http.write:protected\(\(\*http.Client\).Do\)`
 	req, err := http.NewRequestWithContext(ctx, "POST", "https://example.com/hooks", nil)
 	if err != nil {
 		return err
@@ -33,14 +33,14 @@ func PostWithKey(ctx context.Context, t *asynq.Task) error {
 	return err
 }
 
-func PostWithHeaderMap(ctx context.Context, t *asynq.Task) error {
+func PostWithHeaderMap(ctx context.Context, t *asynq.Task) error { // want PostWithHeaderMap:`effects http.write:protected\(\(\*http.Client\).Do\)`
 	req, _ := http.NewRequest(http.MethodPatch, "https://example.com/x", nil)
 	req.Header["Idempotency-Key"] = []string{t.Type()}
 	_, err := client.Do(req)
 	return err
 }
 
-func PostRandomKey(ctx context.Context, t *asynq.Task) error {
+func PostRandomKey(ctx context.Context, t *asynq.Task) error { // want PostRandomKey:`effects http.write:unstable-key\(\(\*http.Client\).Do\)`
 	req, _ := http.NewRequest("PATCH", "https://example.com/x", nil)
 	key := uuid.NewString()
 	req.Header.Add("Idempotency-Key", key)
@@ -48,7 +48,7 @@ func PostRandomKey(ctx context.Context, t *asynq.Task) error {
 	return err
 }
 
-func PostClockKey(ctx context.Context, t *asynq.Task) error {
+func PostClockKey(ctx context.Context, t *asynq.Task) error { // want PostClockKey:`effects http.write:unstable-key\(\(\*http.Client\).Do\)`
 	req, _ := http.NewRequest("POST", "https://example.com/x", nil)
 	req.Header.Set("X-Idempotency-Key", time.Now().String())
 	_, err := client.Do(req) // want `made from time.Now`
@@ -65,7 +65,7 @@ func PutAndDelete(ctx context.Context, t *asynq.Task) error {
 	return err
 }
 
-func PostHelpers(ctx context.Context, t *asynq.Task) error {
+func PostHelpers(ctx context.Context, t *asynq.Task) error { // want PostHelpers:`effects http.write:unprotected\(http.Post\)`
 	if _, err := http.Post("https://example.com", "application/json", nil); err != nil { // want `handler PostHelpers: HTTP POST without an Idempotency-Key header \(this call cannot set one\)`
 		return err
 	}
@@ -77,7 +77,7 @@ func PostHelpers(ctx context.Context, t *asynq.Task) error {
 // POST or PATCH, through a second helper that hands its own parameter on; not for GET.
 type apiClient struct{ http *http.Client }
 
-func (c *apiClient) do(ctx context.Context, method, url, key string) error {
+func (c *apiClient) do(ctx context.Context, method, url, key string) error { // want do:`effects http.write:protected\(\(\*http.Client\).Do\)\[key from params 3\]\[method from param 1\]`
 	req, err := http.NewRequestWithContext(ctx, method, url, nil)
 	if err != nil {
 		return err
@@ -89,21 +89,21 @@ func (c *apiClient) do(ctx context.Context, method, url, key string) error {
 	return err
 }
 
-func (c *apiClient) send(ctx context.Context, method, url string) error {
+func (c *apiClient) send(ctx context.Context, method, url string) error { // want send:`effects http.write:unprotected\(\(\*http.Client\).Do\)\[method from param 1\]`
 	return c.do(ctx, method, url, "")
 }
 
 var api = &apiClient{http: http.DefaultClient}
 
-func MethodParamPost(ctx context.Context, t *asynq.Task) error {
+func MethodParamPost(ctx context.Context, t *asynq.Task) error { // want MethodParamPost:`effects http.write:unprotected\(\(\*http.Client\).Do\)`
 	return api.send(ctx, http.MethodPost, "https://example.com/orders") // want `handler MethodParamPost: HTTP POST with an Idempotency-Key header, but the key passed to \(\*httpwrite.apiClient\).do is empty: the call carries none \(MethodParamPost -> \(\*httpwrite.apiClient\).send -> \(\*httpwrite.apiClient\).do -> \(\*http.Client\).Do\); missing: key, enforcement$`
 }
 
-func MethodParamKeyed(ctx context.Context, t *asynq.Task) error {
+func MethodParamKeyed(ctx context.Context, t *asynq.Task) error { // want MethodParamKeyed:`effects http.write:protected\(\(\*http.Client\).Do\)`
 	return api.do(ctx, "PATCH", "https://example.com/orders", "order-"+t.Type())
 }
 
-func MethodParamRandomKey(ctx context.Context, t *asynq.Task) error {
+func MethodParamRandomKey(ctx context.Context, t *asynq.Task) error { // want MethodParamRandomKey:`effects http.write:unstable-key\(\(\*http.Client\).Do\)`
 	return api.do(ctx, "POST", "https://example.com/orders", uuid.NewString()) // want `handler MethodParamRandomKey: HTTP POST with an Idempotency-Key header, but the key passed to \(\*httpwrite.apiClient\).do changes on every retry \(made from uuid.NewString\)`
 }
 

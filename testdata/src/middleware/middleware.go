@@ -1,4 +1,4 @@
-// Package middleware: handlers wrapped by idemlint's runtime middleware where they are
+// Package middleware: handlers wrapped by idemlint's runtime middleware where they are // want package:"has effects"
 // registered. The claim and completion marker enforce the key for the handler's database
 // writes when the marker commits with them (sqlstore CompleteTx); otherwise, and for an
 // external effect, a crash after the effect repeats it, and is reported as such.
@@ -65,7 +65,7 @@ func notify(ctx context.Context, job OrderJob) error {
 	return smtp.SendMail("localhost:25", nil, "shop@example.com", nil, nil) // want `handler notify: email sent with no deduplication; the idempotency middleware claims this handler, but a crash after the external effect repeats it .*; missing: enforcement$`
 }
 
-func Register(mux *asynq.ServeMux) error {
+func Register(mux *asynq.ServeMux) error { // want Register:`effects email.send:unprotected\(smtp.SendMail\) sql.write:unprotected\(\(\*sql.DB\).ExecContext\) completes-in-tx`
 	m, err := idempotency.New(func(j OrderJob) (string, error) { return j.OrderID, nil }, idempotency.WithRetention(72*time.Hour))
 	if err != nil {
 		return err

@@ -1,4 +1,4 @@
-// Package sqlwrite exercises the sql.write sinks and the statement classifier.
+// Package sqlwrite exercises the sql.write sinks and the statement classifier. // want package:"has effects"
 package sqlwrite
 
 import (
@@ -14,22 +14,22 @@ import (
 var db *sql.DB
 var pool *pgxpool.Pool
 
-func PlainInsert(ctx context.Context, t *asynq.Task) error {
+func PlainInsert(ctx context.Context, t *asynq.Task) error { // want PlainInsert:`effects sql.write:unprotected\(\(\*sql.DB\).ExecContext\)`
 	_, err := db.ExecContext(ctx, "INSERT INTO ledger (order_id, amount) VALUES ($1, $2)", 1, 2) // want `handler PlainInsert: SQL write not safe to repeat: INSERT without conflict handling \(PlainInsert -> \(\*sql.DB\).ExecContext\); missing: key, enforcement`
 	return err
 }
 
-func Upsert(ctx context.Context, t *asynq.Task) error {
+func Upsert(ctx context.Context, t *asynq.Task) error { // want Upsert:`effects sql.write:protected\(\(\*pgxpool.Pool\).Exec\)`
 	_, err := pool.Exec(ctx, `INSERT INTO orders (id) VALUES ($1) ON CONFLICT (id) DO NOTHING`, 1)
 	return err
 }
 
-func RelativeUpdate(ctx context.Context, t *asynq.Task) error {
+func RelativeUpdate(ctx context.Context, t *asynq.Task) error { // want RelativeUpdate:`effects sql.write:unprotected\(\(\*pgxpool.Pool\).Exec\)`
 	_, err := pool.Exec(ctx, "UPDATE wallets SET balance = balance - $1 WHERE id = $2", 5, 1) // want `handler RelativeUpdate: SQL write not safe to repeat: relative UPDATE`
 	return err
 }
 
-func AbsoluteAndDelete(ctx context.Context, t *asynq.Task) error {
+func AbsoluteAndDelete(ctx context.Context, t *asynq.Task) error { // want AbsoluteAndDelete:`effects sql.write:protected\(\(\*sql.DB\).Exec\)`
 	if _, err := db.Exec("UPDATE orders SET status = 'paid' WHERE id = $1 AND status = 'pending'", 1); err != nil {
 		return err
 	}
@@ -37,14 +37,14 @@ func AbsoluteAndDelete(ctx context.Context, t *asynq.Task) error {
 	return err
 }
 
-func UnknownText(ctx context.Context, t *asynq.Task) error {
+func UnknownText(ctx context.Context, t *asynq.Task) error { // want UnknownText:`effects sql.write:unprotected\(\(\*sql.DB\).ExecContext\)`
 	q := string(t.Payload())
 	_, err := db.ExecContext(ctx, q) // want `handler UnknownText: SQL write not safe to repeat: statement text not known`
 	return err
 }
 
 // Concatenated and formatted statements are read through their constant parts.
-func Built(ctx context.Context, t *asynq.Task) error {
+func Built(ctx context.Context, t *asynq.Task) error { // want Built:`effects sql.write:unprotected\(\(\*pgxpool.Pool\).Exec\)`
 	table := string(t.Payload())
 	if _, err := pool.Exec(ctx, "INSERT INTO "+table+" (a) VALUES ($1) ON CONFLICT DO NOTHING", 1); err != nil {
 		return err
@@ -67,24 +67,24 @@ func Reads(ctx context.Context, t *asynq.Task) error {
 	return rows.Close()
 }
 
-func InsertReturning(ctx context.Context, t *asynq.Task) error {
+func InsertReturning(ctx context.Context, t *asynq.Task) error { // want InsertReturning:`effects sql.write:unprotected\(\(\*pgxpool.Pool\).QueryRow\)`
 	var id int
 	return pool.QueryRow(ctx, "INSERT INTO orders (total) VALUES ($1) RETURNING id", 1).Scan(&id) // want `handler InsertReturning: SQL write not safe to repeat: INSERT without conflict handling`
 }
 
-func Batch(ctx context.Context, t *asynq.Task) error {
+func Batch(ctx context.Context, t *asynq.Task) error { // want Batch:`effects sql.write:unprotected\(\(\*pgxpool.Pool\).SendBatch\)`
 	b := &pgx.Batch{}
 	b.Queue("UPDATE orders SET status = 'done' WHERE id = $1", 1)
 	b.Queue("INSERT INTO events (kind) VALUES ('done')")
 	return pool.SendBatch(ctx, b).Close() // want `handler Batch: SQL write not safe to repeat: INSERT without conflict handling`
 }
 
-func Copy(ctx context.Context, t *asynq.Task) error {
+func Copy(ctx context.Context, t *asynq.Task) error { // want Copy:`effects sql.write:unprotected\(\(\*pgxpool.Pool\).CopyFrom\)`
 	_, err := pool.CopyFrom(ctx, pgx.Identifier{"ledger"}, []string{"a"}, pgx.CopyFromRows(nil)) // want `handler Copy: SQL write not safe to repeat: bulk COPY`
 	return err
 }
 
-func Prepared(ctx context.Context, t *asynq.Task) error {
+func Prepared(ctx context.Context, t *asynq.Task) error { // want Prepared:`effects sql.write:unprotected\(\(\*sql.Stmt\).ExecContext\)`
 	stmt, err := db.PrepareContext(ctx, "INSERT INTO ledger (a) VALUES ($1)")
 	if err != nil {
 		return err
@@ -93,7 +93,7 @@ func Prepared(ctx context.Context, t *asynq.Task) error {
 	return err
 }
 
-func InTx(ctx context.Context, t *asynq.Task) error {
+func InTx(ctx context.Context, t *asynq.Task) error { // want InTx:`effects sql.write:protected\(\(pgx.Tx\).Exec\)`
 	tx, err := pool.Begin(ctx)
 	if err != nil {
 		return err

@@ -1,4 +1,4 @@
-// Package typeerrors does not type-check: the analyzer still reports what it can see and
+// Package typeerrors does not type-check: the analyzer still reports what it can see and // want package:"has effects"
 // invents nothing where types are missing.
 package typeerrors
 
@@ -9,7 +9,7 @@ import (
 	"github.com/hibiken/asynq"
 )
 
-func Good(ctx context.Context, t *asynq.Task) error {
+func Good(ctx context.Context, t *asynq.Task) error { // want Good:`effects email.send:unprotected\(smtp.SendMail\)`
 	return smtp.SendMail("localhost:25", nil, "a@example.com", nil, nil) // want `handler Good: email sent`
 }
 
@@ -18,6 +18,6 @@ func Broken(ctx context.Context, t *asynq.Task) error {
 	return c.Post(undefinedURL) // no finding: nothing is known of c or its method
 }
 
-func AlsoBroken(ctx context.Context, t *asynq.Task) error {
+func AlsoBroken(ctx context.Context, t *asynq.Task) error { // want AlsoBroken:`effects email.send:unprotected\(smtp.SendMail\)`
 	return smtp.SendMail(undefinedHost, nil, "a@example.com", nil, nil) + 1 // want `handler AlsoBroken: email sent`
 }

@@ -1,4 +1,4 @@
-// Package wrapfix: registrations that can be handed to the runtime middleware mechanically,
+// Package wrapfix: registrations that can be handed to the runtime middleware mechanically, // want package:"has effects"
 // because the file imports the asynq adapter and exactly one middleware is in scope.
 package wrapfix
 
@@ -23,7 +23,7 @@ func sendInvoice(ctx context.Context, t *asynq.Task) error {
 type Refunder struct{}
 
 //idemlint:decisions partial=manual-review -- one write
-func (Refunder) ProcessTask(ctx context.Context, t *asynq.Task) error {
+func (Refunder) ProcessTask(ctx context.Context, t *asynq.Task) error { // want ProcessTask:`effects sql.write:unprotected\(\(\*sql.DB\).ExecContext\)`
 	_, err := db.ExecContext(ctx, "INSERT INTO refunds (id) VALUES ($1)", string(t.Payload())) // want `handler \(Refunder\).ProcessTask: SQL write not safe to repeat`
 	return err
 }
@@ -36,7 +36,7 @@ func audit(ctx context.Context, t *asynq.Task) error {
 
 func key(t *asynq.Task) (string, error) { return string(t.Payload()), nil }
 
-func Register(mux *asynq.ServeMux) error {
+func Register(mux *asynq.ServeMux) error { // want Register:`effects sql.write:unprotected\(\(\*sql.DB\).ExecContext\)`
 	mw, err := idempotency.New(key, idempotency.WithRetention(72*time.Hour))
 	if err != nil {
 		return err
@@ -47,7 +47,7 @@ func Register(mux *asynq.ServeMux) error {
 }
 
 // Two middlewares in scope: which one to use is a decision, not mechanics. No fix.
-func RegisterAudit(mux *asynq.ServeMux) error {
+func RegisterAudit(mux *asynq.ServeMux) error { // want RegisterAudit:`effects sql.write:unprotected\(\(\*sql.DB\).ExecContext\)`
 	fast, err := idempotency.New(key, idempotency.WithRetention(time.Hour))
 	if err != nil {
 		return err

@@ -1,4 +1,4 @@
-// Package downstream holds the handler; the chain crosses two packages.
+// Package downstream holds the handler; the chain crosses two packages. // want package:"has effects"
 package downstream
 
 import (

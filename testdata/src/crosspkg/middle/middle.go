@@ -1,4 +1,4 @@
-// Package middle only calls upstream: effects pass through it.
+// Package middle only calls upstream: effects pass through it. // want package:"has effects"
 package middle
 
 import (

@@ -1,4 +1,4 @@
-// Package upstream performs the effects; its facts travel to importers.
+// Package upstream performs the effects; its facts travel to importers. // want package:"has effects"
 package upstream
 
 import (

@@ -1,4 +1,4 @@
-// Package impl implements a notifier interface with an email side effect.
+// Package impl implements a notifier interface with an email side effect. // want package:"has effects"
 package impl
 
 import "net/smtp"

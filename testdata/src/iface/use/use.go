@@ -1,4 +1,4 @@
-// Package use calls through interfaces: implementations in view and modelled sinks behind a
+// Package use calls through interfaces: implementations in view and modelled sinks behind a // want package:"has effects"
 // repository's own interface are resolved.
 package use
 
@@ -18,7 +18,7 @@ var _ Notifier = impl.SMTPNotifier{}
 
 var n Notifier
 
-func Notify(ctx context.Context, t *asynq.Task) error {
+func Notify(ctx context.Context, t *asynq.Task) error { // want Notify:`effects email.send:unprotected\(smtp.SendMail\)`
 	return n.Notify("a@example.com") // want `handler Notify: email sent with no deduplication \(Notify -> impl.SMTPNotifier.Notify|\(impl.SMTPNotifier\).Notify`
 }
 
@@ -31,14 +31,14 @@ var _ DBTX = (*pgxpool.Pool)(nil)
 
 type Queries struct{ db DBTX }
 
-func (q *Queries) InsertEvent(ctx context.Context) error {
+func (q *Queries) InsertEvent(ctx context.Context) error { // want InsertEvent:`effects sql.write:unprotected\(\(use.DBTX\).Exec\)`
 	_, err := q.db.Exec(ctx, "INSERT INTO events (a) VALUES (1)")
 	return err
 }
 
 var q *Queries
 
-func Record(ctx context.Context, t *asynq.Task) error {
+func Record(ctx context.Context, t *asynq.Task) error { // want Record:`effects sql.write:unprotected\(\(use.DBTX\).Exec\)`
 	return q.InsertEvent(ctx) // want `handler Record: SQL write not safe to repeat: INSERT without conflict handling \(Record -> \(\*use.Queries\).InsertEvent -> \(use.DBTX\).Exec\)`
 }
 

@@ -1,4 +1,4 @@
-// Package githubwebhook exercises the go-github model: a net/http handler that validates
+// Package githubwebhook exercises the go-github model: a net/http handler that validates // want package:"has effects"
 // the webhook signature is a handler of a delivery GitHub redelivers.
 package githubwebhook
 
@@ -11,7 +11,7 @@ import (
 
 var db *sql.DB
 
-func Webhook(w http.ResponseWriter, r *http.Request) {
+func Webhook(w http.ResponseWriter, r *http.Request) { // want Webhook:`effects sql.write:unprotected\(\(\*sql.DB\).ExecContext\)`
 	payload, err := github.ValidatePayload(r, []byte("secret"))
 	if err != nil {
 		w.WriteHeader(http.StatusBadRequest)
@@ -22,7 +22,7 @@ func Webhook(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
-func WebhookDeduplicated(w http.ResponseWriter, r *http.Request) {
+func WebhookDeduplicated(w http.ResponseWriter, r *http.Request) { // want WebhookDeduplicated:`effects sql.write:protected\(\(\*sql.DB\).ExecContext\)`
 	payload, err := github.ValidatePayload(r, []byte("secret"))
 	if err != nil {
 		w.WriteHeader(http.StatusBadRequest)
@@ -35,6 +35,6 @@ func WebhookDeduplicated(w http.ResponseWriter, r *http.Request) {
 }
 
 // Health validates nothing: not a handler of redelivered webhooks.
-func Health(w http.ResponseWriter, r *http.Request) {
+func Health(w http.ResponseWriter, r *http.Request) { // want Health:`effects sql.write:unprotected\(\(\*sql.DB\).ExecContext\)`
 	_, _ = db.ExecContext(r.Context(), "INSERT INTO pings (at) VALUES (now())")
 }

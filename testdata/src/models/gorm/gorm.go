@@ -1,4 +1,4 @@
-// Package gorm exercises the GORM model: Create without and with a clause.OnConflict in its
+// Package gorm exercises the GORM model: Create without and with a clause.OnConflict in its // want package:"has effects"
 // chain, raw Exec and Raw statements, and FirstOrCreate, which is not a sink.
 package gorm
 
@@ -17,30 +17,30 @@ type Ledger struct {
 	Amount  int64
 }
 
-func CreatePlain(ctx context.Context, t *asynq.Task) error {
+func CreatePlain(ctx context.Context, t *asynq.Task) error { // want CreatePlain:`effects sql.write:unprotected\(\(\*gorm.DB\).Create\)`
 	return db.WithContext(ctx).Create(&Ledger{OrderID: t.Type()}).Error // want `handler CreatePlain: GORM Create \(INSERT\) without conflict handling \(CreatePlain -> \(\*gorm.DB\).Create\); missing: key, enforcement`
 }
 
-func CreateOnConflict(ctx context.Context, t *asynq.Task) error {
+func CreateOnConflict(ctx context.Context, t *asynq.Task) error { // want CreateOnConflict:`effects sql.write:protected\(\(\*gorm.DB\).Create\)`
 	return db.WithContext(ctx).Clauses(clause.OnConflict{DoNothing: true}).Create(&Ledger{OrderID: t.Type()}).Error
 }
 
-func CreateOnConflictVar(ctx context.Context, t *asynq.Task) error {
+func CreateOnConflictVar(ctx context.Context, t *asynq.Task) error { // want CreateOnConflictVar:`effects sql.write:protected\(\(\*gorm.DB\).CreateInBatches\)`
 	tx := db.WithContext(ctx).Clauses(clause.OnConflict{Columns: []clause.Column{{Name: "order_id"}}, UpdateAll: true})
 	return tx.CreateInBatches([]Ledger{{OrderID: t.Type()}}, 100).Error
 }
 
-func InTransaction(ctx context.Context, t *asynq.Task) error {
+func InTransaction(ctx context.Context, t *asynq.Task) error { // want InTransaction:`effects sql.write:unprotected\(\(\*gorm.DB\).CreateInBatches\)`
 	return db.Transaction(func(tx *gorm.DB) error { // want `handler InTransaction: GORM Create \(INSERT\) without conflict handling \(InTransaction -> \(\*gorm.DB\).CreateInBatches\)`
 		return tx.CreateInBatches([]Ledger{{OrderID: t.Type()}}, 100).Error
 	})
 }
 
-func ExecRelative(ctx context.Context, t *asynq.Task) error {
+func ExecRelative(ctx context.Context, t *asynq.Task) error { // want ExecRelative:`effects sql.write:unprotected\(\(\*gorm.DB\).Exec\)`
 	return db.Exec("UPDATE wallets SET balance = balance - ? WHERE id = ?", 5, 1).Error // want `handler ExecRelative: SQL write not safe to repeat: relative UPDATE of balance \(ExecRelative -> \(\*gorm.DB\).Exec\)`
 }
 
-func RawReturning(ctx context.Context, t *asynq.Task) error {
+func RawReturning(ctx context.Context, t *asynq.Task) error { // want RawReturning:`effects sql.write:unprotected\(\(\*gorm.DB\).Raw\)`
 	var id int64
 	return db.Raw("INSERT INTO invoices (order_id) VALUES (?) RETURNING id", t.Type()).Scan(&id).Error // want `handler RawReturning: SQL write not safe to repeat: INSERT without conflict handling \(RawReturning -> \(\*gorm.DB\).Raw\)`
 }

@@ -1,4 +1,4 @@
-// Package jobqueues exercises the gocraft/work, Faktory, machinery and go-queue models:
+// Package jobqueues exercises the gocraft/work, Faktory, machinery and go-queue models: // want package:"has effects"
 // functions registered as jobs and a kq consumer, each with an unsafe and a guarded write.
 package jobqueues
 
@@ -44,7 +44,7 @@ func setPoints(userID string) error {
 	return err
 }
 
-func Register(pool *work.WorkerPool, mgr *faktory_worker.Manager, server *machinery.Server) {
+func Register(pool *work.WorkerPool, mgr *faktory_worker.Manager, server *machinery.Server) { // want Register:`effects email.send:unprotected\(smtp.SendMail\) sql.write:unprotected\(\(\*sql.DB\).ExecContext\)`
 	pool.Job("welcome", sendWelcome)
 	pool.JobWithOptions("signup", work.JobOptions{MaxFails: 3}, recordSignup)
 	mgr.Register("charge", chargeOrder)
@@ -56,7 +56,7 @@ func Register(pool *work.WorkerPool, mgr *faktory_worker.Manager, server *machin
 // Orders consumes a kq topic.
 type Orders struct{}
 
-func (Orders) Consume(ctx context.Context, key, value string) error {
+func (Orders) Consume(ctx context.Context, key, value string) error { // want Consume:`effects sql.write:unprotected\(\(\*sql.DB\).ExecContext\)`
 	_, err := db.ExecContext(ctx, "INSERT INTO orders (id, body) VALUES ($1, $2)", key, value) // want `handler \(Orders\).Consume: SQL write not safe to repeat: INSERT without conflict handling \(\(Orders\).Consume -> \(\*sql.DB\).ExecContext\)`
 	return err
 }
@@ -64,7 +64,7 @@ func (Orders) Consume(ctx context.Context, key, value string) error {
 // Upserts consumes a kq topic idempotently.
 type Upserts struct{}
 
-func (Upserts) Consume(ctx context.Context, key, value string) error {
+func (Upserts) Consume(ctx context.Context, key, value string) error { // want Consume:`effects sql.write:protected\(\(\*sql.DB\).ExecContext\)`
 	_, err := db.ExecContext(ctx, "INSERT INTO orders (id, body) VALUES ($1, $2) ON CONFLICT (id) DO UPDATE SET body = EXCLUDED.body", key, value)
 	return err
 }

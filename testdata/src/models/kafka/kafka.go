@@ -1,4 +1,4 @@
-// Package kafka exercises the kafka-go and sarama models: writes from an asynq handler and
+// Package kafka exercises the kafka-go and sarama models: writes from an asynq handler and // want package:"has effects"
 // from a sarama ConsumeClaim handler, and a consumer group handler without effects.
 package kafka
 
@@ -12,7 +12,7 @@ import (
 
 var writer *kafka.Writer
 
-func Forward(ctx context.Context, t *asynq.Task) error {
+func Forward(ctx context.Context, t *asynq.Task) error { // want Forward:`effects publish:unprotected\(\(\*kafka.Writer\).WriteMessages\)`
 	return writer.WriteMessages(ctx, kafka.Message{Key: []byte(t.Type()), Value: t.Payload()}) // want `handler Forward: Kafka message sent with no deduplication \(Forward -> \(\*kafka.Writer\).WriteMessages\); missing: key, enforcement`
 }
 
@@ -25,7 +25,7 @@ type Relay struct {
 func (r *Relay) Setup(sarama.ConsumerGroupSession) error   { return nil }
 func (r *Relay) Cleanup(sarama.ConsumerGroupSession) error { return nil }
 
-func (r *Relay) ConsumeClaim(s sarama.ConsumerGroupSession, c sarama.ConsumerGroupClaim) error {
+func (r *Relay) ConsumeClaim(s sarama.ConsumerGroupSession, c sarama.ConsumerGroupClaim) error { // want ConsumeClaim:`effects publish:unprotected\(\(sarama.SyncProducer\).SendMessage\)`
 	for m := range c.Messages() {
 		msg := &sarama.ProducerMessage{Topic: "out", Value: sarama.StringEncoder(m.Value)}
 		if _, _, err := r.Producer.SendMessage(msg); err != nil { // want `handler \(\*Relay\).ConsumeClaim: Kafka message sent with no deduplication \(\(\*Relay\).ConsumeClaim -> \(sarama.SyncProducer\).SendMessage\)`
@@ -41,7 +41,7 @@ var _ sarama.ConsumerGroupHandler = (*Relay)(nil)
 // AsyncRelay republishes through an AsyncProducer.
 type AsyncRelay struct{ Async sarama.AsyncProducer }
 
-func (r AsyncRelay) ConsumeClaim(s sarama.ConsumerGroupSession, c sarama.ConsumerGroupClaim) error {
+func (r AsyncRelay) ConsumeClaim(s sarama.ConsumerGroupSession, c sarama.ConsumerGroupClaim) error { // want ConsumeClaim:`effects publish:unprotected\(\(sarama.AsyncProducer\).Input\)`
 	for m := range c.Messages() {
 		r.Async.Input() <- &sarama.ProducerMessage{Topic: "out", Value: sarama.StringEncoder(m.Value)} // want `handler \(AsyncRelay\).ConsumeClaim: Kafka message sent with no deduplication \(\(AsyncRelay\).ConsumeClaim -> \(sarama.AsyncProducer\).Input\)`
 	}

@@ -1,4 +1,4 @@
-// Command lambda exercises the Lambda model: the function given to lambda.Start.
+// Command lambda exercises the Lambda model: the function given to lambda.Start. // want package:"has effects"
 package main
 
 import (

@@ -1,4 +1,4 @@
-// Package mongo exercises the MongoDB model: inserts from a handler.
+// Package mongo exercises the MongoDB model: inserts from a handler. // want package:"has effects"
 package mongo
 
 import (
@@ -14,12 +14,12 @@ type Event struct {
 	OrderID string
 }
 
-func Record(ctx context.Context, t *asynq.Task) error {
+func Record(ctx context.Context, t *asynq.Task) error { // want Record:`effects store.write:unprotected\(\(\*mongo.Collection\).InsertOne\)`
 	_, err := events.InsertOne(ctx, Event{OrderID: t.Type()}) // want `handler Record: MongoDB insert sent with no deduplication \(Record -> \(\*mongo.Collection\).InsertOne\); missing: key, enforcement`
 	return err
 }
 
-func RecordMany(ctx context.Context, t *asynq.Task) error {
+func RecordMany(ctx context.Context, t *asynq.Task) error { // want RecordMany:`effects store.write:unprotected\(\(\*mongo.Collection\).InsertMany\)`
 	_, err := events.InsertMany(ctx, []Event{{OrderID: t.Type()}}) // want `handler RecordMany: MongoDB insert sent with no deduplication`
 	return err
 }

@@ -1,4 +1,4 @@
-// Package nats exercises the NATS model: JetStream publishes with and without a message
+// Package nats exercises the NATS model: JetStream publishes with and without a message // want package:"has effects"
 // id, a core NATS publish, and handlers given to Consume or shaped func(jetstream.Msg).
 package nats
 
@@ -16,7 +16,7 @@ var (
 )
 
 // OnOrder is a handler by its shape.
-func OnOrder(m jetstream.Msg) {
+func OnOrder(m jetstream.Msg) { // want OnOrder:`effects publish:unprotected\(\(jetstream.Publisher\).Publish\)`
 	if _, err := js.Publish(context.Background(), "billing.charge", m.Data()); err != nil { // want `handler OnOrder: JetStream message without a deduplication id \(OnOrder -> \(jetstream.Publisher\).Publish\); missing: key, enforcement`
 		_ = m.Nak()
 		return
@@ -24,7 +24,7 @@ func OnOrder(m jetstream.Msg) {
 	_ = m.Ack()
 }
 
-func OnOrderKeyed(m jetstream.Msg) {
+func OnOrderKeyed(m jetstream.Msg) { // want OnOrderKeyed:`effects publish:protected\(\(jetstream.Publisher\).Publish\)`
 	md, _ := m.Metadata()
 	if _, err := js.Publish(context.Background(), "billing.charge", m.Data(), jetstream.WithMsgID("charge-"+md.Stream)); err != nil {
 		_ = m.Nak()
@@ -33,11 +33,11 @@ func OnOrderKeyed(m jetstream.Msg) {
 	_ = m.Ack()
 }
 
-func OnOrderRandomID(m jetstream.Msg) {
+func OnOrderRandomID(m jetstream.Msg) { // want OnOrderRandomID:`effects publish:unstable-key\(\(jetstream.Publisher\).PublishMsg\)`
 	_, _ = js.PublishMsg(context.Background(), &nats.Msg{Subject: "billing.charge"}, jetstream.WithMsgID(uuid.NewString())) // want `handler OnOrderRandomID: JetStream message with a key that changes on every retry \(made from uuid.NewString\)`
 }
 
-func Run(c jetstream.Consumer) error {
+func Run(c jetstream.Consumer) error { // want Run:`effects publish:unprotected\(\(\*nats.Conn\).Publish\)`
 	_, err := c.Consume(func(m jetstream.Msg) {
 		_ = nc.Publish("audit", m.Data()) // want `handler func literal in Run: NATS message sent with no deduplication \(func literal in Run -> \(\*nats.Conn\).Publish\)`
 		_ = m.Ack()
@@ -46,7 +46,7 @@ func Run(c jetstream.Consumer) error {
 }
 
 // core NATS subscriptions are at-most-once: their callbacks are not handlers.
-func Subscribe() error {
+func Subscribe() error { // want Subscribe:`effects publish:unprotected\(\(\*nats.Conn\).Publish\)`
 	_, err := nc.Subscribe("audit", func(m *nats.Msg) {
 		_ = nc.Publish("audit.copy", m.Data)
 	})
@@ -56,7 +56,7 @@ func Subscribe() error {
 var legacy nats.JetStreamContext
 
 // The legacy JetStream API's subscriptions are at-least-once: their callbacks are handlers.
-func SubscribeLegacy() error {
+func SubscribeLegacy() error { // want SubscribeLegacy:`effects publish:unprotected\(\(nats.JetStream\).Publish\)`
 	_, err := legacy.QueueSubscribe("orders", "billing", func(m *nats.Msg) {
 		_, _ = legacy.Publish("billing.charge", m.Data) // want `handler func literal in SubscribeLegacy: JetStream message without a deduplication id \(func literal in SubscribeLegacy -> \(nats.JetStream\).Publish\)`
 		_, _ = legacy.Publish("billing.charge", m.Data, nats.MsgId("charge-"+m.Subject))
@@ -65,7 +65,7 @@ func SubscribeLegacy() error {
 }
 
 // A function that pulls messages itself handles them.
-func Pull(c jetstream.Consumer) error {
+func Pull(c jetstream.Consumer) error { // want Pull:`effects publish:unprotected\(\(\*nats.Conn\).Publish\)`
 	it, err := c.Messages()
 	if err != nil {
 		return err

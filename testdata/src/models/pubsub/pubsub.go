@@ -1,4 +1,4 @@
-// Package pubsub exercises the Pub/Sub model: the function given to Receive is a handler;
+// Package pubsub exercises the Pub/Sub model: the function given to Receive is a handler; // want package:"has effects"
 // a publish from it is flagged, and a guarded write is not.
 package pubsub
 
@@ -14,7 +14,7 @@ var (
 	out *pubsub.Publisher
 )
 
-func Run(ctx context.Context, sub *pubsub.Subscriber) error {
+func Run(ctx context.Context, sub *pubsub.Subscriber) error { // want Run:`effects publish:unprotected\(\(\*pubsub.Publisher\).Publish\)`
 	return sub.Receive(ctx, func(ctx context.Context, m *pubsub.Message) {
 		out.Publish(ctx, &pubsub.Message{Data: m.Data}) // want `handler func literal in Run: Pub/Sub message sent with no deduplication \(func literal in Run -> \(\*pubsub.Publisher\).Publish\); missing: key, enforcement`
 		m.Ack()
@@ -29,7 +29,7 @@ func onMessage(ctx context.Context, m *pubsub.Message) {
 	m.Ack()
 }
 
-func RunNamed(ctx context.Context, sub *pubsub.Subscriber) error {
+func RunNamed(ctx context.Context, sub *pubsub.Subscriber) error { // want RunNamed:`effects sql.write:protected\(\(\*sql.DB\).ExecContext\)`
 	return sub.Receive(ctx, onMessage)
 }
 
@@ -38,6 +38,6 @@ func onMessageInsert(ctx context.Context, m *pubsub.Message) {
 	m.Ack()
 }
 
-func RunInsert(ctx context.Context, sub *pubsub.Subscriber) error {
+func RunInsert(ctx context.Context, sub *pubsub.Subscriber) error { // want RunInsert:`effects sql.write:unprotected\(\(\*sql.DB\).ExecContext\)`
 	return sub.Receive(ctx, onMessageInsert)
 }

@@ -1,4 +1,4 @@
-// Package redis exercises the go-redis model: commands that do not converge (INCR, LPUSH,
+// Package redis exercises the go-redis model: commands that do not converge (INCR, LPUSH, // want package:"has effects"
 // XADD, PUBLISH) and those that do (SET, HSET, DEL), and the SETNX gate, which claims a job
 // before its effects when its false result returns early.
 package redis
@@ -30,7 +30,7 @@ type CountWorker struct {
 	river.WorkerDefaults[ChargeArgs]
 }
 
-func (w *CountWorker) Work(ctx context.Context, job *river.Job[ChargeArgs]) error {
+func (w *CountWorker) Work(ctx context.Context, job *river.Job[ChargeArgs]) error { // want Work:`effects store.write:unprotected\(\(redis.cmdable\).Incr\)`
 	rdb.Set(ctx, "order:"+job.Args.OrderID+":seen", 1, 0)
 	rdb.HSet(ctx, "order:"+job.Args.OrderID, "state", "charged")
 	rdb.Del(ctx, "cart:"+job.Args.OrderID)
@@ -42,7 +42,7 @@ type NotifyWorker struct {
 	river.WorkerDefaults[ChargeArgs]
 }
 
-func (w *NotifyWorker) Work(ctx context.Context, job *river.Job[ChargeArgs]) error {
+func (w *NotifyWorker) Work(ctx context.Context, job *river.Job[ChargeArgs]) error { // want Work:`effects publish:unprotected\(\(redis.PubSubCmdable\).Publish\) store.write:unprotected\(\(redis.ListCmdable\).LPush\)`
 	urdb.LPush(ctx, "notifications", job.Args.OrderID)         // want `handler \(\*NotifyWorker\).Work: Redis LPUSH sent with no deduplication \(\(\*NotifyWorker\).Work -> \(redis.ListCmdable\).LPush\); missing: key, enforcement, partial$`
 	return urdb.Publish(ctx, "orders", job.Args.OrderID).Err() // want `handler \(\*NotifyWorker\).Work: Redis PUBLISH sent with no deduplication .*; missing: key, enforcement, partial$`
 }
@@ -55,7 +55,7 @@ type GatedWorker struct {
 	river.WorkerDefaults[ChargeArgs]
 }
 
-func (w *GatedWorker) Work(ctx context.Context, job *river.Job[ChargeArgs]) error {
+func (w *GatedWorker) Work(ctx context.Context, job *river.Job[ChargeArgs]) error { // want Work:`effects http.write:claimed\(http.Post\) store.write:claimed\(\(redis.cmdable\).Incr\)`
 	ok, err := rdb.SetNX(ctx, "charge:"+job.Args.OrderID, 1, 24*time.Hour).Result()
 	if err != nil {
 		return err
@@ -79,7 +79,7 @@ type BeforeWorker struct {
 	river.WorkerDefaults[ChargeArgs]
 }
 
-func (w *BeforeWorker) Work(ctx context.Context, job *river.Job[ChargeArgs]) error {
+func (w *BeforeWorker) Work(ctx context.Context, job *river.Job[ChargeArgs]) error { // want Work:`effects publish:unprotected\(\(redis.cmdable\).Publish\) store.write:claimed\(\(redis.cmdable\).Incr\)`
 	ok, err := rdb.SetNX(ctx, "charge:"+job.Args.OrderID, 1, 24*time.Hour).Result()
 	rdb.Publish(ctx, "orders", job.Args.OrderID) // want `handler \(\*BeforeWorker\).Work: Redis PUBLISH sent with no deduplication \(\(\*BeforeWorker\).Work -> \(redis.cmdable\).Publish\); missing: key, enforcement, partial$`
 	if err != nil || !ok {
@@ -89,7 +89,7 @@ func (w *BeforeWorker) Work(ctx context.Context, job *river.Job[ChargeArgs]) err
 }
 
 // Stream appends to a stream behind a SETNX gate read with Val, through the interface.
-func Stream(ctx context.Context, t *asynq.Task) error {
+func Stream(ctx context.Context, t *asynq.Task) error { // want Stream:`effects store.write:claimed\(\(redis.StreamCmdable\).XAdd\)`
 	if !urdb.SetNX(ctx, "stream:"+string(t.Payload()), 1, time.Hour).Val() {
 		return nil
 	}
@@ -97,7 +97,7 @@ func Stream(ctx context.Context, t *asynq.Task) error {
 }
 
 // HashGate claims with HSETNX: a constant hash, the job's field.
-func HashGate(ctx context.Context, t *asynq.Task) error {
+func HashGate(ctx context.Context, t *asynq.Task) error { // want HashGate:`effects store.write:claimed\(\(redis.cmdable\).Incr\)`
 	if set := rdb.HSetNX(ctx, "charges", string(t.Payload()), 1).Val(); set == false {
 		return nil
 	}
@@ -105,7 +105,7 @@ func HashGate(ctx context.Context, t *asynq.Task) error {
 }
 
 // RandomGate claims a fresh key on every delivery: the claim never fails, it guards nothing.
-func RandomGate(ctx context.Context, t *asynq.Task) error {
+func RandomGate(ctx context.Context, t *asynq.Task) error { // want RandomGate:`effects store.write:unprotected\(\(redis.cmdable\).Incr\)`
 	if !rdb.SetNX(ctx, "charge:"+uuid.NewString(), 1, time.Hour).Val() {
 		return nil
 	}
@@ -113,7 +113,7 @@ func RandomGate(ctx context.Context, t *asynq.Task) error {
 }
 
 // ConstantGate claims one key for every job: the first job turns all the others away.
-func ConstantGate(ctx context.Context, t *asynq.Task) error {
+func ConstantGate(ctx context.Context, t *asynq.Task) error { // want ConstantGate:`effects store.write:unprotected\(\(redis.cmdable\).Incr\)`
 	if !rdb.SetNX(ctx, "charge", 1, time.Hour).Val() {
 		return nil
 	}
@@ -121,13 +121,13 @@ func ConstantGate(ctx context.Context, t *asynq.Task) error {
 }
 
 // IgnoredGate sets the key but never reads whether it did.
-func IgnoredGate(ctx context.Context, t *asynq.Task) error {
+func IgnoredGate(ctx context.Context, t *asynq.Task) error { // want IgnoredGate:`effects store.write:unprotected\(\(redis.cmdable\).Incr\)`
 	rdb.SetNX(ctx, "charge:"+string(t.Payload()), 1, time.Hour)
 	return rdb.Incr(ctx, "orders:count").Err() // want `handler IgnoredGate: Redis INCR sent with no deduplication \(IgnoredGate -> \(redis.cmdable\).Incr\); missing: key, enforcement$`
 }
 
 // LoggedGate reads the claim but goes on when it failed.
-func LoggedGate(ctx context.Context, t *asynq.Task) error {
+func LoggedGate(ctx context.Context, t *asynq.Task) error { // want LoggedGate:`effects store.write:unprotected\(\(redis.cmdable\).Incr\)`
 	if !rdb.SetNX(ctx, "charge:"+string(t.Payload()), 1, time.Hour).Val() {
 		log.Print("duplicate delivery")
 	}
@@ -135,7 +135,7 @@ func LoggedGate(ctx context.Context, t *asynq.Task) error {
 }
 
 // ScopedGate checks the claim inside a block: the effect after the block is not guarded.
-func ScopedGate(ctx context.Context, t *asynq.Task) error {
+func ScopedGate(ctx context.Context, t *asynq.Task) error { // want ScopedGate:`effects store.write:unprotected\(\(redis.cmdable\).Incr\)`
 	for range 1 {
 		if !rdb.SetNX(ctx, "charge:"+string(t.Payload()), 1, time.Hour).Val() {
 			return nil
@@ -145,7 +145,7 @@ func ScopedGate(ctx context.Context, t *asynq.Task) error {
 	return rdb.Incr(ctx, "orders:count").Err() // want `handler ScopedGate: Redis INCR sent with no deduplication \(ScopedGate -> \(redis.cmdable\).Incr\); missing: key, enforcement$`
 }
 
-func Register(mux *asynq.ServeMux, workers *river.Workers) {
+func Register(mux *asynq.ServeMux, workers *river.Workers) { // want Register:`effects store.write:unprotected\(\(redis.cmdable\).Incr\)`
 	mux.HandleFunc("stream", Stream)
 	mux.HandleFunc("hash", HashGate)
 	mux.HandleFunc("random", RandomGate)
@@ -160,7 +160,7 @@ func Register(mux *asynq.ServeMux, workers *river.Workers) {
 }
 
 // InitGate reads the claim in the if statement's own initialisation.
-func InitGate(ctx context.Context, t *asynq.Task) error {
+func InitGate(ctx context.Context, t *asynq.Task) error { // want InitGate:`effects store.write:claimed\(\(redis.cmdable\).Incr\)`
 	if ok, _ := rdb.SetNX(ctx, "charge:"+string(t.Payload()), 1, time.Hour).Result(); !ok {
 		return nil
 	}
@@ -168,7 +168,7 @@ func InitGate(ctx context.Context, t *asynq.Task) error {
 }
 
 // HelperGate calls a helper that claims before its effect: the claim travels with it.
-func HelperGate(ctx context.Context, t *asynq.Task) error {
+func HelperGate(ctx context.Context, t *asynq.Task) error { // want HelperGate:`effects store.write:claimed\(\(redis.cmdable\).Incr\)`
 	return countOnce(ctx, string(t.Payload())) // want `handler HelperGate: Redis INCR sent with no deduplication; the Redis SETNX gate at redis.go:176 turns a redelivery away.* \(HelperGate -> redis.countOnce -> \(redis.cmdable\).Incr\); missing: enforcement$`
 }
 

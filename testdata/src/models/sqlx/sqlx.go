@@ -1,4 +1,4 @@
-// Package sqlx exercises the sqlx model: named and Must* statements, Get with RETURNING,
+// Package sqlx exercises the sqlx model: named and Must* statements, Get with RETURNING, // want package:"has effects"
 // and prepared named statements, beside database/sql's methods that sqlx.DB embeds.
 package sqlx
 
@@ -16,18 +16,18 @@ type Charge struct {
 	Amount  int64  `db:"amount"`
 }
 
-func NamedInsert(ctx context.Context, t *asynq.Task) error {
+func NamedInsert(ctx context.Context, t *asynq.Task) error { // want NamedInsert:`effects sql.write:unprotected\(\(\*sqlx.DB\).NamedExecContext\)`
 	_, err := db.NamedExecContext(ctx, `INSERT INTO ledger (order_id, amount) VALUES (:order_id, :amount)`, Charge{}) // want `handler NamedInsert: SQL write not safe to repeat: INSERT without conflict handling \(NamedInsert -> \(\*sqlx.DB\).NamedExecContext\); missing: key, enforcement`
 	return err
 }
 
-func NamedUpsert(ctx context.Context, t *asynq.Task) error {
+func NamedUpsert(ctx context.Context, t *asynq.Task) error { // want NamedUpsert:`effects sql.write:protected\(\(\*sqlx.DB\).NamedExec\)`
 	_, err := db.NamedExec(`INSERT INTO ledger (order_id, amount) VALUES (:order_id, :amount)
 		ON CONFLICT (order_id) DO NOTHING`, Charge{})
 	return err
 }
 
-func MustRelative(ctx context.Context, t *asynq.Task) error {
+func MustRelative(ctx context.Context, t *asynq.Task) error { // want MustRelative:`effects sql.write:unprotected\(\(\*sqlx.Tx\).MustExec\)`
 	tx, err := db.Beginx()
 	if err != nil {
 		return err
@@ -36,13 +36,13 @@ func MustRelative(ctx context.Context, t *asynq.Task) error {
 	return tx.Commit()
 }
 
-func EmbeddedExec(ctx context.Context, t *asynq.Task) error {
+func EmbeddedExec(ctx context.Context, t *asynq.Task) error { // want EmbeddedExec:`effects sql.write:unprotected\(\(\*sql.DB\).ExecContext\)`
 	// Exec is database/sql's, promoted through the embedded *sql.DB.
 	_, err := db.ExecContext(ctx, "INSERT INTO audit (event) VALUES ($1)", t.Type()) // want `handler EmbeddedExec: SQL write not safe to repeat: INSERT without conflict handling \(EmbeddedExec -> \(\*sql.DB\).ExecContext\)`
 	return err
 }
 
-func GetReturning(ctx context.Context, t *asynq.Task) error {
+func GetReturning(ctx context.Context, t *asynq.Task) error { // want GetReturning:`effects sql.write:unprotected\(\(\*sqlx.DB\).GetContext\)`
 	var id int64
 	return db.GetContext(ctx, &id, "INSERT INTO invoices (order_id) VALUES ($1) RETURNING id", t.Type()) // want `handler GetReturning: SQL write not safe to repeat: INSERT without conflict handling \(GetReturning -> \(\*sqlx.DB\).GetContext\)`
 }
@@ -52,12 +52,12 @@ func GetRead(ctx context.Context, t *asynq.Task) error {
 	return db.Get(&id, "SELECT id FROM invoices WHERE order_id = $1", t.Type())
 }
 
-func PackageNamedExec(ctx context.Context, t *asynq.Task) error {
+func PackageNamedExec(ctx context.Context, t *asynq.Task) error { // want PackageNamedExec:`effects sql.write:unprotected\(sqlx.NamedExec\)`
 	_, err := sqlx.NamedExec(db, `INSERT INTO ledger (order_id, amount) VALUES (:order_id, :amount)`, Charge{}) // want `handler PackageNamedExec: SQL write not safe to repeat: INSERT without conflict handling \(PackageNamedExec -> sqlx.NamedExec\)`
 	return err
 }
 
-func PreparedNamed(ctx context.Context, t *asynq.Task) error {
+func PreparedNamed(ctx context.Context, t *asynq.Task) error { // want PreparedNamed:`effects sql.write:unprotected\(\(\*sqlx.NamedStmt\).ExecContext\)`
 	stmt, err := db.PrepareNamed(`INSERT INTO ledger (order_id, amount) VALUES (:order_id, :amount)`)
 	if err != nil {
 		return err
@@ -66,7 +66,7 @@ func PreparedNamed(ctx context.Context, t *asynq.Task) error {
 	return err
 }
 
-func PreparedNamedUpsert(ctx context.Context, t *asynq.Task) error {
+func PreparedNamedUpsert(ctx context.Context, t *asynq.Task) error { // want PreparedNamedUpsert:`effects sql.write:protected\(\(\*sqlx.NamedStmt\).MustExec\)`
 	stmt, err := db.PrepareNamed(`INSERT INTO ledger (order_id, amount) VALUES (:order_id, :amount) ON CONFLICT DO NOTHING`)
 	if err != nil {
 		return err

@@ -1,4 +1,4 @@
-// Package stripewebhook exercises the Stripe webhook model: a net/http handler that
+// Package stripewebhook exercises the Stripe webhook model: a net/http handler that // want package:"has effects"
 // verifies the signature is a handler of a delivery Stripe retries.
 package stripewebhook
 
@@ -12,7 +12,7 @@ import (
 
 var db *sql.DB
 
-func Webhook(w http.ResponseWriter, r *http.Request) {
+func Webhook(w http.ResponseWriter, r *http.Request) { // want Webhook:`effects sql.write:unprotected\(\(\*sql.DB\).ExecContext\)`
 	payload, _ := io.ReadAll(r.Body)
 	ev, err := webhook.ConstructEvent(payload, r.Header.Get("Stripe-Signature"), "whsec")
 	if err != nil {
@@ -24,7 +24,7 @@ func Webhook(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
-func WebhookDeduplicated(w http.ResponseWriter, r *http.Request) {
+func WebhookDeduplicated(w http.ResponseWriter, r *http.Request) { // want WebhookDeduplicated:`effects sql.write:protected\(\(\*sql.DB\).ExecContext\)`
 	payload, _ := io.ReadAll(r.Body)
 	ev, err := webhook.ConstructEvent(payload, r.Header.Get("Stripe-Signature"), "whsec")
 	if err != nil {
@@ -37,6 +37,6 @@ func WebhookDeduplicated(w http.ResponseWriter, r *http.Request) {
 }
 
 // Health verifies nothing: not a handler of retried deliveries.
-func Health(w http.ResponseWriter, r *http.Request) {
+func Health(w http.ResponseWriter, r *http.Request) { // want Health:`effects sql.write:unprotected\(\(\*sql.DB\).ExecContext\)`
 	_, _ = db.ExecContext(r.Context(), "INSERT INTO pings (at) VALUES (now())")
 }

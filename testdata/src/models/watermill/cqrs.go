@@ -1,4 +1,4 @@
-// Package watermill exercises the Watermill model: cqrs function and struct handlers, and
+// Package watermill exercises the Watermill model: cqrs function and struct handlers, and // want package:"has effects"
 // router handlers with and without the Deduplicator middleware.
 package watermill
 
@@ -23,7 +23,7 @@ func (BookRoomHandler) HandlerName() string { return "BookRoomHandler" }
 
 func (BookRoomHandler) NewCommand() any { return &BookRoom{} }
 
-func (BookRoomHandler) Handle(ctx context.Context, cmd any) error {
+func (BookRoomHandler) Handle(ctx context.Context, cmd any) error { // want Handle:`effects sql.write:unprotected\(\(\*sql.DB\).ExecContext\)`
 	_, err := db.ExecContext(ctx, "INSERT INTO bookings (id) VALUES ($1)", cmd.(*BookRoom).ID) // want `handler \(BookRoomHandler\).Handle: SQL write not safe to repeat: INSERT without conflict handling \(\(BookRoomHandler\).Handle -> \(\*sql.DB\).ExecContext\); missing: key, enforcement$`
 	return err
 }
@@ -35,7 +35,7 @@ func (CancelHandler) HandlerName() string { return "CancelHandler" }
 
 func (CancelHandler) NewCommand() any { return &BookRoom{} }
 
-func (CancelHandler) Handle(ctx context.Context, cmd any) error {
+func (CancelHandler) Handle(ctx context.Context, cmd any) error { // want Handle:`effects sql.write:protected\(\(\*sql.DB\).ExecContext\)`
 	_, err := db.ExecContext(ctx, "UPDATE bookings SET cancelled = true WHERE id = $1", cmd.(*BookRoom).ID)
 	return err
 }
@@ -57,7 +57,7 @@ func recordBooking(ctx context.Context, e *RoomBooked) error {
 	return err
 }
 
-func Wire(commands *cqrs.CommandProcessor, events *cqrs.EventProcessor, groups *cqrs.EventGroupProcessor) error {
+func Wire(commands *cqrs.CommandProcessor, events *cqrs.EventProcessor, groups *cqrs.EventGroupProcessor) error { // want Wire:`effects email.send:unprotected\(smtp.SendMail\) sql.write:unprotected\(\(\*sql.DB\).ExecContext\)`
 	if err := commands.AddHandlers(CancelHandler{}, BookRoomHandler{}); err != nil {
 		return err
 	}

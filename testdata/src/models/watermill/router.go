@@ -11,7 +11,7 @@ import (
 )
 
 // Plain: a router with other middleware only.
-func Plain(sub message.Subscriber) error {
+func Plain(sub message.Subscriber) error { // want Plain:`effects sql.write:unprotected\(\(\*sql.DB\).Exec\)`
 	router, err := message.NewRouter(message.RouterConfig{}, watermill.NopLogger{})
 	if err != nil {
 		return err
@@ -25,7 +25,7 @@ func Plain(sub message.Subscriber) error {
 }
 
 // Deduplicated: the Deduplicator on the whole router, with its default repository.
-func Deduplicated(sub message.Subscriber) error {
+func Deduplicated(sub message.Subscriber) error { // want Deduplicated:`effects sql.write:unprotected\(\(\*sql.DB\).Exec\)`
 	router, err := message.NewRouter(message.RouterConfig{}, watermill.NopLogger{})
 	if err != nil {
 		return err
@@ -44,7 +44,7 @@ func Deduplicated(sub message.Subscriber) error {
 }
 
 // PerHandler: the Deduplicator on one handler only, with an explicit in-memory repository.
-func PerHandler(sub message.Subscriber, pub message.Publisher) error {
+func PerHandler(sub message.Subscriber, pub message.Publisher) error { // want PerHandler:`effects sql.write:unprotected\(\(\*sql.DB\).Exec\)`
 	router, err := message.NewRouter(message.RouterConfig{}, watermill.NopLogger{})
 	if err != nil {
 		return err
@@ -77,7 +77,7 @@ func audit(msg *message.Message) error {
 }
 
 // Processors: cqrs processors built on a deduplicated router.
-func Processors(router *message.Router) error {
+func Processors(router *message.Router) error { // want Processors:`effects sql.write:unprotected\(\(\*sql.DB\).ExecContext\)`
 	dedup := middleware.Deduplicator{}
 	router.AddMiddleware(dedup.Middleware)
 	events, err := cqrs.NewEventProcessorWithConfig(router, cqrs.EventProcessorConfig{})
@@ -92,7 +92,7 @@ func Processors(router *message.Router) error {
 
 // WrappedAtRegistration: the Deduplicator wraps one handler where it is added; the other
 // handler on the same router runs without it.
-func WrappedAtRegistration(router *message.Router, sub message.Subscriber, pub message.Publisher) {
+func WrappedAtRegistration(router *message.Router, sub message.Subscriber, pub message.Publisher) { // want WrappedAtRegistration:`effects sql.write:unprotected\(\(\*sql.DB\).Exec\)`
 	dedup := middleware.Deduplicator{}
 	router.AddHandler("forward", "orders", sub, "forwarded", pub, dedup.Middleware(forward))
 	router.AddHandler("copy", "orders", sub, "copied", pub, forwardCopy)

@@ -1,4 +1,4 @@
-// Package custom sets its own retry delays: its schedule is code, so retentions are not
+// Package custom sets its own retry delays: its schedule is code, so retentions are not // want package:"has effects"
 // compared with the default horizon.
 package custom
 

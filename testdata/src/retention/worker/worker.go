@@ -1,4 +1,4 @@
-// Package worker wraps handlers in the runtime middleware with explicit retentions, which
+// Package worker wraps handlers in the runtime middleware with explicit retentions, which // want package:"has effects"
 // are compared with the retry horizons of the jobs they serve.
 package worker
 
@@ -74,7 +74,7 @@ func sendEmailWeek(ctx context.Context, t *asynq.Task) error {
 	return err
 }
 
-func RegisterDeclared(mux *asynq.ServeMux) {
+func RegisterDeclared(mux *asynq.ServeMux) { // want RegisterDeclared:`effects sql.write:unprotected\(\(\*sql.DB\).ExecContext\)`
 	mux.HandleFunc(tasks.TypeEmail, sendEmail)
 	mux.HandleFunc(tasks.TypeEmail, sendEmailWeek)
 }
@@ -84,7 +84,7 @@ type ExportWorker struct {
 }
 
 //idemlint:decisions ttl=1m enforce=manual-review partial=manual-review -- reviewed // want `ttl=1m contradicts the code: \(\*ExportWorker\).Work's retries span at least 5m 18s \(River job tasks.ExportArgs, MaxAttempts 5\)`
-func (w *ExportWorker) Work(ctx context.Context, job *river.Job[tasks.ExportArgs]) error {
+func (w *ExportWorker) Work(ctx context.Context, job *river.Job[tasks.ExportArgs]) error { // want Work:`effects sql.write:unprotected\(\(\*sql.DB\).ExecContext\)`
 	_, err := db.ExecContext(ctx, "INSERT INTO exports (id) VALUES ($1)", job.Args.ID) // want `handler \(\*ExportWorker\).Work: SQL write not safe to repeat`
 	return err
 }

@@ -1,4 +1,4 @@
-// Package app registers a function of another package that has no handler shape: the
+// Package app registers a function of another package that has no handler shape: the // want package:"has effects"
 // finding can only be reported at the registration.
 package app
 
@@ -7,6 +7,6 @@ import (
 	"usermodels/activities"
 )
 
-func Main(w *worker.Worker) {
+func Main(w *worker.Worker) { // want Main:`effects email.send:unprotected\(smtp.SendMail\)`
 	w.RegisterActivity(activities.Standalone) // want `handler activities.Standalone: email sent with no deduplication \(activities.Standalone -> smtp.SendMail\); missing: key, enforcement \(registered here\)`
 }

@@ -1,4 +1,4 @@
-// Package handlers uses the models of ../.idemlint.yml, found by walking up.
+// Package handlers uses the models of ../.idemlint.yml, found by walking up. // want package:"has effects"
 package handlers
 
 import (
@@ -10,7 +10,7 @@ import (
 
 var c *httpc.Client
 
-func Register(q *queue.Consumer) {
+func Register(q *queue.Consumer) { // want Register:`effects http.write:unprotected\(\(\*httpc.Client\).PostJSON\)`
 	q.Subscribe("invoices", onInvoice)
 	q.Subscribe("refunds", onRefund)
 }
