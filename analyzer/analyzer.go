@@ -12,14 +12,26 @@ import (
 
 	"golang.org/x/tools/go/analysis"
 
+	"github.com/chokaq/idemlint/internal/callgraph"
+	"github.com/chokaq/idemlint/internal/checklist"
+	"github.com/chokaq/idemlint/internal/checks"
+	"github.com/chokaq/idemlint/internal/checks/decisions"
+	"github.com/chokaq/idemlint/internal/checks/directives"
+	"github.com/chokaq/idemlint/internal/checks/ttl"
+	"github.com/chokaq/idemlint/internal/defuse"
 	"github.com/chokaq/idemlint/internal/directive"
 	"github.com/chokaq/idemlint/internal/effect"
+	"github.com/chokaq/idemlint/internal/frameworks"
+	"github.com/chokaq/idemlint/internal/handlers"
 	"github.com/chokaq/idemlint/internal/model"
+	"github.com/chokaq/idemlint/internal/report"
+	"github.com/chokaq/idemlint/internal/rules"
+	"github.com/chokaq/idemlint/internal/sinks"
 )
 
 // DocsURL is the page that documents every diagnostic category; a category's anchor is its
 // kind without the dot ("sqlwrite").
-const DocsURL = "https://github.com/chokaq/idemlint/blob/main/docs/checks.md"
+const DocsURL = rules.DocsURL
 
 // Analyzer reports handlers whose side effects are not safe to repeat. Its settings come
 // from its flags (-disable, -models, -builtin), which drivers expose as their own.
@@ -57,7 +69,7 @@ func newAnalyzer(s *settings) *analysis.Analyzer {
 		Doc:        "find job and message handlers whose side effects are not safe to repeat under at-least-once delivery",
 		URL:        DocsURL,
 		Run:        s.run,
-		FactTypes:  []analysis.Fact{new(effect.Fact), new(effect.PackageFact), new(effect.RetryFact)},
+		FactTypes:  []analysis.Fact{new(effect.Fact), new(effect.PackageFact), new(frameworks.RetryFact)},
 		ResultType: reflect.TypeFor[*Result](),
 		// Analyse what type-checks in a package with errors (a cgo package without cgo, a
 		// half-edited file in the editor): every lookup tolerates missing type information,
@@ -66,7 +78,7 @@ func newAnalyzer(s *settings) *analysis.Analyzer {
 	}
 	// The flags start from the settings' values (a Config's, for New), so that reading them
 	// back (Validate, a driver listing its flags) sees what the analyzer will use.
-	a.Flags.StringVar(&s.disable, "disable", s.disable, "comma-separated effect kinds not to report ("+knownKinds()+")")
+	a.Flags.StringVar(&s.disable, "disable", s.disable, "comma-separated effect kinds not to report ("+effect.KindList()+")")
 	a.Flags.StringVar(&s.models, "models", s.models, "comma-separated model files to load beside the built-in models")
 	a.Flags.BoolVar(&s.builtin, "builtin", s.builtin, "use the built-in models")
 	a.Flags.StringVar(&s.decisions, "decisions", s.decisions, "comma-separated checklist decisions to require (key,enforcement,ttl,partial); default all")
@@ -86,30 +98,14 @@ func splitList(s string) []string {
 
 // Result lists what the pass found, for drivers that report more than diagnostics (the
 // handler inventory) and for tests.
-type Result struct {
-	Handlers   []*Handler
-	Directives []*directive.Directive // every //idemlint: directive in the package, with Used set
-	Findings   []*Finding             // one per effect diagnostic reported, in report order
-}
+type Result = report.Result
 
-// Finding is one reported effect diagnostic in structured form, for drivers that write
-// machine-readable output or match findings against a baseline without parsing messages.
-type Finding struct {
-	Pos     token.Pos     // the diagnostic's position
-	Handler *Handler      // the handler it is reported for
-	Effect  effect.Effect // as reported: for a wrapped handler, Detail and State say so
-	Missing []string      // the checklist decisions not answered: "key", "enforcement"
-}
+// Finding is one reported effect diagnostic in structured form.
+type Finding = report.Finding
 
 // Handler is a job or message handler found in the package, with its effects after
 // suppression.
-type Handler struct {
-	Pos       token.Pos // the handler's declaration (or literal)
-	Name      string    // as in messages: "HandleOrder", "(*ChargeHandler).ProcessTask"
-	Framework string    // "asynq", "river", "watermill", "idempotency", "directive"
-	Effects   effect.Set
-	Wrapped   bool // handed to idemlint's runtime middleware where it is registered
-}
+type Handler = report.Handler
 
 // goroot is where the standard library's sources are; its packages are neutral (idemlint
 // computes nothing for them) except for what the models name.
@@ -120,16 +116,12 @@ func (s *settings) run(pass *analysis.Pass) (res any, err error) {
 	if err != nil {
 		return nil, err
 	}
-	var a *analysis_
+	visiting := "" // the function being analysed, for a panic's message
 	defer func() {
 		// A bug in idemlint must not take down the host (golangci-lint, go vet, an editor):
 		// turn a panic into an error that names the package and the function being analysed.
 		if r := recover(); r != nil {
-			fn := ""
-			if a != nil && a.current != nil {
-				fn = a.current.name
-			}
-			res, err = nil, panicError(pass.Pkg.Path(), fn, r)
+			res, err = nil, panicError(pass.Pkg.Path(), visiting, r)
 		}
 	}()
 	if testHookRun != nil {
@@ -145,26 +137,99 @@ func (s *settings) run(pass *analysis.Pass) (res any, err error) {
 	if isModelled(pass, index) {
 		return &Result{}, nil
 	}
-	a = newAnalysis(pass, index)
-	a.disabled = cfg.disabled
-	a.required = cfg.required
-	if !a.needed() && !s.std {
+	dirs, touches := directivesAndReach(pass, index)
+	if !touches && !s.std {
 		return &Result{}, nil
 	}
-	a.build()
-	a.solve()
-	a.markUsed()
-	a.exportFacts()
-	a.retries()
-	handlers, findings := a.report()
-	a.reportDirectives()
-	var dirs []*directive.Directive
-	for _, f := range a.pass.Files {
-		if df := a.fileOf(f); df != nil {
-			dirs = append(dirs, df.All...)
+	visit := func(name string) {
+		visiting = name
+		if testHookEvaluate != nil {
+			testHookEvaluate(name)
 		}
 	}
-	return &Result{Handlers: handlers, Directives: dirs, Findings: findings}, nil
+	return analyse(pass, index, dirs, cfg.checks(), visit), nil
+}
+
+// analyse runs the pipeline on one package: the def-use index, the call graph (sinks
+// judged as it is built) and its solution, the facts for importers, the handlers, the
+// checks, and the report.
+func analyse(pass *analysis.Pass, index *model.Index, dirs map[*token.File]*directive.File, cfg checks.Config, visit func(string)) *Result {
+	fileDirs := func(f *ast.File) *directive.File { return dirs[pass.Fset.File(f.Pos())] }
+	defs := defuse.Build(pass.Pkg, pass.TypesInfo, pass.Files)
+	entries := model.NewEntries(index)
+	judge := &sinks.Judge{Defs: defs, Models: entries, Fset: pass.Fset}
+	g := callgraph.Build(callgraph.Input{
+		Pkg: pass.Pkg, Info: pass.TypesInfo, Fset: pass.Fset, Files: pass.Files,
+		Directives: fileDirs, Judge: judge, Visit: visit,
+		Facts: callgraph.Facts{ImportObjectFact: pass.ImportObjectFact, AllObjectFacts: pass.AllObjectFacts},
+	})
+	g.Solve()
+	for _, f := range g.Facts() {
+		pass.ExportObjectFact(f.Fn, f.Fact)
+	}
+	jobs := retries(pass, defs)
+
+	in := report.Input{Fset: pass.Fset, Pkg: pass.Pkg, Files: pass.Files, Judge: judge, Report: pass.Report}
+	if _, middleware := frameworks.Imports(pass.Pkg); middleware && cfg.Required[checklist.TTL] {
+		if js := jobs(); len(js) > 0 {
+			in.Retentions = ttl.Retentions(defs, pass.Files, js)
+		}
+	}
+	hs, remote := handlers.Find(handlers.Input{Pkg: pass.Pkg, Info: pass.TypesInfo, Files: pass.Files, Graph: g, Defs: defs, Models: entries})
+	for _, h := range hs {
+		hv := report.HandlerVerdicts{Handler: h, Effects: h.Effects.Known()}
+		hv.Decisions = decisions.Judge(h, hv.Effects, pass.TypesInfo, cfg)
+		if d := decisions.Declared(h); d != nil && d.TTL > 0 && cfg.Required[checklist.TTL] {
+			hv.TTL = ttl.Declared(h, d.TTL, defs, jobs())
+		}
+		in.Handlers = append(in.Handlers, hv)
+	}
+	for _, r := range remote {
+		rv := report.RemoteVerdicts{Remote: r}
+		if f := g.Fact(r.Fn); f != nil {
+			rv.Effects = f.Effects.Known()
+		}
+		rv.Findings = decisions.Remote(rv.Effects, cfg)
+		in.Remote = append(in.Remote, rv)
+	}
+	// Last: the checks above mark the directives they use.
+	in.Directives = directives.Check(directives.Input{Fset: pass.Fset, Files: pass.Files, Directives: fileDirs, Nodes: g.Nodes, ReadFile: pass.ReadFile})
+	handlersFound, findings := report.Emit(in)
+	var all []*directive.Directive
+	for _, f := range pass.Files {
+		if df := fileDirs(f); df != nil {
+			all = append(all, df.All...)
+		}
+	}
+	return &Result{Handlers: handlersFound, Directives: all, Findings: findings}
+}
+
+// retries exports the package's retry settings (only packages that import asynq or River
+// pay for the walk) and returns the jobs in view, its own and its dependencies', read on
+// first use.
+func retries(pass *analysis.Pass, defs *defuse.Index) func() []frameworks.JobRetry {
+	var own frameworks.Retries
+	if framework, _ := frameworks.Imports(pass.Pkg); framework {
+		own = frameworks.CollectRetries(defs, pass.Files)
+		if len(own.Own) > 0 {
+			pass.ExportPackageFact(&frameworks.RetryFact{Jobs: own.Own})
+		}
+	}
+	var jobs []frameworks.JobRetry
+	read := false
+	return func() []frameworks.JobRetry {
+		if !read {
+			read = true
+			var deps []frameworks.JobRetry
+			for _, pf := range pass.AllPackageFacts() {
+				if f, ok := pf.Fact.(*frameworks.RetryFact); ok && pf.Package != pass.Pkg {
+					deps = append(deps, f.Jobs...)
+				}
+			}
+			jobs = ttl.Jobs(own, deps)
+		}
+		return jobs
+	}
 }
 
 func isStandard(pass *analysis.Pass) bool {
@@ -179,7 +244,7 @@ func isStandard(pass *analysis.Pass) bool {
 // models are the truth about it, so its internals are not analysed (pgx's own Commit runs
 // an Exec whose text the analyzer cannot see, and is not the user's effect).
 func isModelled(pass *analysis.Pass, ix *model.Index) bool {
-	if inMiddleware(pass.Pkg.Path()) {
+	if model.InMiddleware(pass.Pkg.Path()) {
 		return true // the runtime middleware's own store writes are its users' protection
 	}
 	// A dependency's module is skipped whole when models name any of its packages; the
@@ -191,32 +256,29 @@ func isModelled(pass *analysis.Pass, ix *model.Index) bool {
 	return ix.Modelled(pass.Pkg.Path())
 }
 
-// needed reports whether the package can hold handlers or effects: it imports a modelled
-// package or one whose import closure does, or it carries directives to check. Every other
-// package skips the analysis; this is most of a large dependency graph.
-func (a *analysis_) needed() bool {
+// directivesAndReach parses the package's directives and reports whether the package can
+// hold handlers or effects: it imports a modelled package or one whose import closure does
+// (then it carries the package fact that says so), or it carries directives to check.
+// Every other package skips the analysis; this is most of a large dependency graph.
+func directivesAndReach(pass *analysis.Pass, ix *model.Index) (map[*token.File]*directive.File, bool) {
 	touches := false
-	for _, imp := range a.pass.Pkg.Imports() {
-		if a.index.Modelled(imp.Path()) || a.pass.ImportPackageFact(imp, new(effect.PackageFact)) {
+	for _, imp := range pass.Pkg.Imports() {
+		if ix.Modelled(imp.Path()) || pass.ImportPackageFact(imp, new(effect.PackageFact)) {
 			touches = true
 			break
 		}
 	}
 	if touches {
-		a.pass.ExportPackageFact(&effect.PackageFact{})
+		pass.ExportPackageFact(&effect.PackageFact{})
 	}
-	for _, f := range a.pass.Files {
-		if df := directive.ParseFile(f, a.pass.Fset); df != nil {
-			a.directives[a.pass.Fset.File(f.Pos())] = df
+	dirs := map[*token.File]*directive.File{}
+	for _, f := range pass.Files {
+		if df := directive.ParseFile(f, pass.Fset); df != nil {
+			dirs[pass.Fset.File(f.Pos())] = df
 			touches = true
 		}
 	}
-	return touches
-}
-
-// fileOf returns the file that contains n.
-func (a *analysis_) fileOf(n ast.Node) *directive.File {
-	return a.directives[a.pass.Fset.File(n.Pos())]
+	return dirs, touches
 }
 
 // Validate compiles the settings of an analyzer made by this package (Analyzer, or one

@@ -5,12 +5,13 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 	"sync"
 
 	"golang.org/x/tools/go/analysis"
 
+	"github.com/chokaq/idemlint/internal/checklist"
+	"github.com/chokaq/idemlint/internal/checks"
 	"github.com/chokaq/idemlint/internal/effect"
 	"github.com/chokaq/idemlint/internal/model"
 )
@@ -40,7 +41,7 @@ type compiled struct {
 	libs     []model.Library
 	base     *model.Index
 	disabled map[effect.Kind]bool
-	required map[string]bool // checklist decisions to report as missing
+	required checklist.Set // checklist decisions to report as missing
 
 	mu        sync.Mutex
 	dirConfig map[string]string // directory -> config file that applies ("" for none)
@@ -61,23 +62,21 @@ func (s *settings) compile() (*compiled, error) {
 		}
 		for _, k := range splitList(s.disable) {
 			if !effect.Known(effect.Kind(k)) {
-				s.err = fmt.Errorf("idemlint: -disable: unknown effect kind %q (known: %s)", k, knownKinds())
+				s.err = fmt.Errorf("idemlint: -disable: unknown effect kind %q (known: %s)", k, effect.KindList())
 				return
 			}
 			c.disabled[effect.Kind(k)] = true
 		}
-		c.required = map[string]bool{}
+		c.required = checklist.Set{}
 		for _, d := range splitList(s.decisions) {
-			if !slices.Contains(decisionOrder, d) {
-				s.err = fmt.Errorf("idemlint: -decisions: unknown decision %q (known: %s)", d, strings.Join(decisionOrder, ", "))
+			if !checklist.Known(d) {
+				s.err = fmt.Errorf("idemlint: -decisions: unknown decision %q (known: %s)", d, strings.Join(checklist.Names(checklist.Order), ", "))
 				return
 			}
-			c.required[d] = true
+			c.required[checklist.Decision(d)] = true
 		}
 		if len(c.required) == 0 {
-			for _, d := range decisionOrder {
-				c.required[d] = true
-			}
+			c.required = checklist.All()
 		}
 		if s.builtin {
 			c.libs = append(c.libs, model.Builtin()...)
@@ -103,6 +102,11 @@ func (s *settings) compile() (*compiled, error) {
 
 // indexFor returns the model index for a package in dir: the base models, plus the
 // .idemlint.yml that applies to dir, if any.
+// checks is what the checks need of the settings.
+func (c *compiled) checks() checks.Config {
+	return checks.Config{Disabled: c.disabled, Required: c.required}
+}
+
 func (c *compiled) indexFor(dir string) (*model.Index, error) {
 	if dir == "" {
 		return c.base, nil

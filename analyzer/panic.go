@@ -11,7 +11,7 @@ import (
 // way to prove that a panic becomes an error and not a crash.
 var testHookRun func(*analysis.Pass)
 
-// testHookEvaluate, when set by a test, runs each time a function's effects are evaluated.
+// testHookEvaluate, when set by a test, runs each time a function is resolved or its effects are evaluated.
 var testHookEvaluate func(name string)
 
 // panicError turns a recovered panic into an error naming the package and, when known, the

@@ -85,11 +85,11 @@ func (c *converter) action(pkg *packages.Package, diags []analysis.Diagnostic, r
 			f.Related = append(f.Related, result.Related{Pos: position(fset, r.Pos, c.root), Message: r.Message})
 		}
 		// The analyzer reports each effect finding once and records it in Result.Findings
-		// with the same position and kind; the message names the handler, which tells two
-		// handlers reaching an effect through the same call apart.
+		// with the diagnostic's position and message (which names the handler, telling two
+		// handlers reaching an effect through the same call apart). A contradicted
+		// declaration is reported in the decisions category: it is not an effect finding.
 		for i, af := range afs {
-			if used[i] || af.Pos != d.Pos || string(af.Effect.Kind) != d.Category ||
-				!strings.HasPrefix(d.Message, "handler "+af.Handler.Name+":") {
+			if used[i] || af.Pos != d.Pos || af.Message != d.Message || string(af.Effect.Kind) != d.Category {
 				continue
 			}
 			used[i] = true

@@ -10,6 +10,7 @@ package effect
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -295,27 +296,17 @@ func bits(m uint64) string {
 	return strings.Join(out, ",")
 }
 
-// RetryFact records, for a package, the retry settings it gives jobs: asynq MaxRetry per
-// task type, River MaxAttempts per job args type (or the client default). A package that
-// wraps handlers in the runtime middleware compares the middleware's retention with them.
-type RetryFact struct {
-	Jobs []JobRetry // sorted by Framework, then Job
-}
-
-// JobRetry is one job's retry setting.
-type JobRetry struct {
-	Framework string // "asynq" or "river"
-	Job       string // asynq task type; River args type "pkg/path.Type", "" for the client default
-	Count     int    // asynq: retries after the first attempt; River: attempts in all
-}
-
-// AFact marks RetryFact as an analysis fact.
-func (*RetryFact) AFact() {}
-
-func (f *RetryFact) String() string {
-	parts := make([]string, len(f.Jobs))
-	for i, j := range f.Jobs {
-		parts[i] = fmt.Sprintf("%s:%s=%d", j.Framework, j.Job, j.Count)
+// KindList renders Kinds for messages: "sql.write, http.write, ...".
+func KindList() string {
+	s := make([]string, len(Kinds))
+	for i, k := range Kinds {
+		s[i] = string(k)
 	}
-	return "retries " + strings.Join(parts, " ")
+	return strings.Join(s, ", ")
+}
+
+// Known returns the effects of s a function has for sure: not a request whose method is a
+// parameter (a handler is called by its framework, which passes no method).
+func (s Set) Known() Set {
+	return slices.DeleteFunc(slices.Clone(s), func(e Effect) bool { return e.MethodParam != 0 })
 }

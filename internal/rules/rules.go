@@ -6,9 +6,20 @@ package rules
 import "strings"
 
 // DocsURL is the page that documents every category; a category's anchor is its id without
-// the dot. It equals analyzer.DocsURL (a test checks), repeated here so that output formats
-// do not depend on the analyzer.
+// the dot. The analyzer's diagnostics link to it through URL.
 const DocsURL = "https://github.com/chokaq/idemlint/blob/main/docs/checks.md"
+
+// Category is a diagnostic category: an effect kind ("sql.write"), Decisions or Directive.
+type Category string
+
+// The categories that are not effect kinds.
+const (
+	Decisions Category = "decisions" // a checklist decision open, or a declaration contradicted
+	Directive Category = "directive" // a malformed, unknown, misplaced or unused directive
+)
+
+// URL is the documentation of a category: its anchor in DocsURL.
+func URL(c Category) string { return DocsURL + "#" + strings.ReplaceAll(string(c), ".", "") }
 
 // Rule is one diagnostic category.
 type Rule struct {
@@ -20,7 +31,7 @@ type Rule struct {
 }
 
 // HelpURI is the documentation of the rule.
-func (r Rule) HelpURI() string { return DocsURL + "#" + strings.ReplaceAll(r.ID, ".", "") }
+func (r Rule) HelpURI() string { return URL(Category(r.ID)) }
 
 // All lists the categories in the order of docs/checks.md: the effect kinds, then directive.
 var All = []Rule{

@@ -1,4 +1,4 @@
-package analyzer
+package frameworks
 
 import (
 	"bytes"
@@ -26,32 +26,28 @@ import (
 
 const idemasynqPath = model.MiddlewarePath + "/idemasynq"
 
-// wrapFix proposes wrapping h's registration with the middleware, or nil.
-func (a *analysis_) wrapFix(h handlerNode) *analysis.SuggestedFix {
-	call := h.regCall
-	if call == nil || h.wrapped || len(call.Args) != 2 {
+// WrapFix proposes wrapping the registration call (of the handler named name, in file) with
+// the middleware, or nil.
+func WrapFix(info *types.Info, pkg *types.Package, fset *token.FileSet, file *ast.File, call *ast.CallExpr, name string) *analysis.SuggestedFix {
+	if call == nil || file == nil || len(call.Args) != 2 {
 		return nil
 	}
-	ok, handleFunc := a.muxRegistration(call)
+	ok, handleFunc := MuxRegistration(info, call)
 	if !ok {
 		return nil
 	}
-	file := a.fileAt(call.Pos())
-	if file == nil {
-		return nil
-	}
 	adapter := importName(file, idemasynqPath)
-	asynqName := importName(file, "github.com/hibiken/asynq")
+	asynqName := importName(file, AsynqPath)
 	if adapter == "" || (handleFunc && asynqName == "") {
 		return nil
 	}
-	mw := a.middlewareInScope(call.Pos())
+	mw := middlewareInScope(pkg, call.Pos())
 	if mw == nil {
 		return nil
 	}
 	arg := call.Args[1]
 	var buf bytes.Buffer
-	if err := format.Node(&buf, a.pass.Fset, arg); err != nil {
+	if err := format.Node(&buf, fset, arg); err != nil {
 		return nil
 	}
 	inner := buf.String()
@@ -68,7 +64,7 @@ func (a *analysis_) wrapFix(h handlerNode) *analysis.SuggestedFix {
 		edits = append(edits, analysis.TextEdit{Pos: sel.Sel.Pos(), End: sel.Sel.End(), NewText: []byte("Handle")})
 	}
 	return &analysis.SuggestedFix{
-		Message:   "Wrap the registration of " + h.name + " with the idempotency middleware " + mw.Name(),
+		Message:   "Wrap the registration of " + name + " with the idempotency middleware " + mw.Name(),
 		TextEdits: edits,
 	}
 }
@@ -76,12 +72,12 @@ func (a *analysis_) wrapFix(h handlerNode) *analysis.SuggestedFix {
 // middlewareInScope returns the one variable in scope at pos whose type is the runtime
 // middleware for asynq tasks (*idempotency.Middleware[*asynq.Task]); nil when there is none
 // or more than one (which one is a decision).
-func (a *analysis_) middlewareInScope(pos token.Pos) *types.Var {
-	inner := a.pass.Pkg.Scope().Innermost(pos)
+func middlewareInScope(pkg *types.Package, pos token.Pos) *types.Var {
+	inner := pkg.Scope().Innermost(pos)
 	var found *types.Var
 	seen := map[string]bool{}
 	for sc := inner; sc != nil && sc != types.Universe; sc = sc.Parent() {
-		local := sc != a.pass.Pkg.Scope()
+		local := sc != pkg.Scope()
 		for _, name := range sc.Names() {
 			if seen[name] {
 				continue // shadowed by an inner declaration
@@ -114,7 +110,7 @@ func asynqMiddleware(t types.Type) bool {
 		named.Obj().Name() != "Middleware" || named.TypeArgs().Len() != 1 {
 		return false
 	}
-	return typeName(named.TypeArgs().At(0)) == asynqPath+".Task"
+	return TypeName(named.TypeArgs().At(0)) == AsynqPath+".Task"
 }
 
 // importName returns the name by which file refers to the package at path, or "" when it

@@ -1,7 +1,7 @@
 // Provider params: key fields and condition fields in params literals, nested structs and
 // the elements of a batch.
 
-package analyzer
+package sinks
 
 import (
 	"fmt"
@@ -11,6 +11,7 @@ import (
 
 	"golang.org/x/tools/go/types/typeutil"
 
+	"github.com/chokaq/idemlint/internal/defuse"
 	"github.com/chokaq/idemlint/internal/effect"
 	"github.com/chokaq/idemlint/internal/model"
 )
@@ -18,8 +19,8 @@ import (
 // providerEffect looks for an idempotency key on the params of a provider call: a key field
 // in the params literal (in every element of a batch), a setter called on the params
 // variable, or the field assigned. Each key found must be stable; the worst one decides.
-func (a *analysis_) providerEffect(mk mkEffect, s *model.Sink, params ast.Expr) *effect.Effect {
-	k := a.providerKey(params)
+func (j *Judge) providerEffect(mk mkEffect, s *model.Sink, params ast.Expr, sc Scope) *effect.Effect {
+	k := j.providerKey(params)
 	if k.state != litKeyed {
 		e := mk(effect.Unprotected, s.Problem())
 		if k.state == litPartial {
@@ -32,7 +33,7 @@ func (a *analysis_) providerEffect(mk mkEffect, s *model.Sink, params ast.Expr) 
 	}
 	var worst *effect.Effect
 	for _, key := range k.keys {
-		e := a.keyedEffect(mk, s, key, true)
+		e := j.keyedEffect(mk, s, key, true, sc)
 		if worst == nil || e.Worse(*worst) {
 			worst = e
 		}
@@ -61,34 +62,34 @@ type litKeys struct {
 // condition is what a literal guarded by a condition field alone yields: keyed, no key.
 var condition = litKeys{state: litKeyed}
 
-func (a *analysis_) providerKey(params ast.Expr) litKeys {
+func (j *Judge) providerKey(params ast.Expr) litKeys {
 	if params == nil {
 		return litKeys{}
 	}
-	info := a.pass.TypesInfo
-	lit := a.keysIn(params, 0)
+	info := j.info()
+	lit := j.keysIn(params, 0)
 	if lit.state == litKeyed {
 		return lit
 	}
 	// A key set on the params variable itself (a setter, or the field assigned) counts even
 	// when a batch inside it is only partly keyed: it is the key of the whole request.
-	if v := rootVar(info, params); v != nil {
-		for _, c := range a.callsOn[v] {
-			if fn, ok := typeutil.Callee(info, c).(*types.Func); ok && a.entry(fn).KeySetter && len(c.Args) > 0 {
+	if v := j.Defs.RootVar(params); v != nil {
+		for _, c := range j.Defs.CallsOn(v) {
+			if fn, ok := typeutil.Callee(info, c).(*types.Func); ok && j.Models.Of(fn).KeySetter && len(c.Args) > 0 {
 				return litKeys{state: litKeyed, keys: []ast.Expr{c.Args[0]}}
 			}
 		}
-		for _, as := range a.fieldSets[v] {
+		for _, as := range j.Defs.FieldSets(v) {
 			for i, l := range as.Lhs {
 				sel, ok := ast.Unparen(l).(*ast.SelectorExpr)
 				if !ok || i >= len(as.Rhs) {
 					continue
 				}
-				name := a.declaredField(sel)
-				if a.index.KeyField(name) {
+				name := j.declaredField(sel)
+				if j.Models.Index.KeyField(name) {
 					return litKeys{state: litKeyed, keys: []ast.Expr{as.Rhs[i]}}
 				}
-				if a.conditionHolds(name, as.Rhs[i]) {
+				if j.conditionHolds(name, as.Rhs[i]) {
 					return condition
 				}
 			}
@@ -102,7 +103,7 @@ func (a *analysis_) providerKey(params ast.Expr) litKeys {
 // variable to the value assigned to it. In a slice or array the elements are a batch
 // (SQS SendMessageBatch entries): it is keyed only when every element is, and partly keyed
 // when some are; a batch in which no element is keyed says nothing (a list of tags).
-func (a *analysis_) keysIn(e ast.Expr, depth int) litKeys {
+func (j *Judge) keysIn(e ast.Expr, depth int) litKeys {
 	if e == nil || depth > 4 {
 		return litKeys{}
 	}
@@ -112,22 +113,22 @@ func (a *analysis_) keysIn(e ast.Expr, depth int) litKeys {
 	}
 	switch x := e.(type) {
 	case *ast.Ident:
-		v, ok := a.pass.TypesInfo.Uses[x].(*types.Var)
+		v, ok := j.info().Uses[x].(*types.Var)
 		if !ok || v.IsField() {
 			return litKeys{}
 		}
-		if t := a.pass.TypesInfo.TypeOf(x); t != nil && isSliceType(t) {
-			return a.batchKeys(a.sliceElems(v), depth)
+		if t := j.info().TypeOf(x); t != nil && isSliceType(t) {
+			return j.batchKeys(j.sliceElems(v), depth)
 		}
-		return a.keysIn(a.def(v), depth+1)
+		return j.keysIn(j.Defs.Def(v), depth+1)
 	case *ast.CompositeLit:
-		t := a.pass.TypesInfo.TypeOf(x)
+		t := j.info().TypeOf(x)
 		if t == nil {
 			return litKeys{}
 		}
-		switch deref(t).Underlying().(type) {
+		switch defuse.Deref(t).Underlying().(type) {
 		case *types.Struct:
-			return a.structKeys(x, depth)
+			return j.structKeys(x, depth)
 		case *types.Slice, *types.Array:
 			elems := make([]ast.Expr, len(x.Elts))
 			for i, elt := range x.Elts {
@@ -136,7 +137,7 @@ func (a *analysis_) keysIn(e ast.Expr, depth int) litKeys {
 				}
 				elems[i] = elt
 			}
-			return a.batchKeys(elems, depth)
+			return j.batchKeys(elems, depth)
 		}
 	}
 	return litKeys{}
@@ -145,18 +146,18 @@ func (a *analysis_) keysIn(e ast.Expr, depth int) litKeys {
 // structKeys looks for a key field among a struct literal's fields, then inside its field
 // values. A partly keyed batch inside it wins over a key nested elsewhere: the batch's
 // unkeyed element is sent either way.
-func (a *analysis_) structKeys(lit *ast.CompositeLit, depth int) litKeys {
-	t := a.pass.TypesInfo.TypeOf(lit)
+func (j *Judge) structKeys(lit *ast.CompositeLit, depth int) litKeys {
+	t := j.info().TypeOf(lit)
 	for _, elt := range lit.Elts {
 		if kv, ok := elt.(*ast.KeyValueExpr); ok {
-			if id, ok := kv.Key.(*ast.Ident); ok && a.index.KeyField(fieldName(t, id.Name)) {
+			if id, ok := kv.Key.(*ast.Ident); ok && j.Models.Index.KeyField(fieldName(t, id.Name)) {
 				return litKeys{state: litKeyed, keys: []ast.Expr{kv.Value}}
 			}
 		}
 	}
 	for _, elt := range lit.Elts {
 		if kv, ok := elt.(*ast.KeyValueExpr); ok {
-			if id, ok := kv.Key.(*ast.Ident); ok && a.conditionHolds(fieldName(t, id.Name), kv.Value) {
+			if id, ok := kv.Key.(*ast.Ident); ok && j.conditionHolds(fieldName(t, id.Name), kv.Value) {
 				return condition
 			}
 		}
@@ -167,7 +168,7 @@ func (a *analysis_) structKeys(lit *ast.CompositeLit, depth int) litKeys {
 		if !ok {
 			continue
 		}
-		switch r := a.keysIn(kv.Value, depth+1); {
+		switch r := j.keysIn(kv.Value, depth+1); {
 		case r.state == litPartial:
 			return r
 		case r.state == litKeyed && out.state == litNone:
@@ -179,11 +180,11 @@ func (a *analysis_) structKeys(lit *ast.CompositeLit, depth int) litKeys {
 
 // batchKeys judges the elements of a batch; a nil element is one not known (a value from
 // a call, a spread slice), which counts as unkeyed.
-func (a *analysis_) batchKeys(elems []ast.Expr, depth int) litKeys {
+func (j *Judge) batchKeys(elems []ast.Expr, depth int) litKeys {
 	var out litKeys
 	firstMissing, keyed := -1, 0
 	for i, el := range elems {
-		r := a.keysIn(el, depth+1)
+		r := j.keysIn(el, depth+1)
 		if r.state == litKeyed {
 			out.keys = append(out.keys, r.keys...)
 			keyed++
@@ -215,9 +216,9 @@ func isSliceType(t types.Type) bool {
 // the elements of the literals assigned to it and the values appended to it
 // (v = append(v, x) in a loop). A value not known (the result of a call, a spread slice)
 // is nil; make and nil add nothing.
-func (a *analysis_) sliceElems(v *types.Var) []ast.Expr {
+func (j *Judge) sliceElems(v *types.Var) []ast.Expr {
 	var elems []ast.Expr
-	for _, d := range a.defs[v] {
+	for _, d := range j.Defs.Defs(v) {
 		d = ast.Unparen(d)
 		if id, ok := d.(*ast.Ident); ok && id.Name == "nil" {
 			continue
@@ -233,7 +234,7 @@ func (a *analysis_) sliceElems(v *types.Var) []ast.Expr {
 			continue
 		case *ast.CallExpr:
 			if id, ok := ast.Unparen(x.Fun).(*ast.Ident); ok && len(x.Args) > 0 {
-				if b, ok := a.pass.TypesInfo.Uses[id].(*types.Builtin); ok {
+				if b, ok := j.info().Uses[id].(*types.Builtin); ok {
 					switch b.Name() {
 					case "make":
 						continue
@@ -249,7 +250,7 @@ func (a *analysis_) sliceElems(v *types.Var) []ast.Expr {
 								elems = append(elems, elt)
 							}
 						case *ast.Ident:
-							if base.Name != "nil" && a.pass.TypesInfo.Uses[base] != v {
+							if base.Name != "nil" && j.info().Uses[base] != v {
 								elems = append(elems, nil) // appended to another slice
 							}
 						default:
@@ -267,15 +268,15 @@ func (a *analysis_) sliceElems(v *types.Var) []ast.Expr {
 
 // declaredField names the field sel selects (v.IdempotencyKey, v.Params.IdempotencyKey) as
 // "pkg.Type.Field" of the struct that declares it, through embedding; "" if no field.
-func (a *analysis_) declaredField(sel *ast.SelectorExpr) string {
-	s, ok := a.pass.TypesInfo.Selections[sel]
+func (j *Judge) declaredField(sel *ast.SelectorExpr) string {
+	s, ok := j.info().Selections[sel]
 	if !ok || s.Kind() != types.FieldVal {
 		return ""
 	}
 	t := s.Recv()
 	idx := s.Index()
 	for _, i := range idx[:len(idx)-1] {
-		st, ok := deref(t).Underlying().(*types.Struct)
+		st, ok := defuse.Deref(t).Underlying().(*types.Struct)
 		if !ok {
 			return ""
 		}
@@ -287,12 +288,12 @@ func (a *analysis_) declaredField(sel *ast.SelectorExpr) string {
 // conditionHolds reports whether value, given to the field named field, is a condition
 // that guards the write: the field is a modelled condition field and its text (through a
 // one-argument wrapper, aws.String) contains one of the model's strings, in any case.
-func (a *analysis_) conditionHolds(field string, value ast.Expr) bool {
-	want := a.index.ConditionField(field)
+func (j *Judge) conditionHolds(field string, value ast.Expr) bool {
+	want := j.Models.Index.ConditionField(field)
 	if len(want) == 0 {
 		return false
 	}
-	text := strings.ToLower(a.text(unwrap(value)))
+	text := strings.ToLower(j.Defs.Text(defuse.Unwrap(value)))
 	for _, w := range want {
 		if strings.Contains(text, strings.ToLower(w)) {
 			return true
@@ -301,18 +302,9 @@ func (a *analysis_) conditionHolds(field string, value ast.Expr) bool {
 	return false
 }
 
-// unwrap returns the argument of a one-argument call (aws.String("..."), stripe.String(k)),
-// else e.
-func unwrap(e ast.Expr) ast.Expr {
-	if c, ok := ast.Unparen(e).(*ast.CallExpr); ok && len(c.Args) == 1 {
-		return c.Args[0]
-	}
-	return e
-}
-
 // fieldName renders "pkg/path.Type.Field" for a field of the named type t.
 func fieldName(t types.Type, field string) string {
-	named, ok := deref(t).(*types.Named)
+	named, ok := defuse.Deref(t).(*types.Named)
 	if !ok || named.Obj().Pkg() == nil {
 		return ""
 	}

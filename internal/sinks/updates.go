@@ -1,13 +1,14 @@
 // Update expressions: a DynamoDB UpdateItem is an effect only when its expression adds to
 // what is stored.
 
-package analyzer
+package sinks
 
 import (
 	"go/ast"
 	"regexp"
 	"strings"
 
+	"github.com/chokaq/idemlint/internal/defuse"
 	"github.com/chokaq/idemlint/internal/effect"
 	"github.com/chokaq/idemlint/internal/model"
 )
@@ -16,16 +17,16 @@ import (
 // relative one is an effect, since an absolute SET converges on a repeat. An expression
 // not given in view, or whose text is not known, is not reported. A relative update is
 // guarded by a condition field (attribute_not_exists) or a key field on the params.
-func (a *analysis_) updateEffect(mk mkEffect, s *model.Sink, params ast.Expr) *effect.Effect {
-	expr, ok := a.paramsField(params, s.Field)
+func (j *Judge) updateEffect(mk mkEffect, s *model.Sink, params ast.Expr, sc Scope) *effect.Effect {
+	expr, ok := j.paramsField(params, s.Field)
 	if !ok {
 		return nil
 	}
-	why := relativeUpdate(a.text(unwrap(expr)))
+	why := relativeUpdate(j.Defs.Text(defuse.Unwrap(expr)))
 	if why == "" {
 		return nil
 	}
-	e := a.providerEffect(mk, s, params)
+	e := j.providerEffect(mk, s, params, sc)
 	if e.State == effect.Unprotected {
 		e.Detail += " (" + why + ")"
 	}
@@ -35,16 +36,16 @@ func (a *analysis_) updateEffect(mk mkEffect, s *model.Sink, params ast.Expr) *e
 // paramsField finds the value given to the field named field ("pkg.Type.Field") in the
 // params literal, the literal assigned to the params variable, or an assignment of the
 // field on that variable.
-func (a *analysis_) paramsField(params ast.Expr, field string) (ast.Expr, bool) {
+func (j *Judge) paramsField(params ast.Expr, field string) (ast.Expr, bool) {
 	if params == nil {
 		return nil, false
 	}
 	want := model.Normalize(field)
-	info := a.pass.TypesInfo
-	v := rootVar(info, params)
+	info := j.info()
+	v := j.Defs.RootVar(params)
 	lit := ast.Unparen(params)
 	if v != nil {
-		lit = ast.Unparen(a.def(v))
+		lit = ast.Unparen(j.Defs.Def(v))
 	}
 	if u, ok := lit.(*ast.UnaryExpr); ok {
 		lit = ast.Unparen(u.X)
@@ -60,9 +61,9 @@ func (a *analysis_) paramsField(params ast.Expr, field string) (ast.Expr, bool) 
 		}
 	}
 	if v != nil {
-		for _, as := range a.fieldSets[v] {
+		for _, as := range j.Defs.FieldSets(v) {
 			for i, l := range as.Lhs {
-				if sel, ok := ast.Unparen(l).(*ast.SelectorExpr); ok && i < len(as.Rhs) && model.Normalize(a.declaredField(sel)) == want {
+				if sel, ok := ast.Unparen(l).(*ast.SelectorExpr); ok && i < len(as.Rhs) && model.Normalize(j.declaredField(sel)) == want {
 					return as.Rhs[i], true
 				}
 			}

@@ -1,0 +1,128 @@
+package callgraph
+
+import (
+	"go/ast"
+	"go/types"
+	"sort"
+
+	"github.com/chokaq/idemlint/internal/model"
+)
+
+// methodIndex holds the lookups interface dispatch makes, built on first use: interface
+// calls are frequent and nodes many.
+type methodIndex struct {
+	local    map[string][]*Node       // the package's own methods, by name
+	imported map[string][]*types.Func // methods of dependencies with facts, by name
+	byName   map[string]*types.Func   // model full name -> method in view (nil: none)
+	packages model.Packages           // the import graph by path
+}
+
+// dispatch resolves a call of an interface method to the implementations visible to the
+// package: methods of this package and methods with facts from its dependencies whose
+// receiver implements the interface, and modelled sinks (a *pgxpool.Pool behind a
+// repository's own DBTX interface). A call none of them answers is open.
+func (g *Graph) dispatch(n *Node, m *types.Func, call *ast.CallExpr) {
+	iface, _ := m.Signature().Recv().Type().Underlying().(*types.Interface)
+	if iface == nil {
+		return
+	}
+	implements := func(fn *types.Func) bool {
+		recv := fn.Signature().Recv()
+		if recv == nil || types.IsInterface(recv.Type()) {
+			return false
+		}
+		t := recv.Type()
+		if p, ok := t.(*types.Pointer); ok {
+			t = p.Elem()
+		}
+		if named, ok := t.(*types.Named); ok && named.TypeParams().Len() > 0 {
+			return false // a generic receiver cannot be checked without instantiation
+		}
+		return types.Implements(t, iface) || types.Implements(types.NewPointer(t), iface)
+	}
+	seen := false
+	args := callArgs(g.in.Info, call)
+	for _, cand := range g.localMethods(m.Name()) {
+		if implements(cand.Fn) {
+			g.callTarget(n, cand.Fn, call.Pos(), args)
+			seen = true
+		}
+	}
+	for _, fn := range g.importedMethods()[m.Name()] {
+		if implements(fn) {
+			g.callTarget(n, fn, call.Pos(), args)
+			seen = true
+		}
+	}
+	if seen {
+		return
+	}
+	// No implementation with effects in view: a modelled sink method behind the interface?
+	for _, s := range g.in.Judge.Models.Index.MethodSinks(m.Name()) {
+		impl := g.lookupMethod(s.Func)
+		if impl != nil && implements(impl) {
+			// The chain names the interface method called: which implementation runs is
+			// decided at run time.
+			if e := g.in.Judge.Eval(call, s, m, n.scope); e != nil {
+				n.Sites = append(n.Sites, Site{Pos: call.Pos(), line: g.line(call.Pos()), sink: e})
+			}
+			return
+		}
+	}
+	var recv types.Type
+	if sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr); ok {
+		recv = g.in.Info.TypeOf(sel.X)
+	}
+	g.Open = append(g.Open, OpenCall{Caller: n, Pos: call.Pos(), Kind: OpenInterface, Method: m, Recv: recv})
+}
+
+// localMethods returns the package's methods named name.
+func (g *Graph) localMethods(name string) []*Node {
+	if g.methods.local == nil {
+		g.methods.local = map[string][]*Node{}
+		for _, n := range g.Nodes {
+			if n.Fn != nil && n.Fn.Signature().Recv() != nil {
+				g.methods.local[n.Fn.Name()] = append(g.methods.local[n.Fn.Name()], n)
+			}
+		}
+	}
+	return g.methods.local[name]
+}
+
+// importedMethods indexes, once per pass, the methods of dependencies that carry facts.
+func (g *Graph) importedMethods() map[string][]*types.Func {
+	if g.methods.imported != nil {
+		return g.methods.imported
+	}
+	g.methods.imported = map[string][]*types.Func{}
+	for _, of := range g.in.Facts.AllObjectFacts() {
+		fn, ok := of.Object.(*types.Func)
+		if !ok || fn.Signature().Recv() == nil || fn.Pkg() == g.in.Pkg {
+			continue
+		}
+		g.methods.imported[fn.Name()] = append(g.methods.imported[fn.Name()], fn)
+	}
+	for _, fns := range g.methods.imported {
+		sort.Slice(fns, func(i, j int) bool { return fns[i].FullName() < fns[j].FullName() })
+	}
+	return g.methods.imported
+}
+
+// lookupMethod finds the method a full name like "(*pkg/path.Type).Name" denotes among the
+// packages this one imports, directly or not; nil if that package is not in view.
+func (g *Graph) lookupMethod(full string) *types.Func {
+	// Every interface call of a method a sink shares a name with (Exec, Query, Send) asks;
+	// resolving scans the import graph, so each name is resolved once per pass.
+	if m, ok := g.methods.byName[full]; ok {
+		return m
+	}
+	if g.methods.packages == nil {
+		g.methods.packages = model.Packages{}
+		g.methods.packages.Add(g.in.Pkg)
+		g.methods.byName = map[string]*types.Func{}
+	}
+	fn, _ := model.Resolve(g.methods.packages, full)
+	m, _ := fn.(*types.Func)
+	g.methods.byName[full] = m
+	return m
+}

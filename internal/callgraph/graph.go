@@ -1,0 +1,445 @@
+// Package callgraph builds one package's call graph for effects and solves it: a node per
+// function declaration and function literal, a site per way effects enter a node (a sink
+// call judged by package sinks, a call of a function of this package, a call of a function
+// of another package with a fact, a closure), and a fixpoint that propagates effects from
+// callees to callers. It knows no handlers and no checks.
+//
+// What one package cannot resolve (an interface method none of whose implementations in
+// view has effects, a call of a function value) is recorded as an open call, the seam a
+// program-wide link can resolve against implementations elsewhere.
+package callgraph
+
+import (
+	"go/ast"
+	"go/token"
+	"go/types"
+
+	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/types/typeutil"
+
+	"github.com/chokaq/idemlint/internal/directive"
+	"github.com/chokaq/idemlint/internal/effect"
+	"github.com/chokaq/idemlint/internal/model"
+	"github.com/chokaq/idemlint/internal/sinks"
+)
+
+// Input is what Build needs of a pass.
+type Input struct {
+	Pkg   *types.Package
+	Info  *types.Info
+	Fset  *token.FileSet
+	Files []*ast.File
+	// Directives returns the parsed directives of a file (nil: none).
+	Directives func(*ast.File) *directive.File
+	Judge      *sinks.Judge
+	Facts      Facts
+	// Visit, when set, is told the name of each function as it is resolved or evaluated,
+	// so that a panic can name it.
+	Visit func(name string)
+}
+
+// Facts are the pass's fact imports (analysis.Pass's fields of the same names).
+type Facts struct {
+	ImportObjectFact func(types.Object, analysis.Fact) bool
+	AllObjectFacts   func() []analysis.ObjectFact
+}
+
+// Graph is one package's functions and the sites between them.
+type Graph struct {
+	in     Input
+	Nodes  []*Node
+	ByFunc map[*types.Func]*Node
+	ByLit  map[*ast.FuncLit]*Node
+	// Referenced holds functions used as values (not called) in the package: handed to a
+	// framework, stored, or passed as a callback.
+	Referenced map[*types.Func]bool
+	// Open lists the calls the package could not resolve, in source order.
+	Open []OpenCall
+
+	importFacts map[*types.Func]*effect.Fact
+	generated   map[*types.Package]bool
+	methods     methodIndex
+}
+
+// Node is a function declaration or function literal of the package.
+type Node struct {
+	Fn     *types.Func // nil for literals
+	Decl   *ast.FuncDecl
+	Lit    *ast.FuncLit
+	Name   string // for messages
+	Body   *ast.BlockStmt
+	Parent *Node // the enclosing function of a literal: its parameters are in scope
+	File   *directive.File
+	Sig    *types.Signature // nil when not type-checked
+
+	Sites []Site
+	// claims is set when the body calls a gate: only then is it searched for gate checks.
+	claims bool
+
+	// Directives in the declaration's doc comment.
+	Barrier   *directive.Directive   // //idemlint:idempotent
+	Ignores   []*directive.Directive // //idemlint:ignore
+	Marked    *directive.Directive   // //idemlint:handler
+	Decisions *directive.Directive   // //idemlint:decisions
+	// completesHere is set when the body calls a transactional completion; TxCompletion
+	// when it or a callee does (solved with the effects).
+	completesHere bool
+	TxCompletion  bool
+	// HandlerCall is the framework of a modelled handler call in the body (a webhook
+	// signature check), which makes the node a handler.
+	HandlerCall string
+
+	Raw     effect.Set // before the function's own directives
+	Effects effect.Set // after them: what callers see
+	From    map[effect.Kind]Origin
+	scope   sinks.Scope
+}
+
+// Origin says where, in a node's body, the effect of one kind it keeps comes from.
+type Origin struct {
+	Pos token.Pos // the call (or closure) in the body
+	Via *Node     // the callee, when it is in this package
+}
+
+// Site is one way effects enter a node: a call to a sink, to a function of this package,
+// to a function of another package (its fact), or a closure defined in the body.
+type Site struct {
+	Pos    token.Pos
+	line   int
+	callee string // hop name
+	sink   *effect.Effect
+	local  *Node
+	fact   *effect.Fact
+	inline bool        // a closure: its effects are the node's own, with no hop
+	gate   *sinks.Gate // the claim checked before the site, whose early return guards it
+	// args are the call's arguments in parameter order (a method expression's receiver
+	// dropped); nil for a function value, whose arguments are not in view.
+	args []ast.Expr
+	// guard, on a fact site, is the kind a generated chain guard in the call's receiver
+	// chain protects (ent's OnConflict before Exec), and guardBy its method name.
+	guard   effect.Kind
+	guardBy string
+}
+
+// OpenKind says why a call is open.
+type OpenKind uint8
+
+const (
+	// OpenInterface: an interface method with no implementation with effects in view.
+	OpenInterface OpenKind = iota
+	// OpenFuncValue: a call of a function value (a parameter, a field, a variable).
+	OpenFuncValue
+)
+
+// OpenCall is a call the package could not resolve.
+type OpenCall struct {
+	Caller *Node
+	Pos    token.Pos
+	Kind   OpenKind
+	// Method is the interface method called (OpenInterface), and Recv the static type of
+	// the receiver expression, whose method set an implementation must have.
+	Method *types.Func
+	Recv   types.Type
+}
+
+// Build creates a node per function and literal, then resolves every call site once; Solve
+// only propagates along the resolved sites.
+func Build(in Input) *Graph {
+	g := &Graph{
+		in:          in,
+		ByFunc:      map[*types.Func]*Node{},
+		ByLit:       map[*ast.FuncLit]*Node{},
+		Referenced:  map[*types.Func]bool{},
+		importFacts: map[*types.Func]*effect.Fact{},
+	}
+	for _, f := range in.Files {
+		df := in.Directives(f)
+		for _, decl := range f.Decls {
+			fd, ok := decl.(*ast.FuncDecl)
+			if !ok || fd.Body == nil {
+				continue
+			}
+			fn, _ := in.Info.Defs[fd.Name].(*types.Func)
+			if fn == nil {
+				continue
+			}
+			n := &Node{Fn: fn, Decl: fd, Name: effect.FuncName(fn, in.Pkg), Body: fd.Body, File: df, Sig: fn.Signature()}
+			n.readDirectives(df.InDoc(fd.Doc))
+			g.add(n)
+			g.ByFunc[fn] = n
+			g.collectLits(n, fd.Body, df)
+		}
+	}
+	for _, n := range g.Nodes {
+		n.scope = g.newScope(n)
+	}
+	for _, n := range g.Nodes {
+		g.resolve(n)
+	}
+	return g
+}
+
+func (n *Node) readDirectives(ds []*directive.Directive) {
+	for _, d := range ds {
+		if d.Err != "" {
+			continue
+		}
+		switch d.Verb {
+		case directive.Idempotent:
+			n.Barrier = d
+		case directive.Ignore:
+			n.Ignores = append(n.Ignores, d)
+		case directive.Handler:
+			n.Marked = d
+		case directive.DecisionsVerb:
+			n.Decisions = d
+		}
+	}
+}
+
+func (g *Graph) add(n *Node) {
+	n.From = map[effect.Kind]Origin{}
+	g.Nodes = append(g.Nodes, n)
+}
+
+// collectLits makes a node for each function literal directly or indirectly inside body.
+func (g *Graph) collectLits(outer *Node, body ast.Node, df *directive.File) {
+	ast.Inspect(body, func(x ast.Node) bool {
+		lit, ok := x.(*ast.FuncLit)
+		if !ok || x == body {
+			return true
+		}
+		if _, seen := g.ByLit[lit]; seen {
+			return false
+		}
+		sig, _ := g.in.Info.TypeOf(lit).(*types.Signature)
+		n := &Node{Lit: lit, Name: "func literal in " + outer.Name, Body: lit.Body, File: df, Parent: outer, Sig: sig}
+		g.add(n)
+		g.ByLit[lit] = n
+		g.collectLits(n, lit.Body, df)
+		return false
+	})
+}
+
+// newScope is the scope sink calls in n are judged in: its name, its declared function, and
+// the parameters of n and of the functions enclosing it.
+func (g *Graph) newScope(n *Node) sinks.Scope {
+	sc := sinks.Scope{Name: n.Name, Func: n.Fn, Params: map[*types.Var]bool{}}
+	for m := n; m != nil; m = m.Parent {
+		if m.Sig == nil {
+			continue
+		}
+		for i := 0; i < m.Sig.Params().Len(); i++ {
+			sc.Params[m.Sig.Params().At(i)] = true
+		}
+	}
+	return sc
+}
+
+// Scope returns the scope n's calls are judged in.
+func (n *Node) Scope() sinks.Scope { return n.scope }
+
+// Pos is where n is declared: its name, or the literal.
+func (n *Node) Pos() token.Pos {
+	switch {
+	case n.Decl != nil:
+		return n.Decl.Name.Pos()
+	case n.Lit != nil:
+		return n.Lit.Pos()
+	}
+	return n.Body.Lbrace
+}
+
+// HopName is the name of n on a chain: qualified by its package, as importers see it.
+func (n *Node) HopName() string {
+	if n.Fn != nil {
+		return effect.FuncName(n.Fn, nil)
+	}
+	return n.Name
+}
+
+func (g *Graph) line(pos token.Pos) int { return g.in.Fset.Position(pos).Line }
+
+func (g *Graph) visit(n *Node) {
+	if g.in.Visit != nil {
+		g.in.Visit(n.Name)
+	}
+}
+
+// resolve finds the sites of n: calls, function values and closures in its body (but not
+// in the bodies of nested literals, which are nodes of their own and enter as closures).
+func (g *Graph) resolve(n *Node) {
+	g.visit(n)
+	info := g.in.Info
+	var visit func(x ast.Node) bool
+	visit = func(x ast.Node) bool {
+		switch x := x.(type) {
+		case *ast.FuncLit:
+			if inner := g.ByLit[x]; inner != nil && inner != n {
+				n.Sites = append(n.Sites, Site{Pos: x.Pos(), line: g.line(x.Pos()), local: inner, inline: true})
+				return false
+			}
+		case *ast.CallExpr:
+			g.resolveCall(n, x)
+			// Visit the arguments and the receiver, not the callee name itself (it is not
+			// a function value escaping).
+			switch fun := ast.Unparen(x.Fun).(type) {
+			case *ast.SelectorExpr:
+				ast.Inspect(fun.X, visit)
+			case *ast.Ident:
+			case *ast.IndexExpr: // f[T](...)
+			case *ast.IndexListExpr:
+			default:
+				ast.Inspect(fun, visit)
+			}
+			for _, arg := range x.Args {
+				ast.Inspect(arg, visit)
+			}
+			return false
+		case *ast.Ident:
+			if fn, ok := info.Uses[x].(*types.Func); ok {
+				g.valueRef(n, fn, x.Pos())
+			}
+		case *ast.SelectorExpr:
+			if fn, ok := info.Uses[x.Sel].(*types.Func); ok {
+				g.valueRef(n, fn, x.Sel.Pos())
+				ast.Inspect(x.X, visit)
+				return false
+			}
+		}
+		return true
+	}
+	ast.Inspect(n.Body, func(x ast.Node) bool {
+		if x == n.Body {
+			return true
+		}
+		return visit(x)
+	})
+	if n.claims {
+		g.attachGates(n)
+	}
+}
+
+// attachGates attaches to each site of n the best gate covering it: a gate with a stable
+// key before one without.
+func (g *Graph) attachGates(n *Node) {
+	gates := g.in.Judge.Gates(n.Body, n.scope)
+	for i := range n.Sites {
+		s := &n.Sites[i]
+		for _, gt := range gates {
+			if !gt.Covers(s.Pos) {
+				continue
+			}
+			if s.gate == nil || (s.gate.Why != "" && gt.Why == "") {
+				s.gate = gt
+			}
+		}
+	}
+}
+
+// valueRef handles a function used as a value: a method value, a callback, a handler handed
+// to a framework. It may be called from here, so its effects count as n's.
+func (g *Graph) valueRef(n *Node, fn *types.Func, pos token.Pos) {
+	fn = fn.Origin()
+	g.Referenced[fn] = true
+	g.callTarget(n, fn, pos, nil)
+}
+
+func (g *Graph) resolveCall(n *Node, call *ast.CallExpr) {
+	callee := typeutil.Callee(g.in.Info, call)
+	fn, ok := callee.(*types.Func)
+	if !ok {
+		if _, isVar := callee.(*types.Var); isVar {
+			// f(x) with f a parameter, field or variable: what it holds is not in view.
+			g.Open = append(g.Open, OpenCall{Caller: n, Pos: call.Pos(), Kind: OpenFuncValue})
+		}
+		return
+	}
+	fn = fn.Origin()
+	entry := g.in.Judge.Models.Of(fn)
+	if entry.Gate != nil {
+		n.claims = true
+	}
+	if entry.HandlerCall != "" && n.HandlerCall == "" {
+		n.HandlerCall = entry.HandlerCall
+	}
+	if entry.TxCompletion {
+		n.completesHere = true
+	}
+	if s := entry.Sink; s != nil {
+		if e := g.in.Judge.Eval(call, s, fn, n.scope); e != nil {
+			n.Sites = append(n.Sites, Site{Pos: call.Pos(), line: g.line(call.Pos()), sink: e})
+		}
+		return
+	}
+	if recv := fn.Signature().Recv(); recv != nil && types.IsInterface(recv.Type()) {
+		if !entry.Opaque {
+			g.dispatch(n, fn, call)
+		}
+		return
+	}
+	before := len(n.Sites)
+	g.callTarget(n, fn, call.Pos(), callArgs(g.in.Info, call))
+	if len(n.Sites) > before && n.Sites[before].fact != nil && g.generatedPkg(fn.Pkg()) {
+		n.Sites[before].guard, n.Sites[before].guardBy = g.in.Judge.GeneratedGuard(call)
+	}
+}
+
+// callArgs returns a call's arguments in the callee's parameter order: a method expression
+// (T.M(recv, x)) passes its receiver first.
+func callArgs(info *types.Info, call *ast.CallExpr) []ast.Expr {
+	if sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr); ok {
+		if s, ok := info.Selections[sel]; ok && s.Kind() == types.MethodExpr && len(call.Args) > 0 {
+			return call.Args[1:]
+		}
+	}
+	if call.Args == nil {
+		return []ast.Expr{} // called with no arguments: still a call
+	}
+	return call.Args
+}
+
+// callTarget adds a site for a call of (or reference to) fn at pos; args are the call's
+// arguments, nil for a reference.
+func (g *Graph) callTarget(n *Node, fn *types.Func, pos token.Pos, args []ast.Expr) {
+	if local := g.ByFunc[fn]; local != nil {
+		n.Sites = append(n.Sites, Site{Pos: pos, line: g.line(pos), callee: local.HopName(), local: local, args: args})
+		return
+	}
+	if fn.Pkg() == nil || fn.Pkg() == g.in.Pkg {
+		return
+	}
+	if f := g.Fact(fn); f != nil {
+		n.Sites = append(n.Sites, Site{Pos: pos, line: g.line(pos), callee: effect.FuncName(fn, nil), fact: f, args: args})
+	}
+}
+
+// Fact returns the effects fact of a function of another package, or nil.
+func (g *Graph) Fact(fn *types.Func) *effect.Fact {
+	if f, ok := g.importFacts[fn]; ok {
+		return f
+	}
+	f := new(effect.Fact)
+	if !g.in.Facts.ImportObjectFact(fn, f) {
+		f = nil
+	}
+	g.importFacts[fn] = f
+	return f
+}
+
+// generatedPkg reports, once per package, whether calls into pkg may carry a generated
+// chain guard: every call with a fact asks.
+func (g *Graph) generatedPkg(pkg *types.Package) bool {
+	gen, ok := g.generated[pkg]
+	if !ok {
+		if g.generated == nil {
+			g.generated = map[*types.Package]bool{}
+		}
+		gen = g.in.Judge.Models.Index.Generated(pkg)
+		g.generated[pkg] = gen
+	}
+	return gen
+}
+
+// Models returns the model lookups the graph was built with.
+func (g *Graph) Models() *model.Entries { return g.in.Judge.Models }

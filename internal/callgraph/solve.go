@@ -1,0 +1,143 @@
+package callgraph
+
+import (
+	"go/types"
+
+	"github.com/chokaq/idemlint/internal/directive"
+	"github.com/chokaq/idemlint/internal/effect"
+)
+
+// Solve propagates effects from callees to callers until nothing changes, then evaluates
+// once more to learn which directives silenced something. Each node keeps, per kind, the
+// worst state and the shortest chain to it; both only move one way (worse, shorter), so
+// the loop ends, cycles and recursion included.
+func (g *Graph) Solve() {
+	for changed := true; changed; {
+		changed = false
+		for _, n := range g.Nodes {
+			if g.evaluate(n, false) {
+				changed = true
+			}
+		}
+	}
+	for _, n := range g.Nodes {
+		g.evaluate(n, true)
+	}
+}
+
+// evaluate recomputes n's effects from its sites. With record set it marks the directives
+// that silenced something, which is only meaningful once the effects are final.
+func (g *Graph) evaluate(n *Node, record bool) bool {
+	g.visit(n)
+	var raw effect.Set
+	from := map[effect.Kind]Origin{}
+	completes := n.completesHere
+	for i := range n.Sites {
+		s := &n.Sites[i]
+		var in effect.Set
+		var via *Node
+		switch {
+		case s.sink != nil:
+			in = effect.Set{*s.sink}
+		case s.local != nil:
+			via = s.local
+			in = s.local.Effects
+			completes = completes || s.local.TxCompletion
+		case s.fact != nil:
+			in = s.fact.Effects
+			completes = completes || s.fact.CompletesInTx
+		}
+		for _, e := range in {
+			if ignored(n.File.IgnoresAt(s.line), e, record) {
+				continue
+			}
+			e, keep := g.through(n, s, e)
+			if keep && raw.Add(e) {
+				from[e.Kind] = Origin{Pos: s.Pos, Via: via}
+			}
+		}
+	}
+	effects := raw
+	if n.Barrier != nil || len(n.Ignores) > 0 {
+		effects = nil
+		for _, e := range raw {
+			if n.Barrier != nil {
+				if record && e.State != effect.Protected {
+					n.Barrier.Used = true
+				}
+				continue
+			}
+			if ignored(n.Ignores, e, record) {
+				continue
+			}
+			effects = append(effects, e)
+		}
+	}
+	changed := !effects.Equal(n.Effects) || completes != n.TxCompletion
+	n.Raw, n.Effects, n.From, n.TxCompletion = raw, effects, from, completes
+	return changed
+}
+
+// through returns effect e of a site as n sees it: the caller's arguments decide a method
+// or key taken from the callee's parameters, the hop is prepended, and a gate or generated
+// guard before the call applies. It reports whether the effect is kept.
+func (g *Graph) through(n *Node, s *Site, e effect.Effect) (effect.Effect, bool) {
+	if !s.inline && s.sink == nil {
+		if e.MethodParam != 0 {
+			var keep bool
+			if e, keep = g.in.Judge.PassMethod(s.args, e, n.scope); !keep {
+				return e, false
+			}
+		}
+		if e.KeyParams != 0 {
+			e = g.in.Judge.PassKey(s.args, s.callee, e, n.scope)
+		}
+		e = e.Prepend(s.callee, effect.ShortPos(g.in.Fset, s.Pos))
+	}
+	if s.gate != nil {
+		e = s.gate.Guard(e)
+	}
+	if s.guard != "" && e.Kind == s.guard && e.State != effect.Protected {
+		// The write the generated call reaches is an upsert (its conflict options come
+		// from the guard in the chain): a repeat converges.
+		e.State, e.Detail = effect.Protected, "write with conflict handling ("+s.guardBy+" in the chain)"
+	}
+	return e, true
+}
+
+// ignored reports whether one of ds silences e; with record, it marks the directive used
+// when e is a finding (a protected effect needs no silencing).
+func ignored(ds []*directive.Directive, e effect.Effect, record bool) bool {
+	for _, d := range ds {
+		if d.Names(string(e.Kind)) {
+			if record && e.State != effect.Protected {
+				d.Used = true
+			}
+			return true
+		}
+	}
+	return false
+}
+
+// ExportedFact is a fact to attach to a function for importing packages.
+type ExportedFact struct {
+	Fn   *types.Func
+	Fact *effect.Fact
+}
+
+// Facts returns each declared function's effects for importing packages. An unexported
+// function that is not a method gets none: no other package can call it (a reference to
+// it here counts as a call here, so what it does reaches importers through the exported
+// function that hands it out), and facts travel with every importer.
+func (g *Graph) Facts() []ExportedFact {
+	var out []ExportedFact
+	for _, n := range g.Nodes {
+		if n.Fn == nil || (!n.Fn.Exported() && n.Fn.Signature().Recv() == nil) {
+			continue
+		}
+		if len(n.Effects) > 0 || n.TxCompletion {
+			out = append(out, ExportedFact{n.Fn, &effect.Fact{Effects: append(effect.Set(nil), n.Effects...), CompletesInTx: n.TxCompletion}})
+		}
+	}
+	return out
+}

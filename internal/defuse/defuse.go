@@ -1,0 +1,285 @@
+// Package defuse indexes the local definitions and uses of one package's variables, for the
+// stages that judge a call by how its arguments were built: which expressions were assigned
+// to a variable, which methods were called on it, which of its fields were set, and which
+// calls were given its address. It also answers the small constant questions those stages
+// ask of expressions (a constant string, a constant int, false).
+//
+// The index is flow-insensitive on purpose: the rules ask "was the header set on this
+// request", not "on every path". Following definitions is done by one function, Find, with
+// one depth limit, so every stage sees the same reach.
+package defuse
+
+import (
+	"go/ast"
+	"go/constant"
+	"go/token"
+	"go/types"
+
+	"github.com/chokaq/idemlint/internal/strval"
+)
+
+// MaxDepth bounds how many assignments Find follows from an expression: deep enough for
+// a builder assigned in steps (b := x.A(); c := b.B(); c.Exec()), shallow enough to stay
+// cheap on large functions.
+const MaxDepth = 4
+
+// Index holds one package's local definitions and uses.
+type Index struct {
+	Info *types.Info
+	pkg  *types.Package
+
+	defs map[*types.Var][]ast.Expr // v = x, v := x, var v = x (nil: op-assign or a second result)
+	// callsOn maps a variable to the calls made on it (v.M(...), v.F.M(...)).
+	callsOn map[*types.Var][]*ast.CallExpr
+	// fieldSets maps a variable to assignments of its fields (v.F = x, v.H["k"] = x).
+	fieldSets map[*types.Var][]*ast.AssignStmt
+	// fills maps a variable to the calls given its address, which fill it in:
+	// json.Unmarshal(t.Payload(), &p) makes p from the task.
+	fills map[*types.Var][]*ast.CallExpr
+}
+
+// Build indexes the files of pkg.
+func Build(pkg *types.Package, info *types.Info, files []*ast.File) *Index {
+	ix := &Index{
+		Info:      info,
+		pkg:       pkg,
+		defs:      map[*types.Var][]ast.Expr{},
+		callsOn:   map[*types.Var][]*ast.CallExpr{},
+		fieldSets: map[*types.Var][]*ast.AssignStmt{},
+		fills:     map[*types.Var][]*ast.CallExpr{},
+	}
+	for _, f := range files {
+		ast.Inspect(f, ix.visit)
+	}
+	return ix
+}
+
+// local returns the local variable e names, or nil (a field, a package variable).
+func (ix *Index) local(e ast.Expr) *types.Var {
+	id, ok := ast.Unparen(e).(*ast.Ident)
+	if !ok {
+		return nil
+	}
+	v, _ := ix.Info.ObjectOf(id).(*types.Var)
+	if v == nil || v.IsField() || v.Parent() == ix.pkg.Scope() || v.Parent() == nil {
+		return nil
+	}
+	return v
+}
+
+func (ix *Index) visit(x ast.Node) bool {
+	switch x := x.(type) {
+	case *ast.AssignStmt:
+		ix.assign(x)
+	case *ast.ValueSpec:
+		for i, name := range x.Names {
+			v, _ := ix.Info.Defs[name].(*types.Var)
+			if v == nil {
+				continue
+			}
+			switch {
+			case len(x.Values) == len(x.Names):
+				ix.defs[v] = append(ix.defs[v], x.Values[i])
+			case len(x.Values) == 1 && i == 0:
+				ix.defs[v] = append(ix.defs[v], x.Values[0])
+			}
+		}
+	case *ast.CallExpr:
+		if sel, ok := ast.Unparen(x.Fun).(*ast.SelectorExpr); ok {
+			if v := RootVar(ix.Info, sel.X); v != nil {
+				ix.callsOn[v] = append(ix.callsOn[v], x)
+			}
+		}
+		for _, arg := range x.Args {
+			if u, ok := ast.Unparen(arg).(*ast.UnaryExpr); ok && u.Op == token.AND {
+				if v := ix.local(u.X); v != nil {
+					ix.fills[v] = append(ix.fills[v], x)
+				}
+			}
+		}
+	}
+	return true
+}
+
+func (ix *Index) assign(x *ast.AssignStmt) {
+	switch {
+	case len(x.Lhs) == len(x.Rhs):
+		for i, l := range x.Lhs {
+			if v := ix.local(l); v != nil {
+				if x.Tok == token.ASSIGN || x.Tok == token.DEFINE {
+					ix.defs[v] = append(ix.defs[v], x.Rhs[i])
+				} else {
+					ix.defs[v] = append(ix.defs[v], nil) // x op= y: no single value
+				}
+			} else if v := RootVar(ix.Info, l); v != nil {
+				ix.fieldSets[v] = append(ix.fieldSets[v], x)
+			}
+		}
+	case len(x.Rhs) == 1:
+		// v, err := f(): the call defines the first variable.
+		if v := ix.local(x.Lhs[0]); v != nil {
+			ix.defs[v] = append(ix.defs[v], x.Rhs[0])
+		}
+		for _, l := range x.Lhs[1:] {
+			if v := ix.local(l); v != nil {
+				ix.defs[v] = append(ix.defs[v], nil)
+			}
+		}
+	}
+}
+
+// Defs returns the expressions assigned to v (nil entries: a value not known).
+func (ix *Index) Defs(v *types.Var) []ast.Expr { return ix.defs[v] }
+
+// Def returns the single expression assigned to v, or nil when there is none or several.
+func (ix *Index) Def(v *types.Var) ast.Expr {
+	if ds := ix.defs[v]; len(ds) == 1 {
+		return ds[0]
+	}
+	return nil
+}
+
+// CallsOn returns the calls made on v or on a field or element of it.
+func (ix *Index) CallsOn(v *types.Var) []*ast.CallExpr { return ix.callsOn[v] }
+
+// FieldSets returns the assignments to fields or elements of v.
+func (ix *Index) FieldSets(v *types.Var) []*ast.AssignStmt { return ix.fieldSets[v] }
+
+// Fills returns the calls given v's address.
+func (ix *Index) Fills(v *types.Var) []*ast.CallExpr { return ix.fills[v] }
+
+// RootVar returns the variable at the root of a selector or index chain (v in
+// v.Header.Set, v.Params.IdempotencyKey, v.Header["k"]), or nil.
+func RootVar(info *types.Info, e ast.Expr) *types.Var {
+	for {
+		switch x := ast.Unparen(e).(type) {
+		case *ast.SelectorExpr:
+			e = x.X
+		case *ast.IndexExpr:
+			e = x.X
+		case *ast.StarExpr:
+			e = x.X
+		case *ast.UnaryExpr:
+			e = x.X
+		case *ast.Ident:
+			v, _ := info.ObjectOf(x).(*types.Var)
+			if v == nil || v.IsField() {
+				return nil
+			}
+			return v
+		default:
+			return nil
+		}
+	}
+}
+
+// RootVar is RootVar in this index's package.
+func (ix *Index) RootVar(e ast.Expr) *types.Var { return RootVar(ix.Info, e) }
+
+// Follow says which uses of a variable Find follows besides its definitions.
+type Follow uint8
+
+const (
+	// Fills follows the calls given the variable's address (json.Unmarshal(b, &p)).
+	Fills Follow = 1 << iota
+	// Calls follows the calls made on the variable (opts.Add(asynq.TaskID(k))).
+	Calls
+)
+
+// Find reports whether match holds for a node of e or of what the local variables e uses
+// were built from, up to MaxDepth assignments deep, each variable visited once: "is the
+// builder this call ends made with OnConflict", "was this middleware built with
+// WithRetention". follow adds the uses to look at beside the definitions.
+func (ix *Index) Find(e ast.Expr, follow Follow, match func(ast.Node) bool) bool {
+	found := false
+	seen := map[*types.Var]bool{}
+	var look func(e ast.Expr, depth int)
+	look = func(e ast.Expr, depth int) {
+		if found || e == nil || depth > MaxDepth {
+			return
+		}
+		ast.Inspect(e, func(x ast.Node) bool {
+			if found {
+				return false
+			}
+			if match(x) {
+				found = true
+				return false
+			}
+			id, ok := x.(*ast.Ident)
+			if !ok {
+				return true
+			}
+			v, ok := ix.Info.Uses[id].(*types.Var)
+			if !ok || v.IsField() || seen[v] {
+				return true
+			}
+			seen[v] = true
+			for _, d := range ix.defs[v] {
+				look(d, depth+1)
+			}
+			if follow&Fills != 0 {
+				for _, c := range ix.fills[v] {
+					look(c, depth+1)
+				}
+			}
+			if follow&Calls != 0 {
+				for _, c := range ix.callsOn[v] {
+					look(c, depth+1)
+				}
+			}
+			return true
+		})
+	}
+	look(e, 0)
+	return found
+}
+
+// Text reconstructs the string e holds, with strval.Hole for the parts not known.
+func (ix *Index) Text(e ast.Expr) string {
+	return strval.Text(ix.Info, e, ix.Def)
+}
+
+// ConstString returns the constant string e is, or the variable it names was assigned once;
+// "" otherwise.
+func (ix *Index) ConstString(e ast.Expr) string {
+	if e == nil {
+		return ""
+	}
+	if tv, ok := ix.Info.Types[e]; ok && tv.Value != nil && tv.Value.Kind() == constant.String {
+		return constant.StringVal(tv.Value)
+	}
+	if v := ix.RootVar(e); v != nil {
+		if d := ix.Def(v); d != nil && d != e {
+			if tv, ok := ix.Info.Types[d]; ok && tv.Value != nil && tv.Value.Kind() == constant.String {
+				return constant.StringVal(tv.Value)
+			}
+		}
+	}
+	return ""
+}
+
+// IsEmptyString reports whether e is the constant "".
+func (ix *Index) IsEmptyString(e ast.Expr) bool {
+	tv, ok := ix.Info.Types[e]
+	return ok && tv.Value != nil && tv.Value.Kind() == constant.String && constant.StringVal(tv.Value) == ""
+}
+
+// IsFalse reports whether e is the constant false.
+func (ix *Index) IsFalse(e ast.Expr) bool {
+	tv, ok := ix.Info.Types[e]
+	return ok && tv.Value != nil && tv.Value.Kind() == constant.Bool && !constant.BoolVal(tv.Value)
+}
+
+// ConstInt returns the exact constant integer e is.
+func (ix *Index) ConstInt(e ast.Expr) (int, bool) {
+	if e == nil {
+		return 0, false
+	}
+	tv, ok := ix.Info.Types[e]
+	if !ok || tv.Value == nil || tv.Value.Kind() != constant.Int {
+		return 0, false
+	}
+	n, exact := constant.Int64Val(tv.Value)
+	return int(n), exact
+}

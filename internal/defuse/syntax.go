@@ -1,0 +1,51 @@
+package defuse
+
+import (
+	"go/ast"
+	"go/types"
+)
+
+// Helpers on syntax and types that every stage reading calls needs.
+
+// ArgAt returns the call's i-th argument, or nil.
+func ArgAt(call *ast.CallExpr, i int) ast.Expr {
+	if i < 0 || i >= len(call.Args) {
+		return nil
+	}
+	return call.Args[i]
+}
+
+// Unwrap returns the argument of a one-argument call (aws.String("..."), stripe.String(k)),
+// else e.
+func Unwrap(e ast.Expr) ast.Expr {
+	if c, ok := ast.Unparen(e).(*ast.CallExpr); ok && len(c.Args) == 1 {
+		return c.Args[0]
+	}
+	return e
+}
+
+// FieldValue returns the value given to the field named name in a keyed composite literal.
+func FieldValue(lit *ast.CompositeLit, name string) (ast.Expr, bool) {
+	for _, elt := range lit.Elts {
+		if kv, ok := elt.(*ast.KeyValueExpr); ok {
+			if id, ok := kv.Key.(*ast.Ident); ok && id.Name == name {
+				return kv.Value, true
+			}
+		}
+	}
+	return nil, false
+}
+
+// Deref returns the element type of a pointer type, else t.
+func Deref(t types.Type) types.Type {
+	if p, ok := t.(*types.Pointer); ok {
+		return p.Elem()
+	}
+	return t
+}
+
+// IsString reports whether t's underlying type is a string type.
+func IsString(t types.Type) bool {
+	b, ok := t.Underlying().(*types.Basic)
+	return ok && b.Info()&types.IsString != 0
+}

@@ -1,0 +1,109 @@
+// Package frameworks holds what idemlint knows of job frameworks beyond their model data:
+// the retry schedules of asynq and River (how long after a job's first attempt its last
+// retry can start), where the code sets their retry counts, the jobs a handler and a
+// middleware serve, and the fix that wraps an asynq registration with the runtime
+// middleware. The checks ask; this package knows the frameworks' names.
+package frameworks
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+	"time"
+)
+
+// The horizons are those of the frameworks' default retry schedules, taken from their
+// sources; the jitter is left out (asynq only adds to its delays, River's ±10% is taken at
+// its low end), so a reported retention is shorter than every possible schedule. A project
+// with its own delay function (asynq Config.RetryDelayFunc, River Config.RetryPolicy) is
+// not judged: its schedule is code, not a number.
+const (
+	AsynqPath = "github.com/hibiken/asynq"
+	RiverPath = "github.com/riverqueue/river"
+)
+
+// Framework names, as in JobRetry and handler frameworks.
+const (
+	Asynq = "asynq"
+	River = "river"
+)
+
+// asynqHorizon is the shortest time asynq's DefaultRetryDelayFunc spreads n retries over:
+// retry k (from 0) waits k⁴ + 15 + rand(30)·(k+1) seconds.
+func asynqHorizon(n int) time.Duration {
+	var s float64
+	for k := 0; k < n; k++ {
+		f := float64(k)
+		s += f*f*f*f + 15
+	}
+	return time.Duration(s * float64(time.Second))
+}
+
+// riverHorizon is the shortest time River's default retry policy spreads a job of m
+// attempts over: after its e-th error the job waits e⁴ seconds, ±10%.
+func riverHorizon(m int) time.Duration {
+	var s float64
+	for e := 1; e < m; e++ {
+		f := float64(e)
+		s += 0.9 * f * f * f * f
+	}
+	return time.Duration(s * float64(time.Second))
+}
+
+// Horizon is the shortest time the job's default retry schedule spreads its retries over.
+func (j JobRetry) Horizon() time.Duration {
+	if j.Framework == River {
+		return riverHorizon(j.Count)
+	}
+	return asynqHorizon(j.Count)
+}
+
+// RetryFact records, for a package, the retry settings it gives jobs: asynq MaxRetry per
+// task type, River MaxAttempts per job args type (or the client default). A package that
+// wraps handlers in the runtime middleware compares the middleware's retention with them.
+type RetryFact struct {
+	Jobs []JobRetry // sorted by Framework, then Job
+}
+
+// JobRetry is one job's retry setting.
+type JobRetry struct {
+	Framework string // "asynq" or "river"
+	Job       string // asynq task type; River args type "pkg/path.Type", "" for the client default
+	Count     int    // asynq: retries after the first attempt; River: attempts in all
+}
+
+// AFact marks RetryFact as an analysis fact.
+func (*RetryFact) AFact() {}
+
+func (f *RetryFact) String() string {
+	parts := make([]string, len(f.Jobs))
+	for i, j := range f.Jobs {
+		parts[i] = fmt.Sprintf("%s:%s=%d", j.Framework, j.Job, j.Count)
+	}
+	return "retries " + strings.Join(parts, " ")
+}
+
+// Source says where a horizon comes from, for messages.
+func (j JobRetry) Source() string {
+	switch {
+	case j.Framework == Asynq:
+		return fmt.Sprintf("asynq task %q, MaxRetry(%d)", j.Job, j.Count)
+	case j.Job == "":
+		return fmt.Sprintf("River Config.MaxAttempts %d", j.Count)
+	}
+	return fmt.Sprintf("River job %s, MaxAttempts %d", shortType(j.Job), j.Count)
+}
+
+func sortRetries(js []JobRetry) {
+	sort.Slice(js, func(i, j int) bool {
+		if js[i].Framework != js[j].Framework {
+			return js[i].Framework < js[j].Framework
+		}
+		return js[i].Job < js[j].Job
+	})
+}
+
+// shortType drops the import path of "pkg/path.Type" but the last element.
+func shortType(name string) string {
+	return name[strings.LastIndexByte(name, '/')+1:]
+}

@@ -1,0 +1,240 @@
+package frameworks
+
+import (
+	"go/ast"
+	"go/types"
+	"strings"
+
+	"golang.org/x/tools/go/types/typeutil"
+
+	"github.com/chokaq/idemlint/internal/defuse"
+	"github.com/chokaq/idemlint/internal/model"
+)
+
+// Retries are the retry settings one package gives jobs.
+type Retries struct {
+	Own []JobRetry // the largest count per job, sorted: exported as a RetryFact
+	// CustomSchedule: the package sets its own retry delays; horizons are not judged.
+	CustomSchedule bool
+}
+
+// Imports reports whether pkg imports asynq or River, and whether it imports the runtime
+// middleware: only such packages pay for the walks of this package.
+func Imports(pkg *types.Package) (framework, middleware bool) {
+	for _, imp := range pkg.Imports() {
+		switch path := model.Normalize(imp.Path()); {
+		case path == AsynqPath || path == RiverPath:
+			framework = true
+		case model.InMiddleware(path):
+			middleware = true
+		}
+	}
+	return framework, middleware
+}
+
+// CollectRetries reads a package's retry settings: asynq.MaxRetry(n) given to NewTask or
+// Enqueue with a task type in view, River InsertOpts{MaxAttempts: n} returned by an args
+// type's InsertOpts method or given to Insert, and River Config{MaxAttempts: n}.
+func CollectRetries(defs *defuse.Index, files []*ast.File) Retries {
+	c := collector{defs: defs, best: map[[2]string]int{}}
+	for _, f := range files {
+		ast.Inspect(f, c.visit)
+	}
+	for k, n := range c.best {
+		c.rs.Own = append(c.rs.Own, JobRetry{Framework: k[0], Job: k[1], Count: n})
+	}
+	sortRetries(c.rs.Own)
+	return c.rs
+}
+
+type collector struct {
+	defs *defuse.Index
+	best map[[2]string]int
+	rs   Retries
+}
+
+func (c *collector) record(framework, job string, n int) {
+	k := [2]string{framework, job}
+	if old, ok := c.best[k]; !ok || n > old {
+		c.best[k] = n
+	}
+}
+
+func (c *collector) visit(x ast.Node) bool {
+	info := c.defs.Info
+	switch x := x.(type) {
+	case *ast.CallExpr:
+		c.call(x)
+	case *ast.FuncDecl:
+		// func (A) InsertOpts() river.InsertOpts { return river.InsertOpts{MaxAttempts: n} }
+		if x.Recv == nil || x.Name.Name != "InsertOpts" || x.Body == nil {
+			return true
+		}
+		fn, _ := info.Defs[x.Name].(*types.Func)
+		if fn == nil {
+			return true
+		}
+		job := TypeName(fn.Signature().Recv().Type())
+		ast.Inspect(x.Body, func(y ast.Node) bool {
+			if lit, ok := y.(*ast.CompositeLit); ok {
+				if n, ok := c.maxAttempts(lit); ok && job != "" {
+					c.record(River, job, n)
+				}
+			}
+			return true
+		})
+	case *ast.CompositeLit:
+		switch TypeName(info.TypeOf(x)) {
+		case RiverPath + ".Config":
+			if n, ok := c.intField(x, "MaxAttempts"); ok {
+				c.record(River, "", n)
+			}
+			if _, ok := defuse.FieldValue(x, "RetryPolicy"); ok {
+				c.rs.CustomSchedule = true
+			}
+		case AsynqPath + ".Config":
+			if _, ok := defuse.FieldValue(x, "RetryDelayFunc"); ok {
+				c.rs.CustomSchedule = true
+			}
+		}
+	}
+	return true
+}
+
+func (c *collector) call(x *ast.CallExpr) {
+	fn, ok := typeutil.Callee(c.defs.Info, x).(*types.Func)
+	if !ok || fn.Pkg() == nil {
+		return
+	}
+	if p := model.Normalize(fn.Pkg().Path()); p != AsynqPath && p != RiverPath {
+		return
+	}
+	switch model.Normalize(fn.Origin().FullName()) {
+	case AsynqPath + ".NewTask":
+		if t := c.defs.ConstString(defuse.ArgAt(x, 0)); t != "" && len(x.Args) > 2 {
+			if n, ok := c.maxRetry(x.Args[2:]); ok {
+				c.record(Asynq, t, n)
+			}
+		}
+	case "(*" + AsynqPath + ".Client).Enqueue", "(*" + AsynqPath + ".Client).EnqueueContext":
+		i := 0
+		if fn.Name() == "EnqueueContext" {
+			i = 1
+		}
+		if t := c.taskType(defuse.ArgAt(x, i)); t != "" && len(x.Args) > i+1 {
+			if n, ok := c.maxRetry(x.Args[i+1:]); ok {
+				c.record(Asynq, t, n)
+			}
+		}
+	case "(*" + RiverPath + ".Client[TTx]).Insert", "(*" + RiverPath + ".Client[TTx]).InsertTx":
+		i := 1
+		if fn.Name() == "InsertTx" {
+			i = 2
+		}
+		if n, ok := c.maxAttempts(defuse.ArgAt(x, i+1)); ok {
+			if job := TypeName(c.defs.Info.TypeOf(defuse.ArgAt(x, i))); job != "" {
+				c.record(River, job, n)
+			}
+		}
+	}
+}
+
+// taskType returns the asynq task type of a task expression: asynq.NewTask("t", ...) there
+// or assigned to the variable it names.
+func (c *collector) taskType(e ast.Expr) string {
+	if e == nil {
+		return ""
+	}
+	if v := c.defs.RootVar(e); v != nil {
+		e = c.defs.Def(v)
+	}
+	call, ok := ast.Unparen(e).(*ast.CallExpr)
+	if !ok {
+		return ""
+	}
+	fn, ok := typeutil.Callee(c.defs.Info, call).(*types.Func)
+	if !ok || model.Normalize(fn.Origin().FullName()) != AsynqPath+".NewTask" {
+		return ""
+	}
+	return c.defs.ConstString(defuse.ArgAt(call, 0))
+}
+
+// maxRetry finds asynq.MaxRetry(n) with a constant n among options.
+func (c *collector) maxRetry(opts []ast.Expr) (int, bool) {
+	for _, o := range opts {
+		call, ok := ast.Unparen(o).(*ast.CallExpr)
+		if !ok {
+			continue
+		}
+		fn, ok := typeutil.Callee(c.defs.Info, call).(*types.Func)
+		if ok && model.Normalize(fn.Origin().FullName()) == AsynqPath+".MaxRetry" {
+			if n, ok := c.defs.ConstInt(defuse.ArgAt(call, 0)); ok {
+				return max(n, 0), true
+			}
+		}
+	}
+	return 0, false
+}
+
+// maxAttempts reads MaxAttempts from a river.InsertOpts literal (or its address).
+func (c *collector) maxAttempts(e ast.Expr) (int, bool) {
+	if e == nil {
+		return 0, false
+	}
+	e = ast.Unparen(e)
+	if u, ok := e.(*ast.UnaryExpr); ok {
+		e = ast.Unparen(u.X)
+	}
+	lit, ok := e.(*ast.CompositeLit)
+	if !ok || TypeName(c.defs.Info.TypeOf(lit)) != RiverPath+".InsertOpts" {
+		return 0, false
+	}
+	return c.intField(lit, "MaxAttempts")
+}
+
+func (c *collector) intField(lit *ast.CompositeLit, name string) (int, bool) {
+	v, ok := defuse.FieldValue(lit, name)
+	if !ok {
+		return 0, false
+	}
+	n, ok := c.defs.ConstInt(v)
+	return n, ok && n > 0
+}
+
+// TypeName renders a (pointer to a) named type as "pkg/path.Type", major versions removed.
+func TypeName(t types.Type) string {
+	if t == nil {
+		return ""
+	}
+	named, ok := types.Unalias(defuse.Deref(t)).(*types.Named)
+	if !ok || named.Obj().Pkg() == nil {
+		return ""
+	}
+	return model.Normalize(named.Obj().Pkg().Path()) + "." + named.Obj().Name()
+}
+
+// FrameworkOf names the framework whose jobs a middleware type serves: asynq for
+// *idempotency.Middleware[*asynq.Task] and asynq.MiddlewareFunc, river for River's types.
+func FrameworkOf(t types.Type) string { return frameworkOf(t, 0) }
+
+func frameworkOf(t types.Type, depth int) string {
+	named, ok := types.Unalias(defuse.Deref(t)).(*types.Named)
+	if !ok || depth > 2 {
+		return ""
+	}
+	if p := named.Obj().Pkg(); p != nil {
+		path := model.Normalize(p.Path())
+		switch {
+		case path == AsynqPath:
+			return Asynq
+		case path == RiverPath || strings.HasPrefix(path, RiverPath+"/"):
+			return River
+		}
+	}
+	for i := 0; i < named.TypeArgs().Len(); i++ {
+		if f := frameworkOf(named.TypeArgs().At(i), depth+1); f != "" {
+			return f
+		}
+	}
+	return ""
+}

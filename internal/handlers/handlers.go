@@ -1,0 +1,125 @@
+// Package handlers finds a package's entry points: the functions a queue or broker runs as
+// job or message handlers, from the models' handler shapes and registrations, the runtime
+// middleware's wrappers, modelled handler calls (a webhook signature check) and
+// //idemlint:handler directives. It reads the call graph's nodes and knows no checks.
+package handlers
+
+import (
+	"go/ast"
+	"go/token"
+	"go/types"
+
+	"github.com/chokaq/idemlint/internal/callgraph"
+	"github.com/chokaq/idemlint/internal/defuse"
+	"github.com/chokaq/idemlint/internal/model"
+)
+
+// Handler is a node the package's frameworks (or a directive) will run as a handler.
+type Handler struct {
+	*callgraph.Node
+	Framework string
+	Wrapped   bool // handed to idemlint's runtime middleware in this package
+	// Retention: the middleware it is handed to has an explicit completion retention
+	// (WithRetention, or jobs that report their own): the ttl decision is answered.
+	Retention bool
+	// Dedup names the in-memory deduplicating middleware of the router it is registered on
+	// (Watermill's Deduplicator), or "": its findings say that this is not enforcement.
+	Dedup string
+	// RegCall is the modelled registration in this package that hands it to its framework
+	// (the first one), for the fix that wraps it with the runtime middleware.
+	RegCall *ast.CallExpr
+}
+
+// Remote is a function of another package registered here as a handler, with no handler
+// shape by which its own package could have known it was one (a Temporal activity, a
+// Lambda function). It is reported at the registration, the only place in view.
+type Remote struct {
+	Fn        *types.Func
+	Pos       token.Pos
+	Framework string
+}
+
+// Input is what Find reads.
+type Input struct {
+	Pkg    *types.Package
+	Info   *types.Info
+	Files  []*ast.File
+	Graph  *callgraph.Graph
+	Defs   *defuse.Index
+	Models *model.Entries
+}
+
+type finder struct {
+	pkg    *types.Package
+	info   *types.Info
+	files  []*ast.File
+	graph  *callgraph.Graph
+	defs   *defuse.Index
+	models *model.Entries
+}
+
+// Find lists the handlers of the package:
+//   - methods with a framework's handler method shape (asynq ProcessTask, River Work);
+//   - functions with a framework's handler function shape, when exported (another package
+//     may register them) or used as a value here (registered, converted, stored);
+//   - function literals with such a shape that are not called on the spot;
+//   - functions, method values and literals handed to a modelled registration, and the
+//     exported methods of a value handed to a registration that registers methods;
+//   - functions handed to the runtime middleware (its shape is func(ctx, job J) error);
+//   - functions that call a modelled handler call (a webhook signature check);
+//   - functions marked //idemlint:handler (the directive is marked used).
+//
+// Handlers are reported where they are declared: the diagnostic then sits in the handler's
+// body, in the package that owns it, whichever package registers it.
+func Find(in Input) ([]Handler, []Remote) {
+	f := &finder{pkg: in.Pkg, info: in.Info, files: in.Files, graph: in.Graph, defs: in.Defs, models: in.Models}
+	regs := f.scanRegistrations()
+	var out []Handler
+	for _, n := range f.graph.Nodes {
+		h := Handler{Node: n, Wrapped: regs.wrapped[n], Retention: regs.retention[n]}
+		switch {
+		case n.Marked != nil:
+			n.Marked.Used = true
+			h.Framework = "directive"
+		case regs.registered[n] != "":
+			h.Framework = regs.registered[n]
+		case n.HandlerCall != "":
+			h.Framework = n.HandlerCall
+		case h.Wrapped:
+			h.Framework = "idempotency"
+		default:
+			shape := f.shapeOfNode(n, regs)
+			if shape == nil {
+				continue
+			}
+			h = Handler{Node: n, Framework: shape.Framework}
+		}
+		h.Dedup, h.RegCall = regs.dedup[n], regs.regCall[n]
+		out = append(out, h)
+	}
+	return out, regs.remote
+}
+
+// shapeOfNode returns the handler shape of a node no registration names, or nil: a literal
+// called on the spot and an unexported helper with a handler's signature, called directly,
+// have none.
+func (f *finder) shapeOfNode(n *callgraph.Node, regs registrations) *model.HandlerShape {
+	method := ""
+	switch {
+	case n.Fn != nil:
+		if n.Fn.Signature().Recv() != nil {
+			method = n.Fn.Name()
+		}
+	case n.Lit != nil && !regs.calledLits[n.Lit]:
+	default:
+		return nil
+	}
+	if n.Sig == nil {
+		return nil
+	}
+	shape := f.shapeOf(n.Sig, method)
+	if shape != nil && method == "" && n.Fn != nil && !n.Fn.Exported() && !f.graph.Referenced[n.Fn] {
+		return nil
+	}
+	return shape
+}

@@ -1,0 +1,316 @@
+// Registrations: the calls that hand handlers to a framework or to the runtime middleware,
+// and the in-memory deduplicators installed on a router.
+
+package handlers
+
+import (
+	"go/ast"
+	"go/token"
+	"go/types"
+
+	"golang.org/x/tools/go/types/typeutil"
+
+	"github.com/chokaq/idemlint/internal/callgraph"
+	"github.com/chokaq/idemlint/internal/defuse"
+	"github.com/chokaq/idemlint/internal/model"
+)
+
+// registrations is what one walk over the package's calls learns about handlers.
+type registrations struct {
+	calledLits map[*ast.FuncLit]bool             // literals called on the spot: never handlers
+	wrapped    map[*callgraph.Node]bool          // handed to the runtime middleware
+	retention  map[*callgraph.Node]bool          // ... whose completion retention is explicit
+	registered map[*callgraph.Node]string        // handed to a modelled registration: framework
+	dedup      map[*callgraph.Node]string        // ... on a router with an in-memory deduplicator: its name
+	regCall    map[*callgraph.Node]*ast.CallExpr // ... by this call (the first)
+	remote     []Remote
+}
+
+// scanRegistrations walks the package's calls once, for registrations and middleware.
+func (f *finder) scanRegistrations() registrations {
+	regs := registrations{
+		calledLits: map[*ast.FuncLit]bool{},
+		wrapped:    map[*callgraph.Node]bool{},
+		retention:  map[*callgraph.Node]bool{},
+		registered: map[*callgraph.Node]string{},
+		dedup:      map[*callgraph.Node]string{},
+		regCall:    map[*callgraph.Node]*ast.CallExpr{},
+	}
+	info := f.info
+	deduped := f.dedupTargets()
+	for _, file := range f.files {
+		ast.Inspect(file, func(x ast.Node) bool {
+			call, ok := x.(*ast.CallExpr)
+			if !ok {
+				return true
+			}
+			if lit, ok := ast.Unparen(call.Fun).(*ast.FuncLit); ok {
+				regs.calledLits[lit] = true
+			}
+			fn, ok := typeutil.Callee(info, call).(*types.Func)
+			if !ok || fn.Pkg() == nil {
+				return true
+			}
+			if model.InMiddleware(fn.Pkg().Path()) {
+				retention := f.retentionExplicit(call)
+				for _, arg := range call.Args {
+					f.handlerValues(arg, toMiddleware, func(n *callgraph.Node) {
+						regs.wrapped[n] = true
+						regs.retention[n] = regs.retention[n] || retention
+					}, nil)
+				}
+				return true
+			}
+			if r := f.models.Of(fn).Registration; r != nil && r.Arg < len(call.Args) {
+				mode := toFramework
+				if r.Methods {
+					mode = toFrameworkMethods
+				}
+				// A variadic handler parameter (cqrs AddHandlers(h ...CommandHandler)) takes
+				// every argument from its index on.
+				args := call.Args[r.Arg : r.Arg+1]
+				if sig := fn.Signature(); sig.Variadic() && r.Arg == sig.Params().Len()-1 {
+					args = call.Args[r.Arg:]
+				}
+				dedup := f.dedupOf(call, deduped)
+				for _, arg := range args {
+					f.handlerValues(arg, mode,
+						func(n *callgraph.Node) {
+							if regs.registered[n] == "" {
+								regs.registered[n] = r.Framework
+								regs.regCall[n] = call
+							}
+							if dedup != "" {
+								regs.dedup[n] = dedup
+							}
+						},
+						func(remote *types.Func, pos token.Pos) {
+							regs.remote = append(regs.remote, Remote{remote, pos, r.Framework})
+						})
+				}
+			}
+			return true
+		})
+	}
+	return regs
+}
+
+// dedupTargets finds where an in-memory deduplicating middleware is installed: calls that
+// hand one over (router.AddMiddleware(dedup.Middleware)), by the variable or the call they
+// are made on (the router, or the handler AddHandler returned), or by the registration
+// itself when it wraps its handler (router.AddHandler(..., dedup.Middleware(h))), to the
+// middleware's name.
+func (f *finder) dedupTargets() map[any]string {
+	out := map[any]string{}
+	imports := false
+	for _, imp := range f.pkg.Imports() {
+		imports = imports || f.models.Index.DedupPackage(imp.Path())
+	}
+	if !imports {
+		return out // most packages: no walk
+	}
+	info := f.info
+	for _, file := range f.files {
+		ast.Inspect(file, func(x ast.Node) bool {
+			call, ok := x.(*ast.CallExpr)
+			if !ok {
+				return true
+			}
+			sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
+			if !ok {
+				return true
+			}
+			what := ""
+			for _, arg := range call.Args {
+				ast.Inspect(arg, func(y ast.Node) bool {
+					var id *ast.Ident
+					switch y := y.(type) {
+					case *ast.Ident:
+						id = y
+					case *ast.SelectorExpr:
+						id = y.Sel
+					default:
+						return what == ""
+					}
+					if fn, ok := info.Uses[id].(*types.Func); ok && what == "" {
+						what = f.models.Of(fn).InProcessDedup
+					}
+					return what == ""
+				})
+			}
+			if what == "" {
+				return true
+			}
+			if fn, ok := typeutil.Callee(info, call).(*types.Func); ok && f.models.Of(fn).Registration != nil {
+				// router.AddHandler(..., dedup.Middleware(h)): this handler only.
+				out[call] = what
+			} else if c, ok := ast.Unparen(sel.X).(*ast.CallExpr); ok {
+				out[c] = what // router.AddHandler(...).AddMiddleware(dedup.Middleware)
+			} else if v := f.defs.RootVar(sel.X); v != nil {
+				out[v] = what
+			}
+			return true
+		})
+	}
+	return out
+}
+
+// dedupOf returns the name of the in-memory deduplicator installed on what the
+// registration call is made on, or "": on the router variable itself, on the handler the
+// call returns (directly or through a variable), or on a router the receiver was built
+// from (cqrs.NewEventProcessorWithConfig(router, config)).
+func (f *finder) dedupOf(call *ast.CallExpr, deduped map[any]string) string {
+	if len(deduped) == 0 {
+		return ""
+	}
+	if what := deduped[call]; what != "" {
+		return what
+	}
+	for target, what := range deduped {
+		if v, ok := target.(*types.Var); ok {
+			for _, d := range f.defs.Defs(v) {
+				if d != nil && ast.Unparen(d) == call {
+					return what
+				}
+			}
+		}
+	}
+	sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
+	if !ok {
+		return ""
+	}
+	recv := f.defs.RootVar(sel.X)
+	if recv == nil {
+		return ""
+	}
+	if what := deduped[recv]; what != "" {
+		return what
+	}
+	if built, ok := ast.Unparen(f.defs.Def(recv)).(*ast.CallExpr); ok {
+		for _, arg := range built.Args {
+			if v := f.defs.RootVar(arg); v != nil && deduped[v] != "" {
+				return deduped[v]
+			}
+		}
+	}
+	return ""
+}
+
+// handOver says to what a value is handed, which decides what in it counts as a handler.
+type handOver uint8
+
+const (
+	// toMiddleware: the runtime middleware, whose handlers are func(ctx, job J) error or
+	// a framework's shape; its other arguments (key functions, options) are not handlers.
+	toMiddleware handOver = iota
+	// toFramework: a modelled registration's handler argument.
+	toFramework
+	// toFrameworkMethods: a registration that registers a value's exported methods.
+	toFrameworkMethods
+)
+
+// handlerValues finds the functions an argument hands over: literals, functions, method
+// values and the methods of a value's named type. Local ones go to local; functions of
+// other packages to remote, when their own package could not have known them as handlers.
+func (f *finder) handlerValues(arg ast.Expr, mode handOver, local func(*callgraph.Node), remote func(*types.Func, token.Pos)) {
+	info := f.info
+	accept := func(n *callgraph.Node, sig *types.Signature) {
+		if mode != toMiddleware || f.middlewareShape(sig) {
+			local(n)
+		}
+	}
+	ast.Inspect(arg, func(y ast.Node) bool {
+		var obj types.Object
+		var pos token.Pos
+		switch y := y.(type) {
+		case *ast.CallExpr:
+			// A function called here is not itself handed over, what it is given may be:
+			// idemasynq.Handler(mw, h) hands over h. A constructor of this package
+			// (NewHandler(deps)) stands for the handler it returns: its effects include
+			// those of the closure it builds.
+			if fn, ok := typeutil.Callee(info, y).(*types.Func); ok {
+				if n := f.graph.ByFunc[fn.Origin()]; n != nil && mode != toMiddleware {
+					local(n)
+				}
+			}
+			for _, arg := range y.Args {
+				f.handlerValues(arg, mode, local, remote)
+			}
+			if sel, ok := ast.Unparen(y.Fun).(*ast.SelectorExpr); ok {
+				f.handlerValues(sel.X, mode, local, remote)
+			}
+			return false
+		case *ast.FuncLit:
+			if n := f.graph.ByLit[y]; n != nil {
+				sig, _ := info.TypeOf(y).(*types.Signature)
+				accept(n, sig)
+			}
+			return false
+		case *ast.Ident:
+			obj, pos = info.Uses[y], y.Pos()
+		case *ast.SelectorExpr:
+			obj, pos = info.Uses[y.Sel], y.Sel.Pos()
+		case *ast.CompositeLit:
+			f.typeMethods(info.TypeOf(y), mode, local)
+		}
+		if fn, ok := obj.(*types.Func); ok {
+			fn = fn.Origin()
+			if n := f.graph.ByFunc[fn]; n != nil {
+				accept(n, fn.Signature())
+			} else if remote != nil && fn.Pkg() != f.pkg && f.shapeOf(fn.Signature(), methodName(fn)) == nil {
+				remote(fn, pos)
+			}
+			return false // the selector's own name is this function again
+		}
+		return true
+	})
+	if t := info.TypeOf(arg); t != nil {
+		f.typeMethods(t, mode, local)
+	}
+}
+
+// retentionExplicit reports whether a call into the middleware (m.Wrap(h),
+// idemasynq.Handler(mw, h)) uses a middleware built with an explicit retention: the call,
+// its receiver or its arguments, through local variables, call WithRetention or NewForJob.
+func (f *finder) retentionExplicit(call *ast.CallExpr) bool {
+	return f.defs.Find(call, defuse.Fills, func(x ast.Node) bool {
+		c, ok := x.(*ast.CallExpr)
+		if !ok {
+			return false
+		}
+		fn, ok := typeutil.Callee(f.info, c).(*types.Func)
+		if !ok {
+			return false
+		}
+		return fn.Pkg() != nil && model.InMiddleware(fn.Pkg().Path()) && isRetentionCall(fn)
+	})
+}
+
+func isRetentionCall(fn *types.Func) bool {
+	name := fn.Origin().FullName()
+	for _, r := range model.RetentionCalls {
+		if name == r {
+			return true
+		}
+	}
+	return false
+}
+
+// typeMethods hands over the methods of t declared in this package that a framework calls:
+// those with a handler method shape, or, for a registration of methods, all exported ones.
+func (f *finder) typeMethods(t types.Type, mode handOver, local func(*callgraph.Node)) {
+	named, ok := defuse.Deref(t).(*types.Named)
+	if !ok {
+		return
+	}
+	for i := 0; i < named.NumMethods(); i++ {
+		m := named.Method(i)
+		n := f.graph.ByFunc[m]
+		if n == nil {
+			continue
+		}
+		if (mode == toFrameworkMethods && m.Exported()) || f.shapeOf(m.Signature(), m.Name()) != nil {
+			local(n)
+		}
+	}
+}

@@ -1,0 +1,133 @@
+package report
+
+import (
+	"go/ast"
+	"go/token"
+	"go/types"
+	"strings"
+
+	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/ast/astutil"
+
+	"github.com/chokaq/idemlint/internal/checklist"
+	"github.com/chokaq/idemlint/internal/defuse"
+	"github.com/chokaq/idemlint/internal/effect"
+	"github.com/chokaq/idemlint/internal/frameworks"
+	"github.com/chokaq/idemlint/internal/handlers"
+)
+
+// The suggested fixes offered on findings. Each is offered only where it is mechanical:
+// choosing a key or a retention is a business decision the tool does not make.
+
+// headerFix proposes, for an HTTP POST or PATCH sent without an Idempotency-Key header in
+// this package, the line that sets one, when a stable key is already in scope at the call:
+// a string variable or parameter named like an ID or a key (orderID, eventID, key).
+func (in Input) headerFix(h handlers.Handler, e effect.Effect) *analysis.SuggestedFix {
+	if e.Kind != effect.HTTPWrite || e.State != effect.Unprotected || !strings.HasPrefix(e.Detail, "HTTP ") {
+		return nil
+	}
+	// Walk the in-package chain to the function that makes the call.
+	o := h.From[e.Kind]
+	for depth := 0; o.Via != nil && depth < effect.MaxChain; depth++ {
+		o = o.Via.From[e.Kind]
+	}
+	file := in.fileAt(o.Pos)
+	if file == nil {
+		return nil
+	}
+	path, _ := astutil.PathEnclosingInterval(file, o.Pos, o.Pos)
+	var call *ast.CallExpr
+	var stmt ast.Stmt
+	for i, p := range path {
+		if c, ok := p.(*ast.CallExpr); ok && call == nil && c.Pos() == o.Pos {
+			call = c
+		}
+		if _, ok := p.(*ast.BlockStmt); ok && i > 0 && call != nil {
+			stmt, _ = path[i-1].(ast.Stmt)
+			break
+		}
+	}
+	if call == nil || stmt == nil || len(call.Args) == 0 {
+		return nil
+	}
+	req, ok := ast.Unparen(call.Args[0]).(*ast.Ident)
+	if !ok {
+		return nil
+	}
+	key := in.keyInScope(stmt.Pos(), req.Name)
+	if key == "" {
+		return nil
+	}
+	col := in.Fset.Position(stmt.Pos()).Column
+	text := req.Name + `.Header.Set("Idempotency-Key", ` + key + ")\n" + strings.Repeat("\t", col-1)
+	return &analysis.SuggestedFix{
+		Message:   "Set an Idempotency-Key header from " + key,
+		TextEdits: []analysis.TextEdit{{Pos: stmt.Pos(), End: stmt.Pos(), NewText: []byte(text)}},
+	}
+}
+
+// keyInScope returns the innermost string variable in scope at pos, declared before it,
+// whose name ends in "id" or "key" and whose value is not random or from the clock.
+func (in Input) keyInScope(pos token.Pos, exclude string) string {
+	inner := in.Pkg.Scope().Innermost(pos)
+	for s := inner; s != nil && s != in.Pkg.Scope(); s = s.Parent() {
+		best := ""
+		bestPos := token.NoPos
+		for _, name := range s.Names() {
+			v, ok := s.Lookup(name).(*types.Var)
+			if !ok || name == exclude || v.Pos() >= pos || !defuse.IsString(v.Type()) {
+				continue
+			}
+			lower := strings.ToLower(name)
+			if !strings.HasSuffix(lower, "id") && !strings.HasSuffix(lower, "key") {
+				continue
+			}
+			if in.Judge.Unstable(v) {
+				continue
+			}
+			if v.Pos() > bestPos {
+				best, bestPos = name, v.Pos()
+			}
+		}
+		if best != "" {
+			return best
+		}
+	}
+	return ""
+}
+
+// skeletonFix proposes a //idemlint:decisions line listing the open decisions, in the
+// handler's doc comment, for a handler declared as a function without one. The values are
+// "?" (directive.Undecided): the skeleton answers nothing until a person fills it in, and
+// is not an error when every fix is applied at once.
+func skeletonFix(h handlers.Handler, open []checklist.Decision) *analysis.SuggestedFix {
+	if h.Decl == nil || h.Decisions != nil || len(open) == 0 {
+		return nil
+	}
+	fields := make([]string, len(open))
+	for i, d := range open {
+		name := string(d)
+		if d == checklist.Enforcement {
+			name = "enforce"
+		}
+		fields[i] = name + "=?"
+	}
+	line := "//idemlint:decisions " + strings.Join(fields, " ") + " -- why"
+	// Directives go last in a doc comment, after a blank comment line, as gofmt wants.
+	pos, text := h.Decl.Pos(), line+"\n"
+	if h.Decl.Doc != nil {
+		pos, text = h.Decl.Doc.End(), "\n//\n"+line
+	}
+	return &analysis.SuggestedFix{
+		Message:   "Add a //idemlint:decisions skeleton for " + h.Name,
+		TextEdits: []analysis.TextEdit{{Pos: pos, End: pos, NewText: []byte(text)}},
+	}
+}
+
+// wrapFix proposes wrapping the handler's registration with the runtime middleware.
+func (in Input) wrapFix(h handlers.Handler) *analysis.SuggestedFix {
+	if h.RegCall == nil || h.Wrapped {
+		return nil
+	}
+	return frameworks.WrapFix(in.Judge.Defs.Info, in.Pkg, in.Fset, in.fileAt(h.RegCall.Pos()), h.RegCall, h.Name)
+}

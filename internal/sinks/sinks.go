@@ -1,0 +1,236 @@
+// Package sinks judges one call of a modelled sink: which effect it has, how well it is
+// protected against a repeat, and why, from the call's arguments and how they were built
+// (the package's def-use index). Each model shape has its reader: SQL text, batches and
+// builder chains here; HTTP requests in http.go; provider params in params.go; update
+// expressions in updates.go; idempotency keys, with the one judgement of a key's stability,
+// in keys.go; gates (claims checked with an early return) in gates.go.
+//
+// A call is judged in an explicit Scope, the function whose body holds it: its parameters
+// decide whether a key comes from the job, and carry keys and HTTP methods to its callers.
+package sinks
+
+import (
+	"go/ast"
+	"go/token"
+	"go/types"
+	"strings"
+
+	"golang.org/x/tools/go/types/typeutil"
+
+	"github.com/chokaq/idemlint/internal/defuse"
+	"github.com/chokaq/idemlint/internal/effect"
+	"github.com/chokaq/idemlint/internal/model"
+	"github.com/chokaq/idemlint/internal/sqlstmt"
+	"github.com/chokaq/idemlint/internal/strval"
+)
+
+// Judge reads sink calls of one package.
+type Judge struct {
+	Defs   *defuse.Index
+	Models *model.Entries
+	Fset   *token.FileSet
+}
+
+// Scope is the function whose body holds the calls being judged.
+type Scope struct {
+	Name string // as in messages: "HandleOrder", "func literal in HandleOrder"
+	// Func is the declared function (nil for a literal): a key or HTTP method taken from
+	// its string parameters is checked at its callers.
+	Func *types.Func
+	// Params are the parameters of the function and of the functions enclosing it: job
+	// data reaches a sink through them.
+	Params map[*types.Var]bool
+}
+
+func (j *Judge) info() *types.Info { return j.Defs.Info }
+
+func (j *Judge) shortPos(pos token.Pos) string { return effect.ShortPos(j.Fset, pos) }
+
+// Eval decides what one call of sink s (the function fn) does in scope sc: which effect,
+// how protected, and why. It returns nil when the call has no effect worth tracking (a
+// read, a GET).
+func (j *Judge) Eval(call *ast.CallExpr, s *model.Sink, fn *types.Func, sc Scope) *effect.Effect {
+	mk := func(state effect.State, detail string) *effect.Effect {
+		return &effect.Effect{Kind: s.Kind, State: state, Detail: detail, Tx: j.txMode(s, call),
+			Chain: []effect.Hop{{Func: effect.FuncName(fn, nil), Pos: j.shortPos(call.Pos())}}}
+	}
+	arg := defuse.ArgAt(call, s.Arg)
+	switch s.Shape {
+	case model.SQLExec, model.SQLQuery:
+		if arg == nil {
+			return nil
+		}
+		return sqlEffect(mk, j.Defs.Text(arg), s.Shape == model.SQLQuery)
+	case model.SQLPrepared:
+		return sqlEffect(mk, j.preparedText(call), false)
+	case model.SQLBatch:
+		return j.batchEffect(mk, arg)
+	case model.SQLCopy:
+		return mk(effect.Unprotected, "SQL write not safe to repeat: bulk COPY without conflict handling")
+	case model.HTTPPost:
+		return mk(effect.Unprotected, "HTTP POST without an Idempotency-Key header (this call cannot set one)")
+	case model.HTTPDo:
+		return j.httpEffect(mk, arg, sc)
+	case model.Send:
+		return mk(effect.Unprotected, s.Problem())
+	case model.ProviderParams:
+		return j.providerEffect(mk, s, arg, sc)
+	case model.Options:
+		return j.optionsEffect(mk, s, call, sc)
+	case model.Builder:
+		return j.builderEffect(mk, s, call, sc)
+	case model.Relative:
+		return mk(effect.Unprotected, s.What+" "+fn.Name()+" adds to the stored value: not safe to repeat")
+	case model.UpdateExpression:
+		return j.updateEffect(mk, s, arg, sc)
+	case model.KeyArg:
+		return j.keyedEffect(mk, s, arg, arg != nil && !j.Defs.IsEmptyString(arg), sc)
+	}
+	return nil
+}
+
+type mkEffect func(effect.State, string) *effect.Effect
+
+// txMode says whether a sink call commits with a database transaction: it is given one
+// (River's InsertTx), or its receiver is a modelled transaction or pool type.
+func (j *Judge) txMode(s *model.Sink, call *ast.CallExpr) effect.TxMode {
+	if s.InTx {
+		return effect.TxIn
+	}
+	sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
+	if !ok {
+		return effect.TxUnknown
+	}
+	recv, ok := j.info().Selections[sel]
+	if !ok {
+		return effect.TxUnknown
+	}
+	named, ok := types.Unalias(defuse.Deref(recv.Recv())).(*types.Named)
+	if !ok || named.Obj().Pkg() == nil {
+		return effect.TxUnknown
+	}
+	return j.Models.Index.TxMode(named.Obj().Pkg().Path() + "." + named.Obj().Name())
+}
+
+// sqlEffect classifies statement text. query is set for Query*-style calls, which are
+// writes only when the text says so.
+func sqlEffect(mk mkEffect, text string, query bool) *effect.Effect {
+	res := sqlstmt.Classify(text)
+	switch res.Class {
+	case sqlstmt.Read:
+		return nil
+	case sqlstmt.Unknown:
+		if query {
+			return nil // an unknown query is far more often a read than a write
+		}
+		if strings.Trim(text, strval.Hole) == "" {
+			return mk(effect.Unprotected, "SQL write not safe to repeat: statement text not known")
+		}
+		return mk(effect.Unprotected, "SQL write not safe to repeat: "+res.Reason)
+	case sqlstmt.NonIdempotent:
+		return mk(effect.Unprotected, "SQL write not safe to repeat: "+res.Reason)
+	default: // Guarded, Converging
+		return mk(effect.Protected, res.Reason)
+	}
+}
+
+// preparedText finds the text given to Prepare for the statement a call executes on.
+func (j *Judge) preparedText(call *ast.CallExpr) string {
+	sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
+	if !ok {
+		return strval.Hole
+	}
+	v := j.Defs.RootVar(sel.X)
+	if v == nil {
+		return strval.Hole
+	}
+	prep, ok := ast.Unparen(j.Defs.Def(v)).(*ast.CallExpr)
+	if !ok {
+		return strval.Hole
+	}
+	if fn, ok := typeutil.Callee(j.info(), prep).(*types.Func); ok && strings.HasPrefix(fn.Name(), "Prepare") && len(prep.Args) > 0 {
+		return j.Defs.Text(prep.Args[len(prep.Args)-1])
+	}
+	return strval.Hole
+}
+
+// batchEffect classifies the statements queued on a pgx batch (b.Queue(sql, ...)) in view.
+func (j *Judge) batchEffect(mk mkEffect, batch ast.Expr) *effect.Effect {
+	v := j.Defs.RootVar(batch)
+	var worst *effect.Effect
+	found := false
+	if v != nil {
+		for _, c := range j.Defs.CallsOn(v) {
+			sel := ast.Unparen(c.Fun).(*ast.SelectorExpr)
+			if sel.Sel.Name != "Queue" || len(c.Args) == 0 {
+				continue
+			}
+			found = true
+			e := sqlEffect(mk, j.Defs.Text(c.Args[0]), false)
+			if e != nil && (worst == nil || e.Worse(*worst)) {
+				worst = e
+			}
+		}
+	}
+	if !found {
+		return mk(effect.Unprotected, "SQL write not safe to repeat: statements queued on the batch not known")
+	}
+	return worst
+}
+
+// chainGuarded reports whether the receiver chain of a builder call (x.A().B().Create(v)),
+// followed through local variables, calls a chain guard or builds a guard type's literal.
+func (j *Judge) chainGuarded(call *ast.CallExpr) bool {
+	sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
+	if !ok {
+		return false
+	}
+	info := j.info()
+	return j.Defs.Find(sel.X, defuse.Fills, func(x ast.Node) bool {
+		switch x := x.(type) {
+		case *ast.CallExpr:
+			fn, ok := typeutil.Callee(info, x).(*types.Func)
+			return ok && j.Models.Of(fn).ChainGuard
+		case *ast.CompositeLit:
+			named, ok := defuse.Deref(info.TypeOf(x)).(*types.Named)
+			return ok && named.Obj().Pkg() != nil && j.Models.Index.GuardType(named.Obj().Pkg().Path()+"."+named.Obj().Name())
+		}
+		return false
+	})
+}
+
+// GeneratedGuard finds a generated chain guard (ent's OnConflict) in the receiver chain of a
+// call into generated code, followed through local variables, or called on the builder
+// variable the chain starts from (b.OnConflict(...); b.Exec(ctx): the guard sets the
+// builder's conflict options). It returns the kind the guard protects and its name.
+func (j *Judge) GeneratedGuard(call *ast.CallExpr) (effect.Kind, string) {
+	sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
+	if !ok {
+		return "", ""
+	}
+	var kind effect.Kind
+	var name string
+	match := func(x ast.Node) bool {
+		c, ok := x.(*ast.CallExpr)
+		if !ok {
+			return false
+		}
+		fn, ok := typeutil.Callee(j.info(), c).(*types.Func)
+		if !ok || j.Models.Of(fn).GuardKind == "" {
+			return false
+		}
+		kind, name = j.Models.Of(fn).GuardKind, fn.Name()
+		return true
+	}
+	if j.Defs.Find(sel.X, defuse.Fills, match) {
+		return kind, name
+	}
+	if v := j.Defs.RootVar(sel.X); v != nil {
+		for _, c := range j.Defs.CallsOn(v) {
+			if match(c) {
+				return kind, name
+			}
+		}
+	}
+	return "", ""
+}
