@@ -14,6 +14,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/chokaq/idemlint/internal/effect"
 	"github.com/chokaq/idemlint/internal/result"
 	"github.com/chokaq/idemlint/internal/rules"
 )
@@ -250,10 +251,10 @@ func handler(h *result.Handler, run *result.Run) *Handler {
 					row.Missing = append(row.Missing, m)
 				}
 			}
-		case e.Disabled && e.State != "protected":
+		case e.Disabled && e.State != effect.Protected.String():
 			ev.Guard = "not checked: " + e.Kind + " is disabled (-disable)"
 			ev.Key, ev.Enforcement = "not checked", "not checked"
-		case e.State != "protected" && h.Wrapped:
+		case e.State != effect.Protected.String() && h.Wrapped:
 			ev.Guard = "the idempotency middleware: its claim keeps a duplicate from running, and the completion marker commits in the write's own transaction (CompleteTx)"
 			ev.Key, ev.Enforcement = "answered", "answered"
 		default:

@@ -38,9 +38,6 @@ func (c Class) String() string {
 	return "Class(" + strconv.Itoa(int(c)) + ")"
 }
 
-// Writes reports whether statements of class c write (whether or not safely).
-func (c Class) Writes() bool { return c == Converging || c == Guarded || c == NonIdempotent }
-
 // rank orders classes from best to worst for combining several statements. Unknown ranks
 // below NonIdempotent: a statement known to be unsafe decides the text even if a neighbour
 // is not understood.

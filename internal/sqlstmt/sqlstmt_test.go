@@ -251,15 +251,6 @@ func TestClassString(t *testing.T) {
 	}
 }
 
-func TestWrites(t *testing.T) {
-	want := map[Class]bool{Unknown: false, Read: false, Converging: true, Guarded: true, NonIdempotent: true}
-	for c, w := range want {
-		if c.Writes() != w {
-			t.Errorf("%v.Writes() = %v, want %v", c, c.Writes(), w)
-		}
-	}
-}
-
 // TestWorstWins checks the documented order on every pair of classes, both ways round.
 func TestWorstWins(t *testing.T) {
 	repr := []struct {

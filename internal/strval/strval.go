@@ -34,9 +34,6 @@ func Text(info *types.Info, e ast.Expr, defs Defs) string {
 	return b.String()
 }
 
-// Known reports whether s has no holes.
-func Known(s string) bool { return !strings.Contains(s, Hole) }
-
 func write(b *strings.Builder, info *types.Info, e ast.Expr, defs Defs, depth int) {
 	if tv, ok := info.Types[e]; ok && tv.Value != nil {
 		switch tv.Value.Kind() {
