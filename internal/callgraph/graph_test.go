@@ -1,0 +1,123 @@
+package callgraph_test
+
+import (
+	"go/ast"
+	"go/types"
+	"strings"
+	"testing"
+
+	"golang.org/x/tools/go/analysis"
+
+	"github.com/chokaq/idemlint/internal/callgraph"
+	"github.com/chokaq/idemlint/internal/defuse"
+	"github.com/chokaq/idemlint/internal/directive"
+	"github.com/chokaq/idemlint/internal/effect"
+	"github.com/chokaq/idemlint/internal/model"
+	"github.com/chokaq/idemlint/internal/sinks"
+	"github.com/chokaq/idemlint/internal/testpkg"
+)
+
+const src = `package p
+
+func Send(to string) error { return nil }
+
+type Notifier interface{ Notify(string) error }
+
+// Handle reaches Send through helper, and recursion through a and b settles.
+func Handle(id string) error { return helper(id) }
+func helper(id string) error { a(3); return Send(id) }
+func a(n int) { if n > 0 { b(n - 1) } }
+func b(n int) { a(n) }
+
+// Open: an interface none of whose implementations is in view, and a function value.
+func Open(n Notifier, f func()) { n.Notify("x"); f() }
+
+// Closure: a literal's effects are its encloser's.
+func Closure() { func() { Send("y") }() }
+`
+
+const models = `library: p
+sinks:
+  - func: "p.Send"
+    kind: email.send
+    shape: send
+`
+
+func build(t *testing.T) *callgraph.Graph {
+	p := testpkg.Check(t, "p", src)
+	lib, err := model.Parse("models.yml", []byte(models))
+	if err != nil {
+		t.Fatal(err)
+	}
+	entries := model.NewEntries(model.Compile([]model.Library{lib}))
+	judge := &sinks.Judge{Defs: defuse.Build(p.Pkg, p.Info, []*ast.File{p.File}), Models: entries, Fset: p.Fset}
+	g := callgraph.Build(callgraph.Input{
+		Pkg: p.Pkg, Info: p.Info, Fset: p.Fset, Files: []*ast.File{p.File},
+		Directives: func(*ast.File) *directive.File { return nil },
+		Judge:      judge,
+		Facts: callgraph.Facts{
+			ImportObjectFact: func(types.Object, analysis.Fact) bool { return false },
+			AllObjectFacts:   func() []analysis.ObjectFact { return nil },
+		},
+	})
+	g.Solve()
+	return g
+}
+
+func node(t *testing.T, g *callgraph.Graph, name string) *callgraph.Node {
+	for _, n := range g.Nodes {
+		if n.Name == name {
+			return n
+		}
+	}
+	t.Fatalf("no node %s", name)
+	return nil
+}
+
+func TestSolvePropagates(t *testing.T) {
+	g := build(t)
+	h := node(t, g, "Handle")
+	e, ok := h.Effects.Get(effect.EmailSend)
+	if !ok {
+		t.Fatalf("Handle has no email.send effect: %v", h.Effects)
+	}
+	var hops []string
+	for _, hop := range e.Chain {
+		hops = append(hops, hop.Func)
+	}
+	if got := strings.Join(hops, " -> "); got != "p.helper -> p.Send" {
+		t.Errorf("chain = %s, want p.helper -> p.Send", got)
+	}
+	if o := h.From[effect.EmailSend]; o.Via == nil || o.Via.Name != "helper" {
+		t.Errorf("Handle's effect should come via helper, got %+v", o)
+	}
+	if _, ok := node(t, g, "Closure").Effects.Get(effect.EmailSend); !ok {
+		t.Errorf("a called literal's effect is not its encloser's")
+	}
+	if len(node(t, g, "a").Effects) != 0 {
+		t.Errorf("a reaches nothing, got %v", node(t, g, "a").Effects)
+	}
+	facts := map[string]bool{}
+	for _, f := range g.Facts() {
+		facts[f.Fn.Name()] = true
+	}
+	if !facts["Handle"] || facts["helper"] {
+		t.Errorf("facts for %v: want Handle (exported), not helper (unexported function)", facts)
+	}
+}
+
+func TestOpenCalls(t *testing.T) {
+	g := build(t)
+	var kinds []callgraph.OpenKind
+	for _, o := range g.Open {
+		if o.Caller.Name == "Open" {
+			kinds = append(kinds, o.Kind)
+			if o.Kind == callgraph.OpenInterface && (o.Method == nil || o.Method.Name() != "Notify" || o.Recv == nil) {
+				t.Errorf("open interface call without its method and receiver type: %+v", o)
+			}
+		}
+	}
+	if len(kinds) != 2 || kinds[0] != callgraph.OpenInterface || kinds[1] != callgraph.OpenFuncValue {
+		t.Errorf("open calls of Open = %v, want [interface, function value]", kinds)
+	}
+}

@@ -1,0 +1,110 @@
+package defuse_test
+
+import (
+	"go/ast"
+	"testing"
+
+	"github.com/chokaq/idemlint/internal/defuse"
+	"github.com/chokaq/idemlint/internal/testpkg"
+)
+
+const src = `package p
+
+func mark(x string) string { return x }
+func fill(p *string)        {}
+
+type opts struct{}
+
+func (*opts) Add(string) {}
+
+func chain() string {
+	a := mark("x")
+	b := a
+	c := b
+	d := c
+	e := d
+	f := e
+	return f
+}
+
+func loop() string {
+	a := "x"
+	b := a
+	a = b
+	return a
+}
+
+func filled() string {
+	var s string
+	fill(&s)
+	return s
+}
+
+func called() *opts {
+	o := &opts{}
+	o.Add("k")
+	return o
+}
+`
+
+// returned is the expression of the function's return statement.
+func returned(fd *ast.FuncDecl) ast.Expr {
+	r := fd.Body.List[len(fd.Body.List)-1].(*ast.ReturnStmt)
+	return r.Results[0]
+}
+
+func TestFind(t *testing.T) {
+	p := testpkg.Check(t, "p", src)
+	ix := defuse.Build(p.Pkg, p.Info, []*ast.File{p.File})
+	callOf := func(name string) func(ast.Node) bool {
+		return func(n ast.Node) bool {
+			c, ok := n.(*ast.CallExpr)
+			if !ok {
+				return false
+			}
+			if id, ok := ast.Unparen(c.Fun).(*ast.Ident); ok {
+				return id.Name == name
+			}
+			if sel, ok := ast.Unparen(c.Fun).(*ast.SelectorExpr); ok {
+				return sel.Sel.Name == name
+			}
+			return false
+		}
+	}
+	for _, tc := range []struct {
+		fn, call string
+		follow   defuse.Follow
+		want     bool
+	}{
+		// f <- e <- d <- c <- b <- a <- mark(): six assignments, beyond MaxDepth.
+		{"chain", "mark", 0, false},
+		{"loop", "mark", 0, false}, // a cycle of assignments ends
+		{"filled", "fill", 0, false},
+		{"filled", "fill", defuse.Fills, true},
+		{"called", "Add", 0, false},
+		{"called", "Add", defuse.Calls, true},
+	} {
+		got := ix.Find(returned(p.Func(t, tc.fn)), tc.follow, callOf(tc.call))
+		if got != tc.want {
+			t.Errorf("%s: Find(%s, follow %d) = %v, want %v", tc.fn, tc.call, tc.follow, got, tc.want)
+		}
+	}
+	// Within the depth limit, a definition is followed.
+	d := p.Func(t, "chain").Body.List[3].(*ast.AssignStmt).Rhs[0] // d := c: c <- b <- a <- mark()
+	if !ix.Find(d, 0, callOf("mark")) {
+		t.Errorf("chain: mark() three assignments away from c was not found")
+	}
+}
+
+func TestConstString(t *testing.T) {
+	p := testpkg.Check(t, "p", src)
+	ix := defuse.Build(p.Pkg, p.Info, []*ast.File{p.File})
+	// loop's a is assigned twice: no single definition, so no constant.
+	if got := ix.ConstString(returned(p.Func(t, "loop"))); got != "" {
+		t.Errorf("ConstString of a variable assigned twice = %q, want none", got)
+	}
+	c := p.Func(t, "chain").Body.List[0].(*ast.AssignStmt).Rhs[0].(*ast.CallExpr).Args[0]
+	if got := ix.ConstString(c); got != "x" {
+		t.Errorf("ConstString(\"x\") = %q", got)
+	}
+}
