@@ -16,7 +16,7 @@ func BenchmarkIndexSink(b *testing.B) {
 	other := types.NewFunc(0, types.NewPackage("example.com/app", "app"), "Helper", types.NewSignatureType(nil, nil, nil, nil, nil, false))
 	b.ReportAllocs()
 	for b.Loop() {
-		if ix.Sink(fn) == nil || ix.Sink(other) != nil {
+		if ix.Lookup(fn).Sink == nil || ix.Lookup(other).Sink != nil {
 			b.Fatal("wrong lookup")
 		}
 	}

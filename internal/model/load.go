@@ -3,7 +3,6 @@ package model
 import (
 	"errors"
 	"fmt"
-	gotoken "go/token"
 	"os"
 	"sort"
 	"strings"
@@ -16,8 +15,9 @@ import (
 	"github.com/chokaq/idemlint/internal/effect"
 )
 
-// File is the schema of a model file (the built-in ones and users' .idemlint.yml alike).
-// Every field is documented in docs/models.md.
+// File is the schema of a model file (the built-in ones and users' .idemlint.yml alike), as
+// go-yaml decodes it; each key has its row in roles, which checks and converts it. Every
+// field is documented in docs/models.md.
 type File struct {
 	Library       string            `yaml:"library"`
 	Sinks         []SinkEntry       `yaml:"sinks"`
@@ -194,202 +194,14 @@ func position(doc *ast.File, path string) (int, int) {
 	return 0, 0
 }
 
-type problem struct{ path, msg string }
-
-// library checks the decoded file and converts it.
+// library checks the decoded file and converts it, one role at a time (roles.go).
 func (f *File) library() (Library, []problem) {
-	var probs []problem
-	bad := func(path, format string, args ...any) {
-		probs = append(probs, problem{path, fmt.Sprintf(format, args...)})
+	var lib Library
+	var c checker
+	for _, r := range roles {
+		r.load(f, &lib, &c)
 	}
-	lib := Library{Name: f.Library}
-	if f.Library == "" {
-		bad("$", "field library: a name for the library is required")
-	}
-	for i, s := range f.Sinks {
-		at := fmt.Sprintf("$.sinks[%d]", i)
-		names := funcNames(at, "sink", s.Func, s.Funcs, bad)
-		if !effect.Known(effect.Kind(s.Kind)) {
-			bad(at+".kind", "field kind: unknown effect kind %q (known: %s)", s.Kind, kindList())
-		}
-		shape, ok := shapeNames[s.Shape]
-		if !ok {
-			bad(at+".shape", "field shape: unknown shape %q (known: %s)", s.Shape, shapeList())
-		}
-		arg := -1
-		switch {
-		case s.Arg != nil:
-			arg = *s.Arg
-			if arg < 0 {
-				bad(at+".arg", "field arg: an argument index counts from 0, got %d", arg)
-			}
-		case needsArg(shape):
-			bad(at, "sink: field arg is required for shape %s: the index of the statement, request or params argument", s.Shape)
-		}
-		switch {
-		case shape == UpdateExpression && s.Field == "":
-			bad(at, "sink: field field is required for shape update.expression: the params field holding the expression, pkg/path.Type.Field")
-		case shape == UpdateExpression && !isFieldName(s.Field):
-			bad(at+".field", "field field: a field is written pkg/path.Type.Field, got %q", s.Field)
-		case shape != UpdateExpression && s.Field != "":
-			bad(at+".field", "field field: only shape update.expression reads a field")
-		}
-		what := s.What
-		if what == "" {
-			what = defaultWhat(effect.Kind(s.Kind))
-		}
-		txArg := -1
-		if s.TxArg != nil {
-			txArg = *s.TxArg
-			if txArg < 0 {
-				bad(at+".tx_arg", "field tx_arg: an argument index counts from 0, got %d", txArg)
-			}
-		}
-		for _, n := range names {
-			lib.Sinks = append(lib.Sinks, Sink{Func: n, Kind: effect.Kind(s.Kind), Shape: shape, Arg: arg, What: what, InTx: txArg >= 0, Field: s.Field})
-		}
-	}
-	for i, g := range f.Gates {
-		at := fmt.Sprintf("$.gates[%d]", i)
-		names := funcNames(at, "gate", g.Func, g.Funcs, bad)
-		if len(g.KeyArgs) == 0 {
-			bad(at, "gate: field key_args is required: the indexes of the arguments that name the claim")
-		}
-		for j, k := range g.KeyArgs {
-			if k < 0 {
-				bad(fmt.Sprintf("%s.key_args[%d]", at, j), "field key_args: an argument index counts from 0, got %d", k)
-			}
-		}
-		for _, n := range names {
-			what := g.What
-			if what == "" {
-				what = n[strings.LastIndex(n, ".")+1:] // the function's own name: "SetNX"
-			}
-			lib.Gates = append(lib.Gates, Gate{Func: n, KeyArgs: g.KeyArgs, What: what})
-		}
-	}
-	for i, h := range f.Handlers {
-		at := fmt.Sprintf("$.handlers[%d]", i)
-		if h.Framework == "" {
-			bad(at, "handler: field framework is required")
-		}
-		hs := HandlerShape{Framework: h.Framework, Method: h.Method}
-		for j, t := range h.Params {
-			ref, msg := parseTypeRef(t)
-			if msg != "" {
-				bad(fmt.Sprintf("%s.params[%d]", at, j), "%s", msg)
-			}
-			hs.Params = append(hs.Params, ref)
-		}
-		for j, t := range h.Results {
-			ref, msg := parseTypeRef(t)
-			if msg != "" {
-				bad(fmt.Sprintf("%s.results[%d]", at, j), "%s", msg)
-			}
-			hs.Results = append(hs.Results, ref)
-		}
-		lib.Handlers = append(lib.Handlers, hs)
-	}
-	for i, r := range f.Registrations {
-		if msg := checkFuncName(r.Func); msg != "" {
-			bad(fmt.Sprintf("$.registrations[%d].func", i), "%s", msg)
-		}
-		if r.Arg < 0 {
-			bad(fmt.Sprintf("$.registrations[%d].arg", i), "field arg: an argument index counts from 0, got %d", r.Arg)
-		}
-		if r.Methods != "" && r.Methods != "exported" {
-			bad(fmt.Sprintf("$.registrations[%d].methods", i), "field methods: the only value is \"exported\", got %q", r.Methods)
-		}
-		lib.Registrations = append(lib.Registrations, Registration{Func: r.Func, Arg: r.Arg, Framework: r.Framework, Methods: r.Methods == "exported"})
-	}
-	for i, d := range f.InProcessDedup {
-		if msg := checkFuncName(d.Func); msg != "" {
-			bad(fmt.Sprintf("$.in_process_dedup[%d].func", i), "%s", msg)
-		}
-		what := d.What
-		if what == "" {
-			what = shortName(d.Func)
-		}
-		lib.InProcessDedup = append(lib.InProcessDedup, Dedup{Func: d.Func, What: what})
-	}
-	for _, l := range []struct {
-		field string
-		list  []string
-	}{{"unstable", f.Unstable}, {"key_setters", f.KeySetters}, {"key_options", f.KeyOptions}, {"chain_guards", f.ChainGuards}, {"header_setters", f.HeaderSetters}, {"handler_calls", f.HandlerCalls}, {"tx_completions", f.TxCompletions}, {"opaque_calls", f.OpaqueCalls}} {
-		field := l.field
-		for i, n := range l.list {
-			if field == "unstable" && strings.HasSuffix(n, ".*") {
-				continue
-			}
-			if msg := checkFuncName(n); msg != "" {
-				bad(fmt.Sprintf("$.%s[%d]", field, i), "%s", msg)
-			}
-		}
-	}
-	for i, n := range f.KeyFields {
-		if !isFieldName(n) {
-			bad(fmt.Sprintf("$.key_fields[%d]", i), "a key field is written pkg/path.Type.Field, got %q", n)
-		}
-	}
-	for i, c := range f.Conditions {
-		at := fmt.Sprintf("$.condition_fields[%d]", i)
-		if !isFieldName(c.Field) {
-			bad(at+".field", "field field: a condition field is written pkg/path.Type.Field, got %q", c.Field)
-		}
-		if len(c.Contains) == 0 {
-			bad(at, "condition field: field contains is required: the strings that make the condition guard the write")
-		}
-		for j, t := range c.Contains {
-			if strings.TrimSpace(t) == "" {
-				bad(fmt.Sprintf("%s.contains[%d]", at, j), "field contains: an empty string would match every condition")
-			}
-		}
-		lib.ConditionFields = append(lib.ConditionFields, ConditionField{Field: c.Field, Contains: c.Contains})
-	}
-	for _, l := range []struct {
-		field string
-		list  []string
-	}{{"guard_types", f.GuardTypes}, {"tx_types", f.TxTypes}, {"pool_types", f.PoolTypes}} {
-		for i, t := range l.list {
-			if ref, msg := parseTypeRef(t); msg != "" || ref.Path == "" || ref.Ptr || ref.Slice {
-				bad(fmt.Sprintf("$.%s[%d]", l.field, i), "a type is written pkg/path.Type, got %q", t)
-			}
-		}
-	}
-	for i, g := range f.Generated {
-		at := fmt.Sprintf("$.generated[%d]", i)
-		if g.Imports == "" || strings.ContainsAny(g.Imports, " ()*") || strings.HasSuffix(g.Imports, "/") {
-			bad(at+".imports", "field imports: the import path of a package every generated package imports is required, got %q", g.Imports)
-		}
-		if !effect.Known(effect.Kind(g.Kind)) {
-			bad(at+".kind", "field kind: unknown effect kind %q (known: %s)", g.Kind, kindList())
-		}
-		if len(g.ChainGuards) == 0 && len(g.Relative) == 0 {
-			bad(at, "generated: field chain_guards or relative is required")
-		}
-		for j, n := range g.ChainGuards {
-			if !gotoken.IsExported(n) {
-				bad(fmt.Sprintf("%s.chain_guards[%d]", at, j), "a generated chain guard is an exported method name, got %q", n)
-			}
-		}
-		for j, n := range g.Relative {
-			if !gotoken.IsExported(n) {
-				bad(fmt.Sprintf("%s.relative[%d]", at, j), "a relative setter prefix is the start of an exported method name, got %q", n)
-			}
-		}
-		what := g.What
-		if what == "" {
-			what = defaultWhat(effect.Kind(g.Kind))
-		}
-		lib.Generated = append(lib.Generated, Generated{Imports: g.Imports, Kind: effect.Kind(g.Kind),
-			ChainGuards: g.ChainGuards, Relative: g.Relative, What: what})
-	}
-	lib.Unstable, lib.KeyFields, lib.KeySetters, lib.KeyOptions = f.Unstable, f.KeyFields, f.KeySetters, f.KeyOptions
-	lib.ChainGuards, lib.GuardTypes, lib.HandlerCalls, lib.TxCompletions = f.ChainGuards, f.GuardTypes, f.HandlerCalls, f.TxCompletions
-	lib.TxTypes, lib.PoolTypes = f.TxTypes, f.PoolTypes
-	lib.OpaqueCalls = f.OpaqueCalls
-	lib.HeaderSetters = f.HeaderSetters
-	return lib, probs
+	return lib, c.probs
 }
 
 // shortName drops the directories of a full name's package path, for messages:
@@ -400,20 +212,24 @@ func shortName(full string) string {
 	return prefix + rest[strings.LastIndex(rest, "/")+1:]
 }
 
-// isFieldName reports whether n has the form pkg/path.Type.Field.
-func isFieldName(n string) bool {
-	return strings.Count(n[strings.LastIndex(n, "/")+1:], ".") == 2
+// fieldProblem returns the problem with n as the name of a field, called noun in the
+// message ("key field"), or "" when it has the form pkg/path.Type.Field.
+func fieldProblem(noun, n string) string {
+	if strings.Count(n[strings.LastIndex(n, "/")+1:], ".") == 2 {
+		return ""
+	}
+	return fmt.Sprintf("a %s is written pkg/path.Type.Field, got %q", noun, n)
 }
 
 // funcNames returns the names of an entry written with func, funcs or both (func first),
 // reporting a missing or malformed name at its place under the entry at.
-func funcNames(at, entry, fn string, fns []string, bad func(path, format string, args ...any)) []string {
+func funcNames(at, entry, fn string, fns []string, c *checker) []string {
 	names := fns
 	if fn != "" {
 		names = append([]string{fn}, names...)
 	}
 	if len(names) == 0 {
-		bad(at, "%s: field func (or funcs) is required: the full name of a function or method", entry)
+		c.bad(at, "%s: field func (or funcs) is required: the full name of a function or method", entry)
 	}
 	for j, n := range names {
 		if msg := checkFuncName(n); msg != "" {
@@ -421,7 +237,7 @@ func funcNames(at, entry, fn string, fns []string, bad func(path, format string,
 			if fn == "" || j > 0 {
 				path = fmt.Sprintf("%s.funcs[%d]", at, j-boolInt(fn != ""))
 			}
-			bad(path, "%s", msg)
+			c.bad(path, "%s", msg)
 		}
 	}
 	return names

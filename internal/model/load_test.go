@@ -123,7 +123,7 @@ in_process_dedup:
 	}
 	pkg := types.NewPackage("acme/httpc", "httpc")
 	fn := types.NewFunc(0, pkg, "Post", types.NewSignatureType(nil, nil, nil, nil, nil, false))
-	if ix.Sink(fn) == nil {
+	if ix.Lookup(fn).Sink == nil {
 		t.Errorf("compiled index does not find acme/httpc.Post")
 	}
 }

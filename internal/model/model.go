@@ -6,6 +6,12 @@
 // "(*database/sql.DB).ExecContext". Module major-version suffixes are matched loosely:
 // a model written for ".../stripe-go/v82" also matches v83 and later, because SDKs bump
 // their major version often while the functions the models name stay put.
+//
+// A model file's top-level keys are its roles. One table of them (roles in roles.go) drives
+// the loading (checking a decoded File into a Library), the compiling of Libraries into the
+// Index the analyzer looks callees up in, and NamesOf: a new model field is a row there, the
+// fields it fills (File, Library, and Entry or an Index lookup) and the analyzer code that
+// gives it meaning.
 package model
 
 import (
@@ -339,7 +345,7 @@ type Index struct {
 	generated    []*Generated
 }
 
-// Compile builds an Index over libs.
+// Compile builds an Index over libs: each role (roles.go) adds its entries of each library.
 func Compile(libs []Library) *Index {
 	ix := &Index{
 		entries:      map[string]*Entry{},
@@ -352,101 +358,12 @@ func Compile(libs []Library) *Index {
 		dedupPkgs:    map[string]bool{},
 		packages:     map[string]bool{},
 	}
-	entry := func(name string) *Entry {
-		key := Normalize(name)
-		e := ix.entries[key]
-		if e == nil {
-			e = &Entry{}
-			ix.entries[key] = e
-		}
-		return e
-	}
-	for _, lib := range libs {
-		for i := range lib.Sinks {
-			s := &lib.Sinks[i]
-			entry(s.Func).Sink = s
-			if strings.HasPrefix(s.Func, "(") {
-				name := s.Func[strings.LastIndex(s.Func, ".")+1:]
-				ix.methodSinks[name] = append(ix.methodSinks[name], s)
-			}
-			ix.packages[Normalize(PackageOf(s.Func))] = true
-		}
-		for i := range lib.Registrations {
-			r := &lib.Registrations[i]
-			// A library whose registrations are modelled is described by its model: its
-			// internals (Temporal's activity machinery) are not the user's effects.
-			ix.packages[Normalize(PackageOf(r.Func))] = true
-			if r.Framework == "" {
-				// The framework its handler shapes name ("asynq"), else the library.
-				r.Framework = lib.Name
-				if len(lib.Handlers) > 0 {
-					r.Framework = lib.Handlers[0].Framework
-				}
-			}
-			entry(r.Func).Registration = r
-		}
-		for i := range lib.Gates {
-			g := &lib.Gates[i]
-			entry(g.Func).Gate = g
-			ix.packages[Normalize(PackageOf(g.Func))] = true
-		}
-		for _, u := range lib.Unstable {
-			if p, ok := strings.CutSuffix(u, ".*"); ok {
-				ix.unstablePkgs[Normalize(p)] = true
-			} else {
-				entry(u).Unstable = true
-			}
-		}
-		for _, f := range lib.KeySetters {
-			entry(f).KeySetter = true
-		}
-		for _, f := range lib.KeyOptions {
-			entry(f).KeyOption = true
-		}
-		for _, f := range lib.ChainGuards {
-			entry(f).ChainGuard = true
-		}
-		for _, f := range lib.HeaderSetters {
-			entry(f).HeaderSetter = true
-		}
-		for _, f := range lib.HandlerCalls {
-			entry(f).HandlerCall = lib.Name
-		}
-		for _, f := range lib.TxCompletions {
-			entry(f).TxCompletion = true
-		}
-		for _, d := range lib.InProcessDedup {
-			ix.dedupPkgs[Normalize(PackageOf(d.Func))] = true
-			entry(d.Func).InProcessDedup = d.What
-		}
-		for _, f := range lib.OpaqueCalls {
-			entry(f).Opaque = true
-		}
-		for _, f := range lib.KeyFields {
-			ix.keyFields[Normalize(f)] = true
-		}
-		for _, c := range lib.ConditionFields {
-			key := Normalize(c.Field)
-			ix.conditions[key] = append(ix.conditions[key], c.Contains...)
-		}
-		for _, t := range lib.GuardTypes {
-			ix.guardTypes[Normalize(t)] = true
-		}
-		for _, t := range lib.TxTypes {
-			ix.txModes[Normalize(t)] = effect.TxIn
-		}
-		for _, t := range lib.PoolTypes {
-			ix.txModes[Normalize(t)] = effect.TxOutside
-		}
-		for i := range lib.Generated {
-			ix.generated = append(ix.generated, &lib.Generated[i])
-		}
-		for _, h := range lib.Handlers {
-			ix.handlers = append(ix.handlers, h)
-			for _, t := range append(append([]TypeRef(nil), h.Params...), h.Results...) {
-				if t.Path != "" && t.Path != "context" {
-					ix.packages[Normalize(t.Path)] = true
-				}
+	for i := range libs {
+		// Library by library, not role by role: where two libraries say different things of
+		// one name (a type one calls a transaction and another a pool) the later one wins.
+		for _, r := range roles {
+			if r.compile != nil {
+				r.compile(ix, &libs[i])
 			}
 		}
 	}
@@ -454,6 +371,17 @@ func Compile(libs []Library) *Index {
 		sort.Slice(ss, func(i, j int) bool { return ss[i].Func < ss[j].Func })
 	}
 	return ix
+}
+
+// entry returns the entry of the function or method name, adding an empty one.
+func (ix *Index) entry(name string) *Entry {
+	key := Normalize(name)
+	e := ix.entries[key]
+	if e == nil {
+		e = &Entry{}
+		ix.entries[key] = e
+	}
+	return e
 }
 
 // Lookup returns what the models say about fn (its generic origin); an empty entry when
@@ -532,9 +460,6 @@ func imports(pkg *types.Package, path string) bool {
 	}
 	return false
 }
-
-// Sink returns the sink model of fn (its generic origin), or nil.
-func (ix *Index) Sink(fn *types.Func) *Sink { return ix.Lookup(fn).Sink }
 
 // MethodSinks returns the sinks that are methods named name, sorted by full name, for
 // resolving calls through interfaces that such a method implements.
@@ -629,38 +554,15 @@ func PackageOf(name string) string {
 // fields), sorted, so a test can prove each exists in the real library.
 func NamesOf(libs []Library) []string {
 	seen := map[string]bool{}
-	for _, lib := range libs {
-		var names []string
-		for _, s := range lib.Sinks {
-			names = append(names, s.Func, s.Field)
-		}
-		for _, c := range lib.ConditionFields {
-			names = append(names, c.Field)
-		}
-		for _, r := range lib.Registrations {
-			names = append(names, r.Func)
-		}
-		for _, d := range lib.InProcessDedup {
-			names = append(names, d.Func)
-		}
-		for _, g := range lib.Gates {
-			names = append(names, g.Func)
-		}
-		for _, list := range [][]string{lib.Unstable, lib.KeyFields, lib.KeySetters, lib.KeyOptions,
-			lib.ChainGuards, lib.GuardTypes, lib.HeaderSetters, lib.HandlerCalls, lib.TxCompletions, lib.TxTypes, lib.PoolTypes,
-			lib.OpaqueCalls} {
-			names = append(names, list...)
-		}
-		for _, h := range lib.Handlers {
-			for _, t := range append(append([]TypeRef(nil), h.Params...), h.Results...) {
-				if t.Path != "" {
-					names = append(names, t.Path+"."+t.Name)
-				}
+	for i := range libs {
+		for _, r := range roles {
+			if r.names == nil {
+				continue
 			}
-		}
-		for _, n := range names {
-			if n != "" && !strings.HasSuffix(n, ".*") {
-				seen[n] = true
+			for _, n := range r.names(&libs[i]) {
+				if n != "" && !strings.HasSuffix(n, ".*") { // a whole package is no object
+					seen[n] = true
+				}
 			}
 		}
 	}

@@ -1,0 +1,176 @@
+package model
+
+import (
+	"fmt"
+	"reflect"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/chokaq/idemlint/internal/effect"
+)
+
+// TestRolesCoverFile: every key of File has exactly one row in roles and every row a key of
+// File, so that no key is decoded and then dropped, nor a row left without its field.
+func TestRolesCoverFile(t *testing.T) {
+	var keys []string
+	ft := reflect.TypeFor[File]()
+	for i := range ft.NumField() {
+		key, _, _ := strings.Cut(ft.Field(i).Tag.Get("yaml"), ",")
+		keys = append(keys, key)
+	}
+	rows := map[string]int{}
+	for _, r := range roles {
+		rows[r.key]++
+		if r.load == nil {
+			t.Errorf("role %s: no load", r.key)
+		}
+		if !slices.Contains(keys, r.key) {
+			t.Errorf("role %s: File has no field with this key", r.key)
+		}
+	}
+	for _, k := range keys {
+		if rows[k] != 1 {
+			t.Errorf("File key %s: %d rows in roles, want 1", k, rows[k])
+		}
+	}
+}
+
+// roleCase is one role's test: a file with the role and what it must give.
+type roleCase struct {
+	yaml  string   // the role's lines, after "library: x"
+	names []string // NamesOf of the library
+	index func(ix *Index) bool
+	bad   string // the role's lines with a problem
+	want  string // the start of the problem's message, after "m.yml:"
+}
+
+// TestRoleRows checks each role on its own: the names it gives NamesOf, what it adds to the
+// Index, and that it reports a malformed entry at the entry's place. Every row has a case.
+func TestRoleRows(t *testing.T) {
+	entry := func(ix *Index, name string) *Entry {
+		if e := ix.entries[Normalize(name)]; e != nil {
+			return e
+		}
+		return none
+	}
+	cases := map[string]roleCase{
+		"library": {index: func(ix *Index) bool { return len(ix.entries) == 0 }},
+		"sinks": {
+			yaml:  "sinks:\n  - funcs: [\"(*a/b.C).Update\", \"a/b.Update\"]\n    kind: store.write\n    shape: update.expression\n    arg: 1\n    field: a/b.In.Expr\n",
+			names: []string{"(*a/b.C).Update", "a/b.In.Expr", "a/b.Update"},
+			index: func(ix *Index) bool {
+				return len(ix.MethodSinks("Update")) == 1 && entry(ix, "a/b.Update").Sink.Field == "a/b.In.Expr" && ix.Modelled("a/b")
+			},
+			bad: "sinks:\n  - func: a/b.F\n    kind: sql.write\n    shape: send\n    tx_arg: -1\n", want: "6:13: field tx_arg:",
+		},
+		"gates": {
+			yaml:  "gates:\n  - func: \"(a/b.C).SetNX\"\n    key_args: [1]\n",
+			names: []string{"(a/b.C).SetNX"},
+			index: func(ix *Index) bool { return entry(ix, "(a/b.C).SetNX").Gate.What == "SetNX" && ix.Modelled("a/b") },
+			bad:   "gates:\n  - func: \"(a/b.C).SetNX\"\n    key_args: []\n", want: "3:9: gate: field key_args is required",
+		},
+		"handlers": {
+			yaml:  "handlers:\n  - framework: q\n    params: [context.Context, \"*a/q.Msg\"]\n    results: [error]\n",
+			names: []string{"a/q.Msg", "context.Context"},
+			index: func(ix *Index) bool { return len(ix.Handlers()) == 1 && ix.Modelled("a/q") && !ix.Modelled("context") },
+			bad:   "handlers:\n  - params: [a/q.Msg]\n", want: "3:11: handler: field framework is required",
+		},
+		"registrations": {
+			yaml:  "registrations:\n  - func: \"(*a/q.Mux).Handle\"\n    arg: 1\n",
+			names: []string{"(*a/q.Mux).Handle"},
+			index: func(ix *Index) bool { return entry(ix, "(*a/q.Mux).Handle").Registration.Framework == "x" },
+			bad:   "registrations:\n  - func: \"(*a/q.Mux).Handle\"\n    methods: all\n", want: "4:14: field methods:",
+		},
+		"in_process_dedup": {
+			yaml:  "in_process_dedup:\n  - func: a/q/mw.Dedup\n",
+			names: []string{"a/q/mw.Dedup"},
+			index: func(ix *Index) bool {
+				return entry(ix, "a/q/mw.Dedup").InProcessDedup == "mw.Dedup" && ix.DedupPackage("a/q/mw")
+			},
+			bad: "in_process_dedup:\n  - what: x\n", want: "3:9: a function name is required",
+		},
+		"unstable": {
+			yaml:  "unstable: [\"a/r.*\", a/id.New]\n",
+			names: []string{"a/id.New"},
+			index: func(ix *Index) bool { return entry(ix, "a/id.New").Unstable && ix.unstablePkgs["a/r"] },
+			bad:   "unstable: [New]\n", want: "2:12: a function is written",
+		},
+		"key_setters":    listCase("key_setters", func(e *Entry) bool { return e.KeySetter }),
+		"key_options":    listCase("key_options", func(e *Entry) bool { return e.KeyOption }),
+		"chain_guards":   listCase("chain_guards", func(e *Entry) bool { return e.ChainGuard }),
+		"header_setters": listCase("header_setters", func(e *Entry) bool { return e.HeaderSetter }),
+		"handler_calls":  listCase("handler_calls", func(e *Entry) bool { return e.HandlerCall == "x" }),
+		"tx_completions": listCase("tx_completions", func(e *Entry) bool { return e.TxCompletion }),
+		"opaque_calls":   listCase("opaque_calls", func(e *Entry) bool { return e.Opaque }),
+		"key_fields": {
+			yaml: "key_fields: [a/b.P.Key]\n", names: []string{"a/b.P.Key"},
+			index: func(ix *Index) bool { return ix.KeyField("a/b.P.Key") },
+			bad:   "key_fields: [a/b.Key]\n", want: "2:14: a key field is written",
+		},
+		"condition_fields": {
+			yaml:  "condition_fields:\n  - field: a/b.P.Cond\n    contains: [attribute_not_exists]\n",
+			names: []string{"a/b.P.Cond"},
+			index: func(ix *Index) bool {
+				return slices.Equal(ix.ConditionField("a/b.P.Cond"), []string{"attribute_not_exists"})
+			},
+			bad: "condition_fields:\n  - field: a/b.P.Cond\n    contains: [\" \"]\n", want: "4:16: field contains: an empty string",
+		},
+		"guard_types": {
+			yaml: "guard_types: [a/b.OnConflict]\n", names: []string{"a/b.OnConflict"},
+			index: func(ix *Index) bool { return ix.GuardType("a/b.OnConflict") },
+			bad:   "guard_types: [\"*a/b.OnConflict\"]\n", want: "2:15: a type is written pkg/path.Type",
+		},
+		"tx_types": {
+			yaml: "tx_types: [a/db.Tx]\n", names: []string{"a/db.Tx"},
+			index: func(ix *Index) bool { return ix.TxMode("a/db.Tx") == effect.TxIn },
+			bad:   "tx_types: [Tx]\n", want: "2:12: a type is written pkg/path.Type",
+		},
+		"pool_types": {
+			yaml: "pool_types: [a/db.Pool]\n", names: []string{"a/db.Pool"},
+			index: func(ix *Index) bool { return ix.TxMode("a/db.Pool") == effect.TxOutside },
+			bad:   "pool_types: [Pool]\n", want: "2:14: a type is written pkg/path.Type",
+		},
+		"generated": {
+			yaml:  "generated:\n  - imports: a/orm\n    kind: sql.write\n    relative: [Add]\n",
+			index: func(ix *Index) bool { return len(ix.generated) == 1 && ix.generated[0].What == "sql.write" },
+			bad:   "generated:\n  - imports: a/orm\n    kind: sql.write\n    relative: [add]\n", want: "5:16: a relative setter prefix",
+		},
+	}
+	for _, r := range roles {
+		tc, ok := cases[r.key]
+		if !ok {
+			t.Errorf("role %s has no case here", r.key)
+			continue
+		}
+		t.Run(r.key, func(t *testing.T) {
+			lib, err := Parse("m.yml", []byte("library: x\n"+tc.yaml))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := NamesOf([]Library{lib}); !slices.Equal(got, tc.names) && len(got)+len(tc.names) > 0 {
+				t.Errorf("NamesOf = %q, want %q", got, tc.names)
+			}
+			if !tc.index(Compile([]Library{lib})) {
+				t.Errorf("the compiled index lacks what the role adds")
+			}
+			if tc.bad == "" {
+				return
+			}
+			if _, err := Parse("m.yml", []byte("library: x\n"+tc.bad)); err == nil || !strings.HasPrefix(err.Error(), "m.yml:"+tc.want) {
+				t.Errorf("error %v, want it to start with m.yml:%s", err, tc.want)
+			}
+		})
+	}
+}
+
+// listCase is the case of a list of functions whose role sets a flag on each one's entry.
+func listCase(key string, set func(*Entry) bool) roleCase {
+	return roleCase{
+		yaml:  key + ": [\"(*a/b.C).M\"]\n",
+		names: []string{"(*a/b.C).M"},
+		index: func(ix *Index) bool { e := ix.entries[Normalize("(*a/b.C).M")]; return e != nil && set(e) },
+		bad:   key + ": [\"(*a/b.C.M\"]\n",
+		want:  fmt.Sprintf("2:%d: a method is written", len(key+": [")+1),
+	}
+}
