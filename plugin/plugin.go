@@ -26,7 +26,6 @@ package plugin
 import (
 	"fmt"
 	"slices"
-	"strings"
 
 	"github.com/golangci/plugin-module-register/register"
 	"golang.org/x/tools/go/analysis"
@@ -95,7 +94,7 @@ func (s Settings) config() (analyzer.Config, error) {
 	}{{"disable", s.Disable}, {"enable", s.Enable}} {
 		for _, k := range list.kinds {
 			if !effect.Known(effect.Kind(k)) {
-				return cfg, fmt.Errorf("idemlint: setting %s: unknown effect kind %q (known: %s)", list.name, k, known())
+				return cfg, fmt.Errorf("idemlint: setting %s: unknown effect kind %q (known: %s)", list.name, k, effect.KindList())
 			}
 		}
 	}
@@ -117,11 +116,3 @@ func (p *Plugin) BuildAnalyzers() ([]*analysis.Analyzer, error) {
 
 // GetLoadMode asks for type information: idemlint follows calls through types and facts.
 func (p *Plugin) GetLoadMode() string { return register.LoadModeTypesInfo }
-
-func known() string {
-	var s []string
-	for _, k := range effect.Kinds {
-		s = append(s, string(k))
-	}
-	return strings.Join(s, ", ")
-}

@@ -316,14 +316,6 @@ func parseTypeRef(s string) (TypeRef, string) {
 	return ref, ""
 }
 
-func kindList() string {
-	var s []string
-	for _, k := range effect.Kinds {
-		s = append(s, string(k))
-	}
-	return strings.Join(s, ", ")
-}
-
 func shapeList() string {
 	var s []string
 	for n := range shapeNames {

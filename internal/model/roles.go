@@ -178,7 +178,7 @@ func loadSinks(f *File, lib *Library, c *checker) {
 func checkSink(at string, s SinkEntry, c *checker) Sink {
 	kind := effect.Kind(s.Kind)
 	if !effect.Known(kind) {
-		c.bad(at+".kind", "field kind: unknown effect kind %q (known: %s)", s.Kind, kindList())
+		c.bad(at+".kind", "field kind: unknown effect kind %q (known: %s)", s.Kind, effect.KindList())
 	}
 	shape, ok := shapeNames[s.Shape]
 	if !ok {
@@ -436,7 +436,7 @@ func loadGenerated(f *File, lib *Library, c *checker) {
 		}
 		kind := effect.Kind(g.Kind)
 		if !effect.Known(kind) {
-			c.bad(at+".kind", "field kind: unknown effect kind %q (known: %s)", g.Kind, kindList())
+			c.bad(at+".kind", "field kind: unknown effect kind %q (known: %s)", g.Kind, effect.KindList())
 		}
 		if len(g.ChainGuards) == 0 && len(g.Relative) == 0 {
 			c.bad(at, "generated: field chain_guards or relative is required")
