@@ -3,6 +3,7 @@ module github.com/chokaq/idemlint/apicheck
 go 1.26.0
 
 require (
+	cloud.google.com/go/pubsub v1.51.0
 	cloud.google.com/go/pubsub/v2 v2.9.0
 	entgo.io/ent v0.14.5
 	github.com/IBM/sarama v1.61.1
@@ -50,7 +51,6 @@ require (
 
 require (
 	ariga.io/atlas v0.32.1-0.20250325101103-175b25e1c1b9 // indirect
-	cloud.google.com/go/pubsub v1.51.0 // indirect
 	github.com/RichardKnop/logging v0.0.0-20190827224416-1a693bdd4fae // indirect
 	github.com/agext/levenshtein v1.2.3 // indirect
 	github.com/apparentlymart/go-textseg/v15 v15.0.0 // indirect

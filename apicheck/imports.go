@@ -29,6 +29,7 @@ import (
 	_ "net/smtp"
 	_ "time"
 
+	_ "cloud.google.com/go/pubsub"
 	_ "cloud.google.com/go/pubsub/v2"
 	_ "entgo.io/ent"
 	_ "entgo.io/ent/dialect"
