@@ -38,6 +38,7 @@ require (
 	github.com/segmentio/kafka-go v0.4.51
 	github.com/sendgrid/rest v2.6.9+incompatible
 	github.com/sendgrid/sendgrid-go v3.16.1+incompatible
+	github.com/slack-go/slack v0.35.0
 	github.com/stripe/stripe-go/v82 v82.5.1
 	github.com/uptrace/bun v1.3.0
 	github.com/wneessen/go-mail v0.8.1
@@ -67,6 +68,7 @@ require (
 	github.com/gomodule/redigo v1.9.2 // indirect
 	github.com/google/go-cmp v0.7.0 // indirect
 	github.com/google/go-querystring v1.1.0 // indirect
+	github.com/gorilla/websocket v1.5.3 // indirect
 	github.com/hashicorp/hcl/v2 v2.18.1 // indirect
 	github.com/jmespath/go-jmespath v0.4.0 // indirect
 	github.com/json-iterator/go v1.1.12 // indirect

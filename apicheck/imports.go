@@ -76,6 +76,7 @@ import (
 	_ "github.com/sendgrid/rest"
 	_ "github.com/sendgrid/sendgrid-go"
 	_ "github.com/sendgrid/sendgrid-go/helpers/mail"
+	_ "github.com/slack-go/slack"
 	_ "github.com/stripe/stripe-go/v82"
 	_ "github.com/stripe/stripe-go/v82/charge"
 	_ "github.com/stripe/stripe-go/v82/paymentintent"
