@@ -252,7 +252,7 @@ func boolInt(b bool) int {
 
 func needsArg(s Shape) bool {
 	switch s {
-	case SQLExec, SQLQuery, SQLBatch, HTTPDo, ProviderParams, KeyArg, UpdateExpression:
+	case SQLExec, SQLQuery, SQLBatch, HTTPDo, HTTPForm, ProviderParams, KeyArg, UpdateExpression:
 		return true
 	}
 	return false

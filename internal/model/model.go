@@ -44,6 +44,9 @@ const (
 	HTTPDo
 	// HTTPPost always sends a POST and offers no way to set a header.
 	HTTPPost
+	// HTTPForm POSTs the form values in Arg and offers no way to set a header; a form that
+	// asks for a token (an OAuth2 grant_type) reads and is not an effect.
+	HTTPForm
 	// Send is an effect with no deduplication handle at all (SMTP and most mail APIs).
 	Send
 	// ProviderParams calls a provider whose params in Arg may carry an idempotency key.
@@ -79,6 +82,7 @@ var shapeNames = map[string]Shape{
 	"sql.prepared":      SQLPrepared,
 	"http.do":           HTTPDo,
 	"http.post":         HTTPPost,
+	"http.form":         HTTPForm,
 	"send":              Send,
 	"provider.params":   ProviderParams,
 	"options":           Options,

@@ -281,3 +281,43 @@ func isIdempotencyHeader(name string) bool {
 	}
 	return false
 }
+
+// tokenRequest reports whether form (url.Values) asks for a token: it has a grant_type
+// field (OAuth2, RFC 6749 section 4), in its literal, the literal its variable was built
+// from, or set on the variable (form.Set("grant_type", ...)). A token request reads: a
+// retry gets another token and changes nothing.
+func (j *Judge) tokenRequest(form ast.Expr) bool {
+	if form == nil {
+		return false
+	}
+	isGrant := func(k ast.Expr) bool { return j.Defs.ConstString(k) == "grant_type" }
+	lit := ast.Unparen(form)
+	v := j.Defs.RootVar(form)
+	if v != nil {
+		lit = ast.Unparen(j.Defs.Def(v))
+	}
+	if cl, ok := lit.(*ast.CompositeLit); ok {
+		for _, elt := range cl.Elts {
+			if kv, ok := elt.(*ast.KeyValueExpr); ok && isGrant(kv.Key) {
+				return true
+			}
+		}
+	}
+	if v == nil {
+		return false
+	}
+	for _, c := range j.Defs.CallsOn(v) {
+		sel := ast.Unparen(c.Fun).(*ast.SelectorExpr)
+		if (sel.Sel.Name == "Set" || sel.Sel.Name == "Add") && len(c.Args) == 2 && isGrant(c.Args[0]) {
+			return true
+		}
+	}
+	for _, as := range j.Defs.FieldSets(v) {
+		for _, l := range as.Lhs {
+			if ix, ok := ast.Unparen(l).(*ast.IndexExpr); ok && isGrant(ix.Index) {
+				return true
+			}
+		}
+	}
+	return false
+}

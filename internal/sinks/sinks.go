@@ -71,6 +71,11 @@ func (j *Judge) Eval(call *ast.CallExpr, s *model.Sink, fn *types.Func, sc Scope
 		return mk(effect.Unprotected, "HTTP POST without an Idempotency-Key header (this call cannot set one)")
 	case model.HTTPDo:
 		return j.httpEffect(mk, arg, sc)
+	case model.HTTPForm:
+		if j.tokenRequest(arg) {
+			return nil
+		}
+		return mk(effect.Unprotected, "HTTP POST without an Idempotency-Key header (this call cannot set one)")
 	case model.Send:
 		return mk(effect.Unprotected, s.Problem())
 	case model.ProviderParams:

@@ -73,6 +73,20 @@ func PostHelpers(ctx context.Context, t *asynq.Task) error { // want PostHelpers
 	return err
 }
 
+// A token request (OAuth2 grant_type) reads: a retry gets another token. Other forms write.
+func TokenThenForm(ctx context.Context, t *asynq.Task) error { // want TokenThenForm:`effects http.write:unprotected\(\(\*http.Client\).PostForm\)`
+	if _, err := http.PostForm("https://auth.example.com/token", url.Values{"grant_type": {"client_credentials"}}); err != nil {
+		return err
+	}
+	form := url.Values{}
+	form.Set("grant_type", "refresh_token")
+	if _, err := client.PostForm("https://auth.example.com/token", form); err != nil {
+		return err
+	}
+	_, err := client.PostForm("https://example.com/comments", url.Values{"body": {"hi"}}) // want `handler TokenThenForm: HTTP POST without an Idempotency-Key header \(this call cannot set one\)`
+	return err
+}
+
 // A client helper that takes the method: the request is an effect where a caller passes
 // POST or PATCH, through a second helper that hands its own parameter on; not for GET.
 type apiClient struct{ http *http.Client }
