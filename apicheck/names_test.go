@@ -108,9 +108,16 @@ func objKind(obj types.Object) string {
 // resolveName resolves a model name in packages keyed by exact import path, through the
 // analyzer's own resolver (model.Resolve), so this module tests the code that ships.
 func resolveName(pkgs map[string]*types.Package, name string) (types.Object, error) {
+	// Models match any major version, so the linter keys packages by their path without it;
+	// the universe holds two majors of some modules (Pub/Sub v1 and v2): the one the name
+	// spells wins.
+	want := model.PackageOf(name)
 	ps := model.Packages{}
 	for _, p := range pkgs {
-		ps[model.Normalize(p.Path())] = p
+		k := model.Normalize(p.Path())
+		if _, taken := ps[k]; !taken || p.Path() == want {
+			ps[k] = p
+		}
 	}
 	return model.Resolve(ps, name)
 }
