@@ -263,11 +263,7 @@ func compileGates(ix *Index, lib *Library) {
 }
 
 func gateNames(lib *Library) []string {
-	var names []string
-	for _, g := range lib.Gates {
-		names = append(names, g.Func)
-	}
-	return names
+	return namesOf(lib.Gates, func(g Gate) string { return g.Func })
 }
 
 func loadHandlers(f *File, lib *Library, c *checker) {
@@ -353,11 +349,7 @@ func compileRegistrations(ix *Index, lib *Library) {
 }
 
 func registrationNames(lib *Library) []string {
-	var names []string
-	for _, r := range lib.Registrations {
-		names = append(names, r.Func)
-	}
-	return names
+	return namesOf(lib.Registrations, func(r Registration) string { return r.Func })
 }
 
 // loadDedup names a middleware in messages by its short full name unless the entry says.
@@ -384,11 +376,7 @@ func compileDedup(ix *Index, lib *Library) {
 }
 
 func dedupNames(lib *Library) []string {
-	var names []string
-	for _, d := range lib.InProcessDedup {
-		names = append(names, d.Func)
-	}
-	return names
+	return namesOf(lib.InProcessDedup, func(d Dedup) string { return d.Func })
 }
 
 func loadConditions(f *File, lib *Library, c *checker) {
@@ -418,11 +406,7 @@ func compileConditions(ix *Index, lib *Library) {
 }
 
 func conditionNames(lib *Library) []string {
-	var names []string
-	for _, c := range lib.ConditionFields {
-		names = append(names, c.Field)
-	}
-	return names
+	return namesOf(lib.ConditionFields, func(c ConditionField) string { return c.Field })
 }
 
 // loadGenerated checks generated-code entries. They name methods by name only (the types
@@ -464,4 +448,13 @@ func compileGenerated(ix *Index, lib *Library) {
 	for i := range lib.Generated {
 		ix.generated = append(ix.generated, &lib.Generated[i])
 	}
+}
+
+// namesOf returns the name each entry of a structured role references.
+func namesOf[T any](entries []T, name func(T) string) []string {
+	var names []string
+	for _, e := range entries {
+		names = append(names, name(e))
+	}
+	return names
 }

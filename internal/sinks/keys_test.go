@@ -2,9 +2,6 @@ package sinks_test
 
 import (
 	"go/ast"
-	"go/importer"
-	"go/parser"
-	"go/token"
 	"go/types"
 	"testing"
 
@@ -14,6 +11,7 @@ import (
 	"github.com/chokaq/idemlint/internal/effect"
 	"github.com/chokaq/idemlint/internal/model"
 	"github.com/chokaq/idemlint/internal/sinks"
+	"github.com/chokaq/idemlint/internal/testpkg"
 )
 
 // The key judgement, with no pass: a package whose Charge is a keyed sink and whose
@@ -46,22 +44,13 @@ unstable:
 `
 
 func TestJudgeKeys(t *testing.T) {
-	fset := token.NewFileSet()
-	f, err := parser.ParseFile(fset, "p.go", src, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	info := &types.Info{Types: map[ast.Expr]types.TypeAndValue{}, Defs: map[*ast.Ident]types.Object{},
-		Uses: map[*ast.Ident]types.Object{}, Selections: map[*ast.SelectorExpr]*types.Selection{}}
-	pkg, err := (&types.Config{Importer: importer.ForCompiler(fset, "source", nil)}).Check("p", fset, []*ast.File{f}, info)
-	if err != nil {
-		t.Fatal(err)
-	}
+	p := testpkg.Check(t, "p", src)
+	f, info, fset := p.File, p.Info, p.Fset
 	lib, err := model.Parse("models.yml", []byte(models))
 	if err != nil {
 		t.Fatal(err)
 	}
-	j := &sinks.Judge{Defs: defuse.Build(pkg, info, []*ast.File{f}), Models: model.NewEntries(model.Compile([]model.Library{lib})), Fset: fset}
+	j := &sinks.Judge{Defs: defuse.Build(p.Pkg, info, []*ast.File{f}), Models: model.NewEntries(model.Compile([]model.Library{lib})), Fset: fset}
 
 	want := map[string]struct {
 		state  effect.State
