@@ -21,8 +21,12 @@ type methodIndex struct {
 // package: methods of this package and methods with facts from its dependencies whose
 // receiver implements the interface, and modelled sinks (a *pgxpool.Pool behind a
 // repository's own DBTX interface). A call none of them answers is open.
+//
+// The interface is the static type of the receiver expression, not the one that declares
+// the method: resp.Body.Close() is a call on an io.ReadCloser, which an io.Closer that
+// writes to a database does not implement.
 func (g *Graph) dispatch(n *Node, m *types.Func, call *ast.CallExpr) {
-	iface, _ := m.Signature().Recv().Type().Underlying().(*types.Interface)
+	iface := g.receiverInterface(m, call)
 	if iface == nil {
 		return
 	}
@@ -69,11 +73,22 @@ func (g *Graph) dispatch(n *Node, m *types.Func, call *ast.CallExpr) {
 			return
 		}
 	}
-	var recv types.Type
+	g.Open = append(g.Open, OpenCall{Caller: n, Pos: call.Pos(), Kind: OpenInterface, Method: m, Recv: iface})
+}
+
+// receiverInterface returns the interface an implementation must satisfy to be called by
+// call: the static type of its receiver expression when that is an interface (of a method
+// value or a method expression alike), else the interface that declares m.
+func (g *Graph) receiverInterface(m *types.Func, call *ast.CallExpr) *types.Interface {
 	if sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr); ok {
-		recv = g.in.Info.TypeOf(sel.X)
+		if t := g.in.Info.TypeOf(sel.X); t != nil {
+			if it, ok := t.Underlying().(*types.Interface); ok {
+				return it
+			}
+		}
 	}
-	g.Open = append(g.Open, OpenCall{Caller: n, Pos: call.Pos(), Kind: OpenInterface, Method: m, Recv: recv})
+	it, _ := m.Signature().Recv().Type().Underlying().(*types.Interface)
+	return it
 }
 
 // localMethods returns the package's methods named name.

@@ -136,10 +136,10 @@ type OpenCall struct {
 	Caller *Node
 	Pos    token.Pos
 	Kind   OpenKind
-	// Method is the interface method called (OpenInterface), and Recv the static type of
-	// the receiver expression, whose method set an implementation must have.
+	// Method is the interface method called (OpenInterface), and Recv the interface of
+	// the receiver expression's static type, whose method set an implementation must have.
 	Method *types.Func
-	Recv   types.Type
+	Recv   *types.Interface
 }
 
 // Build creates a node per function and literal, then resolves every call site once; Solve

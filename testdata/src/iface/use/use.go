@@ -4,6 +4,8 @@ package use
 
 import (
 	"context"
+	"io"
+	"net/http"
 
 	"iface/impl"
 
@@ -46,3 +48,20 @@ func Record(ctx context.Context, t *asynq.Task) error { // want Record:`effects 
 type logNotifier struct{}
 
 func (logNotifier) Notify(to string) error { return nil }
+
+// A handler that only GETs: resp.Body.Close is a call on an io.ReadCloser, which JobLog (an
+// io.Closer with a database write) does not implement.
+func Fetch(ctx context.Context, t *asynq.Task) error {
+	resp, err := http.Get("https://example.com/status")
+	if err != nil {
+		return err
+	}
+	defer resp.Body.Close()
+	return nil
+}
+
+// Closing a value whose static type is io.Closer may run JobLog's Close.
+func CloseAll(ctx context.Context, t *asynq.Task) error { // want CloseAll:`effects sql.write:unprotected\(\(\*sql.DB\).Exec\)`
+	var c io.Closer = &impl.JobLog{}
+	return c.Close() // want `handler CloseAll: SQL write not safe to repeat: INSERT without conflict handling \(CloseAll -> \(\*impl.JobLog\).Close -> \(\*sql.DB\).Exec\)`
+}
