@@ -147,20 +147,26 @@ func (s *settings) run(pass *analysis.Pass) (res any, err error) {
 			testHookEvaluate(name)
 		}
 	}
-	return analyse(pass, index, dirs, cfg.checks(), visit), nil
+	r := analyse(pass, index, dirs, cfg.checks(), s.links, visit)
+	if s.program {
+		r.Program.Converted = callgraph.Conversions(pass.TypesInfo, pass.Files)
+	} else {
+		r.Program = nil // a per-package driver links nothing: let the graph go
+	}
+	return r, nil
 }
 
 // analyse runs the pipeline on one package: the def-use index, the call graph (sinks
 // judged as it is built) and its solution, the facts for importers, the handlers, the
 // checks, and the report.
-func analyse(pass *analysis.Pass, index *model.Index, dirs map[*token.File]*directive.File, cfg checks.Config, visit func(string)) *Result {
+func analyse(pass *analysis.Pass, index *model.Index, dirs map[*token.File]*directive.File, cfg checks.Config, links callgraph.Links, visit func(string)) *Result {
 	fileDirs := func(f *ast.File) *directive.File { return dirs[pass.Fset.File(f.Pos())] }
 	defs := defuse.Build(pass.Pkg, pass.TypesInfo, pass.Files)
 	entries := model.NewEntries(index)
 	judge := &sinks.Judge{Defs: defs, Models: entries, Fset: pass.Fset}
 	g := callgraph.Build(callgraph.Input{
 		Pkg: pass.Pkg, Info: pass.TypesInfo, Fset: pass.Fset, Files: pass.Files,
-		Directives: fileDirs, Judge: judge, Visit: visit,
+		Directives: fileDirs, Judge: judge, Visit: visit, Links: links,
 		Facts: callgraph.Facts{ImportObjectFact: pass.ImportObjectFact, AllObjectFacts: pass.AllObjectFacts},
 	})
 	g.Solve()
@@ -201,7 +207,8 @@ func analyse(pass *analysis.Pass, index *model.Index, dirs map[*token.File]*dire
 			all = append(all, df.All...)
 		}
 	}
-	return &Result{Handlers: handlersFound, Directives: all, Findings: findings}
+	return &Result{Handlers: handlersFound, Directives: all, Findings: findings,
+		Program: &callgraph.Summary{Open: g.Open, Methods: g.Methods()}}
 }
 
 // retries exports the package's retry settings (only packages that import asynq or River
@@ -281,21 +288,46 @@ func directivesAndReach(pass *analysis.Pass, ix *model.Index) (map[*token.File]*
 	return dirs, touches
 }
 
-// Validate compiles the settings of an analyzer made by this package (Analyzer, or one
-// from New) after its flags are parsed, so a driver can fail once, before loading packages,
-// instead of once per package.
-func Validate(a *analysis.Analyzer) error {
-	for _, name := range []string{"disable", "models", "builtin", "decisions"} {
+// ForProgram returns an analyzer with a's settings (after its flags are parsed) for a
+// driver that links the whole program: each package's Result.Program summarises it, and
+// open interface calls also reach links, the implementations a link found elsewhere in
+// the program (see internal/link).
+func ForProgram(a *analysis.Analyzer, links callgraph.Links) (*analysis.Analyzer, error) {
+	s, err := settingsOf(a)
+	if err != nil {
+		return nil, err
+	}
+	s.program, s.links = true, links
+	if _, err := s.compile(); err != nil {
+		return nil, err
+	}
+	return newAnalyzer(s), nil
+}
+
+// settingsOf reads back the settings of an analyzer made by this package from its flags.
+func settingsOf(a *analysis.Analyzer) (*settings, error) {
+	for _, name := range []string{"disable", "models", "builtin", "decisions", "std"} {
 		if a.Flags.Lookup(name) == nil {
-			return fmt.Errorf("idemlint: analyzer %s was not made by package analyzer", a.Name)
+			return nil, fmt.Errorf("idemlint: analyzer %s was not made by package analyzer", a.Name)
 		}
 	}
-	s := &settings{
+	return &settings{
 		disable:   a.Flags.Lookup("disable").Value.String(),
 		models:    a.Flags.Lookup("models").Value.String(),
 		builtin:   a.Flags.Lookup("builtin").Value.String() == "true",
 		decisions: a.Flags.Lookup("decisions").Value.String(),
+		std:       a.Flags.Lookup("std").Value.String() == "true",
+	}, nil
+}
+
+// Validate compiles the settings of an analyzer made by this package (Analyzer, or one
+// from New) after its flags are parsed, so a driver can fail once, before loading packages,
+// instead of once per package.
+func Validate(a *analysis.Analyzer) error {
+	s, err := settingsOf(a)
+	if err != nil {
+		return err
 	}
-	_, err := s.compile()
+	_, err = s.compile()
 	return err
 }

@@ -10,6 +10,7 @@ import (
 
 	"golang.org/x/tools/go/analysis"
 
+	"github.com/chokaq/idemlint/internal/callgraph"
 	"github.com/chokaq/idemlint/internal/checklist"
 	"github.com/chokaq/idemlint/internal/checks"
 	"github.com/chokaq/idemlint/internal/effect"
@@ -29,6 +30,10 @@ type settings struct {
 	// std analyses the standard library too. Its packages are neutral (only what the models
 	// name counts), so this is for robustness runs over a large body of real code.
 	std bool
+	// program: summarise each package for a program-wide link (Result.Program), and
+	// resolve open calls with links, the implementations the link found.
+	program bool
+	links   callgraph.Links
 
 	once     sync.Once
 	compiled *compiled

@@ -30,22 +30,13 @@ func (g *Graph) dispatch(n *Node, m *types.Func, call *ast.CallExpr) {
 	if iface == nil {
 		return
 	}
-	implements := func(fn *types.Func) bool {
-		recv := fn.Signature().Recv()
-		if recv == nil || types.IsInterface(recv.Type()) {
-			return false
-		}
-		t := recv.Type()
-		if p, ok := t.(*types.Pointer); ok {
-			t = p.Elem()
-		}
-		if named, ok := t.(*types.Named); ok && named.TypeParams().Len() > 0 {
-			return false // a generic receiver cannot be checked without instantiation
-		}
-		return types.Implements(t, iface) || types.Implements(types.NewPointer(t), iface)
-	}
-	seen := false
 	args := callArgs(g.in.Info, call)
+	g.Open = append(g.Open, OpenCall{Caller: n, Pos: call.Pos(), Kind: OpenInterface, Method: m, Recv: iface})
+	for _, l := range g.in.Links[call.Pos()] {
+		n.Sites = append(n.Sites, Site{Pos: call.Pos(), line: g.line(call.Pos()), callee: l.Name, fact: l.Fact, args: args})
+	}
+	implements := func(fn *types.Func) bool { return g.implements(fn, iface) }
+	seen := false
 	for _, cand := range g.localMethods(m.Name()) {
 		if implements(cand.Fn) {
 			g.callTarget(n, cand.Fn, call.Pos(), args)
@@ -73,7 +64,6 @@ func (g *Graph) dispatch(n *Node, m *types.Func, call *ast.CallExpr) {
 			return
 		}
 	}
-	g.Open = append(g.Open, OpenCall{Caller: n, Pos: call.Pos(), Kind: OpenInterface, Method: m, Recv: iface})
 }
 
 // receiverInterface returns the interface an implementation must satisfy to be called by
@@ -140,4 +130,67 @@ func (g *Graph) lookupMethod(full string) *types.Func {
 	m, _ := fn.(*types.Func)
 	g.methods.byName[full] = m
 	return m
+}
+
+// implements reports whether an interface call on iface may run method fn: fn's receiver
+// type implements iface, or a named type of fn's package or of this one that does embeds
+// it and has fn as its method (sqlc's *Queries inside a store that implements a wider
+// Store interface).
+func (g *Graph) implements(fn *types.Func, iface *types.Interface) bool {
+	recv := fn.Signature().Recv()
+	if recv == nil || types.IsInterface(recv.Type()) {
+		return false
+	}
+	t := recv.Type()
+	if p, ok := t.(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	named, ok := t.(*types.Named)
+	if ok && named.TypeParams().Len() > 0 {
+		return false // a generic receiver cannot be checked without instantiation
+	}
+	if types.Implements(t, iface) || types.Implements(types.NewPointer(t), iface) {
+		return true
+	}
+	for _, pkg := range []*types.Package{fn.Pkg(), g.in.Pkg} {
+		if pkg != nil && Promotes(pkg, fn, iface) {
+			return true
+		}
+	}
+	return false
+}
+
+// Promotes reports whether a named type declared in pkg implements iface with fn as the
+// method of fn's name, promoted from an embedded field.
+func Promotes(pkg *types.Package, fn *types.Func, iface *types.Interface) bool {
+	scope := pkg.Scope()
+	for _, name := range scope.Names() {
+		tn, ok := scope.Lookup(name).(*types.TypeName)
+		if !ok || tn.IsAlias() {
+			continue
+		}
+		named, ok := tn.Type().(*types.Named)
+		if !ok || named.TypeParams().Len() > 0 || types.IsInterface(named) {
+			continue
+		}
+		if _, isStruct := named.Underlying().(*types.Struct); !isStruct {
+			continue
+		}
+		for _, t := range []types.Type{named, types.NewPointer(named)} {
+			if Selects(t, iface, fn) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// Selects reports whether t implements iface and its method of fn's name is fn.
+func Selects(t types.Type, iface *types.Interface, fn *types.Func) bool {
+	if !types.Implements(t, iface) {
+		return false
+	}
+	obj, _, _ := types.LookupFieldOrMethod(t, true, fn.Pkg(), fn.Name())
+	f, ok := obj.(*types.Func)
+	return ok && f.Origin() == fn.Origin()
 }

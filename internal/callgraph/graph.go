@@ -4,9 +4,10 @@
 // of another package with a fact, a closure), and a fixpoint that propagates effects from
 // callees to callers. It knows no handlers and no checks.
 //
-// What one package cannot resolve (an interface method none of whose implementations in
-// view has effects, a call of a function value) is recorded as an open call, the seam a
-// program-wide link can resolve against implementations elsewhere.
+// A call whose targets may lie outside the package's view (any interface call: an
+// implementation may be wired in main, in a package this one does not import; a call of a
+// function value) is recorded as an open call. A driver that sees the whole program links
+// them (Links) and analyses again: the seam between one package and the program.
 package callgraph
 
 import (
@@ -36,6 +37,20 @@ type Input struct {
 	// Visit, when set, is told the name of each function as it is resolved or evaluated,
 	// so that a panic can name it.
 	Visit func(name string)
+	// Links are the implementations a program-wide link found for the package's open
+	// interface calls, by call position (nil: none, as in a per-package driver).
+	Links Links
+}
+
+// Links maps an open interface call, by its position, to the implementations of other
+// packages it may run.
+type Links map[token.Pos][]Linked
+
+// Linked is one implementation an open call may run, with its effects as its own package
+// computed them.
+type Linked struct {
+	Name string // hop name: "(*pg.Orders).Create"
+	Fact *effect.Fact
 }
 
 // Facts are the pass's fact imports (analysis.Pass's fields of the same names).
@@ -53,7 +68,7 @@ type Graph struct {
 	// Referenced holds functions used as values (not called) in the package: handed to a
 	// framework, stored, or passed as a callback.
 	Referenced map[*types.Func]bool
-	// Open lists the calls the package could not resolve, in source order.
+	// Open lists the calls whose targets may lie outside the package, in source order.
 	Open []OpenCall
 
 	importFacts map[*types.Func]*effect.Fact
@@ -125,13 +140,13 @@ type Site struct {
 type OpenKind uint8
 
 const (
-	// OpenInterface: an interface method with no implementation with effects in view.
+	// OpenInterface: an interface method: implementations may be anywhere in the program.
 	OpenInterface OpenKind = iota
 	// OpenFuncValue: a call of a function value (a parameter, a field, a variable).
 	OpenFuncValue
 )
 
-// OpenCall is a call the package could not resolve.
+// OpenCall is a call whose targets may lie outside the package.
 type OpenCall struct {
 	Caller *Node
 	Pos    token.Pos

@@ -141,3 +141,30 @@ func (g *Graph) Facts() []ExportedFact {
 	}
 	return out
 }
+
+// Method is a method of the package with its solved effects, for a program-wide link.
+type Method struct {
+	Fn   *types.Func
+	Fact *effect.Fact
+}
+
+// Methods returns the package's methods that have effects (exported or not: an
+// interface call can reach either).
+func (g *Graph) Methods() []Method {
+	var out []Method
+	for _, n := range g.Nodes {
+		if n.Fn == nil || n.Fn.Signature().Recv() == nil || (len(n.Effects) == 0 && !n.TxCompletion) {
+			continue
+		}
+		out = append(out, Method{n.Fn, &effect.Fact{Effects: append(effect.Set(nil), n.Effects...), CompletesInTx: n.TxCompletion}})
+	}
+	return out
+}
+
+// Summary is what a program-wide link needs of one package: its open calls, its methods
+// with effects, and the types it converts to interfaces.
+type Summary struct {
+	Open      []OpenCall
+	Methods   []Method
+	Converted []*types.Named
+}

@@ -87,12 +87,14 @@ func Run(cfg Config) (*Output, error) {
 	}
 	var done atomic.Int64
 	progress.total = len(all)
-	a := instrument(cfg.Analyzer, func() { progress.step(done.Add(1)) })
-	graph, err := checker.Analyze([]*analysis.Analyzer{a}, pkgs, &checker.Options{
+	count := func(a *analysis.Analyzer) *analysis.Analyzer {
+		return instrument(a, func() { progress.step(done.Add(1)) })
+	}
+	graph, err := analyzeProgram(cfg.Analyzer, pkgs, &checker.Options{
 		Sequential:  dbg(cfg.Debug, 'p'),
 		SanityCheck: dbg(cfg.Debug, 's'),
 		FactLog:     factLog,
-	})
+	}, count, dbg(cfg.Debug, 'v'))
 	progress.clear()
 	if err != nil {
 		return nil, err

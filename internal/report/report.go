@@ -15,6 +15,7 @@ import (
 
 	"golang.org/x/tools/go/analysis"
 
+	"github.com/chokaq/idemlint/internal/callgraph"
 	"github.com/chokaq/idemlint/internal/checklist"
 	"github.com/chokaq/idemlint/internal/checks"
 	"github.com/chokaq/idemlint/internal/checks/decisions"
@@ -31,6 +32,9 @@ type Result struct {
 	Handlers   []*Handler
 	Directives []*directive.Directive // every //idemlint: directive in the package, with Used set
 	Findings   []*Finding             // one per effect diagnostic reported, in report order
+	// Program summarises the package for a program-wide link; nil unless the analyzer was
+	// made for one (analyzer.ForProgram).
+	Program *callgraph.Summary
 }
 
 // Finding is one reported effect diagnostic in structured form, for drivers that write

@@ -65,3 +65,20 @@ func CloseAll(ctx context.Context, t *asynq.Task) error { // want CloseAll:`effe
 	var c io.Closer = &impl.JobLog{}
 	return c.Close() // want `handler CloseAll: SQL write not safe to repeat: INSERT without conflict handling \(CloseAll -> \(\*impl.JobLog\).Close -> \(\*sql.DB\).Exec\)`
 }
+
+// sqlc's shape: a store that embeds *Queries implements a wider interface than Queries does;
+// a call on that interface runs the promoted method.
+type Store interface {
+	InsertEvent(ctx context.Context) error
+	InTx(ctx context.Context, fn func(*Queries) error) error
+}
+
+type SQLStore struct{ *Queries }
+
+func (s *SQLStore) InTx(ctx context.Context, fn func(*Queries) error) error { return fn(s.Queries) }
+
+var store Store = &SQLStore{q}
+
+func RecordViaStore(ctx context.Context, t *asynq.Task) error { // want RecordViaStore:`effects sql.write:unprotected\(\(use.DBTX\).Exec\)`
+	return store.InsertEvent(ctx) // want `handler RecordViaStore: SQL write not safe to repeat: INSERT without conflict handling \(RecordViaStore -> \(\*use.Queries\).InsertEvent -> \(use.DBTX\).Exec\)`
+}

@@ -1,0 +1,66 @@
+package driver
+
+import (
+	"log"
+
+	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/analysis/checker"
+	"golang.org/x/tools/go/packages"
+
+	"github.com/chokaq/idemlint/analyzer"
+	"github.com/chokaq/idemlint/internal/callgraph"
+	"github.com/chokaq/idemlint/internal/link"
+)
+
+// maxRounds bounds the analyses of a program-wide link: the first finds the open calls, a
+// second resolves them, a third settles an implementation whose own open calls a link
+// resolved. Loading and type-checking are done once; a round only runs the analyzer again,
+// a small part of a run's cost.
+const maxRounds = 3
+
+// analyzeProgram analyses pkgs with a and links the program: the open interface calls of
+// every package are resolved against the implementations anywhere in it, and the packages
+// analysed again until the links settle. first wraps the analyzer of the first round (the
+// progress display counts it); the graph returned is the last round's.
+func analyzeProgram(a *analysis.Analyzer, pkgs []*packages.Package, opts *checker.Options, first func(*analysis.Analyzer) *analysis.Analyzer, verbose bool) (*checker.Graph, error) {
+	pa, err := analyzer.ForProgram(a, nil)
+	if err != nil {
+		return nil, err
+	}
+	graph, err := checker.Analyze([]*analysis.Analyzer{first(pa)}, pkgs, opts)
+	if err != nil {
+		return nil, err
+	}
+	var prev callgraph.Links
+	for round := 1; round < maxRounds; round++ {
+		links := link.Link(summaries(graph))
+		if len(links) == 0 || (prev != nil && link.Equal(links, prev)) {
+			break
+		}
+		if verbose {
+			log.Printf("link round %d: %d open calls resolved across packages", round, len(links))
+		}
+		if pa, err = analyzer.ForProgram(a, links); err != nil {
+			return nil, err
+		}
+		if graph, err = checker.Analyze([]*analysis.Analyzer{pa}, pkgs, opts); err != nil {
+			return nil, err
+		}
+		prev = links
+	}
+	return graph, nil
+}
+
+// summaries collects every analysed package's summary, dependencies included: an
+// implementation may be in any of them.
+func summaries(graph *checker.Graph) []link.Package {
+	var out []link.Package
+	for act := range graph.All() {
+		res, _ := act.Result.(*analyzer.Result)
+		if act.Err != nil || res == nil || res.Program == nil {
+			continue
+		}
+		out = append(out, link.Package{Types: act.Package.Types, Summary: res.Program})
+	}
+	return out
+}

@@ -1,0 +1,52 @@
+package driver
+
+import (
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/chokaq/idemlint/analyzer"
+)
+
+// A layered module (testdata/modules/layered): the handler calls its store through an
+// interface whose implementation is in a package the handler's package never imports, wired
+// in main. The program-wide link reports the INSERT behind it, with the chain through the
+// implementation, and the implementation's own open call (a notifier wired in main too) is
+// linked in a further round; an implementation nothing converts to an interface is not reached; a
+// handler that closes an io.ReadCloser does not reach a database-writing io.Closer.
+func TestProgramLink(t *testing.T) {
+	dir, err := filepath.Abs(filepath.Join("..", "..", "testdata", "modules", "layered"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Chdir(dir)
+	out, err := Run(Config{Analyzer: analyzer.Analyzer, Patterns: []string{"./..."}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(out.Run.Errors) > 0 {
+		t.Fatalf("errors: %+v", out.Run.Errors)
+	}
+	var got []string
+	for _, f := range out.Run.Findings {
+		var hops []string
+		for _, h := range f.Chain {
+			hops = append(hops, h.Func)
+		}
+		got = append(got, f.Handler+": "+f.Detail+" via "+strings.Join(hops, " -> "))
+	}
+	want := []string{
+		"(*Handler).Handle: SQL write not safe to repeat: INSERT without conflict handling via (*pg.Orders).Create -> (*sql.DB).ExecContext",
+		// pg's own open call, linked to mailer in a second round.
+		"(*Handler).Handle: email sent with no deduplication via (*pg.Orders).Create -> (mailer.SMTP).Notify -> smtp.SendMail",
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("findings:\n got %q\nwant %q", got, want)
+	}
+	for _, h := range out.Run.Handlers {
+		if h.Name == "Status" && len(h.Effects) != 0 {
+			t.Errorf("Status reaches %+v: resp.Body.Close was resolved to an io.Closer", h.Effects)
+		}
+	}
+}
