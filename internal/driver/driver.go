@@ -49,20 +49,51 @@ type Output struct {
 	Run   *result.Run
 }
 
-// Run loads and analyses the packages. An error means nothing could be loaded (a bad
-// pattern, no go.mod): exit status 1. Packages that fail individually are in Run.Errors.
+// Run loads and analyses the packages. An error means nothing was analysed (a bad
+// pattern, no go.mod, a configuration file that does not load, a module newer than this
+// build of idemlint): exit status 1, or 2 for a *ConfigError. Packages that fail
+// individually are in Run.Errors.
 func Run(cfg Config) (*Output, error) {
 	start := time.Now()
+	progress := newProgress(cfg.Progress)
+	pkgs, err := Load(cfg, progress)
+	if err != nil {
+		return nil, err
+	}
+	return analyse(cfg, pkgs.pkgs, start, progress)
+}
+
+// Loaded is the outcome of Load, to be analysed by Analyze, possibly more than once (the
+// command's tests load a module once and analyse it with several settings).
+type Loaded struct {
+	pkgs []*packages.Package
+}
+
+// Load loads the packages cfg names and checks what must hold before analysis: every
+// pattern names packages, the module does not need a newer Go than this build, and every
+// .idemlint.yml that applies to a package loads.
+func Load(cfg Config, p *progress) (*Loaded, error) {
+	if p == nil {
+		p = newProgress(cfg.Progress)
+	}
 	if dbg(cfg.Debug, 'v') {
 		log.Printf("load %s", cfg.Patterns)
 	}
-	progress := newProgress(cfg.Progress)
-	progress.phase("loading " + strings.Join(cfg.Patterns, " "))
+	p.phase("loading " + strings.Join(cfg.Patterns, " "))
 	pkgs, err := load(cfg)
+	p.clear()
 	if err != nil {
-		progress.clear()
 		return nil, err
 	}
+	return &Loaded{pkgs: pkgs}, nil
+}
+
+// Analyze runs the analyzer of cfg on packages loaded by Load.
+func Analyze(cfg Config, l *Loaded) (*Output, error) {
+	return analyse(cfg, l.pkgs, time.Now(), newProgress(cfg.Progress))
+}
+
+func analyse(cfg Config, pkgs []*packages.Package, start time.Time, progress *progress) (*Output, error) {
 	root := sourceRoot()
 	run := &result.Run{Tool: Tool(), Root: root, Disabled: cfg.Disabled}
 	conv := &converter{run: run, root: root}
@@ -116,20 +147,6 @@ func Run(cfg Config) (*Output, error) {
 	conv.finish()
 	run.Duration = time.Since(start)
 	return &Output{Graph: graph, Run: run}, nil
-}
-
-func load(cfg Config) ([]*packages.Package, error) {
-	conf := &packages.Config{
-		// The analyzer exchanges facts, so dependencies need syntax too.
-		Mode:       packages.LoadAllSyntax | packages.NeedModule,
-		Tests:      cfg.Tests,
-		BuildFlags: cfg.BuildFlags,
-	}
-	pkgs, err := packages.Load(conf, cfg.Patterns...)
-	if err == nil && len(pkgs) == 0 {
-		err = fmt.Errorf("%s matched no packages", strings.Join(cfg.Patterns, " "))
-	}
-	return pkgs, err
 }
 
 // instrument returns an analyzer that runs a and then calls done. The checker offers no
