@@ -18,9 +18,9 @@ func TestTypeMessage(t *testing.T) {
 	}
 	for src, want := range map[string]string{
 		"sinks:\n  - func: f\n    arg: one\n": `field arg: want an integer, got a string "one"`,
-		"disable: email.send\n":                  `field disable: want a list, got a string "email.send"`,
-		"builtin: maybe\n":                       `field builtin: want a boolean (true or false), got a string "maybe"`,
-		"sinks: 3\n":                             `field sinks: want a list, got an integer "3"`,
+		"disable: email.send\n":               `field disable: want a list, got a string "email.send"`,
+		"builtin: maybe\n":                    `field builtin: want a boolean (true or false), got a string "maybe"`,
+		"sinks: 3\n":                          `field sinks: want a list, got an integer "3"`,
 	} {
 		var f file
 		err := yaml.UnmarshalWithOptions([]byte(src), &f, yaml.Strict())
