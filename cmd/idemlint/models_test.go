@@ -1,4 +1,4 @@
-package main_test
+package main
 
 import (
 	"os"
@@ -66,21 +66,19 @@ sinks:
 // handler of the company's own queue; without it there is nothing to report; a broken one
 // fails with its file, line and field.
 func TestUserModelsEndToEnd(t *testing.T) {
-	bin := build(t)
-
 	dir := writeModule(t, acmeModels)
-	out, code := run(t, dir, bin, "-q", "./...")
+	out, code := inProcessAll(t, dir, "-q", "./...")
 	if code != 3 || !strings.Contains(out, "app/app.go:15:9: handler onInvoice: acme POST without an idempotency key (onInvoice -> (*httpc.Client).PostJSON); missing: key, enforcement") {
 		t.Errorf("with .idemlint.yml: exit %d, output:\n%s", code, out)
 	}
 
-	out, code = run(t, dir, bin, "-models-check", ".idemlint.yml", "./...")
+	out, code = inProcessAll(t, dir, "-models-check", ".idemlint.yml", "./...")
 	if code != 0 || !strings.Contains(out, "ok            (*example.com/acme/httpc.Client).PostJSON (func)") {
 		t.Errorf("-models-check: exit %d, output:\n%s", code, out)
 	}
 
 	plain := writeModule(t, "")
-	if out, code := run(t, plain, bin, "-q", "./..."); code != 0 || out != "" {
+	if out, code := inProcessAll(t, plain, "-q", "./..."); code != 0 || out != "" {
 		t.Errorf("without models: exit %d, output:\n%s", code, out)
 	}
 
@@ -89,12 +87,12 @@ func TestUserModelsEndToEnd(t *testing.T) {
 	if err := os.WriteFile(models, []byte(acmeModels), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if out, code := run(t, plain, bin, "-q", "-models", models, "./..."); code != 3 || !strings.Contains(out, "handler onInvoice") {
+	if out, code := inProcessAll(t, plain, "-q", "-models", models, "./..."); code != 3 || !strings.Contains(out, "handler onInvoice") {
 		t.Errorf("-models: exit %d, output:\n%s", code, out)
 	}
 
 	broken := writeModule(t, strings.Replace(acmeModels, "kind: http.write", "kind: http.wrte", 1))
-	out, code = run(t, broken, bin, "-q", "./...")
+	out, code = inProcessAll(t, broken, "-q", "./...")
 	if code == 0 || code == 3 || !strings.Contains(out, ".idemlint.yml:8:11: field kind: unknown effect kind \"http.wrte\"") {
 		t.Errorf("broken .idemlint.yml: exit %d, output:\n%s", code, out)
 	}

@@ -253,3 +253,13 @@ func relative(file, root string) string {
 	}
 	return filepath.ToSlash(file)
 }
+
+// Files lists the Go files of the packages named by the patterns (not of their
+// dependencies), to tell whether a loaded set is still current.
+func (l *Loaded) Files() []string {
+	var out []string
+	for _, p := range l.pkgs {
+		out = append(out, p.CompiledGoFiles...)
+	}
+	return out
+}
