@@ -24,6 +24,8 @@
 package plugin
 
 import (
+	"encoding/json"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -33,6 +35,7 @@ import (
 
 	"github.com/chokaq/idemlint/analyzer"
 	"github.com/chokaq/idemlint/internal/effect"
+	"github.com/chokaq/idemlint/internal/yamlerr"
 )
 
 // Name is the linter's name in golangci-lint: the key under linters.settings.custom, the
@@ -72,6 +75,11 @@ var _ register.LinterPlugin = (*Plugin)(nil)
 func New(conf any) (register.LinterPlugin, error) {
 	s, err := register.DecodeSettings[Settings](conf)
 	if err != nil {
+		// In the terms of the YAML the user wrote, not of this package's Go struct.
+		var te *json.UnmarshalTypeError
+		if errors.As(err, &te) && te.Field != "" {
+			return nil, fmt.Errorf("idemlint: setting %s: want %s, got %s", te.Field, article(yamlerr.Kind(te.Type)), article(te.Value))
+		}
 		return nil, fmt.Errorf("idemlint: bad settings: %w (known settings: %s)", err, knownSettings)
 	}
 	cfg, err := s.config()
@@ -117,6 +125,14 @@ func (p *Plugin) BuildAnalyzers() ([]*analysis.Analyzer, error) {
 
 // GetLoadMode asks for type information: idemlint follows calls through types and facts.
 func (p *Plugin) GetLoadMode() string { return register.LoadModeTypesInfo }
+
+// article puts "a" or "an" before a kind of value.
+func article(k string) string {
+	if k != "" && strings.IndexByte("aeiou", k[0]) >= 0 {
+		return "an " + k
+	}
+	return "a " + k
+}
 
 func known() string {
 	var s []string

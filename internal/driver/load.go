@@ -190,6 +190,7 @@ func plural(n int, what string) string {
 // broken one is one error before analysis, not one per package (plus a "failed
 // prerequisites" line for each package that imports one).
 func checkConfigs(pkgs []*packages.Package) error {
+	wd, _ := os.Getwd()
 	seen := map[string]bool{}
 	files := map[string]bool{}
 	var errs []error
@@ -205,6 +206,10 @@ func checkConfigs(pkgs []*packages.Package) error {
 				continue
 			}
 			files[cfg] = true
+			// Named relative to the working directory in the message, when below it.
+			if rel, err := filepath.Rel(wd, cfg); err == nil && !strings.HasPrefix(rel, "..") {
+				cfg = rel
+			}
 			if _, err := model.LoadFile(cfg); err != nil {
 				errs = append(errs, err)
 			}
