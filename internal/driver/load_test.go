@@ -33,8 +33,8 @@ func TestNewerGo(t *testing.T) {
 func TestPlainPatternError(t *testing.T) {
 	for msg, want := range map[string]string{
 		"pattern ./nosuch/...: lstat ./nosuch/: no such file or directory": "./nosuch: no such directory",
-		"stat /m/nosuch: directory not found":                               "./nosuch: no such directory",
-		"package help is not in std (/usr/local/go/src/help)":               "help: no such package (not a directory here, not in the standard library)",
+		"stat /m/nosuch: directory not found":                              "./nosuch: no such directory",
+		"package help is not in std (/usr/local/go/src/help)":              "help: no such package (not a directory here, not in the standard library)",
 	} {
 		id := "./nosuch"
 		if strings.Contains(msg, "help") {
