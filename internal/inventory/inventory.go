@@ -9,8 +9,8 @@
 package inventory
 
 import (
-	"fmt"
 	"cmp"
+	"fmt"
 	"slices"
 	"strconv"
 	"strings"
