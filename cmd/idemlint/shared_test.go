@@ -78,14 +78,14 @@ func stamp(files []string) string {
 }
 
 // inProcess runs the command line args in dir in this process, as main would, and returns
-// stdout and stderr with dir's prefix cut from paths, and the exit status.
+// stdout, stderr and the exit status. Nothing is cut from the output: paths below dir must
+// come out relative to it.
 func inProcess(t *testing.T, dir string, args ...string) (stdout, stderr string, code int) {
 	t.Helper()
 	t.Chdir(dir)
 	var out, errb bytes.Buffer
 	code = command(args, &out, &errb)
-	cut := func(s string) string { return strings.ReplaceAll(s, dir+string(filepath.Separator), "") }
-	return cut(out.String()), cut(errb.String()), code
+	return out.String(), errb.String(), code
 }
 
 // inProcessAll is inProcess with stdout and stderr together.
