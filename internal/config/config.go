@@ -86,11 +86,6 @@ func Read(file string) (Settings, error) {
 	return s, nil
 }
 
-// Check checks the values of settings given elsewhere (the plugin's), naming each setting.
-func (s Settings) Check() error {
-	return s.check(func(path string) string { return "setting " + strings.TrimPrefix(path, "$.") })
-}
-
 // check checks kinds and decisions; where names the YAML path of a bad value.
 func (s Settings) check(where func(path string) string) error {
 	for _, list := range []struct {
