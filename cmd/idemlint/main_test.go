@@ -536,6 +536,20 @@ func TestLoadError(t *testing.T) {
 			t.Errorf("idemlint %s: exit status %d, stdout %q, stderr:\n%s\nwant status 1 and only %q", strings.Join(tc.args, " "), code, stdout, stderr, tc.want)
 		}
 	}
+	// The go command's own wording, passed on by go/packages ("err: exit status 1: stderr:
+	// go: go.mod file not found ..."), becomes the same sentence.
+	for _, tc := range []struct{ args, env []string }{
+		{[]string{"./..."}, []string{"GOFLAGS=-mod=mod"}},
+		{[]string{"example.com/some/pkg"}, nil},
+	} {
+		cmd := exec.Command(bin, tc.args...)
+		cmd.Dir = t.TempDir()
+		cmd.Env = append(os.Environ(), tc.env...)
+		b, _ := cmd.CombinedOutput()
+		if cmd.ProcessState.ExitCode() != 1 || !strings.HasPrefix(string(b), "idemlint: no Go module here: no go.mod in ") || strings.Count(string(b), "\n") != 1 {
+			t.Errorf("%v idemlint %v outside a module: exit status %d, output:\n%s", tc.env, tc.args, cmd.ProcessState.ExitCode(), b)
+		}
+	}
 	if _, err := os.Stat(filepath.Join(empty, "r.html")); err == nil {
 		t.Errorf("report wrote r.html for a pattern that names no package")
 	}

@@ -105,6 +105,8 @@ func plainPatternError(id, msg string) string {
 		pattern, msg = m[1], msg[len(m[0]):]
 	}
 	switch {
+	case strings.Contains(msg, "go.mod file not found") && !inModule():
+		return noModule()
 	case notInModule.MatchString(msg):
 		if !inModule() {
 			return noModule()
