@@ -313,29 +313,29 @@ func handler(h *result.Handler, run *result.Run) *Handler {
 		row.Status = StatusDeclared
 	default:
 		row.Status = StatusNoEffects
-		if n := silencing(run, h.Package); n > 0 {
-			row.Note = fmt.Sprintf("none reached, or only through callees whose effects are declared safe: %d //idemlint:idempotent or ignore %s in this package (see Directives)", n, pluralWord(n, "directive"))
+		if note := silencing(run, h.Package); note != "" {
+			row.Note = "none reached, or only through callees whose effects are declared safe: " + note + " in this package (see Directives)"
 		}
 	}
 	return row
 }
 
-// silencing counts the directives of pkg that hide effects from callers and are in use.
-func silencing(run *result.Run, pkg string) int {
-	n := 0
-	for _, d := range run.Directives {
-		if d.Package == pkg && d.Used && (d.Verb == "idempotent" || d.Verb == "ignore") {
-			n++
+// silencing describes the directives of pkg in use that hide effects from callers
+// ("1 //idemlint:idempotent, 2 //idemlint:ignore"), or "" when there are none.
+func silencing(run *result.Run, pkg string) string {
+	var parts []string
+	for _, verb := range []string{"idempotent", "ignore"} {
+		n := 0
+		for _, d := range run.Directives {
+			if d.Package == pkg && d.Used && d.Verb == verb {
+				n++
+			}
+		}
+		if n > 0 {
+			parts = append(parts, fmt.Sprintf("%d //idemlint:%s", n, verb))
 		}
 	}
-	return n
-}
-
-func pluralWord(n int, w string) string {
-	if n == 1 {
-		return w
-	}
-	return w + "s"
+	return strings.Join(parts, ", ")
 }
 
 // setDecisions marks each checklist decision answered, or missing when listed.

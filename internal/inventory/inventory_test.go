@@ -143,7 +143,7 @@ func TestDecisionsNoteAndFilter(t *testing.T) {
 			quiet = h
 		}
 	}
-	if quiet == nil || quiet.Status != "no effects" || !strings.Contains(quiet.Note, "1 //idemlint:idempotent or ignore directive in this package") {
+	if quiet == nil || quiet.Status != "no effects" || !strings.Contains(quiet.Note, "declared safe: 1 //idemlint:idempotent in this package") {
 		t.Fatalf("handler without effects beside an idempotent callee: %+v", quiet)
 	}
 	var html, md strings.Builder
