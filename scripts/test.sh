@@ -33,6 +33,15 @@ case "${1:-full}" in
   *) echo "usage: $0 [quick]" >&2; exit 2 ;;
 esac
 
+# On a fresh machine much of the run is waiting for modules: fetch every module's
+# dependencies in the background while the services are installed and the root module is
+# tested (the go command locks its module cache, so this is safe beside the other steps).
+step "module downloads (in the background)"
+(for m in . idempotency apicheck examples integration/sarif integration/report integration/golangci integration/gopls; do
+  (cd "$m" && go mod download) || true
+done) >/dev/null 2>&1 &
+prefetch=$!
+
 step "services (PostgreSQL, Redis)"
 if scripts/services.sh status 2>/dev/null || [ "${KEEP_SERVICES:-}" = 1 ]; then
   : # already running (someone else's), or asked to keep: leave them running
@@ -82,4 +91,5 @@ step "golangci-lint plugin, go vet, VS Code and Neovim command lines (integratio
 step "gopls with idemlint over LSP (integration/gopls)"
 (cd integration/gopls && go vet ./... && go test -timeout 30m ./...)
 
+wait "$prefetch" || true
 done_msg
