@@ -190,3 +190,39 @@ func TestDocsKindLists(t *testing.T) {
 		t.Errorf("no kind lists found")
 	}
 }
+
+// Every row of a Markdown table in the docs has as many cells as its header.
+func TestDocsTables(t *testing.T) {
+	root := filepath.Join(pkgDir, "..", "..")
+	files, _ := filepath.Glob(filepath.Join(root, "docs", "*.md"))
+	files = append(files, filepath.Join(root, "README.md"), filepath.Join(root, "examples", "README.md"))
+	cells := func(row string) int {
+		n := 0
+		for i := 0; i < len(row); i++ {
+			if row[i] == '|' && (i == 0 || row[i-1] != '\\') {
+				n++
+			}
+		}
+		return n - 1
+	}
+	for _, f := range files {
+		data, _ := os.ReadFile(f)
+		want, inFence := 0, false
+		for i, l := range strings.Split(string(data), "\n") {
+			if strings.HasPrefix(l, "```") {
+				inFence = !inFence
+			}
+			if inFence || !strings.HasPrefix(l, "|") {
+				want = 0
+				continue
+			}
+			if want == 0 {
+				want = cells(l)
+				continue
+			}
+			if got := cells(l); got != want {
+				t.Errorf("%s:%d: %d cells, the header has %d: %s", filepath.Base(f), i+1, got, want, l)
+			}
+		}
+	}
+}
