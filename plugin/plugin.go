@@ -78,7 +78,7 @@ func New(conf any) (register.LinterPlugin, error) {
 		// In the terms of the YAML the user wrote, not of this package's Go struct.
 		var te *json.UnmarshalTypeError
 		if errors.As(err, &te) && te.Field != "" {
-			return nil, fmt.Errorf("idemlint: setting %s: want %s, got %s", te.Field, article(yamlerr.Kind(te.Type)), article(te.Value))
+			return nil, fmt.Errorf("idemlint: setting %s: want %s, got %s", te.Field, yamlerr.Article(yamlerr.Kind(te.Type)), yamlerr.Article(te.Value))
 		}
 		return nil, fmt.Errorf("idemlint: bad settings: %w (known settings: %s)", err, knownSettings)
 	}
@@ -125,14 +125,6 @@ func (p *Plugin) BuildAnalyzers() ([]*analysis.Analyzer, error) {
 
 // GetLoadMode asks for type information: idemlint follows calls through types and facts.
 func (p *Plugin) GetLoadMode() string { return register.LoadModeTypesInfo }
-
-// article puts "a" or "an" before a kind of value.
-func article(k string) string {
-	if k != "" && strings.IndexByte("aeiou", k[0]) >= 0 {
-		return "an " + k
-	}
-	return "a " + k
-}
 
 func known() string {
 	var s []string

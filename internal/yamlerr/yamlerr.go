@@ -20,7 +20,7 @@ import (
 func TypeMessage(err error) (msg string, ok bool) {
 	var ne *yaml.UnexpectedNodeTypeError
 	if errors.As(err, &ne) {
-		msg = fmt.Sprintf("want %s, got %s", article(nodeKind(ne.Expected.YAMLName())), article(nodeKind(ne.Actual.YAMLName())))
+		msg = fmt.Sprintf("want %s, got %s", Article(nodeKind(ne.Expected.YAMLName())), Article(nodeKind(ne.Actual.YAMLName())))
 		if ne.Token != nil && ne.Token.Value != "" && ne.Actual != ast.SequenceType && ne.Actual != ast.MappingType {
 			msg += fmt.Sprintf(" %q", ne.Token.Value)
 		}
@@ -38,11 +38,11 @@ func TypeMessage(err error) (msg string, ok bool) {
 		name := *te.StructFieldName
 		field = strings.ToLower(name[strings.LastIndexByte(name, '.')+1:])
 	}
-	got := article(Kind(te.SrcType))
+	got := Article(Kind(te.SrcType))
 	if te.Token != nil && te.Token.Value != "" && te.SrcType != nil && te.SrcType.Kind() != reflect.Map && te.SrcType.Kind() != reflect.Slice {
 		got = fmt.Sprintf("%s %q", got, te.Token.Value)
 	}
-	msg = fmt.Sprintf("want %s, got %s", article(Kind(te.DstType)), got)
+	msg = fmt.Sprintf("want %s, got %s", Article(Kind(te.DstType)), got)
 	if field != "" {
 		msg = "field " + field + ": " + msg
 	}
@@ -125,9 +125,9 @@ func plural(k string) string {
 	return k + "s"
 }
 
-// article puts "a" or "an" before a kind.
-func article(k string) string {
-	if strings.IndexByte("aeiou", k[0]) >= 0 {
+// Article puts "a" or "an" before a kind ("an integer").
+func Article(k string) string {
+	if k != "" && strings.IndexByte("aeiou", k[0]) >= 0 {
 		return "an " + k
 	}
 	return "a " + k
