@@ -281,10 +281,22 @@ func applyFixes(graph *checker.Graph, diff bool, wd string, stdout, stderr io.Wr
 		}
 	}
 	var w io.Writer
+	var buf strings.Builder
 	if diff {
-		w = stdout
+		w = &buf
 	}
 	sum, err := fix.Apply(actions, w)
+	if diff {
+		// The diff's file names relative to the working directory, as the findings'.
+		for _, line := range strings.SplitAfter(buf.String(), "\n") {
+			if name, ok := strings.CutPrefix(line, "--- "); ok {
+				line = "--- " + text.Rel(wd, name)
+			} else if name, ok := strings.CutPrefix(line, "+++ "); ok {
+				line = "+++ " + text.Rel(wd, name)
+			}
+			io.WriteString(stdout, line)
+		}
+	}
 	printFixes(stderr, sum, diff, wd)
 	if err != nil {
 		fmt.Fprintf(stderr, "idemlint: %v\n", err)

@@ -650,9 +650,10 @@ func TestFix(t *testing.T) {
 	for _, line := range strings.Split(diff, "\n") {
 		if strings.HasPrefix(line, "+++ ") {
 			name := strings.TrimSuffix(strings.TrimPrefix(line, "+++ "), " (new)")
-			if !filepath.IsAbs(name) {
-				name = filepath.Join(dir, name) // run cut dir from the paths
+			if filepath.IsAbs(name) {
+				t.Errorf("-diff names %s, not relative to the working directory", name)
 			}
+			name = filepath.Join(dir, name)
 			if after[name] == before[name] {
 				t.Errorf("-fix did not change %s, which -diff changes", name)
 			}
