@@ -113,6 +113,8 @@ func TestSettingsFile(t *testing.T) {
 		{"flag overrides disable", acmeModels + "disable: [http.write]\n", []string{"-disable="}, 3, finding},
 		{"enable others", acmeModels + "enable: [sql.write, payment]\n", nil, 0, ""},
 		{"enable it", acmeModels + "enable: [http.write]\n", nil, 3, finding},
+		{"-enable flag", acmeModels, []string{"-enable=payment"}, 0, ""},
+		{"-enable flag over the file", acmeModels + "enable: [payment]\n", []string{"-enable=http.write"}, 3, finding},
 		{"decisions", acmeModels + "decisions: [enforcement]\n", nil, 3, "(onInvoice -> (*httpc.Client).PostJSON); missing: enforcement\n"},
 		{"bad kind", acmeModels + "disable: [http.wrte]\n", nil, 2, `idemlint: .idemlint.yml:12:11: field disable: unknown effect kind "http.wrte"`},
 		{"wrong type", acmeModels + "disable: http.write\n", nil, 2, `idemlint: .idemlint.yml:12:10: field disable: want a list, got a string "http.write"`},
