@@ -3,7 +3,6 @@ package analyzer
 import (
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -13,13 +12,14 @@ import (
 	"github.com/chokaq/idemlint/internal/callgraph"
 	"github.com/chokaq/idemlint/internal/checklist"
 	"github.com/chokaq/idemlint/internal/checks"
+	"github.com/chokaq/idemlint/internal/config"
 	"github.com/chokaq/idemlint/internal/effect"
 	"github.com/chokaq/idemlint/internal/model"
 )
 
 // ConfigFile is the name of the per-project model file, found by walking up from each
 // package's directory to its module root, like staticcheck's configuration.
-const ConfigFile = ".idemlint.yml"
+const ConfigFile = config.FileName
 
 // settings are an analyzer's options, read from flags or a Config and compiled once, on
 // first use, after the driver has parsed its flags.
@@ -136,37 +136,15 @@ func (c *compiled) indexFor(dir string) (*model.Index, error) {
 	return r.index, r.err
 }
 
-// findConfig walks up from dir to the module root (the first directory with a go.mod) or
-// the file system root, and returns the first config file found. Results are cached per
-// directory, since every package of a module asks.
+// findConfig returns the config file that applies to dir (config.Find: the first one
+// walking up to the module root), cached per directory, since every package asks.
 func (c *compiled) findConfig(dir string) string {
-	var visited []string
-	found := ""
-	for d := dir; ; {
-		if cfg, ok := c.dirConfig[d]; ok {
-			found = cfg
-			break
-		}
-		visited = append(visited, d)
-		if fileExists(filepath.Join(d, ConfigFile)) {
-			found = filepath.Join(d, ConfigFile)
-			break
-		}
-		parent := filepath.Dir(d)
-		if parent == d || fileExists(filepath.Join(d, "go.mod")) {
-			break
-		}
-		d = parent
-	}
-	for _, d := range visited {
-		c.dirConfig[d] = found
+	found, ok := c.dirConfig[dir]
+	if !ok {
+		found = config.Find(dir)
+		c.dirConfig[dir] = found
 	}
 	return found
-}
-
-func fileExists(name string) bool {
-	st, err := os.Stat(name)
-	return err == nil && !st.IsDir()
 }
 
 // packageDir is the directory of the package's first Go file, or "" when unknown.

@@ -24,6 +24,8 @@
 package plugin
 
 import (
+	"encoding/json"
+	"errors"
 	"fmt"
 	"slices"
 
@@ -32,6 +34,7 @@ import (
 
 	"github.com/chokaq/idemlint/analyzer"
 	"github.com/chokaq/idemlint/internal/effect"
+	"github.com/chokaq/idemlint/internal/yamlerr"
 )
 
 // Name is the linter's name in golangci-lint: the key under linters.settings.custom, the
@@ -71,6 +74,11 @@ var _ register.LinterPlugin = (*Plugin)(nil)
 func New(conf any) (register.LinterPlugin, error) {
 	s, err := register.DecodeSettings[Settings](conf)
 	if err != nil {
+		// In the terms of the YAML the user wrote, not of this package's Go struct.
+		var te *json.UnmarshalTypeError
+		if errors.As(err, &te) && te.Field != "" {
+			return nil, fmt.Errorf("idemlint: setting %s: want %s, got %s", te.Field, yamlerr.Article(yamlerr.Kind(te.Type)), yamlerr.Article(te.Value))
+		}
 		return nil, fmt.Errorf("idemlint: bad settings: %w (known settings: %s)", err, knownSettings)
 	}
 	cfg, err := s.config()

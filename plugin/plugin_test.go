@@ -90,11 +90,11 @@ func TestBadSettings(t *testing.T) {
 		want []string
 	}{
 		{map[string]any{"disabel": []any{"email.send"}}, []string{`unknown field "disabel"`, "known settings: disable, enable, models, builtin, decisions"}},
-		{map[string]any{"disable": "email.send"}, []string{"Settings.disable", "[]string"}},
-		{map[string]any{"builtin": "no"}, []string{"Settings.builtin", "bool"}},
-		{map[string]any{"models": "a.yml"}, []string{"Settings.models"}},
+		{map[string]any{"disable": "email.send"}, []string{"idemlint: setting disable: want a list of strings, got a string"}},
+		{map[string]any{"builtin": "no"}, []string{"idemlint: setting builtin: want a boolean (true or false), got a string"}},
+		{map[string]any{"models": "a.yml"}, []string{"idemlint: setting models: want a list of strings, got a string"}},
 		{map[string]any{"disable": []any{"mail.send"}}, []string{`setting disable: unknown effect kind "mail.send"`, "email.send"}},
-		{map[string]any{"enable": []any{42}}, []string{"Settings.enable"}},
+		{map[string]any{"enable": []any{42}}, []string{"idemlint: setting enable: want a string, got a number"}},
 		{map[string]any{"decisions": []any{"owner"}}, []string{`-decisions: unknown decision "owner"`, "key, enforcement, ttl, partial"}},
 	} {
 		_, err := New(tc.conf)

@@ -8,6 +8,10 @@
 #   eval "$(scripts/services.sh)"
 #
 # Every progress message goes to stderr.
+#
+#   scripts/services.sh stop     stops the two servers this script starts (its ports and data
+#                                directories only), and leaves their data for the next start
+#   scripts/services.sh status   exits 0 when both answer
 set -euo pipefail
 
 root=${IDEMPOTENCY_SERVICES_DIR:-${TMPDIR:-/tmp}/idemlint-services}
@@ -109,6 +113,33 @@ start_redis() {
   log "redis did not answer"
   exit 1
 }
+
+stop_services() {
+  local bin
+  bin=$(pg_bindir)
+  if [ -n "$bin" ] && [ -s "$root/postgres/postmaster.pid" ]; then
+    log "stopping postgres on 127.0.0.1:$pg_port"
+    (cd "$root" && as_pg "$bin/pg_ctl" -D "$root/postgres" -m fast -w stop >&2) || true
+  fi
+  if command -v redis-cli >/dev/null 2>&1 && redis-cli -h 127.0.0.1 -p "$redis_port" ping 2>/dev/null | grep -q PONG; then
+    log "stopping redis on 127.0.0.1:$redis_port"
+    redis-cli -h 127.0.0.1 -p "$redis_port" shutdown nosave >/dev/null 2>&1 || true
+  fi
+}
+
+answering() {
+  local bin
+  bin=$(pg_bindir)
+  [ -n "$bin" ] && "$bin/pg_isready" -q -h 127.0.0.1 -p "$pg_port" &&
+    redis-cli -h 127.0.0.1 -p "$redis_port" ping 2>/dev/null | grep -q PONG
+}
+
+case "${1:-start}" in
+  start) ;;
+  stop) stop_services; exit 0 ;;
+  status) answering; exit $? ;;
+  *) log "usage: $0 [start|stop|status]"; exit 2 ;;
+esac
 
 install_missing
 mkdir -p "$root"

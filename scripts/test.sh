@@ -3,12 +3,51 @@
 # (idempotency/, against real PostgreSQL and Redis started by scripts/services.sh), the
 # real-API check of the stubs and models (apicheck/), the example project, and a bounded
 # run of each fuzz target. It is the README's test command and what .ci/run calls.
+#
+#   scripts/test.sh          everything (what CI runs)
+#   scripts/test.sh quick    the inner loop: the root module's vet and tests with -short
+#                            (the standard-library robustness run skipped), and the runtime
+#                            module on its memory store (no services); under 2 minutes on
+#                            2 cores with warm caches
+#
+# The services the full run starts (PostgreSQL, Redis) are stopped when it ends, unless they
+# were already running or KEEP_SERVICES=1; stop them by hand with scripts/services.sh stop.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 step() { printf '\n== %s\n' "$*" >&2; }
+start=$SECONDS
+done_msg() { step "all tests passed ($(( SECONDS - start ))s)"; }
+
+case "${1:-full}" in
+  quick)
+    step "root module: vet and tests (-short)"
+    go vet ./...
+    go test -short ./...
+    step "idempotency module: tests on the memory store (no services)"
+    (cd idempotency && go vet ./... && env -u CI -u IDEMPOTENCY_TEST_POSTGRES_DSN -u IDEMPOTENCY_TEST_REDIS_ADDR go test ./...)
+    done_msg
+    exit 0
+    ;;
+  full) ;;
+  *) echo "usage: $0 [quick]" >&2; exit 2 ;;
+esac
+
+# On a fresh machine much of the run is waiting for modules: fetch every module's
+# dependencies in the background while the services are installed and the root module is
+# tested (the go command locks its module cache, so this is safe beside the other steps).
+step "module downloads (in the background)"
+(for m in . idempotency apicheck examples integration/sarif integration/report integration/golangci integration/gopls; do
+  (cd "$m" && go mod download) || true
+done) >/dev/null 2>&1 &
+prefetch=$!
 
 step "services (PostgreSQL, Redis)"
+if scripts/services.sh status 2>/dev/null || [ "${KEEP_SERVICES:-}" = 1 ]; then
+  : # already running (someone else's), or asked to keep: leave them running
+else
+  trap 'scripts/services.sh stop' EXIT
+fi
 eval "$(scripts/services.sh)"
 
 step "root module: vet and tests"
@@ -52,4 +91,5 @@ step "golangci-lint plugin, go vet, VS Code and Neovim command lines (integratio
 step "gopls with idemlint over LSP (integration/gopls)"
 (cd integration/gopls && go vet ./... && go test -timeout 30m ./...)
 
-step "all tests passed"
+wait "$prefetch" || true
+done_msg

@@ -19,6 +19,7 @@ import (
 	"github.com/chokaq/idemlint/internal/baseline"
 	"github.com/chokaq/idemlint/internal/driver"
 	"github.com/chokaq/idemlint/internal/fix"
+	"github.com/chokaq/idemlint/internal/model"
 	"github.com/chokaq/idemlint/internal/modelcheck"
 	"github.com/chokaq/idemlint/internal/output/github"
 	"github.com/chokaq/idemlint/internal/output/jsonout"
@@ -26,50 +27,6 @@ import (
 	"github.com/chokaq/idemlint/internal/output/text"
 	"github.com/chokaq/idemlint/internal/result"
 )
-
-// common holds the flags of both subcommands: what to load and how to report progress.
-type common struct {
-	tests    bool
-	tags     string
-	quiet    bool
-	debug    string
-	baseline string
-}
-
-func (c *common) register(fs *flag.FlagSet) {
-	// The analyzer's own flags, unprefixed as singlechecker exposes them.
-	analyzer.Analyzer.Flags.VisitAll(func(f *flag.Flag) { fs.Var(f.Value, f.Name, f.Usage) })
-	fs.BoolVar(&c.tests, "test", true, "analyze test files too")
-	fs.StringVar(&c.tags, "tags", "", "comma-separated build tags to load packages with")
-	fs.BoolVar(&c.quiet, "q", false, "quiet: no progress line and no summary line on stderr")
-	fs.StringVar(&c.debug, "debug", "", `debug flags, any subset of "fpstv" (facts, sequential, sanity, timing, verbose)`)
-}
-
-// config validates the analyzer's flags once, before loading: a bad -disable is one clear
-// error, not one per package.
-func (c *common) config(patterns []string, stderr io.Writer) (driver.Config, error) {
-	if err := analyzer.Validate(analyzer.Analyzer); err != nil {
-		return driver.Config{}, err
-	}
-	cfg := driver.Config{
-		Analyzer: analyzer.Analyzer,
-		Patterns: patterns,
-		Tests:    c.tests,
-		Debug:    c.debug,
-	}
-	if c.tags != "" {
-		cfg.BuildFlags = []string{"-tags=" + c.tags}
-	}
-	for _, k := range strings.Split(analyzer.Analyzer.Flags.Lookup("disable").Value.String(), ",") {
-		if k = strings.TrimSpace(k); k != "" {
-			cfg.Disabled = append(cfg.Disabled, k)
-		}
-	}
-	if !c.quiet && isTerminal(stderr) {
-		cfg.Progress = stderr
-	}
-	return cfg, nil
-}
 
 // checkFlags are the flags of the default subcommand.
 type checkFlags struct {
@@ -81,6 +38,7 @@ type checkFlags struct {
 	legacyJSON    bool
 	context       int
 	fix, diff     bool
+	version       bool
 	cpuprofile    string
 	memprofile    string
 	trace         string
@@ -88,12 +46,21 @@ type checkFlags struct {
 
 var formats = []string{"text", "json", "sarif", "github"}
 
+// checkGroups order the check's flags in its usage text.
+var checkGroups = []group{
+	{"Output", []string{"format", "o", "q", "c"}},
+	{"Baseline", []string{"baseline", "write-baseline"}},
+	{"What to check (override .idemlint.yml)", []string{"disable", "enable", "decisions", "models", "builtin", "test", "tags"}},
+	{"Fixes", []string{"fix", "diff"}},
+	{"Other", []string{"models-check", "json", "version"}},
+}
+
 func newCheckFlags() (*flag.FlagSet, *checkFlags) {
 	f := &checkFlags{}
 	fs := flag.NewFlagSet("idemlint", flag.ContinueOnError)
 	f.register(fs)
 	fs.StringVar(&f.format, "format", "text", "output format: "+strings.Join(formats, ", "))
-	fs.StringVar(&f.output, "o", "", "write the output to this file instead of stdout (text: stderr)")
+	fs.StringVar(&f.output, "o", "", "write the output to this file instead of stdout")
 	fs.StringVar(&f.baseline, "baseline", "", "report only findings not recorded in this baseline file; list its stale entries")
 	fs.BoolVar(&f.writeBaseline, "write-baseline", false, "record the current findings in the -baseline file and exit 0")
 	fs.BoolVar(&f.legacyJSON, "json", false, "emit the go/analysis JSON tree (as go vet -json); exit status 0 with findings")
@@ -103,57 +70,72 @@ func newCheckFlags() (*flag.FlagSet, *checkFlags) {
 	fs.StringVar(&f.cpuprofile, "cpuprofile", "", "write CPU profile to this file")
 	fs.StringVar(&f.memprofile, "memprofile", "", "write memory profile to this file")
 	fs.StringVar(&f.trace, "trace", "", "write trace log to this file")
-	fs.StringVar(&f.modelsCheck, "models-check", "", "check this model file and report which names it references exist in the packages' import graph, then exit")
+	fs.StringVar(&f.modelsCheck, "models-check", "", "check this model file: report which names it references exist in the packages' import graph, then exit")
+	fs.BoolVar(&f.version, "version", false, "print the version and exit")
 	// Shims for legacy vet flags, accepted by every go/analysis driver.
 	fs.Bool("source", false, "no effect (deprecated)")
 	fs.Bool("v", false, "no effect (deprecated)")
 	fs.Bool("all", false, "no effect (deprecated)")
 	fs.Usage = func() {
-		fmt.Fprintf(fs.Output(), `idemlint: %s
+		w := fs.Output()
+		fmt.Fprintf(w, `idemlint: %s.
 
 Usage:
   idemlint [flags] [packages]          check packages, e.g. ./...
-  idemlint report [flags] [packages]   write the handler inventory; idemlint report -h
+  idemlint report [flags] [packages]   write the handler inventory (idemlint help report)
+  idemlint version                     print the version
   go vet -vettool=$(command -v idemlint) [packages]
 
-Exit status: 0 no findings (no new ones with -baseline), 3 findings, 1 packages could not
-be loaded or analysed, 2 bad usage. With the legacy -json flag, findings exit 0.
+Findings go to stdout; progress and the summary line to stderr. Settings come from
+.idemlint.yml (found from the working directory up to the module root: disable, enable,
+decisions, builtin, models, and your own models); flags override it.
 
-Flags:
+Exit status: 0 no findings (no new ones with -baseline), 3 findings, 1 packages could not
+be loaded or analysed, 2 bad usage or configuration. With the legacy -json flag, findings
+exit 0.
 `, analyzer.Analyzer.Doc)
-		fs.PrintDefaults()
+		printFlags(w, fs, checkGroups)
+		fmt.Fprint(w, `
+Documentation: https://github.com/chokaq/idemlint (docs/ci.md: formats, baselines,
+CI; docs/checks.md: each check; docs/models.md: .idemlint.yml).
+`)
 	}
 	return fs, f
 }
 
 // check runs the default subcommand and returns the exit status.
 func check(args []string, stdout, stderr io.Writer) int {
+	start := time.Now()
 	fs, f := newCheckFlags()
-	fs.SetOutput(stderr)
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return exitClean
-		}
-		return exitUsage
+	if code, done := parse(fs, args, stdout, stderr); done {
+		return code
+	}
+	if f.version {
+		printVersion(stdout)
+		return exitClean
 	}
 	if f.modelsCheck != "" {
-		// 0: every name in view resolves; 1: the file is invalid or a name is missing.
+		// The same problem as a bad -models file, the same status and prefix.
+		if _, err := model.LoadFile(f.modelsCheck); err != nil {
+			return fail(stderr, usagef("-models-check: %v", err))
+		}
+		// 0: every name in view resolves; 1: a name is missing or the packages do not load.
 		return modelcheck.Run(stdout, f.modelsCheck, "", fs.Args())
 	}
 	if err := f.validate(fs.Args()); err != nil {
-		fmt.Fprintf(stderr, "idemlint: %v\n", err)
-		return exitUsage
+		return fail(stderr, usageError{err})
 	}
-	cfg, err := f.config(fs.Args(), stderr)
+	if err := checkOutput(f.output); err != nil {
+		return fail(stderr, err)
+	}
+	cfg, err := f.config(fs, fs.Args(), stderr)
 	if err != nil {
-		fmt.Fprintf(stderr, "%v\n", err) // the analyzer's errors start with "idemlint: "
-		return exitUsage
+		return fail(stderr, err)
 	}
 	var base *baseline.File
 	if f.baseline != "" && !f.writeBaseline {
 		if base, err = baseline.Read(f.baseline); err != nil {
-			fmt.Fprintf(stderr, "idemlint: -baseline %s: %v (create it with -write-baseline)\n", f.baseline, err)
-			return exitUsage
+			return fail(stderr, usagef("-baseline %s: %v (create it with -write-baseline)", f.baseline, err))
 		}
 	}
 	stop, err := f.profile()
@@ -163,13 +145,14 @@ func check(args []string, stdout, stderr io.Writer) int {
 	}
 	defer stop()
 
-	out, err := driver.Run(cfg)
+	out, err := analyse(cfg)
 	if err != nil {
-		fmt.Fprintf(stderr, "idemlint: %v\n", err)
-		return exitError
+		return fail(stderr, err)
 	}
 	run := out.Run
-	printErrors(stderr, run.Errors)
+	run.Duration = time.Since(start)
+	wd, _ := os.Getwd()
+	printErrors(stderr, run.Errors, wd)
 	code := exitClean
 	if len(run.Errors) > 0 {
 		code = exitError
@@ -180,7 +163,7 @@ func check(args []string, stdout, stderr io.Writer) int {
 
 	switch {
 	case f.fix:
-		return max(code, applyFixes(out.Graph, f.diff, stdout, stderr))
+		return max(code, applyFixes(out.Graph, f.diff, wd, stdout, stderr))
 	case f.legacyJSON:
 		return max(code, f.write(stdout, stderr, func(w io.Writer) error { return out.Graph.PrintJSON(w) }))
 	case f.writeBaseline:
@@ -215,7 +198,7 @@ func check(args []string, stdout, stderr io.Writer) int {
 	var write func(io.Writer) error
 	switch f.format {
 	case "text":
-		write = func(w io.Writer) error { return text.Write(w, findings, f.context) }
+		write = func(w io.Writer) error { return text.Write(w, findings, f.context, wd) }
 	case "json":
 		var jb *jsonout.Baseline
 		if base != nil {
@@ -254,20 +237,17 @@ func (f *checkFlags) validate(patterns []string) error {
 	case f.writeBaseline && f.baseline == "":
 		return errors.New("-write-baseline needs -baseline FILE")
 	case f.fix && (formatSet || f.baseline != "" || f.legacyJSON):
-		return errors.New("-fix applies fixes and prints nothing else: drop -format, -json and -baseline")
+		return errors.New("-fix applies fixes and reports what it changed: drop -format, -json and -baseline")
 	case f.diff && !f.fix:
 		return errors.New("-diff goes with -fix")
 	}
 	return nil
 }
 
-// write sends output to -o or, by default, text to stderr (as go vet does, so that existing
-// scripts keep working) and every other format to stdout.
+// write sends output to -o or to stdout (findings are the command's output, as with
+// staticcheck and golangci-lint; progress and the summary go to stderr).
 func (f *checkFlags) write(stdout, stderr io.Writer, write func(io.Writer) error) int {
 	w := stdout
-	if f.format == "text" && !f.legacyJSON && !f.fix {
-		w = stderr
-	}
 	if f.output != "" {
 		file, err := os.Create(f.output)
 		if err != nil {
@@ -293,7 +273,7 @@ func (f *checkFlags) write(stdout, stderr io.Writer, write func(io.Writer) error
 	return exitClean
 }
 
-func applyFixes(graph *checker.Graph, diff bool, stdout, stderr io.Writer) int {
+func applyFixes(graph *checker.Graph, diff bool, wd string, stdout, stderr io.Writer) int {
 	var actions []fix.Action
 	for _, act := range graph.Roots {
 		if act.Err == nil {
@@ -301,22 +281,80 @@ func applyFixes(graph *checker.Graph, diff bool, stdout, stderr io.Writer) int {
 		}
 	}
 	var w io.Writer
+	var buf strings.Builder
 	if diff {
-		w = stdout
+		w = &buf
 	}
-	if _, err := fix.Apply(actions, w); err != nil {
+	sum, err := fix.Apply(actions, w)
+	if diff {
+		// The diff's file names relative to the working directory, as the findings'.
+		for _, line := range strings.SplitAfter(buf.String(), "\n") {
+			if name, ok := strings.CutPrefix(line, "--- "); ok {
+				line = "--- " + text.Rel(wd, name)
+			} else if name, ok := strings.CutPrefix(line, "+++ "); ok {
+				line = "+++ " + text.Rel(wd, name)
+			}
+			io.WriteString(stdout, line)
+		}
+	}
+	printFixes(stderr, sum, diff, wd)
+	if err != nil {
 		fmt.Fprintf(stderr, "idemlint: %v\n", err)
 		return exitError
 	}
 	return exitClean
 }
 
+// printFixes says what -fix changed (or, with -diff, would change), file by file, and
+// which decisions the inserted //idemlint:decisions skeletons leave to the reader (the
+// "?" values).
+func printFixes(w io.Writer, sum fix.Summary, diff bool, wd string) {
+	verb := "applied"
+	if diff {
+		verb = "would apply"
+	}
+	if len(sum.Files) == 0 {
+		fmt.Fprintln(w, "idemlint: -fix: no fixes to apply")
+		return
+	}
+	fmt.Fprintf(w, "idemlint: -fix: %s %s in %s:\n", verb, plural(sum.Applied, "fix"), plural(len(sum.Files), "file"))
+	for _, name := range sum.Files {
+		fmt.Fprintf(w, "\t%s (%d)\n", text.Rel(wd, name), sum.PerFile[name])
+	}
+	if sum.Generated > 0 {
+		fmt.Fprintf(w, "idemlint: -fix: skipped %s to generated files\n", plural(sum.Generated, "fix"))
+	}
+	if diff {
+		return
+	}
+	var open []string
+	for _, name := range sum.Files {
+		data, err := os.ReadFile(name)
+		if err != nil {
+			continue
+		}
+		for i, line := range strings.Split(string(data), "\n") {
+			if strings.Contains(line, "//idemlint:decisions") && strings.Contains(line, "=?") {
+				open = append(open, fmt.Sprintf("\t%s:%d: %s", text.Rel(wd, name), i+1, strings.TrimSpace(line)))
+			}
+		}
+	}
+	if len(open) > 0 {
+		fmt.Fprintf(w, "idemlint: -fix: %s left to decide: replace each ? with the answer, and give the reason after --:\n%s\n",
+			plural(len(open), "decisions directive"), strings.Join(open, "\n"))
+	}
+}
+
 // printErrors prints load errors as go/packages does (position first, so editors can jump
 // to them) and analysis failures prefixed with the tool's name, as the checker does.
-func printErrors(w io.Writer, errs []result.Error) {
+func printErrors(w io.Writer, errs []result.Error, wd string) {
 	for _, e := range errs {
 		if e.Load {
-			fmt.Fprintln(w, e.Message)
+			if msg, ok := strings.CutPrefix(e.Message, "-: "); ok { // no position
+				fmt.Fprintf(w, "idemlint: %s: %s\n", e.Package, msg)
+			} else {
+				fmt.Fprintln(w, text.RelPrefix(wd, e.Message))
+			}
 		} else {
 			fmt.Fprintf(w, "idemlint: %s: %s\n", e.Package, e.Message)
 		}
@@ -338,6 +376,9 @@ func summary(run *result.Run, reported []*result.Finding) string {
 func plural(n int, what string) string {
 	if n == 1 {
 		return "1 " + what
+	}
+	if strings.HasSuffix(what, "x") {
+		return fmt.Sprintf("%d %ses", n, what)
 	}
 	return fmt.Sprintf("%d %ss", n, what)
 }
@@ -414,4 +455,16 @@ func isTerminal(w io.Writer) bool {
 	}
 	info, err := file.Stat()
 	return err == nil && info.Mode()&os.ModeCharDevice != 0
+}
+
+// loadPackages loads what cfg names; the tests replace it to share loaded packages.
+var loadPackages = func(cfg driver.Config) (*driver.Loaded, error) { return driver.Load(cfg, nil) }
+
+// analyse loads and analyses.
+func analyse(cfg driver.Config) (*driver.Output, error) {
+	l, err := loadPackages(cfg)
+	if err != nil {
+		return nil, err
+	}
+	return driver.Analyze(cfg, l)
 }

@@ -1,4 +1,4 @@
-package main_test
+package main
 
 import (
 	"strings"
@@ -11,9 +11,8 @@ func TestRequiredDecisions(t *testing.T) {
 	if testing.Short() {
 		t.Skip("loads the example module and its dependencies")
 	}
-	bin := build(t)
 	dir := examplesDir(t)
-	out, code := run(t, dir, bin, "-q", "-decisions", "partial", "./...")
+	out, code := inProcessAll(t, dir, "-q", "-decisions", "partial", "./...")
 	lines := strings.Split(strings.TrimSpace(out), "\n")
 	if code != 3 || len(lines) != 5 {
 		t.Fatalf("exit %d, %d findings, want 3 and 5:\n%s", code, len(lines), out)
@@ -23,7 +22,7 @@ func TestRequiredDecisions(t *testing.T) {
 			t.Errorf("finding keeps decisions not required: %s", l)
 		}
 	}
-	if _, code := run(t, dir, bin, "-q", "-decisions", "owner", "./..."); code != 2 {
+	if _, code := inProcessAll(t, dir, "-q", "-decisions", "owner", "./..."); code != 2 {
 		t.Errorf("-decisions owner: exit %d, want 2 (usage)", code)
 	}
 }

@@ -5,12 +5,13 @@
 //
 //	idemlint [flags] [packages]                 check, print findings
 //	idemlint report [flags] [packages]          write the handler inventory (HTML or Markdown)
+//	idemlint help [report]                      usage
+//	idemlint version                            the version of this build
 //	go vet -vettool=$(command -v idemlint) [packages]
 //
-// Check flags: -format text|json|sarif|github, -o FILE, -baseline FILE, -write-baseline,
-// -q, the analyzer's -disable, -models, -builtin, and the standard go/analysis driver flags
-// (-json, -fix, -diff, -c=N, -test, -tags, -debug, -cpuprofile, -memprofile, -trace). Run
-// idemlint -h, and see docs/ci.md.
+// Findings go to stdout, progress and the summary line to stderr. Settings come from
+// .idemlint.yml (found by walking up from the working directory to the module root) and
+// flags, which override it. Run idemlint help, and see docs/ci.md.
 //
 // Exit status: 0 no findings (none new, with -baseline); 3 findings; 1 packages could not
 // be loaded or analysed (this wins over 3: the findings are incomplete); 2 bad usage or
@@ -18,19 +19,23 @@
 package main
 
 import (
+	"fmt"
+	"io"
 	"os"
+	"runtime"
 	"strings"
 
 	"golang.org/x/tools/go/analysis/singlechecker"
 
 	"github.com/chokaq/idemlint/analyzer"
+	"github.com/chokaq/idemlint/internal/driver"
 )
 
 // Exit statuses. They are part of the command's interface: CI scripts test them.
 const (
 	exitClean    = 0
 	exitError    = 1 // packages failed to load or analyse, or output could not be written
-	exitUsage    = 2
+	exitUsage    = 2 // bad usage or configuration
 	exitFindings = 3
 )
 
@@ -43,10 +48,49 @@ func main() {
 		singlechecker.Main(analyzer.Analyzer)
 		return
 	}
-	if len(args) > 0 && args[0] == "report" {
-		os.Exit(report(args[1:], os.Stdout, os.Stderr))
+	os.Exit(command(args, os.Stdout, os.Stderr))
+}
+
+// command runs the command line args (without the program name) and returns the exit status.
+func command(args []string, stdout, stderr io.Writer) int {
+	if len(args) > 0 {
+		switch args[0] {
+		case "report":
+			return report(args[1:], stdout, stderr)
+		case "help":
+			return help(args[1:], stdout, stderr)
+		case "version":
+			if len(args) > 1 {
+				fmt.Fprintln(stderr, "idemlint: version takes no arguments")
+				return exitUsage
+			}
+			printVersion(stdout)
+			return exitClean
+		}
 	}
-	os.Exit(check(args, os.Stdout, os.Stderr))
+	return check(args, stdout, stderr)
+}
+
+// help prints the usage of the check (no topic) or of report.
+func help(topics []string, stdout, stderr io.Writer) int {
+	switch strings.Join(topics, " ") {
+	case "":
+		fs, _ := newCheckFlags()
+		fs.SetOutput(stdout)
+		fs.Usage()
+	case "report":
+		fs, _ := newReportFlags()
+		fs.SetOutput(stdout)
+		fs.Usage()
+	default:
+		fmt.Fprintf(stderr, "idemlint: help %s: unknown topic; try idemlint help, or idemlint help report\n", strings.Join(topics, " "))
+		return exitUsage
+	}
+	return exitClean
+}
+
+func printVersion(w io.Writer) {
+	fmt.Fprintf(w, "idemlint %s (%s %s/%s)\n", driver.Version(), runtime.Version(), runtime.GOOS, runtime.GOARCH)
 }
 
 // vetInvocation reports whether go vet (or a build system speaking its protocol) runs the

@@ -1,4 +1,4 @@
-package main_test
+package main
 
 import (
 	"bytes"
@@ -30,7 +30,9 @@ func build(t *testing.T) string {
 			return
 		}
 		binPath = filepath.Join(dir, "idemlint")
-		buildOut, buildErr = exec.Command("go", "build", "-o", binPath, ".").CombinedOutput()
+		cmd := exec.Command("go", "build", "-o", binPath, ".")
+		cmd.Dir = pkgDir
+		buildOut, buildErr = cmd.CombinedOutput()
 	})
 	if buildErr != nil {
 		t.Fatalf("go build: %v\n%s", buildErr, buildOut)
@@ -46,12 +48,12 @@ func TestMain(m *testing.M) {
 	os.Exit(code)
 }
 
+// pkgDir is the package's directory, where the tests start (in-process runs change the
+// working directory).
+var pkgDir, _ = os.Getwd()
+
 func examplesDir(t *testing.T) string {
-	dir, err := filepath.Abs(filepath.Join("..", "..", "examples"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return dir
+	return filepath.Join(pkgDir, "..", "..", "examples")
 }
 
 // run runs cmd in dir and returns its output with dir's prefix cut from paths, and the exit code.
@@ -92,20 +94,20 @@ func TestExamples(t *testing.T) {
 	bin := build(t)
 	dir := examplesDir(t)
 	want := expectedText(t, dir)
-	stdout, stderr, code := runSplit(t, dir, bin, "./...")
-	if stdout != "" {
-		t.Errorf("text findings go to stderr, as go vet's do; stdout has:\n%s", stdout)
+	cmd := exec.Command(bin, "./...")
+	cmd.Dir = dir
+	var outb, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &outb, &errb
+	cmd.Run()
+	stdout, stderr, code := outb.String(), errb.String(), cmd.ProcessState.ExitCode()
+	// Nothing cut: the paths are relative to the working directory as printed.
+	if stdout != string(want) {
+		t.Errorf("idemlint ./... in examples/ (stdout):\n got:\n%s\nwant:\n%s", stdout, want)
 	}
-	lines := strings.SplitAfter(stderr, "\n")
-	if len(lines) < 2 {
-		t.Fatalf("idemlint ./... printed:\n%s", stderr)
-	}
-	last := strings.TrimSuffix(lines[len(lines)-2], "\n")
-	if m := summaryLine.FindStringSubmatch(last); m == nil || m[2] != "6" {
-		t.Errorf("last line %q is not a summary line with 6 findings", last)
-	}
-	if got := strings.Join(lines[:len(lines)-2], ""); got != string(want) {
-		t.Errorf("idemlint ./... in examples/:\n got:\n%s\nwant:\n%s", got, want)
+	// stderr has the summary line only (no progress line: it is not a terminal).
+	last := strings.TrimSuffix(stderr, "\n")
+	if m := summaryLine.FindStringSubmatch(last); m == nil || m[2] != "6" || strings.Contains(last, "\n") {
+		t.Errorf("stderr %q is not one summary line with 6 findings", stderr)
 	}
 	if code != 3 {
 		t.Errorf("exit status %d, want 3 (findings)", code)
@@ -113,7 +115,7 @@ func TestExamples(t *testing.T) {
 
 	// -json: the go/analysis JSON tree (as go vet -json), the same findings, exit status 0;
 	// -q leaves stdout to the JSON alone.
-	out, code := run(t, dir, bin, "-q", "-json", "./...")
+	out, code := inProcessAll(t, dir, "-q", "-json", "./...")
 	if code != 0 {
 		t.Errorf("-json exit status %d, want 0\n%s", code, out)
 	}
@@ -197,7 +199,7 @@ func TestFormatJSON(t *testing.T) {
 	if testing.Short() {
 		t.Skip("loads the example module and its dependencies")
 	}
-	stdout, stderr, code := runSplit(t, examplesDir(t), build(t), "-q", "-format", "json", "./...")
+	stdout, stderr, code := inProcess(t, examplesDir(t), "-q", "-format", "json", "./...")
 	if code != 3 || stderr != "" {
 		t.Errorf("exit status %d (want 3), stderr %q (want none with -q)", code, stderr)
 	}
@@ -246,7 +248,7 @@ func TestFormatGitHub(t *testing.T) {
 	if testing.Short() {
 		t.Skip("loads the example module and its dependencies")
 	}
-	stdout, _, code := runSplit(t, examplesDir(t), build(t), "-q", "-format", "github", "./...")
+	stdout, _, code := inProcess(t, examplesDir(t), "-q", "-format", "github", "./...")
 	if code != 3 {
 		t.Errorf("exit status %d, want 3", code)
 	}
@@ -271,7 +273,7 @@ func TestFormatSARIF(t *testing.T) {
 		t.Skip("loads the example module and its dependencies")
 	}
 	out := filepath.Join(t.TempDir(), "idemlint.sarif")
-	stdout, _, code := runSplit(t, examplesDir(t), build(t), "-q", "-format", "sarif", "-o", out, "./...")
+	stdout, _, code := inProcess(t, examplesDir(t), "-q", "-format", "sarif", "-o", out, "./...")
 	if code != 3 || stdout != "" {
 		t.Errorf("exit status %d (want 3), stdout %q (want none with -o)", code, stdout)
 	}
@@ -356,10 +358,9 @@ func TestBaseline(t *testing.T) {
 	if testing.Short() {
 		t.Skip("loads the example module and its dependencies")
 	}
-	bin := build(t)
 	dir := copyExamples(t)
 	base := filepath.Join(t.TempDir(), "idemlint-baseline.json")
-	if out, code := run(t, dir, bin, "-q", "-baseline", base, "-write-baseline", "./..."); code != 0 {
+	if out, code := inProcessAll(t, dir, "-q", "-baseline", base, "-write-baseline", "./..."); code != 0 {
 		t.Fatalf("-write-baseline: exit status %d\n%s", code, out)
 	}
 	first, err := os.ReadFile(base)
@@ -397,18 +398,18 @@ func TestBaseline(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	stdout, stderr, code := runSplit(t, dir, bin, "-baseline", base, "./...")
+	stdout, stderr, code := inProcess(t, dir, "-baseline", base, "./...")
 	if code != 3 {
 		t.Errorf("exit status %d, want 3 (one new finding)", code)
 	}
 	var reported []string
-	for _, l := range strings.Split(strings.TrimSpace(stderr), "\n") {
+	for _, l := range strings.Split(strings.TrimSpace(stdout), "\n") {
 		if strings.Contains(l, ": handler ") && !strings.HasPrefix(l, "idemlint:") {
 			reported = append(reported, l)
 		}
 	}
 	if len(reported) != 1 || !strings.Contains(reported[0], "handler "+dropped.Handler+":") {
-		t.Errorf("want only the dropped finding (%s, %s) reported, got:\n%s", dropped.Handler, dropped.Kind, stderr)
+		t.Errorf("want only the dropped finding (%s, %s) reported, got:\n%s", dropped.Handler, dropped.Kind, stdout)
 	}
 	if !strings.Contains(stderr, "no longer found") || !strings.Contains(stderr, "handler Gone (gone): payment") {
 		t.Errorf("stale entry not reported:\n%s", stderr)
@@ -416,24 +417,25 @@ func TestBaseline(t *testing.T) {
 	if !strings.Contains(stderr, "1 new finding (5 in the baseline)") {
 		t.Errorf("summary does not count the baseline:\n%s", stderr)
 	}
-	if stdout != "" {
-		t.Errorf("stdout: %s", stdout)
+	if regexp.MustCompile(`(?m)^\S+\.go:\d+:\d+: handler `).MatchString(stderr) {
+		t.Errorf("findings on stderr (they go to stdout): %s", stderr)
 	}
 
 	// Rewriting the baseline records the moved findings with the same fingerprints.
-	if out, code := run(t, dir, bin, "-q", "-baseline", base, "-write-baseline", "./..."); code != 0 {
+	if out, code := inProcessAll(t, dir, "-q", "-baseline", base, "-write-baseline", "./..."); code != 0 {
 		t.Fatalf("-write-baseline: exit status %d\n%s", code, out)
 	}
 	second, _ := os.ReadFile(base)
 	if string(first) != string(second) {
 		t.Errorf("baseline changed after an edit that only moved lines:\n%s\nwas:\n%s", second, first)
 	}
-	if out, code := run(t, dir, bin, "-q", "-baseline", base, "./..."); code != 0 || out != "" {
+	if out, code := inProcessAll(t, dir, "-q", "-baseline", base, "./..."); code != 0 || out != "" {
 		t.Errorf("with a fresh baseline: exit status %d, output:\n%s", code, out)
 	}
 }
 
-// Usage errors exit 2 with one clear message, before any package is loaded.
+// Usage and configuration errors exit 2 with one message, prefixed "idemlint:", before any
+// package is loaded.
 func TestUsage(t *testing.T) {
 	bin := build(t)
 	dir := t.TempDir() // no module: anything that loaded packages would fail differently
@@ -442,41 +444,117 @@ func TestUsage(t *testing.T) {
 		want string
 	}{
 		{[]string{"-disable=nope", "./..."}, `idemlint: -disable: unknown effect kind "nope"`},
-		{[]string{"-format=xml", "./..."}, `-format "xml": want one of text, json, sarif, github`},
-		{[]string{"-write-baseline", "./..."}, "-write-baseline needs -baseline FILE"},
-		{[]string{"-baseline=missing.json", "./..."}, "-baseline missing.json: open missing.json"},
-		{[]string{"-json", "-format=sarif", "./..."}, "-json is the go/analysis JSON tree"},
-		{[]string{"-nosuchflag", "./..."}, "flag provided but not defined: -nosuchflag"},
-		{nil, "no packages named"},
-		{[]string{"report", "-format=pdf", "./..."}, `-format "pdf": want html or markdown`},
-		{[]string{"report", "-disable=nope", "./..."}, `unknown effect kind "nope"`},
+		{[]string{"-enable=nope", "./..."}, `idemlint: -enable: unknown effect kind "nope"`},
+		{[]string{"-decisions=nope", "./..."}, `idemlint: -decisions: unknown decision "nope"`},
+		{[]string{"-format=xml", "./..."}, `idemlint: -format "xml": want one of text, json, sarif, github`},
+		{[]string{"-write-baseline", "./..."}, "idemlint: -write-baseline needs -baseline FILE"},
+		{[]string{"-baseline=missing.json", "./..."}, "idemlint: -baseline missing.json: open missing.json"},
+		{[]string{"-json", "-format=sarif", "./..."}, "idemlint: -json is the go/analysis JSON tree"},
+		{[]string{"-nosuchflag", "./..."}, "idemlint: flag provided but not defined: -nosuchflag\nRun 'idemlint -h' for usage."},
+		{nil, "idemlint: no packages named"},
+		{[]string{"-o", "/nonexistent/dir/out.sarif", "./..."}, "idemlint: -o /nonexistent/dir/out.sarif: directory /nonexistent/dir does not exist"},
+		{[]string{"-models", "nope.yml", "./..."}, "idemlint: -models: open nope.yml: no such file or directory"},
+		{[]string{"-models-check", "nope.yml", "./..."}, "idemlint: -models-check: open nope.yml: no such file or directory"},
+		{[]string{"report", "-format=pdf", "./..."}, `idemlint: report: -format "pdf": want html or markdown`},
+		{[]string{"report", "-disable=nope", "./..."}, `idemlint: -disable: unknown effect kind "nope"`},
+		{[]string{"report", "-o", "/nonexistent/r.html", "./..."}, "idemlint: -o /nonexistent/r.html: directory /nonexistent does not exist"},
+		{[]string{"report", "-x"}, "idemlint: flag provided but not defined: -x\nRun 'idemlint report -h' for usage."},
+		{[]string{"help", "nope"}, "idemlint: help nope: unknown topic"},
+		{[]string{"version", "x"}, "idemlint: version takes no arguments"},
 	} {
-		out, code := run(t, dir, bin, tc.args...)
-		if code != 2 || !strings.Contains(out, tc.want) {
-			t.Errorf("idemlint %s: exit status %d, output:\n%s\nwant status 2 and %q", strings.Join(tc.args, " "), code, out, tc.want)
+		stdout, stderr, code := runSplit(t, dir, bin, tc.args...)
+		if code != 2 || !strings.Contains(stderr, tc.want) || stdout != "" {
+			t.Errorf("idemlint %s: exit status %d, stdout %q, stderr:\n%s\nwant status 2 and %q on stderr", strings.Join(tc.args, " "), code, stdout, stderr, tc.want)
 		}
-		if strings.HasPrefix(tc.want, "idemlint: -disable") && strings.Count(out, "\n") != 1 {
-			t.Errorf("a bad -disable should fail once, not once per package:\n%s", out)
+		if n := strings.Count(stderr, "\n"); n != strings.Count(tc.want, "\n")+1 {
+			t.Errorf("idemlint %s: want one message, got %d lines:\n%s", strings.Join(tc.args, " "), n, stderr)
 		}
-	}
-	if _, code := run(t, dir, bin, "-h"); code != 0 {
-		t.Errorf("-h: exit status %d, want 0", code)
 	}
 }
 
-// A directory without a module fails to load: exit status 1.
+// -h, -help and help print the usage on stdout and exit 0; version and -version print the
+// version of this build; the usage lists every flag but the debugging and legacy ones, by
+// group, and points to .idemlint.yml and the docs.
+func TestHelpAndVersion(t *testing.T) {
+	bin := build(t)
+	dir := t.TempDir()
+	for _, args := range [][]string{{"-h"}, {"-help"}, {"help"}, {"report", "-h"}, {"help", "report"}} {
+		stdout, stderr, code := runSplit(t, dir, bin, args...)
+		if code != 0 || stderr != "" || !strings.Contains(stdout, "Usage:") {
+			t.Errorf("idemlint %s: exit status %d, stderr %q, stdout:\n%s", strings.Join(args, " "), code, stderr, stdout)
+		}
+	}
+	usage, _, _ := runSplit(t, dir, bin, "help")
+	for _, want := range []string{"\nOutput:\n", "\nBaseline:\n", "\nWhat to check (override .idemlint.yml):\n", "  -disable string", "  -enable string", ".idemlint.yml", "docs/ci.md", "idemlint version"} {
+		if !strings.Contains(usage, want) {
+			t.Errorf("usage lacks %q:\n%s", want, usage)
+		}
+	}
+	for _, flagName := range hidden {
+		if strings.Contains(usage, "  -"+flagName+" ") || strings.Contains(usage, "  -"+flagName+"\n") || strings.Contains(usage, "  -"+flagName+"\t") {
+			t.Errorf("usage lists the hidden flag -%s", flagName)
+		}
+	}
+	if strings.Contains(usage, "analyze") {
+		t.Errorf("usage spells analyze; the project writes analyse")
+	}
+	cfs, _ := newCheckFlags()
+	rfs, _ := newReportFlags()
+	if m := append(listed(cfs, checkGroups), listed(rfs, reportGroups)...); len(m) > 0 {
+		t.Errorf("flags in no group of the usage text: %v", m)
+	}
+	for _, args := range [][]string{{"version"}, {"-version"}} {
+		stdout, _, code := runSplit(t, dir, bin, args...)
+		if code != 0 || !regexp.MustCompile(`^idemlint (v\S+|\(devel\)( [0-9a-f]{12}(\+dirty)?)?) \(go1\.\S+ \S+/\S+\)\n$`).MatchString(stdout) {
+			t.Errorf("idemlint %s: exit status %d, %q", args[0], code, stdout)
+		}
+	}
+}
+
+// Packages that cannot be loaded: exit status 1 and one message in plain words, no summary
+// line counting a package that does not exist, and no report written.
 func TestLoadError(t *testing.T) {
 	bin := build(t)
-	// Outside any module, a path that is not a package, and a module whose dependency cannot
-	// be loaded: exit status 1 and a message that says what is wrong.
-	out, code := run(t, t.TempDir(), bin, "-q", "./...")
-	if code != 1 || !strings.Contains(out, "does not contain main module") {
-		t.Errorf("outside a module: exit status %d, want 1 and the reason\n%s", code, out)
+	empty := t.TempDir()
+	if err := os.WriteFile(filepath.Join(empty, "go.mod"), []byte("module x\n\ngo 1.26\n"), 0o644); err != nil {
+		t.Fatal(err)
 	}
-	out, code = run(t, examplesDir(t), bin, "-q", "./nosuchdir")
-	if code != 1 || !strings.Contains(out, "nosuchdir: directory not found") {
-		t.Errorf("not a package: exit status %d, want 1 and the reason\n%s", code, out)
+	for _, tc := range []struct {
+		dir  string
+		args []string
+		want string
+	}{
+		{t.TempDir(), []string{"./..."}, "idemlint: no Go module here: no go.mod in "},
+		{empty, []string{"./..."}, "idemlint: ./...: no Go packages there\n"},
+		{empty, []string{"./nosuchdir"}, "idemlint: ./nosuchdir: no such directory\n"},
+		{empty, []string{"./nosuchdir/..."}, "idemlint: ./nosuchdir: no such directory\n"},
+		{examplesDir(t), []string{"./nosuchdir"}, "idemlint: ./nosuchdir: no such directory\n"},
+		{empty, []string{"report", "-o", "r.html", "./nosuchdir"}, "idemlint: ./nosuchdir: no such directory\n"},
+	} {
+		stdout, stderr, code := runSplit(t, tc.dir, bin, tc.args...)
+		if code != 1 || !strings.HasPrefix(stderr, tc.want) || strings.Count(stderr, "\n") != 1 || stdout != "" {
+			t.Errorf("idemlint %s: exit status %d, stdout %q, stderr:\n%s\nwant status 1 and only %q", strings.Join(tc.args, " "), code, stdout, stderr, tc.want)
+		}
 	}
+	// The go command's own wording, passed on by go/packages ("err: exit status 1: stderr:
+	// go: go.mod file not found ..."), becomes the same sentence.
+	for _, tc := range []struct{ args, env []string }{
+		{[]string{"./..."}, []string{"GOFLAGS=-mod=mod"}},
+		{[]string{"example.com/some/pkg"}, nil},
+	} {
+		cmd := exec.Command(bin, tc.args...)
+		cmd.Dir = t.TempDir()
+		cmd.Env = append(os.Environ(), tc.env...)
+		b, _ := cmd.CombinedOutput()
+		if cmd.ProcessState.ExitCode() != 1 || !strings.HasPrefix(string(b), "idemlint: no Go module here: no go.mod in ") || strings.Count(string(b), "\n") != 1 {
+			t.Errorf("%v idemlint %v outside a module: exit status %d, output:\n%s", tc.env, tc.args, cmd.ProcessState.ExitCode(), b)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(empty, "r.html")); err == nil {
+		t.Errorf("report wrote r.html for a pattern that names no package")
+	}
+
+	// A module whose dependency cannot be loaded: exit status 1 and the missing module named.
 	broken := t.TempDir()
 	if err := os.WriteFile(filepath.Join(broken, "go.mod"), []byte("module x\n\ngo 1.26\n\nrequire example.com/missing v1.0.0\n"), 0o644); err != nil {
 		t.Fatal(err)
@@ -488,7 +566,7 @@ func TestLoadError(t *testing.T) {
 	cmd.Dir = broken
 	cmd.Env = append(os.Environ(), "GOFLAGS=-mod=mod", "GOPROXY=off")
 	b, _ := cmd.CombinedOutput()
-	if cmd.ProcessState.ExitCode() != 1 || !strings.Contains(string(b), "example.com/missing") {
+	if cmd.ProcessState.ExitCode() != 1 || !strings.Contains(string(b), "example.com/missing") || strings.Contains(string(b), "err: exit status") {
 		t.Errorf("a module that fails to load: exit status %d, want 1 and the missing module named\n%s", cmd.ProcessState.ExitCode(), b)
 	}
 }
@@ -498,11 +576,10 @@ func TestReport(t *testing.T) {
 	if testing.Short() {
 		t.Skip("loads the example module and its dependencies")
 	}
-	bin := build(t)
 	dir := examplesDir(t)
 	tmp := t.TempDir()
 	md := filepath.Join(tmp, "report.md")
-	if out, code := run(t, dir, bin, "report", "-q", "-o", md, "./..."); code != 0 || out != "" {
+	if out, code := inProcessAll(t, dir, "report", "-q", "-o", md, "./..."); code != 0 || out != "" {
 		t.Fatalf("report: exit status %d\n%s", code, out)
 	}
 	data, err := os.ReadFile(md)
@@ -514,8 +591,8 @@ func TestReport(t *testing.T) {
 		"| 10 | 3 | 5 | 1 | 1 | 6 | 2 |", // handlers, protected, with findings, declared, without, findings, directives
 		"## asynq",
 		`**HandleOrderCreated**`, `**(\*PayoutWorker).Work**`,
-		"email.send: missing / missing",
-		"payment: missing / answered", // the unstable key answers enforcement, not key
+		"email.send: missing / missing / answered / missing", // key / enforcement / ttl / partial
+		"payment: missing / answered / answered / answered",  // the unstable key answers enforcement, not key
 		"//idemlint:ignore http.write (carrier API deduplicates on our shipment reference)",
 	} {
 		if !strings.Contains(text, want) {
@@ -524,7 +601,7 @@ func TestReport(t *testing.T) {
 	}
 
 	html := filepath.Join(tmp, "report.html")
-	if out, code := run(t, dir, bin, "report", "-q", "-o", html, "./..."); code != 0 {
+	if out, code := inProcessAll(t, dir, "report", "-q", "-o", html, "./..."); code != 0 {
 		t.Fatalf("report: exit status %d\n%s", code, out)
 	}
 	data, _ = os.ReadFile(html)
@@ -546,26 +623,37 @@ func TestFix(t *testing.T) {
 	if testing.Short() {
 		t.Skip("loads the example module and its dependencies")
 	}
-	bin := build(t)
 	dir := copyExamples(t)
 	before := snapshot(t, dir)
-	diff, stderr, code := runSplit(t, dir, bin, "-fix", "-diff", "./...")
+	diff, stderr, code := inProcess(t, dir, "-fix", "-diff", "./...")
 	if code != 0 || !strings.HasPrefix(diff, "--- ") || !strings.Contains(diff, "\n+") {
 		t.Fatalf("-fix -diff: exit status %d, stderr %s, diff:\n%s", code, stderr, diff)
 	}
 	if after := snapshot(t, dir); !equalMaps(before, after) {
 		t.Fatalf("-fix -diff changed files")
 	}
-	if out, code := run(t, dir, bin, "-fix", "./..."); code != 0 {
-		t.Fatalf("-fix: exit status %d\n%s", code, out)
+	if !strings.Contains(stderr, "idemlint: -fix: would apply ") {
+		t.Errorf("-fix -diff does not say what it would change:\n%s", stderr)
+	}
+	out, fixErr, code := inProcess(t, dir, "-fix", "./...")
+	if code != 0 {
+		t.Fatalf("-fix: exit status %d\n%s%s", code, out, fixErr)
+	}
+	// -fix says what it changed, file by file, and which decisions remain open.
+	if !regexp.MustCompile(`(?m)^idemlint: -fix: applied \d+ fix(es)? in \d+ files?:\n\t\S+\.go \(\d+\)$`).MatchString(fixErr) {
+		t.Errorf("-fix does not list what it changed:\n%s", fixErr)
+	}
+	if !regexp.MustCompile(`(?m)^idemlint: -fix: \d+ decisions directives? left to decide: .*\n\t\S+\.go:\d+: //idemlint:decisions .*=\?`).MatchString(fixErr) {
+		t.Errorf("-fix does not list the ? left to decide:\n%s", fixErr)
 	}
 	after := snapshot(t, dir)
 	for _, line := range strings.Split(diff, "\n") {
 		if strings.HasPrefix(line, "+++ ") {
 			name := strings.TrimSuffix(strings.TrimPrefix(line, "+++ "), " (new)")
-			if !filepath.IsAbs(name) {
-				name = filepath.Join(dir, name) // run cut dir from the paths
+			if filepath.IsAbs(name) {
+				t.Errorf("-diff names %s, not relative to the working directory", name)
 			}
+			name = filepath.Join(dir, name)
 			if after[name] == before[name] {
 				t.Errorf("-fix did not change %s, which -diff changes", name)
 			}

@@ -1,4 +1,4 @@
-package main_test
+package main
 
 import (
 	"os"
@@ -66,21 +66,19 @@ sinks:
 // handler of the company's own queue; without it there is nothing to report; a broken one
 // fails with its file, line and field.
 func TestUserModelsEndToEnd(t *testing.T) {
-	bin := build(t)
-
 	dir := writeModule(t, acmeModels)
-	out, code := run(t, dir, bin, "-q", "./...")
+	out, code := inProcessAll(t, dir, "-q", "./...")
 	if code != 3 || !strings.Contains(out, "app/app.go:15:9: handler onInvoice: acme POST without an idempotency key (onInvoice -> (*httpc.Client).PostJSON); missing: key, enforcement") {
 		t.Errorf("with .idemlint.yml: exit %d, output:\n%s", code, out)
 	}
 
-	out, code = run(t, dir, bin, "-models-check", ".idemlint.yml", "./...")
+	out, code = inProcessAll(t, dir, "-models-check", ".idemlint.yml", "./...")
 	if code != 0 || !strings.Contains(out, "ok            (*example.com/acme/httpc.Client).PostJSON (func)") {
 		t.Errorf("-models-check: exit %d, output:\n%s", code, out)
 	}
 
 	plain := writeModule(t, "")
-	if out, code := run(t, plain, bin, "-q", "./..."); code != 0 || out != "" {
+	if out, code := inProcessAll(t, plain, "-q", "./..."); code != 0 || out != "" {
 		t.Errorf("without models: exit %d, output:\n%s", code, out)
 	}
 
@@ -89,13 +87,65 @@ func TestUserModelsEndToEnd(t *testing.T) {
 	if err := os.WriteFile(models, []byte(acmeModels), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if out, code := run(t, plain, bin, "-q", "-models", models, "./..."); code != 3 || !strings.Contains(out, "handler onInvoice") {
+	if out, code := inProcessAll(t, plain, "-q", "-models", models, "./..."); code != 3 || !strings.Contains(out, "handler onInvoice") {
 		t.Errorf("-models: exit %d, output:\n%s", code, out)
 	}
 
 	broken := writeModule(t, strings.Replace(acmeModels, "kind: http.write", "kind: http.wrte", 1))
-	out, code = run(t, broken, bin, "-q", "./...")
+	out, code = inProcessAll(t, broken, "-q", "./...")
 	if code == 0 || code == 3 || !strings.Contains(out, ".idemlint.yml:8:11: field kind: unknown effect kind \"http.wrte\"") {
 		t.Errorf("broken .idemlint.yml: exit %d, output:\n%s", code, out)
+	}
+}
+
+// .idemlint.yml carries the plugin's settings beside the models; flags override them; a
+// broken file is one error (file:line:column, the field, the type expected in YAML's
+// words) before analysis, exit status 2, also when it applies to a subdirectory only.
+func TestSettingsFile(t *testing.T) {
+	const finding = "handler onInvoice: acme POST without an idempotency key"
+	for _, tc := range []struct {
+		name, config string
+		args         []string
+		code         int
+		want         string // in the output; "" for none
+	}{
+		{"disable", acmeModels + "disable: [http.write]\n", nil, 0, ""},
+		{"flag overrides disable", acmeModels + "disable: [http.write]\n", []string{"-disable="}, 3, finding},
+		{"enable others", acmeModels + "enable: [sql.write, payment]\n", nil, 0, ""},
+		{"enable it", acmeModels + "enable: [http.write]\n", nil, 3, finding},
+		{"-enable flag", acmeModels, []string{"-enable=payment"}, 0, ""},
+		{"-enable flag over the file", acmeModels + "enable: [payment]\n", []string{"-enable=http.write"}, 3, finding},
+		{"decisions", acmeModels + "decisions: [enforcement]\n", nil, 3, "(onInvoice -> (*httpc.Client).PostJSON); missing: enforcement\n"},
+		{"bad kind", acmeModels + "disable: [http.wrte]\n", nil, 2, `idemlint: .idemlint.yml:12:11: field disable: unknown effect kind "http.wrte"`},
+		{"wrong type", acmeModels + "disable: http.write\n", nil, 2, `idemlint: .idemlint.yml:12:10: field disable: want a list, got a string "http.write"`},
+		{"wrong type in a model", strings.Replace(acmeModels, "arg: 2", "arg: one", 1), nil, 2, `idemlint: .idemlint.yml:10:10: field arg: want an integer, got a string "one"`},
+		{"misspelt", acmeModels + "disabel: [http.write]\n", nil, 2, `idemlint: .idemlint.yml:12:1: unknown field "disabel"`},
+		{"settings only", "disable: [http.write]\n", nil, 0, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := writeModule(t, tc.config)
+			stdout, stderr, code := inProcess(t, dir, append(append([]string{"-q"}, tc.args...), "./...")...)
+			out := stdout + stderr
+			if code != tc.code || tc.want == "" && out != "" || tc.want != "" && !strings.Contains(out, tc.want) {
+				t.Errorf("exit %d, want %d and %q; output:\n%s", code, tc.code, tc.want, out)
+			}
+			if code == 2 && strings.Count(stderr, "\n") != 1 {
+				t.Errorf("want the error once:\n%s", stderr)
+			}
+		})
+	}
+
+	// A broken file below the working directory, which only the analysis of the packages
+	// under it would read: one error before analysis, not one per package.
+	dir := writeModule(t, "")
+	broken := strings.Replace(acmeModels, "kind: http.write", "kind: http.wrte", 1)
+	for _, sub := range []string{"app", "httpc"} {
+		if err := os.WriteFile(filepath.Join(dir, sub, ".idemlint.yml"), []byte(broken), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	_, stderr, code := inProcess(t, dir, "./...")
+	if code != 2 || strings.Count(stderr, "\n") != 2 || !strings.Contains(stderr, filepath.Join("app", ".idemlint.yml")+`:8:11: field kind: unknown effect kind "http.wrte"`) || strings.Contains(stderr, "prerequisites") {
+		t.Errorf("exit %d, want 2 and one error per broken file:\n%s", code, stderr)
 	}
 }

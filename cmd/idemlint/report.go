@@ -1,103 +1,114 @@
 package main
 
 import (
-	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/chokaq/idemlint/internal/baseline"
-	"github.com/chokaq/idemlint/internal/driver"
 	"github.com/chokaq/idemlint/internal/inventory"
 )
 
-// report runs "idemlint report": the handler inventory. Its exit status does not depend
-// on findings (the report is the product): 0 when written, 1 when some packages failed
-// (the report is still written and lists them), 2 on bad usage.
-func report(args []string, stdout, stderr io.Writer) int {
-	var c common
-	var output, format, title string
+type reportFlags struct {
+	common
+	output, format, title string
+}
+
+var reportGroups = []group{
+	{"Output", []string{"o", "format", "title", "q"}},
+	{"Findings", []string{"baseline"}},
+	{"What to check (override .idemlint.yml)", []string{"disable", "enable", "decisions", "models", "builtin", "test", "tags"}},
+}
+
+func newReportFlags() (*flag.FlagSet, *reportFlags) {
+	f := &reportFlags{}
 	fs := flag.NewFlagSet("idemlint report", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	c.register(fs)
-	fs.StringVar(&output, "o", "", "write the report to this file (default stdout)")
-	fs.StringVar(&format, "format", "", "html or markdown (default: markdown for a .md -o file, else html)")
-	fs.StringVar(&title, "title", "", "the report's title (default: idemlint handler inventory: DIR)")
-	fs.StringVar(&c.baseline, "baseline", "", "mark the findings recorded in this baseline file")
+	f.register(fs)
+	fs.StringVar(&f.output, "o", "", "write the report to this file (default stdout)")
+	fs.StringVar(&f.format, "format", "", "html or markdown (default: markdown for a .md -o file, else html)")
+	fs.StringVar(&f.title, "title", "", "the report's title (default: idemlint handler inventory: DIR)")
+	fs.StringVar(&f.baseline, "baseline", "", "mark the findings recorded in this baseline file")
 	fs.Usage = func() {
-		fmt.Fprint(fs.Output(), `Usage: idemlint report [flags] [packages]
+		w := fs.Output()
+		fmt.Fprint(w, `Usage: idemlint report [flags] [packages]
 
 Writes the handler inventory: every handler found, by framework and package, with its
 effects, guards, chains, checklist decisions and directives. HTML is one self-contained
 file (sortable, filterable, readable offline); Markdown suits a pull request or a wiki.
+Settings come from .idemlint.yml, as for the check; flags override it.
 
 Example: idemlint report -o report.html ./...
-
-Flags:
 `)
-		fs.PrintDefaults()
+		printFlags(w, fs, reportGroups)
 	}
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return exitClean
+	return fs, f
+}
+
+// report runs "idemlint report": the handler inventory. Its exit status does not depend
+// on findings (the report is the product): 0 when written, 1 when some packages failed
+// (the report is still written and lists them) or none could be loaded (nothing is
+// written), 2 on bad usage.
+func report(args []string, stdout, stderr io.Writer) int {
+	start := time.Now()
+	fs, f := newReportFlags()
+	if code, done := parse(fs, args, stdout, stderr); done {
+		return code
+	}
+	if f.format == "" {
+		f.format = "html"
+		if strings.HasSuffix(f.output, ".md") {
+			f.format = "markdown"
 		}
-		return exitUsage
 	}
-	if format == "" {
-		format = "html"
-		if strings.HasSuffix(output, ".md") {
-			format = "markdown"
-		}
-	}
-	if format != "html" && format != "markdown" {
-		fmt.Fprintf(stderr, "idemlint report: -format %q: want html or markdown\n", format)
-		return exitUsage
+	if f.format != "html" && f.format != "markdown" {
+		return fail(stderr, usagef("report: -format %q: want html or markdown", f.format))
 	}
 	if fs.NArg() == 0 {
-		fmt.Fprintln(stderr, "idemlint report: no packages named (try ./...)")
-		return exitUsage
+		return fail(stderr, usagef("report: no packages named (try ./...)"))
 	}
-	cfg, err := c.config(fs.Args(), stderr)
+	if err := checkOutput(f.output); err != nil {
+		return fail(stderr, err)
+	}
+	cfg, err := f.config(fs, fs.Args(), stderr)
 	if err != nil {
-		fmt.Fprintf(stderr, "%v\n", err)
-		return exitUsage
+		return fail(stderr, err)
 	}
 	var base *baseline.File
-	if c.baseline != "" {
-		if base, err = baseline.Read(c.baseline); err != nil {
-			fmt.Fprintf(stderr, "idemlint report: -baseline %s: %v\n", c.baseline, err)
-			return exitUsage
+	if f.baseline != "" {
+		if base, err = baseline.Read(f.baseline); err != nil {
+			return fail(stderr, usagef("report: -baseline %s: %v", f.baseline, err))
 		}
 	}
 
-	out, err := driver.Run(cfg)
+	out, err := analyse(cfg)
 	if err != nil {
-		fmt.Fprintf(stderr, "idemlint: %v\n", err)
-		return exitError
+		return fail(stderr, err)
 	}
 	run := out.Run
-	printErrors(stderr, run.Errors)
+	run.Duration = time.Since(start)
+	wd, _ := os.Getwd()
+	printErrors(stderr, run.Errors, wd)
 	if base != nil {
 		base.Apply(run.Findings)
 	}
+	title := f.title
 	if title == "" {
-		wd, _ := os.Getwd()
 		title = "idemlint handler inventory: " + filepath.Base(wd)
 	}
 	view := inventory.Build(title, run)
 	render := inventory.HTML
-	if format == "markdown" {
+	if f.format == "markdown" {
 		render = inventory.Markdown
 	}
 	w := stdout
 	var file *os.File
-	if output != "" {
-		if file, err = os.Create(output); err != nil {
-			fmt.Fprintf(stderr, "idemlint report: %v\n", err)
-			return exitError
+	if f.output != "" {
+		if file, err = os.Create(f.output); err != nil {
+			return fail(stderr, fmt.Errorf("report: %v", err))
 		}
 		w = file
 	}
@@ -108,17 +119,16 @@ Flags:
 		}
 	}
 	if err != nil {
-		fmt.Fprintf(stderr, "idemlint report: %v\n", err)
-		return exitError
+		return fail(stderr, fmt.Errorf("report: %v", err))
 	}
-	if !c.quiet {
+	if !f.quiet {
 		s := view.Summary
 		where := ""
-		if output != "" {
-			where = " in " + output
+		if f.output != "" {
+			where = " in " + f.output
 		}
-		fmt.Fprintf(stderr, "idemlint report: %d handlers (%d protected, %d with findings), %d findings%s, %.1fs\n",
-			s.Handlers, s.Protected, s.WithFindings, s.Findings, where, run.Duration.Seconds())
+		fmt.Fprintf(stderr, "idemlint report: %s (%d protected, %d with findings), %s%s, %.1fs\n",
+			plural(s.Handlers, "handler"), s.Protected, s.WithFindings, plural(s.Findings, "finding"), where, run.Duration.Seconds())
 	}
 	if len(run.Errors) > 0 {
 		return exitError

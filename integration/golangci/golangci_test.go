@@ -183,8 +183,8 @@ func TestBadSettings(t *testing.T) {
 		want     []string // in the error message
 	}{
 		{`{disabel: [email.send]}`, []string{`unknown field "disabel"`, "known settings: disable, enable, models, builtin, decisions"}},
-		{`{disable: email.send}`, []string{"Settings.disable", "[]string"}},
-		{`{builtin: "no"}`, []string{"Settings.builtin", "bool"}},
+		{`{disable: email.send}`, []string{"setting disable: want a list of strings, got a string"}},
+		{`{builtin: "no"}`, []string{"setting builtin: want a boolean (true or false), got a string"}},
 		{`{disable: [mail.send]}`, []string{`disable: unknown effect kind "mail.send"`, "email.send"}},
 		{`{enable: [sql.writes]}`, []string{`enable: unknown effect kind "sql.writes"`}},
 	} {

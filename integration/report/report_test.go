@@ -157,6 +157,22 @@ func TestReportInBrowser(t *testing.T) {
 		t.Fatalf("%d rows shown before filtering, want 10: %v", len(got), got)
 	}
 
+	// The filter box shows its whole placeholder: the text, in the box's font, fits in the
+	// box's content width.
+	fits, err := chromedp.Run(ctx, chromedp.Evaluate[[]float64](`(() => {
+		const el = document.getElementById("filter"), cs = getComputedStyle(el);
+		const ctx = document.createElement("canvas").getContext("2d");
+		ctx.font = cs.font;
+		const content = el.clientWidth - parseFloat(cs.paddingLeft) - parseFloat(cs.paddingRight);
+		return [ctx.measureText(el.placeholder).width, content];
+	})()`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(fits) != 2 || fits[0] > fits[1] {
+		t.Errorf("the filter's placeholder is %v px wide, the box %v px: it is cut off", fits[0], fits[1])
+	}
+
 	// Typing in the filter box hides the other rows.
 	if err := chromedp.Do(ctx, chromedp.SendKeys(chromedp.CSS("#filter"), "refund")); err != nil {
 		t.Fatal(err)

@@ -8,7 +8,6 @@
 package driver
 
 import (
-	"fmt"
 	"go/token"
 	"io"
 	"log"
@@ -49,20 +48,51 @@ type Output struct {
 	Run   *result.Run
 }
 
-// Run loads and analyses the packages. An error means nothing could be loaded (a bad
-// pattern, no go.mod): exit status 1. Packages that fail individually are in Run.Errors.
+// Run loads and analyses the packages. An error means nothing was analysed (a bad
+// pattern, no go.mod, a configuration file that does not load, a module newer than this
+// build of idemlint): exit status 1, or 2 for a *ConfigError. Packages that fail
+// individually are in Run.Errors.
 func Run(cfg Config) (*Output, error) {
 	start := time.Now()
+	progress := newProgress(cfg.Progress)
+	pkgs, err := Load(cfg, progress)
+	if err != nil {
+		return nil, err
+	}
+	return analyse(cfg, pkgs.pkgs, start, progress)
+}
+
+// Loaded is the outcome of Load, to be analysed by Analyze, possibly more than once (the
+// command's tests load a module once and analyse it with several settings).
+type Loaded struct {
+	pkgs []*packages.Package
+}
+
+// Load loads the packages cfg names and checks what must hold before analysis: every
+// pattern names packages, the module does not need a newer Go than this build, and every
+// .idemlint.yml that applies to a package loads.
+func Load(cfg Config, p *progress) (*Loaded, error) {
+	if p == nil {
+		p = newProgress(cfg.Progress)
+	}
 	if dbg(cfg.Debug, 'v') {
 		log.Printf("load %s", cfg.Patterns)
 	}
-	progress := newProgress(cfg.Progress)
-	progress.phase("loading " + strings.Join(cfg.Patterns, " "))
+	p.phase("loading " + strings.Join(cfg.Patterns, " "))
 	pkgs, err := load(cfg)
+	p.clear()
 	if err != nil {
-		progress.clear()
 		return nil, err
 	}
+	return &Loaded{pkgs: pkgs}, nil
+}
+
+// Analyze runs the analyzer of cfg on packages loaded by Load.
+func Analyze(cfg Config, l *Loaded) (*Output, error) {
+	return analyse(cfg, l.pkgs, time.Now(), newProgress(cfg.Progress))
+}
+
+func analyse(cfg Config, pkgs []*packages.Package, start time.Time, progress *progress) (*Output, error) {
 	root := sourceRoot()
 	run := &result.Run{Tool: Tool(), Root: root, Disabled: cfg.Disabled}
 	conv := &converter{run: run, root: root}
@@ -120,20 +150,6 @@ func Run(cfg Config) (*Output, error) {
 	return &Output{Graph: graph, Run: run}, nil
 }
 
-func load(cfg Config) ([]*packages.Package, error) {
-	conf := &packages.Config{
-		// The analyzer exchanges facts, so dependencies need syntax too.
-		Mode:       packages.LoadAllSyntax | packages.NeedModule,
-		Tests:      cfg.Tests,
-		BuildFlags: cfg.BuildFlags,
-	}
-	pkgs, err := packages.Load(conf, cfg.Patterns...)
-	if err == nil && len(pkgs) == 0 {
-		err = fmt.Errorf("%s matched no packages", strings.Join(cfg.Patterns, " "))
-	}
-	return pkgs, err
-}
-
 // instrument returns an analyzer that runs a and then calls done. The checker offers no
 // progress hook; wrapping Run is the one place that sees each package finish.
 func instrument(a *analysis.Analyzer, done func()) *analysis.Analyzer {
@@ -154,11 +170,44 @@ func instrument(a *analysis.Analyzer, done func()) *analysis.Analyzer {
 
 // Tool describes this build of idemlint.
 func Tool() result.Tool {
-	version := "(devel)"
-	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" {
-		version = bi.Main.Version
+	return result.Tool{Name: "idemlint", Version: Version(), URI: "https://github.com/chokaq/idemlint"}
+}
+
+// Version is this build's version: the module version when installed by version (go
+// install ...@v0.1.0), the one the go command stamps from the repository when built in a
+// clone (v0.1.1-0.20261201102500-b397f84abcde+dirty), else the VCS revision when it is
+// recorded, else "(devel)".
+func Version() string {
+	bi, ok := debug.ReadBuildInfo()
+	if !ok {
+		return "(devel)"
 	}
-	return result.Tool{Name: "idemlint", Version: version, URI: "https://github.com/chokaq/idemlint"}
+	return version(bi)
+}
+
+func version(bi *debug.BuildInfo) string {
+	if v := bi.Main.Version; v != "" && v != "(devel)" {
+		return v
+	}
+	var rev, modified string
+	for _, s := range bi.Settings {
+		switch s.Key {
+		case "vcs.revision":
+			rev = s.Value
+		case "vcs.modified":
+			modified = s.Value
+		}
+	}
+	if rev == "" {
+		return "(devel)"
+	}
+	if len(rev) > 12 {
+		rev = rev[:12]
+	}
+	if modified == "true" {
+		rev += "+dirty"
+	}
+	return "(devel) " + rev
 }
 
 // sourceRoot is the directory machine-readable paths are relative to: the enclosing
@@ -205,4 +254,14 @@ func relative(file, root string) string {
 		}
 	}
 	return filepath.ToSlash(file)
+}
+
+// Files lists the Go files of the packages named by the patterns (not of their
+// dependencies), to tell whether a loaded set is still current.
+func (l *Loaded) Files() []string {
+	var out []string
+	for _, p := range l.pkgs {
+		out = append(out, p.CompiledGoFiles...)
+	}
+	return out
 }

@@ -33,6 +33,7 @@ type Summary struct {
 	Conflicts int // fixes overlapping an applied one: apply them by running again
 	Generated int // fixes skipped because they edit a generated file
 	Files     []string
+	PerFile   map[string]int // fixes applied, by file (a fix editing two files counts in each)
 }
 
 type edit struct {
@@ -100,6 +101,10 @@ func Apply(actions []Action, diff io.Writer) (Summary, error) {
 			}
 			for name, edits := range byFile {
 				accepted[name] = append(accepted[name], edits...)
+				if sum.PerFile == nil {
+					sum.PerFile = map[string]int{}
+				}
+				sum.PerFile[name]++
 			}
 			sum.Applied++
 		}

@@ -69,6 +69,9 @@ func TestDiff(t *testing.T) {
 	if sum.Fixes != 4 || sum.Applied != 3 || sum.Conflicts != 1 {
 		t.Errorf("summary %+v, want 4 fixes, 3 applied (one a no-op duplicate), 1 conflict", sum)
 	}
+	if sum.PerFile[name] != 2 {
+		t.Errorf("PerFile %v, want 2 fixes that change %s (the duplicate changes nothing)", sum.PerFile, name)
+	}
 	want := "--- " + name + " (old)\n+++ " + name + " (new)\n" +
 		"@@ -1,11 +1,11 @@\n" +
 		" package p\n \n func f() {\n-\ta := 1\n+\talpha := 1\n \t_ = a\n }\n \n func g() {\n-\tb := 2\n+\tbeta := 2\n \t_ = b\n }\n"

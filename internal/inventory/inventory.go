@@ -10,6 +10,7 @@ package inventory
 
 import (
 	"cmp"
+	"fmt"
 	"slices"
 	"strconv"
 	"strings"
@@ -91,6 +92,10 @@ type Handler struct {
 	Known      int      // findings recorded in a baseline
 	Missing    []string // union of the decisions missing over its effects
 	Kinds      []string // kinds of its effects
+	// Note explains a handler that reaches no effect when directives elsewhere may be why:
+	// a callee declared //idemlint:idempotent (or silenced by //idemlint:ignore) leaves
+	// no effect for its callers to see.
+	Note string
 }
 
 // Effect is one effect of a handler, with the decisions the code answers.
@@ -105,6 +110,8 @@ type Effect struct {
 	Message     string // the finding, when reported
 	Key         string // "answered", "missing" or "not checked"
 	Enforcement string
+	TTL         string
+	Partial     string
 }
 
 // Directive is one //idemlint: comment.
@@ -241,7 +248,7 @@ func handler(h *result.Handler, run *result.Run) *Handler {
 			if h.Wrapped {
 				ev.Guard = "the idempotency middleware's claim (an external effect can still repeat after a crash)"
 			}
-			ev.Key, ev.Enforcement = decision(!slices.Contains(e.Missing, "key")), decision(!slices.Contains(e.Missing, "enforcement"))
+			ev.setDecisions(e.Missing)
 			row.Findings++
 			if ev.Known {
 				row.Known++
@@ -253,13 +260,13 @@ func handler(h *result.Handler, run *result.Run) *Handler {
 			}
 		case e.Disabled && e.State != effect.Protected.String():
 			ev.Guard = "not checked: " + e.Kind + " is disabled (-disable)"
-			ev.Key, ev.Enforcement = "not checked", "not checked"
+			ev.Key, ev.Enforcement, ev.TTL, ev.Partial = "not checked", "not checked", "not checked", "not checked"
 		case e.State != effect.Protected.String() && h.Wrapped:
 			ev.Guard = "the idempotency middleware: its claim keeps a duplicate from running, and the completion marker commits in the write's own transaction (CompleteTx)"
-			ev.Key, ev.Enforcement = "answered", "answered"
+			ev.setDecisions(nil)
 		default:
 			ev.Guard = e.Detail
-			ev.Key, ev.Enforcement = "answered", "answered"
+			ev.setDecisions(nil)
 		}
 		row.Effects = append(row.Effects, ev)
 		if !slices.Contains(row.Kinds, e.Kind) {
@@ -272,10 +279,12 @@ func handler(h *result.Handler, run *result.Run) *Handler {
 		if slices.Contains(row.Kinds, f.Category) {
 			continue
 		}
-		row.Effects = append(row.Effects, Effect{
+		ev := Effect{
 			Kind: f.Category, State: f.State, Detail: f.Detail, Guard: "none", Reported: true, Known: f.Known,
-			Message: f.Message, Key: decision(!slices.Contains(f.Missing, "key")), Enforcement: decision(!slices.Contains(f.Missing, "enforcement")),
-		})
+			Message: f.Message,
+		}
+		ev.setDecisions(f.Missing)
+		row.Effects = append(row.Effects, ev)
 		row.Findings++
 		if f.Known {
 			row.Known++
@@ -305,8 +314,37 @@ func handler(h *result.Handler, run *result.Run) *Handler {
 		row.Status = StatusDeclared
 	default:
 		row.Status = StatusNoEffects
+		if note := silencing(run, h.Package); note != "" {
+			row.Note = "none reached, or only through callees whose effects are declared safe: " + note + " in this package (see Directives)"
+		}
 	}
 	return row
+}
+
+// silencing describes the directives of pkg in use that hide effects from callers
+// ("1 //idemlint:idempotent, 2 //idemlint:ignore"), or "" when there are none.
+func silencing(run *result.Run, pkg string) string {
+	var parts []string
+	for _, verb := range []string{"idempotent", "ignore"} {
+		n := 0
+		for _, d := range run.Directives {
+			if d.Package == pkg && d.Used && d.Verb == verb {
+				n++
+			}
+		}
+		if n > 0 {
+			parts = append(parts, fmt.Sprintf("%d //idemlint:%s", n, verb))
+		}
+	}
+	return strings.Join(parts, ", ")
+}
+
+// setDecisions marks each checklist decision answered, or missing when listed.
+func (e *Effect) setDecisions(missing []string) {
+	e.Key = decision(!slices.Contains(missing, "key"))
+	e.Enforcement = decision(!slices.Contains(missing, "enforcement"))
+	e.TTL = decision(!slices.Contains(missing, "ttl"))
+	e.Partial = decision(!slices.Contains(missing, "partial"))
 }
 
 func decision(answered bool) string {

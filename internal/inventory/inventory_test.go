@@ -1,8 +1,11 @@
 package inventory_test
 
 import (
+	"regexp"
+	"strconv"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/chokaq/idemlint/internal/inventory"
 	"github.com/chokaq/idemlint/internal/result"
@@ -115,5 +118,52 @@ func TestHTML(t *testing.T) {
 		if !strings.Contains(page, want) {
 			t.Errorf("page lacks %s", want)
 		}
+	}
+}
+
+// Every checklist decision has its column: ttl and partial beside key and enforcement; a
+// handler without effects in a package with directives that hide callees' effects says
+// so; the filter box is wide enough for its placeholder.
+func TestDecisionsNoteAndFilter(t *testing.T) {
+	run := sampleRun()
+	run.Handlers[0].Effects[0].Missing = []string{"key", "enforcement", "partial"}
+	idem := &result.Directive{Package: "r", Pos: result.Position{Path: "/r/r/c.go", File: "r/c.go", Line: 4}, Verb: "idempotent", Reason: "upserts", Used: true}
+	run.Directives = append(run.Directives, idem)
+	run.Handlers = append(run.Handlers, &result.Handler{Name: "Quiet", Package: "r", Framework: "asynq", Pos: result.Position{Path: "/r/r/q.go", File: "r/q.go", Line: 9}})
+	v := inventory.Build("t", run)
+	var quiet *inventory.Handler
+	for _, h := range v.Handlers {
+		if h.Name == "(*W).Work" {
+			e := h.Effects[0]
+			if got := e.Key + "/" + e.Enforcement + "/" + e.TTL + "/" + e.Partial; got != "missing/missing/answered/missing" {
+				t.Errorf("decisions of (*W).Work sql.write: %s", got)
+			}
+		}
+		if h.Name == "Quiet" {
+			quiet = h
+		}
+	}
+	if quiet == nil || quiet.Status != "no effects" || !strings.Contains(quiet.Note, "declared safe: 1 //idemlint:idempotent in this package") {
+		t.Fatalf("handler without effects beside an idempotent callee: %+v", quiet)
+	}
+	var html, md strings.Builder
+	inventory.HTML(&html, v)
+	inventory.Markdown(&md, v)
+	for _, want := range []string{"Decisions (key / enforcement / ttl / partial)", `title="ttl: answered"`, `title="partial: missing"`, quiet.Note} {
+		if !strings.Contains(html.String(), want) {
+			t.Errorf("HTML lacks %q", want)
+		}
+	}
+	for _, want := range []string{"sql.write: missing / missing / answered / missing", quiet.Note} {
+		if !strings.Contains(md.String(), want) {
+			t.Errorf("Markdown lacks %q", want)
+		}
+	}
+	m := regexp.MustCompile(`<input id="filter" type="search" size="(\d+)" placeholder="([^"]*)"`).FindStringSubmatch(html.String())
+	if m == nil {
+		t.Fatal("no sized filter box")
+	}
+	if size, _ := strconv.Atoi(m[1]); size < utf8.RuneCountInString(m[2])+2 {
+		t.Errorf("filter box of %d characters cuts its placeholder %q", size, m[2])
 	}
 }

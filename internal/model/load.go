@@ -12,7 +12,9 @@ import (
 	"github.com/goccy/go-yaml/parser"
 	"github.com/goccy/go-yaml/token"
 
+	"github.com/chokaq/idemlint/internal/config"
 	"github.com/chokaq/idemlint/internal/effect"
+	"github.com/chokaq/idemlint/internal/yamlerr"
 )
 
 // File is the schema of a model file (the built-in ones and users' .idemlint.yml alike), as
@@ -136,6 +138,9 @@ func Parse(name string, data []byte) (Library, error) {
 	if err := decode(data, &f); err != nil {
 		return Library{}, yamlError(name, err)
 	}
+	if config.SettingsOnly(doc) { // a .idemlint.yml with settings and no models
+		return Library{Source: name}, nil
+	}
 	lib, problems := f.library()
 	if len(problems) > 0 {
 		var errs []error
@@ -158,7 +163,15 @@ func decode(data []byte, f *File) (err error) {
 			err = fmt.Errorf("the YAML decoder failed on this file (%v): check its tags and structure", r)
 		}
 	}()
-	return yaml.UnmarshalWithOptions(data, f, yaml.DisallowUnknownField(), yaml.Strict())
+	// The settings keys (disable, enable, ...) are read by internal/config; they are
+	// accepted here, and their types checked with the rest of the file.
+	var doc struct {
+		File            `yaml:",inline"`
+		config.Settings `yaml:",inline"`
+	}
+	err = yaml.UnmarshalWithOptions(data, &doc, yaml.DisallowUnknownField(), yaml.Strict())
+	*f = doc.File
+	return err
 }
 
 // yamlError turns a go-yaml error into an Error with the file's name and the place.
@@ -169,7 +182,11 @@ func yamlError(name string, err error) error {
 	}
 	if errors.As(err, &tokened) && tokened.GetToken() != nil {
 		pos := tokened.GetToken().Position
-		return &Error{File: name, Line: pos.Line, Column: pos.Column, Msg: tokened.GetMessage()}
+		msg := tokened.GetMessage()
+		if m, ok := yamlerr.TypeMessage(err); ok { // in YAML's terms, not Go's
+			msg = m
+		}
+		return &Error{File: name, Line: pos.Line, Column: pos.Column, Msg: msg}
 	}
 	return &Error{File: name, Msg: err.Error()}
 }

@@ -49,7 +49,9 @@ func TestParseErrorsNameFileLineAndField(t *testing.T) {
 		{"bad shape", "library: x\nsinks:\n  - func: \"a/b.F\"\n    kind: sql.write\n    shape: exec\n", `m.yml:5:12: field shape: unknown shape "exec"`},
 		{"missing arg", "library: x\nsinks:\n  - func: \"a/b.F\"\n    kind: sql.write\n    shape: sql.exec\n", "m.yml:3:9: sink: field arg is required for shape sql.exec"},
 		{"negative arg", "library: x\nsinks:\n  - func: \"a/b.F\"\n    kind: sql.write\n    shape: sql.exec\n    arg: -1\n", "m.yml:6:10: field arg: an argument index counts from 0"},
-		{"wrong type", "library: x\nsinks:\n  - func: \"a/b.F\"\n    arg: one\n", "m.yml:4:10: cannot unmarshal string"},
+		{"wrong type", "library: x\nsinks:\n  - func: \"a/b.F\"\n    arg: one\n", `m.yml:4:10: field arg: want an integer, got a string "one"`},
+		{"settings key of the wrong type", "library: x\ndisable: email.send\n", `m.yml:2:10: field disable: want a list, got a string "email.send"`},
+		{"settings key misspelt", "disabel: [email.send]\n", `m.yml:1:1: unknown field "disabel"`},
 		{"bad func", "library: x\nsinks:\n  - func: \"Exec\"\n    kind: sql.write\n    shape: send\n", `m.yml:3:11: a function is written pkg/path.Func, got "Exec"`},
 		{"bad method", "library: x\nsinks:\n  - funcs: [\"a/b.F\", \"(*a/b.T.M\"]\n    kind: sql.write\n    shape: send\n", `a method is written (*pkg/path.Type).Method`},
 		{"no library", "sinks: []\n", "m.yml:1:6: field library: a name for the library is required"},
@@ -85,6 +87,19 @@ func TestParseErrorsNameFileLineAndField(t *testing.T) {
 				t.Errorf("error\n  %v\nwant it to contain\n  %s", err, tc.want)
 			}
 		})
+	}
+}
+
+// The settings keys of .idemlint.yml (read by internal/config) are accepted beside the
+// models, and alone.
+func TestParseSettingsKeys(t *testing.T) {
+	for _, src := range []string{
+		"disable: [email.send]\nenable: []\nmodels: [more.yml]\nbuiltin: true\ndecisions: [key]\n",
+		"library: x\ndisable: [email.send]\nsinks:\n  - func: \"a/b.F\"\n    kind: http.write\n    shape: send\n",
+	} {
+		if _, err := Parse("m.yml", []byte(src)); err != nil {
+			t.Errorf("%q: %v", src, err)
+		}
 	}
 }
 

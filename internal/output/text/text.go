@@ -12,17 +12,22 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"strings"
 
 	"github.com/chokaq/idemlint/internal/result"
 )
 
-// Write prints findings in order. contextLines < 0 prints no source lines.
-func Write(w io.Writer, findings []*result.Finding, contextLines int) error {
+// Write prints findings in order, with file names relative to dir when they are below it
+// (as go vet and staticcheck print them; dir is the working directory, "" for absolute
+// names). contextLines < 0 prints no source lines.
+func Write(w io.Writer, findings []*result.Finding, contextLines int, dir string) error {
 	bw := bufio.NewWriter(w)
 	src := map[string][]string{}
 	print := func(pos, end result.Position, message string) {
-		fmt.Fprintf(bw, "%s: %s\n", pos, message)
+		shown := pos
+		shown.Path = Rel(dir, pos.Path)
+		fmt.Fprintf(bw, "%s: %s\n", shown, message)
 		if contextLines < 0 || !pos.IsValid() {
 			return
 		}
@@ -49,4 +54,29 @@ func Write(w io.Writer, findings []*result.Finding, contextLines int) error {
 		}
 	}
 	return bw.Flush()
+}
+
+// Rel returns file relative to dir when file is below dir, else file unchanged.
+func Rel(dir, file string) string {
+	if dir == "" || !filepath.IsAbs(file) {
+		return file
+	}
+	rel, err := filepath.Rel(dir, file)
+	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		return file
+	}
+	return rel
+}
+
+// RelPrefix makes the "file:line:col: " that starts a message (a load error as go/packages
+// prints it) relative to dir, as Rel does.
+func RelPrefix(dir, msg string) string {
+	if dir == "" || !strings.HasPrefix(msg, dir+string(filepath.Separator)) {
+		return msg
+	}
+	i := strings.IndexByte(msg, ':')
+	if i < 0 {
+		return msg
+	}
+	return Rel(dir, msg[:i]) + msg[i:]
 }

@@ -1,0 +1,221 @@
+package driver
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"runtime"
+	"slices"
+	"strings"
+
+	"golang.org/x/tools/go/packages"
+
+	"github.com/chokaq/idemlint/internal/config"
+	"github.com/chokaq/idemlint/internal/model"
+)
+
+// ConfigError is a .idemlint.yml (or model file) that does not load: found once, before
+// analysis, instead of once per package that it applies to. Exit status 2.
+type ConfigError struct{ Err error }
+
+func (e *ConfigError) Error() string { return e.Err.Error() }
+func (e *ConfigError) Unwrap() error { return e.Err }
+
+func load(cfg Config) ([]*packages.Package, error) {
+	conf := &packages.Config{
+		// The analyzer exchanges facts, so dependencies need syntax too.
+		Mode:       packages.LoadAllSyntax | packages.NeedModule,
+		Tests:      cfg.Tests,
+		BuildFlags: cfg.BuildFlags,
+	}
+	pkgs, err := packages.Load(conf, cfg.Patterns...)
+	if err != nil {
+		return nil, goError(err)
+	}
+	if err := patternErrors(pkgs); err != nil {
+		return nil, err
+	}
+	if len(pkgs) == 0 {
+		return nil, fmt.Errorf("%s: no Go packages there", strings.Join(cfg.Patterns, " "))
+	}
+	if err := newerGo(pkgs); err != nil {
+		return nil, err
+	}
+	if err := checkConfigs(pkgs); err != nil {
+		return nil, &ConfigError{err}
+	}
+	return pkgs, nil
+}
+
+// goError words an error of the go command that go/packages passes on ("err: exit status
+// 1: stderr: go: go.mod file not found in current directory or any parent directory; see
+// 'go help modules'") as what is wrong.
+func goError(err error) error {
+	msg := err.Error()
+	if i := strings.Index(msg, "stderr: "); i >= 0 {
+		msg = msg[i+len("stderr: "):]
+	}
+	msg = strings.TrimSpace(strings.TrimPrefix(msg, "go: "))
+	if strings.Contains(msg, "go.mod file not found") {
+		return errors.New(noModule())
+	}
+	return errors.New(msg)
+}
+
+func noModule() string {
+	wd, _ := os.Getwd()
+	return fmt.Sprintf("no Go module here: no go.mod in %s or any directory above it (run idemlint in a module, or create one with go mod init)", wd)
+}
+
+// patternErrors returns one error for the patterns that name no package: a directory that
+// does not exist, one outside the main module, no module at all. go/packages returns each
+// as a package without files; analysing it would count it as a package.
+func patternErrors(pkgs []*packages.Package) error {
+	var msgs []string
+	add := func(m string) {
+		if !slices.Contains(msgs, m) {
+			msgs = append(msgs, m)
+		}
+	}
+	for _, p := range pkgs {
+		if p.Name != "" || len(p.GoFiles)+len(p.CompiledGoFiles)+len(p.OtherFiles) > 0 || len(p.Errors) == 0 {
+			continue
+		}
+		for _, e := range p.Errors {
+			add(plainPatternError(p.ID, e.Msg))
+		}
+	}
+	if len(msgs) == 0 {
+		return nil
+	}
+	return errors.New(strings.Join(msgs, "\n"))
+}
+
+var (
+	patternPrefix = regexp.MustCompile(`^pattern ([^:]+): `)
+	notInModule   = regexp.MustCompile(`directory prefix (\S+) does not contain main module`)
+)
+
+func plainPatternError(id, msg string) string {
+	pattern := id
+	if m := patternPrefix.FindStringSubmatch(msg); m != nil {
+		pattern, msg = m[1], msg[len(m[0]):]
+	}
+	switch {
+	case strings.Contains(msg, "go.mod file not found") && !inModule():
+		return noModule()
+	case notInModule.MatchString(msg):
+		if !inModule() {
+			return noModule()
+		}
+		return fmt.Sprintf("%s: not in the main module (run idemlint from the module's directory)", pattern)
+	case strings.Contains(msg, "no such file or directory") || strings.Contains(msg, "directory not found"):
+		return fmt.Sprintf("%s: no such directory", strings.TrimSuffix(pattern, "/..."))
+	case strings.Contains(msg, "is not in std"):
+		return fmt.Sprintf("%s: no such package (not a directory here, not in the standard library)", pattern)
+	}
+	return pattern + ": " + msg
+}
+
+// inModule reports whether the go command finds a main module from the working directory.
+func inModule() bool {
+	out, err := exec.Command("go", "env", "GOMOD").Output()
+	gomod := strings.TrimSpace(string(out))
+	return err == nil && gomod != "" && gomod != os.DevNull
+}
+
+var newerGoVersion = regexp.MustCompile(`requires newer Go version (go[0-9.]+)`)
+
+// newerGo returns one error when packages need a newer Go than this build of idemlint
+// (go/types refuses them, one type error per package): rebuilding with that Go fixes it.
+func newerGo(pkgs []*packages.Package) error {
+	need, n := "", 0
+	packages.Visit(pkgs, nil, func(p *packages.Package) {
+		for _, e := range p.Errors {
+			if m := newerGoVersion.FindStringSubmatch(e.Msg); m != nil {
+				n++
+				if need == "" || versionLess(need, m[1]) {
+					need = m[1]
+				}
+			}
+		}
+	})
+	if n == 0 {
+		return nil
+	}
+	return fmt.Errorf("%s: the packages need %s, and this idemlint was built with %s, whose type checker refuses them. Rebuild idemlint with the newer Go, e.g.:\n\tGOTOOLCHAIN=%s go install github.com/chokaq/idemlint/cmd/idemlint@latest\n(or, in a clone: GOTOOLCHAIN=%s go install ./cmd/idemlint)",
+		plural(n, "package"), need, runtime.Version(), toolchain(need), toolchain(need))
+}
+
+// NewerGoError is newerGo for tests: the error for these messages, or nil.
+func NewerGoError(msgs ...string) error {
+	p := &packages.Package{ID: "p"}
+	for _, m := range msgs {
+		p.Errors = append(p.Errors, packages.Error{Msg: m})
+	}
+	return newerGo([]*packages.Package{p})
+}
+
+// toolchain names a toolchain release for GOTOOLCHAIN: "go1.27" is the language version,
+// whose first release is go1.27.0.
+func toolchain(v string) string {
+	if strings.Count(v, ".") == 1 {
+		return v + ".0"
+	}
+	return v
+}
+
+func versionLess(a, b string) bool {
+	pa, pb := strings.Split(strings.TrimPrefix(a, "go"), "."), strings.Split(strings.TrimPrefix(b, "go"), ".")
+	for i := 0; i < len(pa) && i < len(pb); i++ {
+		var x, y int
+		fmt.Sscan(pa[i], &x)
+		fmt.Sscan(pb[i], &y)
+		if x != y {
+			return x < y
+		}
+	}
+	return len(pa) < len(pb)
+}
+
+func plural(n int, what string) string {
+	if n == 1 {
+		return "1 " + what
+	}
+	return fmt.Sprintf("%d %ss", n, what)
+}
+
+// checkConfigs loads each .idemlint.yml that applies to a loaded package once, so that a
+// broken one is one error before analysis, not one per package (plus a "failed
+// prerequisites" line for each package that imports one).
+func checkConfigs(pkgs []*packages.Package) error {
+	wd, _ := os.Getwd()
+	seen := map[string]bool{}
+	files := map[string]bool{}
+	var errs []error
+	packages.Visit(pkgs, nil, func(p *packages.Package) {
+		for _, f := range p.CompiledGoFiles {
+			dir := filepath.Dir(f)
+			if seen[dir] {
+				continue
+			}
+			seen[dir] = true
+			cfg := config.Find(dir)
+			if cfg == "" || files[cfg] {
+				continue
+			}
+			files[cfg] = true
+			// Named relative to the working directory in the message, when below it.
+			if rel, err := filepath.Rel(wd, cfg); err == nil && !strings.HasPrefix(rel, "..") {
+				cfg = rel
+			}
+			if _, err := model.LoadFile(cfg); err != nil {
+				errs = append(errs, err)
+			}
+		}
+	})
+	return errors.Join(errs...)
+}
