@@ -45,7 +45,11 @@ func Link(pkgs []Package) callgraph.Links {
 			}
 		}
 	}
-	byName := methodSets(converted)
+	withEffects := map[string]bool{}
+	for fn := range methods {
+		withEffects[fn.Name()] = true
+	}
+	byName := methodSets(converted, withEffects)
 	links := callgraph.Links{}
 	cones := map[*types.Package]map[*types.Package]bool{}
 	for _, p := range pkgs {
@@ -67,15 +71,17 @@ func Link(pkgs []Package) callgraph.Links {
 }
 
 // methodSets indexes the converted types (and pointers to them) by the names of their
-// methods.
-func methodSets(converted []*types.Named) map[string][]types.Type {
+// methods, for the names some method with effects has (err.Error() calls are everywhere;
+// an Error method with effects is rare).
+func methodSets(converted []*types.Named, names map[string]bool) map[string][]types.Type {
 	byName := map[string][]types.Type{}
 	for _, n := range converted {
 		for _, t := range []types.Type{n, types.NewPointer(n)} {
 			ms := types.NewMethodSet(t)
 			for i := 0; i < ms.Len(); i++ {
-				name := ms.At(i).Obj().Name()
-				byName[name] = append(byName[name], t)
+				if name := ms.At(i).Obj().Name(); names[name] {
+					byName[name] = append(byName[name], t)
+				}
 			}
 		}
 	}
