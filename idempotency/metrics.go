@@ -14,8 +14,9 @@ import (
 type Outcome string
 
 // The outcomes, one per event a delivery can meet. A delivery that runs the handler counts
-// OutcomeClaimed and then one of OutcomeCompleted, OutcomeReleased or OutcomeCompleteConflict
-// (none when a failed handler's claim is kept, see WithKeepClaimOn).
+// OutcomeClaimed and then exactly one of OutcomeCompleted, OutcomeCompleteFailed,
+// OutcomeCompleteConflict, OutcomeReleased, OutcomeReleaseFailed, OutcomeClaimLost or
+// OutcomeKept.
 const (
 	// OutcomeClaimed: the key was free; the handler runs.
 	OutcomeClaimed Outcome = "claimed"
@@ -38,12 +39,27 @@ const (
 	// OutcomeFingerprintMismatch: the key is held or completed for a different payload; the
 	// job was rejected.
 	OutcomeFingerprintMismatch Outcome = "fingerprint_mismatch"
+	// OutcomeKeyError: the key or fingerprint function failed; the job was rejected.
+	OutcomeKeyError Outcome = "key_error"
+	// OutcomeCompleteFailed: the handler succeeded but the store did not take its completion
+	// marker; the job runs again after the lease.
+	OutcomeCompleteFailed Outcome = "complete_failed"
+	// OutcomeReleaseFailed: the handler failed and releasing its claim failed too; the key
+	// stays blocked until the lease ends.
+	OutcomeReleaseFailed Outcome = "release_failed"
+	// OutcomeClaimLost: the handler failed after its claim had been taken over (a fenced
+	// worker); there was nothing of its own to release.
+	OutcomeClaimLost Outcome = "claim_lost"
+	// OutcomeKept: the handler failed and its claim was kept until its lease ends
+	// (WithKeepClaimOn).
+	OutcomeKept Outcome = "kept"
 )
 
 // Outcomes lists every Outcome, in a stable order.
 var Outcomes = []Outcome{
 	OutcomeClaimed, OutcomeCompleted, OutcomeCompletedDuplicate, OutcomeInProgressDuplicate,
 	OutcomeReleased, OutcomeCompleteConflict, OutcomeEmptyKey, OutcomeFingerprintMismatch,
+	OutcomeKeyError, OutcomeCompleteFailed, OutcomeReleaseFailed, OutcomeClaimLost, OutcomeKept,
 }
 
 // Metric and attribute names. The claims counter's name and its outcome values come from the
@@ -134,12 +150,24 @@ func KeyHash(key string) string {
 	return hex.EncodeToString(sum[:8])
 }
 
-// log writes one record, computing the key hash only when the record will be written.
-func (c *core) log(ctx context.Context, level slog.Level, msg, key string, attrs ...slog.Attr) {
+// keyHash is the key_hash of logs and errors for a store key: the first 16 hex digits of a
+// hashed store key (a prefix of the record's key, to find it by), or KeyHash of a raw one.
+func (c *core) keyHash(storeKey string) string {
+	if c.legacyKeys {
+		return KeyHash(storeKey)
+	}
+	return storeKey[:16]
+}
+
+// log writes one record about the key stored as storeKey, computing the key hash only when
+// the record will be written.
+func (c *core) log(ctx context.Context, level slog.Level, msg, storeKey string, attrs ...slog.Attr) {
 	if !c.logger.Enabled(ctx, level) {
 		return
 	}
-	attrs = append(attrs, slog.String("key_hash", KeyHash(key)))
+	if storeKey != "" {
+		attrs = append(attrs, slog.String("key_hash", c.keyHash(storeKey)))
+	}
 	if c.name != "" {
 		attrs = append(attrs, slog.String("handler", c.name))
 	}

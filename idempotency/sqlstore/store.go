@@ -316,7 +316,7 @@ func (s *Store) update(ctx context.Context, db execer, op, query string, args ..
 func (s *Store) CompleteTx(ctx context.Context, tx *sql.Tx) error {
 	return idempotency.CompleteInTx(ctx, func(c idempotency.Claim) error {
 		return s.update(ctx, tx, "complete in transaction", s.q.complete,
-			c.Key, c.Token.Owner, c.Token.Epoch, c.Retention.Microseconds(), s.now())
+			c.StoreKey, c.Token.Owner, c.Token.Epoch, c.Retention.Microseconds(), s.now())
 	})
 }
 
