@@ -38,6 +38,7 @@ func TestStore(t *testing.T, newStore NewStoreFunc) {
 	t.Run("Outcomes", func(t *testing.T) { testOutcomes(t, newStore) })
 	t.Run("ExactlyOnce", func(t *testing.T) { testExactlyOnce(t, newStore) })
 	t.Run("CrashMatrix", func(t *testing.T) { testCrashMatrix(t, newStore) })
+	t.Run("Robustness", func(t *testing.T) { testRobustness(t, newStore) })
 }
 
 // fixture is one test's store, clock and key space.
@@ -93,8 +94,13 @@ func (f *fixture) middleware(store idempotency.Store, m *Metrics, opts ...idempo
 // released at once.
 func (f *fixture) state(jobKey string) idempotency.ClaimResult {
 	f.t.Helper()
+	return f.stateRaw(idempotency.StoreKey(suiteHandler, jobKey))
+}
+
+// stateRaw is state for a key as the store keeps it.
+func (f *fixture) stateRaw(key string) idempotency.ClaimResult {
+	f.t.Helper()
 	ctx := context.Background()
-	key := idempotency.StoreKey(suiteHandler, jobKey)
 	res, err := f.store.Claim(ctx, idempotency.ClaimRequest{Key: key, Owner: "observer", Lease: suiteLease})
 	if err != nil {
 		f.t.Fatalf("observing %s: %v", key, err)

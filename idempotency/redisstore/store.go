@@ -1,10 +1,17 @@
 // Package redisstore is an idempotency.Store in Redis (go-redis v9). Every operation is one
 // Lua script on one key, so it is atomic, costs one round trip, and works on Redis Cluster.
 //
-// A key's record is a hash (state, owner, epoch, fingerprint, expiry). Leases and retentions
-// are measured by the Redis server's clock (TIME), so workers' clocks never disagree about who
-// holds a key. The record also carries a Redis TTL a little past its logical expiry, so Redis
-// drops it on its own; no cleanup job is needed.
+// A key's record is a hash (state, owner, epoch, fingerprint, expiry) at RecordKey(key). Leases
+// and retentions are measured by the Redis server's clock (TIME), so workers' clocks never
+// disagree about who holds a key. The record also carries a Redis TTL a little past its
+// logical expiry, so Redis drops it on its own; no cleanup job is needed.
+//
+// Epochs do not rest on the clock alone: each of 256 hash tags has an epoch counter key
+// (prefix + "{tag}epoch", no TTL, in the same cluster slot as the records of its tag), and a
+// claim's epoch is above its counter. So a record that expired away, or a failover to a
+// server whose clock is behind, cannot hand a new holder an epoch below a zombie's. (A
+// failover that loses acknowledged writes can lose counter updates too; the clock part of
+// the epoch then still holds unless the clock stepped back as well.)
 package redisstore
 
 import (
@@ -12,6 +19,7 @@ import (
 	_ "embed"
 	"errors"
 	"fmt"
+	"hash/fnv"
 	"strconv"
 	"time"
 
@@ -35,17 +43,41 @@ type Config struct {
 
 // Store is an idempotency.Store in Redis. It is safe for concurrent use.
 type Store struct {
-	client   redis.Scripter
+	client   Client
 	prefix   string
 	lingerMs int64
 	clock    idempotency.Clock
 }
 
-var _ idempotency.Store = (*Store)(nil)
+var (
+	_ idempotency.Store     = (*Store)(nil)
+	_ idempotency.Inspector = (*Store)(nil)
+)
 
-// New returns a Store on client (a *redis.Client, *redis.ClusterClient or any other
-// redis.Scripter).
-func New(client redis.Scripter, cfg Config) (*Store, error) {
+// RecordKey is the Redis key of key's record: the prefix, a hash tag of two hex digits
+// derived from the key (so the record and its epoch counter share a cluster slot), and the
+// key. A prefix that holds a hash tag of its own overrides it, as Redis reads the first.
+func (s *Store) RecordKey(key string) string { return s.prefix + "{" + tag(key) + "}" + key }
+
+// counterKey is the epoch counter of key's hash tag.
+func (s *Store) counterKey(key string) string { return s.prefix + "{" + tag(key) + "}epoch" }
+
+func tag(key string) string {
+	h := fnv.New32a()
+	_, _ = h.Write([]byte(key))
+	return fmt.Sprintf("%02x", h.Sum32()&0xff)
+}
+
+// Client is what the store needs of a client: scripts, and reading or deleting one
+// record (Inspect, Forget). *redis.Client and *redis.ClusterClient have it.
+type Client interface {
+	redis.Scripter
+	HMGet(ctx context.Context, key string, fields ...string) *redis.SliceCmd
+	Del(ctx context.Context, keys ...string) *redis.IntCmd
+}
+
+// New returns a Store on client (a *redis.Client or *redis.ClusterClient).
+func New(client Client, cfg Config) (*Store, error) {
 	if client == nil {
 		return nil, errors.New("redisstore: nil client")
 	}
@@ -86,7 +118,7 @@ func (s *Store) now() string {
 
 // Claim implements idempotency.Store.
 func (s *Store) Claim(ctx context.Context, req idempotency.ClaimRequest) (idempotency.ClaimResult, error) {
-	v, err := claimScript.Run(ctx, s.client, []string{s.prefix + req.Key},
+	v, err := claimScript.Run(ctx, s.client, []string{s.RecordKey(req.Key), s.counterKey(req.Key)},
 		req.Owner, req.Fingerprint, req.Lease.Microseconds(), s.now(), s.lingerMs).Slice()
 	if err != nil {
 		return idempotency.ClaimResult{}, fmt.Errorf("redisstore: claim: %w", err)
@@ -151,7 +183,7 @@ func (s *Store) Release(ctx context.Context, key string, token idempotency.Token
 
 // cas runs a compare-and-set script on the token; 0 means the token does not hold the key.
 func (s *Store) cas(ctx context.Context, op string, script *redis.Script, key string, token idempotency.Token, d time.Duration) error {
-	n, err := script.Run(ctx, s.client, []string{s.prefix + key},
+	n, err := script.Run(ctx, s.client, []string{s.RecordKey(key)},
 		token.Owner, strconv.FormatInt(token.Epoch, 10), d.Microseconds(), s.now(), s.lingerMs).Int64()
 	if err != nil {
 		return fmt.Errorf("redisstore: %s: %w", op, err)

@@ -90,6 +90,8 @@ func New(db *sql.DB, cfg Config) (*Store, error) {
 //	complete:      key, owner, epoch, retention (µs), now
 //	release:       key, owner, epoch, now
 //	deleteExpired: limit, now
+//	inspect:       key, now
+//	forget:        key
 //
 // where now is nil on PostgreSQL to use the database clock.
 type queries struct {
@@ -99,6 +101,8 @@ type queries struct {
 	complete      string
 	release       string
 	deleteExpired string
+	inspect       string
+	forget        string
 }
 
 // pgNow is the PostgreSQL "now": the statement's start on the database clock unless a test
@@ -109,24 +113,28 @@ func pgNow(param int) string {
 }
 
 var postgresQueries = queries{
-	// One statement, one round trip: the CTE inserts the row or takes over a free one, and
-	// when the key is held the second branch reads the holder instead. A holder that
+	// One statement, one round trip: the CTE inserts the row or takes over a free one (or
+	// gives its owner back a claim it already holds: a retry after a lost reply), and when
+	// the key is held the second branch reads the holder instead. The epoch is the
+	// sequence's next value: store-wide, so above any epoch the key ever had. A holder that
 	// committed after this statement's snapshot is invisible to that branch; then nothing
 	// comes back and claimFallback reads it with a fresh snapshot.
 	claim: `
 WITH now AS (SELECT ` + pgNow(5) + ` AS t),
 claimed AS (
 	INSERT INTO idempotency_keys AS k (key, state, owner, epoch, fingerprint, expires_at)
-	SELECT $1, 'in_progress', $2, (extract(epoch FROM now.t) * 1000000)::bigint, $3,
+	SELECT $1, 'in_progress', $2, nextval('idempotency_epoch'), $3,
 	       now.t + $4::bigint * interval '1 microsecond'
 	FROM now
 	ON CONFLICT (key) DO UPDATE SET
 		state       = 'in_progress',
 		owner       = excluded.owner,
-		epoch       = greatest(k.epoch + 1, excluded.epoch),
+		epoch       = CASE WHEN k.state = 'in_progress' AND k.owner = excluded.owner AND k.expires_at > (SELECT t FROM now)
+		                   THEN k.epoch ELSE greatest(k.epoch + 1, excluded.epoch) END,
 		fingerprint = excluded.fingerprint,
 		expires_at  = excluded.expires_at
 	WHERE k.state = 'released' OR k.expires_at <= (SELECT t FROM now)
+	   OR (k.state = 'in_progress' AND k.owner = excluded.owner)
 	RETURNING k.state, k.owner, k.epoch, k.fingerprint, k.expires_at
 )
 SELECT r.claimed, r.state, r.owner, r.epoch, r.fingerprint,
@@ -157,21 +165,29 @@ WHERE key = $1 AND owner = $2 AND epoch = $3 AND state IN ('in_progress', 'relea
 DELETE FROM idempotency_keys
 WHERE expires_at <= ` + pgNow(2) + ` AND key IN (
 	SELECT key FROM idempotency_keys WHERE expires_at <= ` + pgNow(2) + ` LIMIT $1)`,
+	inspect: `
+SELECT false, state, owner, epoch, fingerprint,
+       (extract(epoch FROM expires_at - ` + pgNow(2) + `) * 1000000)::bigint
+FROM idempotency_keys WHERE key = $1`,
+	forget: `DELETE FROM idempotency_keys WHERE key = $1`,
 }
 
 // SQLite runs one writer at a time, so reading a held key's row in a second statement
-// races with nothing that Claim does not retry; it cannot put an INSERT in a CTE anyway.
+// races with nothing that Claim does not retry; it cannot put an INSERT in a CTE anyway. The
+// epoch is past the store-wide high-water mark that the migration's triggers keep.
 var sqliteQueries = queries{
 	claim: `
 INSERT INTO idempotency_keys (key, state, owner, epoch, fingerprint, expires_at)
-VALUES (?1, 'in_progress', ?2, ?5, ?3, ?5 + ?4)
+VALUES (?1, 'in_progress', ?2, max(?5, (SELECT n + 1 FROM idempotency_epoch WHERE id = 1)), ?3, ?5 + ?4)
 ON CONFLICT (key) DO UPDATE SET
 	state       = 'in_progress',
 	owner       = excluded.owner,
-	epoch       = max(idempotency_keys.epoch + 1, excluded.epoch),
+	epoch       = CASE WHEN idempotency_keys.state = 'in_progress' AND idempotency_keys.owner = excluded.owner AND idempotency_keys.expires_at > ?5
+	                   THEN idempotency_keys.epoch ELSE max(idempotency_keys.epoch + 1, excluded.epoch) END,
 	fingerprint = excluded.fingerprint,
 	expires_at  = excluded.expires_at
 WHERE idempotency_keys.state = 'released' OR idempotency_keys.expires_at <= ?5
+   OR (idempotency_keys.state = 'in_progress' AND idempotency_keys.owner = excluded.owner)
 RETURNING true, state, owner, epoch, fingerprint, expires_at - ?5`,
 	claimFallback: `
 SELECT false, state, owner, epoch, fingerprint, expires_at - ?2
@@ -189,6 +205,10 @@ WHERE key = ?1 AND owner = ?2 AND epoch = ?3 AND state IN ('in_progress', 'relea
 DELETE FROM idempotency_keys
 WHERE expires_at <= ?2 AND key IN (
 	SELECT key FROM idempotency_keys WHERE expires_at <= ?2 LIMIT ?1)`,
+	inspect: `
+SELECT false, state, owner, epoch, fingerprint, expires_at - ?2
+FROM idempotency_keys WHERE key = ?1`,
+	forget: `DELETE FROM idempotency_keys WHERE key = ?1`,
 }
 
 // now is the "now" argument: nil lets PostgreSQL use its own clock; SQLite keeps Unix
