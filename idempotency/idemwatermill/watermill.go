@@ -7,8 +7,15 @@
 //	poison, err := idemwatermill.PoisonQueue(publisher, "events.poison")
 //	router.AddMiddleware(poison, mw)
 //
+// Install it on the handlers it has a key for (handler.AddMiddleware), not on the whole
+// router: a router-wide MetadataKey rejects every message of other handlers that lacks the
+// field as an empty key.
+//
 // A duplicate of a completed message is acknowledged. A duplicate of a message still being
-// handled fails, so it is nacked and delivered again later. Watermill has no non-retryable
+// handled is nacked after its RetryAfter: the middleware waits that long (or until the
+// message's context ends) before returning the error, since most Watermill subscribers
+// redeliver a nacked message at once and a duplicate would otherwise spin, claiming the key
+// thousands of times a second. The wait occupies the handler meanwhile. Watermill has no non-retryable
 // error of its own: the errors that retrying cannot fix (complete_conflict,
 // fingerprint_mismatch, an empty key) satisfy idempotency.IsPermanent, and PoisonQueue and
 // ShouldRetry route them away from redelivery.
@@ -23,6 +30,7 @@ package idemwatermill
 import (
 	"context"
 	"errors"
+	"time"
 
 	"github.com/ThreeDotsLabs/watermill/message"
 	"github.com/ThreeDotsLabs/watermill/message/router/middleware"
@@ -52,11 +60,28 @@ func Middleware(mw *idempotency.Middleware[*message.Message]) message.HandlerMid
 				produced, err = h(msg)
 				return err
 			})
+			var ip *idempotency.InProgressError
+			if errors.As(err, &ip) {
+				delayNack(outer, ip.RetryAfter)
+			}
 			if err != nil {
 				return nil, err
 			}
 			return produced, nil
 		}
+	}
+}
+
+// minNackDelay keeps a duplicate that meets a lease about to end from coming straight back.
+const minNackDelay = 100 * time.Millisecond
+
+// delayNack waits d (at least minNackDelay) or until ctx ends.
+func delayNack(ctx context.Context, d time.Duration) {
+	t := time.NewTimer(max(d, minNackDelay))
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+	case <-t.C:
 	}
 }
 
