@@ -73,9 +73,10 @@ var ErrNotInTx = errors.New("idempotency: the handler's transaction has ended")
 // RenewInTx is for stores whose renewals would wait behind the handler's own transaction
 // (SQLite, with its one writer; see sqlstore.Store.BeginTx); handlers call the store's
 // method, not this. From now on the claim's renewals call renew, which must extend the lease
-// inside the handler's transaction, until renew returns ErrNotInTx. Outside a handler run by
-// the middleware it fails; under RunUnprotected it does nothing.
-func RenewInTx(ctx context.Context, renew func(c Claim, lease time.Duration) error) error {
+// inside the handler's transaction, until renew returns ErrNotInTx; its ctx carries the
+// store timeout. Outside a handler run by the middleware it fails; under RunUnprotected it
+// does nothing.
+func RenewInTx(ctx context.Context, renew func(ctx context.Context, c Claim, lease time.Duration) error) error {
 	switch v := ctx.Value(claimKey{}).(type) {
 	case *claimState:
 		v.mu.Lock()
@@ -110,7 +111,7 @@ type claimState struct {
 	// successful renewal): the store measured the lease from no earlier than that, so the
 	// lease holds until leaseFrom+lease by the local monotonic clock at least.
 	leaseFrom time.Time
-	renewTx   func(Claim, time.Duration) error // RenewInTx's function, or nil
+	renewTx   func(context.Context, Claim, time.Duration) error // RenewInTx's function, or nil
 }
 
 func newClaimState(ctx context.Context, c *core, key, storeKey string, token Token, retention time.Duration) *claimState {
@@ -189,9 +190,10 @@ func (st *claimState) renew() {
 	st.mu.Unlock()
 
 	started := time.Now()
+	ctx, cancel := c.storeCtx(context.WithoutCancel(st.Context))
 	var err error
 	if renewTx != nil {
-		err = renewTx(st.claim, c.lease)
+		err = renewTx(ctx, st.claim, c.lease)
 		if errors.Is(err, ErrNotInTx) {
 			st.mu.Lock()
 			st.renewTx = nil // the handler's transaction ended; renew on the store again
@@ -200,10 +202,9 @@ func (st *claimState) renew() {
 		}
 	}
 	if renewTx == nil {
-		ctx, cancel := c.storeCtx(context.WithoutCancel(st.Context))
 		err = c.store.Renew(ctx, st.claim.StoreKey, st.claim.Token, c.lease)
-		cancel()
 	}
+	cancel()
 
 	st.mu.Lock()
 	defer st.mu.Unlock()

@@ -340,6 +340,30 @@ func (s *Store) CompleteTx(ctx context.Context, tx *sql.Tx) error {
 	})
 }
 
+// BeginTx begins a transaction for a handler's business rows, like db.BeginTx. On SQLite it
+// also makes the claim's renewals run inside it: SQLite has one writer, so while the
+// handler's transaction is open a renewal on another connection (or, with the single
+// connection this package advises, any renewal at all) waits for it, times out, and cancels
+// the handler, and a transaction longer than the renewal interval could never commit. Once
+// the transaction ends, renewals go back to the store. Use it, rather than db.BeginTx, for
+// every handler transaction on SQLite; on PostgreSQL it is just db.BeginTx (renewals there
+// run on their own connections). Outside a handler it is db.BeginTx too.
+func (s *Store) BeginTx(ctx context.Context, opts *sql.TxOptions) (*sql.Tx, error) {
+	tx, err := s.db.BeginTx(ctx, opts)
+	if err != nil || s.dialect != SQLite {
+		return tx, err
+	}
+	// A bare context (no handler) gets a plain transaction: the error only says so.
+	_ = idempotency.RenewInTx(ctx, func(rctx context.Context, c idempotency.Claim, lease time.Duration) error {
+		err := s.update(rctx, tx, "renew in transaction", s.q.renew, c.StoreKey, c.Token.Owner, c.Token.Epoch, lease.Microseconds(), s.now())
+		if errors.Is(err, sql.ErrTxDone) {
+			return idempotency.ErrNotInTx
+		}
+		return err
+	})
+	return tx, nil
+}
+
 // DeleteExpired deletes up to limit rows whose lease or retention has run out, and returns
 // how many it deleted. Expired rows are harmless (a claim reuses them), so this only bounds
 // the table's size; run it periodically, in batches, from any one worker.
