@@ -87,7 +87,9 @@ func StoreKey(namespace, key string) string {
 	b = append(b, namespace...)
 	b = append(b, key...)
 	sum := sha256.Sum256(b)
-	return hex.EncodeToString(sum[:])
+	var out [2 * sha256.Size]byte
+	hex.Encode(out[:], sum[:])
+	return string(out[:]) // one allocation (EncodeToString makes two)
 }
 
 // The functions a KeyError names.
