@@ -205,6 +205,7 @@ func (st *claimState) renew() {
 		err = c.store.Renew(ctx, st.claim.StoreKey, st.claim.Token, c.lease)
 	}
 	cancel()
+	c.metrics.storeCall(st, opRenew, started)
 
 	st.mu.Lock()
 	defer st.mu.Unlock()

@@ -65,7 +65,7 @@ func (c *core) conflict(ctx context.Context, st *claimState, err error) error {
 // releaseAfterFailure frees the key and returns herr, joined with the release error if any:
 // a store problem must never hide why the handler failed.
 func (c *core) releaseAfterFailure(ctx context.Context, st *claimState, herr error) error {
-	err := c.retry(ctx, 2, func(sctx context.Context) error {
+	err := c.retry(ctx, opRelease, 2, func(sctx context.Context) error {
 		return c.store.Release(sctx, st.claim.StoreKey, st.claim.Token)
 	})
 	switch {
@@ -88,7 +88,7 @@ func (c *core) releaseAfterFailure(ctx context.Context, st *claimState, herr err
 }
 
 func (c *core) complete(ctx context.Context, st *claimState) error {
-	return c.retry(ctx, 3, func(sctx context.Context) error {
+	return c.retry(ctx, opComplete, 3, func(sctx context.Context) error {
 		return c.store.Complete(sctx, st.claim.StoreKey, st.claim.Token, st.claim.Retention)
 	})
 }
@@ -96,7 +96,7 @@ func (c *core) complete(ctx context.Context, st *claimState) error {
 // retry calls op up to attempts times on a context detached from the job's (which may be
 // cancelled by now), each call with the store timeout. Complete and Release are idempotent for
 // the same token, so a retry after a lost reply is safe. ErrConflict is final.
-func (c *core) retry(ctx context.Context, attempts int, op func(context.Context) error) error {
+func (c *core) retry(ctx context.Context, name string, attempts int, op func(context.Context) error) error {
 	detached := context.WithoutCancel(ctx)
 	var err error
 	for i := range attempts {
@@ -104,7 +104,9 @@ func (c *core) retry(ctx context.Context, attempts int, op func(context.Context)
 			time.Sleep(time.Duration(i) * 20 * time.Millisecond)
 		}
 		sctx, cancel := c.storeCtx(detached)
+		start := time.Now()
 		err = op(sctx)
+		c.metrics.storeCall(ctx, name, start)
 		cancel()
 		if err == nil || errors.Is(err, ErrConflict) {
 			return err

@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"log/slog"
+	"time"
 
 	"go.opentelemetry.io/otel/attribute"
 	"go.opentelemetry.io/otel/metric"
@@ -67,10 +68,12 @@ var Outcomes = []Outcome{
 const (
 	MetricClaims      = "chokaq.idempotency.claims"
 	MetricStoreErrors = "chokaq.idempotency.store_errors"
-	AttrOutcome       = "outcome"
-	AttrHandler       = "handler"
-	AttrPolicy        = "policy"
-	AttrOperation     = "operation"
+	// MetricStoreDuration is a histogram of store call latencies in seconds, by operation.
+	MetricStoreDuration = "chokaq.idempotency.store.duration"
+	AttrOutcome         = "outcome"
+	AttrHandler         = "handler"
+	AttrPolicy          = "policy"
+	AttrOperation       = "operation"
 )
 
 const instrumentationName = "github.com/chokaq/idemlint/idempotency"
@@ -80,6 +83,8 @@ const instrumentationName = "github.com/chokaq/idemlint/idempotency"
 type instruments struct {
 	claims      metric.Int64Counter
 	storeErrors metric.Int64Counter
+	storeTime   metric.Float64Histogram
+	opRecord    map[string][]metric.RecordOption
 	outcomes    map[Outcome][]metric.AddOption
 	emptyKey    map[EmptyKeyPolicy][]metric.AddOption
 	operations  map[string][]metric.AddOption
@@ -99,9 +104,18 @@ func newInstruments(mp metric.MeterProvider, handler string) (*instruments, erro
 	if err != nil {
 		return nil, err
 	}
+	storeTime, err := meter.Float64Histogram(MetricStoreDuration,
+		metric.WithDescription("Idempotency store call latency, by operation."),
+		metric.WithUnit("s"),
+		metric.WithExplicitBucketBoundaries(0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10))
+	if err != nil {
+		return nil, err
+	}
 	in := &instruments{
 		claims:      claims,
 		storeErrors: storeErrors,
+		storeTime:   storeTime,
+		opRecord:    map[string][]metric.RecordOption{},
 		outcomes:    map[Outcome][]metric.AddOption{},
 		emptyKey:    map[EmptyKeyPolicy][]metric.AddOption{},
 		operations:  map[string][]metric.AddOption{},
@@ -120,6 +134,11 @@ func newInstruments(mp metric.MeterProvider, handler string) (*instruments, erro
 	}
 	for _, op := range []string{opClaim, opRenew, opComplete, opRelease} {
 		in.operations[op] = set(attribute.String(AttrOperation, op))
+		kv := []attribute.KeyValue{attribute.String(AttrOperation, op)}
+		if handler != "" {
+			kv = append(kv, attribute.String(AttrHandler, handler))
+		}
+		in.opRecord[op] = []metric.RecordOption{metric.WithAttributeSet(attribute.NewSet(kv...))}
 	}
 	return in, nil
 }
@@ -133,10 +152,17 @@ const (
 
 func (in *instruments) count(ctx context.Context, o Outcome) {
 	in.claims.Add(ctx, 1, in.outcomes[o]...)
+	annotate(ctx, attribute.String(AttrSpanOutcome, string(o)))
+}
+
+// storeCall records the latency of one store call that started at start.
+func (in *instruments) storeCall(ctx context.Context, op string, start time.Time) {
+	in.storeTime.Record(ctx, since(start), in.opRecord[op]...)
 }
 
 func (in *instruments) countEmptyKey(ctx context.Context, p EmptyKeyPolicy) {
 	in.claims.Add(ctx, 1, in.emptyKey[p]...)
+	annotate(ctx, attribute.String(AttrSpanOutcome, string(OutcomeEmptyKey)))
 }
 
 func (in *instruments) storeError(ctx context.Context, op string) {

@@ -9,6 +9,8 @@ import (
 	"log/slog"
 	"reflect"
 	"time"
+
+	"go.opentelemetry.io/otel/attribute"
 )
 
 // HandlerFunc is the handler shape the middleware wraps.
@@ -49,6 +51,7 @@ type core struct {
 	// type's name).
 	namespace string
 	metrics   *instruments
+	tracing   tracing
 	// inMemory: the store is a MemoryStore, which never waits on I/O, so its calls get no
 	// timeout (a timer per call would cost more than the call).
 	inMemory bool
@@ -110,6 +113,7 @@ func newMiddleware[J any](cfg config, key KeyFunc[J], retentionOf func(J) time.D
 		return nil, fmt.Errorf("idempotency: metrics: %w", err)
 	}
 	m.metrics = in
+	m.tracing = newTracing(cfg.tracerProvider)
 	return m, nil
 }
 
@@ -123,6 +127,17 @@ func (m *Middleware[J]) Wrap(next HandlerFunc[J]) HandlerFunc[J] {
 // handler's error (joined with any release error) when the handler failed, and a
 // *CompleteConflictError when the handler finished after its claim was taken over.
 func (m *Middleware[J]) Handle(ctx context.Context, job J, next HandlerFunc[J]) error {
+	ctx, span := m.tracing.start(ctx, m.namespace)
+	if span == nil {
+		return m.handle(ctx, job, next)
+	}
+	defer span.End() // also when the handler panics
+	err := m.handle(ctx, job, next)
+	spanError(span, err)
+	return err
+}
+
+func (m *Middleware[J]) handle(ctx context.Context, job J, next HandlerFunc[J]) error {
 	key, err := m.key(job)
 	switch {
 	case err != nil && !errors.Is(err, ErrEmptyKey):
@@ -139,6 +154,7 @@ func (m *Middleware[J]) Handle(ctx context.Context, job J, next HandlerFunc[J]) 
 		}
 	}
 	storeKey := m.StoreKey(key)
+	annotate(ctx, attribute.String(AttrKeyHash, m.keyHash(storeKey)))
 	if retention <= 0 {
 		m.log(ctx, slog.LevelError, "idempotency: job reports no retention; job rejected", storeKey)
 		return ErrNoRetention
@@ -164,6 +180,7 @@ func (m *Middleware[J]) Handle(ctx context.Context, job J, next HandlerFunc[J]) 
 	switch res.Status {
 	case StatusClaimed:
 		m.metrics.count(ctx, OutcomeClaimed)
+		annotate(ctx, attribute.Int64(AttrEpoch, res.Token.Epoch))
 	case StatusCompleted, StatusInProgress:
 		if fingerprint != nil && res.Fingerprint != nil && !bytes.Equal(fingerprint, res.Fingerprint) {
 			m.metrics.count(ctx, OutcomeFingerprintMismatch)
@@ -235,7 +252,9 @@ func (m *Middleware[J]) claim(ctx context.Context, req ClaimRequest) (ClaimResul
 	poll := 10 * time.Millisecond
 	for {
 		cctx, cancel := m.storeCtx(ctx)
+		start := time.Now()
 		res, err := m.store.Claim(cctx, req)
+		m.metrics.storeCall(ctx, opClaim, start)
 		cancel()
 		if err != nil {
 			if ctx.Err() == nil { // a job cancelled by its queue is no store failure

@@ -8,6 +8,7 @@ import (
 
 	"go.opentelemetry.io/otel"
 	"go.opentelemetry.io/otel/metric"
+	"go.opentelemetry.io/otel/trace"
 )
 
 // Option configures a Middleware. Options are checked when the middleware is built (New,
@@ -27,21 +28,22 @@ const (
 )
 
 type config struct {
-	store        Store
-	retention    time.Duration
-	lease        time.Duration
-	renewEvery   time.Duration // 0: lease/3
-	noRenewal    bool
-	storeTimeout time.Duration // 0: min(DefaultStoreTimeout, lease/4)
-	emptyKey     EmptyKeyPolicy
-	inProgress   InProgressPolicy
-	keepClaim    func(error) bool
-	name         string
-	legacyKeys   bool
-	meter        metric.MeterProvider
-	logger       *slog.Logger
-	fingerprint  any // func(J) ([]byte, error), checked against J by New
-	errs         []error
+	store          Store
+	retention      time.Duration
+	lease          time.Duration
+	renewEvery     time.Duration // 0: lease/3
+	noRenewal      bool
+	storeTimeout   time.Duration // 0: min(DefaultStoreTimeout, lease/4)
+	emptyKey       EmptyKeyPolicy
+	inProgress     InProgressPolicy
+	keepClaim      func(error) bool
+	name           string
+	legacyKeys     bool
+	meter          metric.MeterProvider
+	tracerProvider trace.TracerProvider
+	logger         *slog.Logger
+	fingerprint    any // func(J) ([]byte, error), checked against J by New
+	errs           []error
 }
 
 // WithStore sets where claims and completion markers live. The default is a MemoryStore of
