@@ -10,20 +10,22 @@ import (
 	"github.com/chokaq/idemlint/idempotency"
 )
 
-// robustnessCase is one case of the suite that the reliability review's defects added: each
-// runs on a fresh fixture.
-type robustnessCase struct {
+// suiteCase is one case of the suite; each runs on a fresh fixture.
+type suiteCase struct {
 	name string
 	run  func(t *testing.T, f *fixture)
 }
 
-func testRobustness(t *testing.T, newStore NewStoreFunc) {
-	for _, c := range robustnessCases {
+func runCases(t *testing.T, newStore NewStoreFunc, cases []suiteCase) {
+	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) { c.run(t, newFixture(t, newStore)) })
 	}
 }
 
-var robustnessCases = []robustnessCase{
+func testRobustness(t *testing.T, newStore NewStoreFunc) { runCases(t, newStore, robustnessCases) }
+
+// robustnessCases are the cases the reliability review's defects added (issue #17).
+var robustnessCases = []suiteCase{
 	// A client library retrying a claim after a lost reply (go-redis retries EVALSHA) must
 	// get the claim back, not find its own claim in progress.
 	{"SameOwnerClaimsAgain", func(t *testing.T, f *fixture) {
