@@ -4,14 +4,15 @@
 // rows without the marker or the marker without the rows.
 //
 // The schema is one table, idempotency_keys, with the key as its primary key. Its migrations
-// ship as SQL (Migrations) for the migration tool you use, or Migrate applies them. On
-// PostgreSQL leases and retentions are measured by the database clock, so workers' clocks
-// never disagree about who holds a key; SQLite, being in-process, uses the process clock.
+// ship as SQL (Migrations) for the migration tool you use, or Migrate applies them. Leases and
+// retentions are measured by the database clock, inside each statement (PostgreSQL's
+// statement_timestamp(), SQLite's 'now'), so workers' clocks never disagree about who holds a
+// key.
 //
 // Each store call is one statement: a job protected by the middleware costs two round trips
 // (claim, complete), and with CompleteTx the completion rides in the handler's own
-// transaction. Run DeleteExpired now and then to drop expired rows; correctness does not
-// depend on it, since expired rows are reused in place.
+// transaction. Run RunCleanup (or DeleteExpired now and then) to drop expired rows;
+// correctness does not depend on it, since expired rows are reused in place.
 package sqlstore
 
 import (
@@ -172,57 +173,63 @@ FROM idempotency_keys WHERE key = $1`,
 	forget: `DELETE FROM idempotency_keys WHERE key = $1`,
 }
 
+// sqliteNow is the SQLite "now" in Unix microseconds: the database's clock (SQLite's
+// 'now', the same for the whole statement, with millisecond precision) unless a test passes
+// its own. Kept in SQL, like PostgreSQL's, so that the lease is measured where it is
+// written, not in each process.
+func sqliteNow(param int) string {
+	return fmt.Sprintf("coalesce(?%d, CAST((julianday('now') - 2440587.5) * 86400000000.0 AS INTEGER))", param)
+}
+
 // SQLite runs one writer at a time, so reading a held key's row in a second statement
 // races with nothing that Claim does not retry; it cannot put an INSERT in a CTE anyway. The
 // epoch is past the store-wide high-water mark that the migration's triggers keep.
 var sqliteQueries = queries{
 	claim: `
 INSERT INTO idempotency_keys (key, state, owner, epoch, fingerprint, expires_at)
-VALUES (?1, 'in_progress', ?2, max(?5, (SELECT n + 1 FROM idempotency_epoch WHERE id = 1)), ?3, ?5 + ?4)
+VALUES (?1, 'in_progress', ?2, max(` + sqliteNow(5) + `, (SELECT n + 1 FROM idempotency_epoch WHERE id = 1)), ?3, ` + sqliteNow(5) + ` + ?4)
 ON CONFLICT (key) DO UPDATE SET
 	state       = 'in_progress',
 	owner       = excluded.owner,
-	epoch       = CASE WHEN idempotency_keys.state = 'in_progress' AND idempotency_keys.owner = excluded.owner AND idempotency_keys.expires_at > ?5
+	epoch       = CASE WHEN idempotency_keys.state = 'in_progress' AND idempotency_keys.owner = excluded.owner AND idempotency_keys.expires_at > ` + sqliteNow(5) + `
 	                   THEN idempotency_keys.epoch ELSE max(idempotency_keys.epoch + 1, excluded.epoch) END,
 	fingerprint = excluded.fingerprint,
 	expires_at  = excluded.expires_at
-WHERE idempotency_keys.state = 'released' OR idempotency_keys.expires_at <= ?5
+WHERE idempotency_keys.state = 'released' OR idempotency_keys.expires_at <= ` + sqliteNow(5) + `
    OR (idempotency_keys.state = 'in_progress' AND idempotency_keys.owner = excluded.owner)
-RETURNING true, state, owner, epoch, fingerprint, expires_at - ?5`,
+RETURNING true, state, owner, epoch, fingerprint, expires_at - ` + sqliteNow(5),
 	claimFallback: `
-SELECT false, state, owner, epoch, fingerprint, expires_at - ?2
+SELECT false, state, owner, epoch, fingerprint, expires_at - ` + sqliteNow(2) + `
 FROM idempotency_keys WHERE key = ?1`,
 	renew: `
-UPDATE idempotency_keys SET expires_at = ?5 + ?4
+UPDATE idempotency_keys SET expires_at = ` + sqliteNow(5) + ` + ?4
 WHERE key = ?1 AND owner = ?2 AND epoch = ?3 AND state = 'in_progress'`,
 	complete: `
-UPDATE idempotency_keys SET state = 'completed', expires_at = ?5 + ?4
+UPDATE idempotency_keys SET state = 'completed', expires_at = ` + sqliteNow(5) + ` + ?4
 WHERE key = ?1 AND owner = ?2 AND epoch = ?3 AND state IN ('in_progress', 'completed')`,
 	release: `
-UPDATE idempotency_keys SET state = 'released', expires_at = ?4
+UPDATE idempotency_keys SET state = 'released', expires_at = ` + sqliteNow(4) + `
 WHERE key = ?1 AND owner = ?2 AND epoch = ?3 AND state IN ('in_progress', 'released')`,
 	deleteExpired: `
 DELETE FROM idempotency_keys
-WHERE expires_at <= ?2 AND key IN (
-	SELECT key FROM idempotency_keys WHERE expires_at <= ?2 LIMIT ?1)`,
+WHERE expires_at <= ` + sqliteNow(2) + ` AND key IN (
+	SELECT key FROM idempotency_keys WHERE expires_at <= ` + sqliteNow(2) + ` LIMIT ?1)`,
 	inspect: `
-SELECT false, state, owner, epoch, fingerprint, expires_at - ?2
+SELECT false, state, owner, epoch, fingerprint, expires_at - ` + sqliteNow(2) + `
 FROM idempotency_keys WHERE key = ?1`,
 	forget: `DELETE FROM idempotency_keys WHERE key = ?1`,
 }
 
-// now is the "now" argument: nil lets PostgreSQL use its own clock; SQLite keeps Unix
-// microseconds.
+// now is the "now" argument: nil lets the database use its own clock (see pgNow and
+// sqliteNow); a test's Clock is passed as a time (PostgreSQL) or Unix microseconds (SQLite).
 func (s *Store) now() any {
 	switch {
-	case s.dialect == SQLite && s.clock == nil:
-		return time.Now().UnixMicro()
+	case s.clock == nil:
+		return nil
 	case s.dialect == SQLite:
 		return s.clock.Now().UnixMicro()
-	case s.clock != nil:
-		return s.clock.Now()
 	}
-	return nil
+	return s.clock.Now()
 }
 
 // Claim implements idempotency.Store.
