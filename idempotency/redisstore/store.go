@@ -55,9 +55,10 @@ var (
 )
 
 // RecordKey is the Redis key of key's record: the prefix, a hash tag of two hex digits
-// derived from the key (so the record and its epoch counter share a cluster slot), and the
-// key. A prefix that holds a hash tag of its own overrides it, as Redis reads the first.
-func (s *Store) RecordKey(key string) string { return s.prefix + "{" + tag(key) + "}" + key }
+// derived from the key (so the record and its epoch counter share a cluster slot), "k:" (so
+// no record is ever taken for a counter) and the key. A prefix that holds a hash tag of its
+// own overrides the tag, as Redis reads the first.
+func (s *Store) RecordKey(key string) string { return s.prefix + "{" + tag(key) + "}k:" + key }
 
 // counterKey is the epoch counter of key's hash tag.
 func (s *Store) counterKey(key string) string { return s.prefix + "{" + tag(key) + "}epoch" }

@@ -80,3 +80,22 @@ func TestServerClock(t *testing.T) {
 		t.Fatal("New accepted a nil client")
 	}
 }
+
+// A record never shares its Redis key with an epoch counter, whatever the key.
+func TestRecordKeysAreNotCounters(t *testing.T) {
+	ctx := context.Background()
+	c := client(t)
+	s := newStore(t, c, idempotencytest.NewClock(time.Time{}))
+	for _, k := range []string{"epoch", ":epoch", "}epoch"} {
+		r, err := s.Claim(ctx, idempotency.ClaimRequest{Key: k, Owner: "o-" + time.Now().Format(time.RFC3339Nano), Lease: time.Minute})
+		if err != nil {
+			t.Fatalf("key %q: %v", k, err)
+		}
+		if err := s.Forget(ctx, k); err != nil {
+			t.Fatal(err)
+		}
+		if r.Status != idempotency.StatusClaimed {
+			t.Fatalf("key %q: %s, want claimed", k, r.Status)
+		}
+	}
+}
