@@ -19,6 +19,9 @@ type Claim struct {
 	StoreKey  string
 	Token     Token
 	Retention time.Duration
+	// Result is what the handler kept with SetResult so far; transactional stores write it
+	// with the marker (CompleteInTx).
+	Result []byte
 }
 
 type claimKey struct{}
@@ -53,7 +56,9 @@ func CompleteInTx(ctx context.Context, write func(Claim) error) error {
 	default:
 		return errors.New("idempotency: CompleteInTx needs the context of a handler run by the idempotency middleware")
 	}
-	err := write(st.claim)
+	c := st.claim
+	c.Result = st.resultBytes()
+	err := write(c)
 	switch {
 	case err == nil:
 		st.completedInTx.Store(true)
@@ -100,8 +105,9 @@ type claimState struct {
 	cancel        context.CancelCauseFunc
 	core          *core
 	claim         Claim
-	completedInTx atomic.Bool           // CompleteInTx stored the marker
-	conflictErr   atomic.Pointer[error] // CompleteInTx found the claim taken over: its error
+	completedInTx atomic.Bool            // CompleteInTx stored the marker
+	conflictErr   atomic.Pointer[error]  // CompleteInTx found the claim taken over: its error
+	result        atomic.Pointer[[]byte] // SetResult's result, or nil
 
 	mu       sync.Mutex
 	timer    *time.Timer // the next renewal, or the lease's end without renewal; nil before start
@@ -118,6 +124,14 @@ func newClaimState(ctx context.Context, c *core, key, storeKey string, token Tok
 	st := &claimState{core: c, claim: Claim{Key: key, StoreKey: storeKey, Token: token, Retention: retention}}
 	st.Context, st.cancel = context.WithCancelCause(ctx)
 	return st
+}
+
+// resultBytes is the result SetResult kept, or nil.
+func (st *claimState) resultBytes() []byte {
+	if p := st.result.Load(); p != nil {
+		return *p
+	}
+	return nil
 }
 
 func (st *claimState) Value(key any) any {

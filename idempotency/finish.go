@@ -26,12 +26,14 @@ func (c *core) finish(ctx context.Context, st *claimState, herr error) error {
 	if herr == nil {
 		if st.completedInTx.Load() {
 			c.metrics.count(ctx, OutcomeCompleted)
+			giveResult(ctx, st.resultBytes(), false)
 			return nil
 		}
 		err := c.complete(ctx, st)
 		switch {
 		case err == nil:
 			c.metrics.count(ctx, OutcomeCompleted)
+			giveResult(ctx, st.resultBytes(), false)
 			return nil
 		case errors.Is(err, ErrConflict):
 			return c.conflict(ctx, st, err)
@@ -88,7 +90,12 @@ func (c *core) releaseAfterFailure(ctx context.Context, st *claimState, herr err
 }
 
 func (c *core) complete(ctx context.Context, st *claimState) error {
+	result := st.resultBytes()
 	return c.retry(ctx, opComplete, 3, func(sctx context.Context) error {
+		if result != nil {
+			// SetResult made sure the store is a ResultStore.
+			return c.store.(ResultStore).CompleteWithResult(sctx, st.claim.StoreKey, st.claim.Token, st.claim.Retention, result)
+		}
 		return c.store.Complete(sctx, st.claim.StoreKey, st.claim.Token, st.claim.Retention)
 	})
 }

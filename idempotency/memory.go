@@ -41,6 +41,8 @@ type MemoryStore struct {
 	shards [memShards]memShard
 }
 
+var _ ResultStore = (*MemoryStore)(nil)
+
 // Sharding keeps workers on different keys off one another's lock.
 const memShards = 64
 
@@ -63,6 +65,7 @@ type memRecord struct {
 	state       memState
 	token       Token
 	fingerprint []byte
+	result      []byte // kept with a completion marker (CompleteWithResult)
 	expires     time.Time
 }
 
@@ -156,11 +159,10 @@ func (s *MemoryStore) Claim(ctx context.Context, req ClaimRequest) (ClaimResult,
 			r.expires = now.Add(req.Lease)
 			return ClaimResult{Status: StatusClaimed, Token: r.token, ExpiresIn: req.Lease}, nil
 		}
-		st := StatusInProgress
 		if r.state == memCompleted {
-			st = StatusCompleted
+			return ClaimResult{Status: StatusCompleted, Token: r.token, Fingerprint: r.fingerprint, ExpiresIn: r.expires.Sub(now), Result: r.result}, nil
 		}
-		return ClaimResult{Status: st, Token: r.token, Fingerprint: r.fingerprint, ExpiresIn: r.expires.Sub(now)}, nil
+		return ClaimResult{Status: StatusInProgress, Token: r.token, Fingerprint: r.fingerprint, ExpiresIn: r.expires.Sub(now)}, nil
 	}
 	if r == nil {
 		if s.records.Add(1) > s.capacity {
@@ -223,6 +225,11 @@ func (s *MemoryStore) Renew(ctx context.Context, key string, token Token, lease 
 
 // Complete implements Store.
 func (s *MemoryStore) Complete(ctx context.Context, key string, token Token, retention time.Duration) error {
+	return s.CompleteWithResult(ctx, key, token, retention, nil)
+}
+
+// CompleteWithResult implements ResultStore.
+func (s *MemoryStore) CompleteWithResult(ctx context.Context, key string, token Token, retention time.Duration, result []byte) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
@@ -233,6 +240,7 @@ func (s *MemoryStore) Complete(ctx context.Context, key string, token Token, ret
 		return ErrConflict
 	}
 	r.state = memCompleted
+	r.result = result
 	r.expires = now.Add(retention)
 	return nil
 }

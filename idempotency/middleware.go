@@ -190,6 +190,7 @@ func (m *Middleware[J]) handle(ctx context.Context, job J, next HandlerFunc[J]) 
 		}
 		if res.Status == StatusCompleted {
 			m.metrics.count(ctx, OutcomeCompletedDuplicate)
+			giveResult(ctx, res.Result, true)
 			m.log(ctx, slog.LevelDebug, "idempotency: duplicate of a completed job acknowledged", storeKey)
 			return nil
 		}

@@ -84,6 +84,8 @@ type ClaimResult struct {
 	// for a claim, the rest of the retention for a completion marker. Measuring it on the
 	// store's side keeps worker clock skew out of retry delays.
 	ExpiresIn time.Duration
+	// Result kept with a completion marker (ResultStore), when Status is StatusCompleted.
+	Result []byte
 }
 
 // Token identifies one claim of one key. Epoch grows with every claim of the key: it is at

@@ -136,6 +136,40 @@ var robustnessCases = []suiteCase{
 			idempotency.OutcomeClaimed: 4, idempotency.OutcomeCompleted: 4, idempotency.OutcomeCompletedDuplicate: 4,
 		})
 	}},
+
+	// Result replay: a result kept with the completion comes back to a duplicate, and a
+	// later claim of the key (after the retention) starts without it.
+	{"ResultReplay", func(t *testing.T, f *fixture) {
+		ctx := context.Background()
+		if _, ok := f.store.(idempotency.ResultStore); !ok {
+			t.Fatalf("%T does not implement idempotency.ResultStore", f.store)
+		}
+		mw := f.middleware(f.store, NewMetrics())
+		j := job{Key: f.key("k"), Payload: "p"}
+		receipt := func(ctx context.Context, _ job) error { return idempotency.SetResult(ctx, []byte("receipt-1")) }
+		res, dup, err := mw.HandleResult(ctx, j, receipt)
+		if err != nil || dup || string(res) != "receipt-1" {
+			t.Fatalf("first delivery: %q duplicate %v, %v; want its own result", res, dup, err)
+		}
+		res, dup, err = mw.HandleResult(ctx, j, func(context.Context, job) error { t.Error("a duplicate ran"); return nil })
+		if err != nil || !dup || string(res) != "receipt-1" {
+			t.Fatalf("duplicate: %q duplicate %v, %v; want the stored result", res, dup, err)
+		}
+		plain := job{Key: f.key("plain"), Payload: "p"}
+		_, _, _ = mw.HandleResult(ctx, plain, func(context.Context, job) error { return nil })
+		if res, dup, err := mw.HandleResult(ctx, plain, nil); err != nil || !dup || res != nil {
+			t.Fatalf("duplicate of a job without a result: %q %v %v; want no result", res, dup, err)
+		}
+		f.clock.Advance(suiteRetention)
+		if res, dup, err := mw.HandleResult(ctx, j, func(context.Context, job) error { return nil }); err != nil || dup || res != nil {
+			t.Fatalf("after the retention: %q duplicate %v, %v; want a fresh run without the old result", res, dup, err)
+		}
+		if err := mw.Handle(ctx, job{Key: f.key("big"), Payload: "p"}, func(ctx context.Context, _ job) error {
+			return idempotency.SetResult(ctx, make([]byte, idempotency.MaxResultSize+1))
+		}); err == nil {
+			t.Fatal("SetResult took a result over MaxResultSize")
+		}
+	}},
 }
 
 func inspector(t *testing.T, s idempotency.Store) idempotency.Inspector {

@@ -50,8 +50,8 @@ type Store struct {
 }
 
 var (
-	_ idempotency.Store     = (*Store)(nil)
-	_ idempotency.Inspector = (*Store)(nil)
+	_ idempotency.ResultStore = (*Store)(nil)
+	_ idempotency.Inspector   = (*Store)(nil)
 )
 
 // RecordKey is the Redis key of key's record: the prefix, a hash tag of two hex digits
@@ -132,10 +132,10 @@ func (s *Store) Claim(ctx context.Context, req idempotency.ClaimRequest) (idempo
 }
 
 // parseClaim reads the claim script's reply: {claimed, state, owner, epoch, fingerprint,
-// expires in µs}.
+// expires in µs, result}.
 func parseClaim(v []any) (idempotency.ClaimResult, error) {
 	var res idempotency.ClaimResult
-	if len(v) != 6 {
+	if len(v) != 7 {
 		return res, fmt.Errorf("unexpected reply %v", v)
 	}
 	claimed, _ := v[0].(int64)
@@ -159,6 +159,9 @@ func parseClaim(v []any) (idempotency.ClaimResult, error) {
 		res.Status = idempotency.StatusClaimed
 	case state == "c":
 		res.Status = idempotency.StatusCompleted
+		if r, _ := v[6].(string); r != "" {
+			res.Result = []byte(r)
+		}
 	case state == "p":
 		res.Status = idempotency.StatusInProgress
 	default:
@@ -177,15 +180,20 @@ func (s *Store) Complete(ctx context.Context, key string, token idempotency.Toke
 	return s.cas(ctx, "complete", completeScript, key, token, retention)
 }
 
+// CompleteWithResult implements idempotency.ResultStore. An empty result is no result.
+func (s *Store) CompleteWithResult(ctx context.Context, key string, token idempotency.Token, retention time.Duration, result []byte) error {
+	return s.cas(ctx, "complete", completeScript, key, token, retention, result)
+}
+
 // Release implements idempotency.Store.
 func (s *Store) Release(ctx context.Context, key string, token idempotency.Token) error {
 	return s.cas(ctx, "release", releaseScript, key, token, 0)
 }
 
 // cas runs a compare-and-set script on the token; 0 means the token does not hold the key.
-func (s *Store) cas(ctx context.Context, op string, script *redis.Script, key string, token idempotency.Token, d time.Duration) error {
-	n, err := script.Run(ctx, s.client, []string{s.RecordKey(key)},
-		token.Owner, strconv.FormatInt(token.Epoch, 10), d.Microseconds(), s.now(), s.lingerMs).Int64()
+func (s *Store) cas(ctx context.Context, op string, script *redis.Script, key string, token idempotency.Token, d time.Duration, extra ...any) error {
+	args := append([]any{token.Owner, strconv.FormatInt(token.Epoch, 10), d.Microseconds(), s.now(), s.lingerMs}, extra...)
+	n, err := script.Run(ctx, s.client, []string{s.RecordKey(key)}, args...).Int64()
 	if err != nil {
 		return fmt.Errorf("redisstore: %s: %w", op, err)
 	}

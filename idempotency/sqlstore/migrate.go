@@ -55,6 +55,14 @@ func Migrate(ctx context.Context, db *sql.DB, d Dialect) error {
 			return err
 		}
 		for _, stmt := range statements(string(body)) {
+			if d == SQLite && addsColumn(stmt) {
+				// SQLite cannot say ADD COLUMN IF NOT EXISTS; a savepoint keeps the
+				// transaction usable when the column is there already.
+				if err := addColumnOnce(ctx, tx, stmt); err != nil {
+					return fmt.Errorf("sqlstore: migrate %s: %w", name, err)
+				}
+				continue
+			}
 			if _, err := tx.ExecContext(ctx, stmt); err != nil {
 				return fmt.Errorf("sqlstore: migrate %s: %w", name, err)
 			}
@@ -91,4 +99,26 @@ func statements(body string) []string {
 		out = append(out, strings.Join(lines, "\n"))
 	}
 	return out
+}
+
+func addsColumn(stmt string) bool {
+	u := strings.ToUpper(stmt)
+	return strings.HasPrefix(strings.TrimSpace(u), "ALTER TABLE") && strings.Contains(u, "ADD COLUMN")
+}
+
+// addColumnOnce runs an ALTER TABLE ... ADD COLUMN, taking "duplicate column name" for done.
+func addColumnOnce(ctx context.Context, tx *sql.Tx, stmt string) error {
+	if _, err := tx.ExecContext(ctx, "SAVEPOINT add_column"); err != nil {
+		return err
+	}
+	if _, err := tx.ExecContext(ctx, stmt); err != nil {
+		if !strings.Contains(err.Error(), "duplicate column name") {
+			return err
+		}
+		if _, err := tx.ExecContext(ctx, "ROLLBACK TO add_column"); err != nil {
+			return err
+		}
+	}
+	_, err := tx.ExecContext(ctx, "RELEASE add_column")
+	return err
 }

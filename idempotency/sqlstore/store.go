@@ -64,7 +64,7 @@ type Store struct {
 	q       *queries
 }
 
-var _ idempotency.Store = (*Store)(nil)
+var _ idempotency.ResultStore = (*Store)(nil)
 
 // New returns a Store on db. The table must exist: see Migrate.
 func New(db *sql.DB, cfg Config) (*Store, error) {
@@ -88,7 +88,7 @@ func New(db *sql.DB, cfg Config) (*Store, error) {
 //	claim:         key, owner, fingerprint, lease (µs), now
 //	claimFallback: key, now
 //	renew:         key, owner, epoch, lease (µs), now
-//	complete:      key, owner, epoch, retention (µs), now
+//	complete:      key, owner, epoch, retention (µs), now, result
 //	release:       key, owner, epoch, now
 //	deleteExpired: limit, now
 //	inspect:       key, now
@@ -133,29 +133,31 @@ claimed AS (
 		epoch       = CASE WHEN k.state = 'in_progress' AND k.owner = excluded.owner AND k.expires_at > (SELECT t FROM now)
 		                   THEN k.epoch ELSE greatest(k.epoch + 1, excluded.epoch) END,
 		fingerprint = excluded.fingerprint,
-		expires_at  = excluded.expires_at
+		expires_at  = excluded.expires_at,
+		result      = NULL
 	WHERE k.state = 'released' OR k.expires_at <= (SELECT t FROM now)
 	   OR (k.state = 'in_progress' AND k.owner = excluded.owner)
-	RETURNING k.state, k.owner, k.epoch, k.fingerprint, k.expires_at
+	RETURNING k.state, k.owner, k.epoch, k.fingerprint, k.expires_at, k.result
 )
 SELECT r.claimed, r.state, r.owner, r.epoch, r.fingerprint,
-       (extract(epoch FROM r.expires_at - now.t) * 1000000)::bigint
+       (extract(epoch FROM r.expires_at - now.t) * 1000000)::bigint, r.result
 FROM now, (
-	SELECT true AS claimed, state, owner, epoch, fingerprint, expires_at FROM claimed
+	SELECT true AS claimed, state, owner, epoch, fingerprint, expires_at, result FROM claimed
 	UNION ALL
-	SELECT false, state, owner, epoch, fingerprint, expires_at FROM idempotency_keys
+	SELECT false, state, owner, epoch, fingerprint, expires_at, result FROM idempotency_keys
 	WHERE key = $1 AND NOT EXISTS (SELECT 1 FROM claimed)
 ) r`,
 	claimFallback: `
 SELECT false, state, owner, epoch, fingerprint,
-       (extract(epoch FROM expires_at - ` + pgNow(2) + `) * 1000000)::bigint
+       (extract(epoch FROM expires_at - ` + pgNow(2) + `) * 1000000)::bigint, result
 FROM idempotency_keys WHERE key = $1`,
 	renew: `
 UPDATE idempotency_keys SET expires_at = ` + pgNow(5) + ` + $4::bigint * interval '1 microsecond'
 WHERE key = $1 AND owner = $2 AND epoch = $3 AND state = 'in_progress'`,
 	// Completing again with the same token succeeds, so a retry after a lost reply is safe.
 	complete: `
-UPDATE idempotency_keys SET state = 'completed', expires_at = ` + pgNow(5) + ` + $4::bigint * interval '1 microsecond'
+UPDATE idempotency_keys SET state = 'completed', expires_at = ` + pgNow(5) + ` + $4::bigint * interval '1 microsecond',
+	result = $6
 WHERE key = $1 AND owner = $2 AND epoch = $3 AND state IN ('in_progress', 'completed')`,
 	release: `
 UPDATE idempotency_keys SET state = 'released', expires_at = ` + pgNow(4) + `
@@ -168,7 +170,7 @@ WHERE expires_at <= ` + pgNow(2) + ` AND key IN (
 	SELECT key FROM idempotency_keys WHERE expires_at <= ` + pgNow(2) + ` LIMIT $1)`,
 	inspect: `
 SELECT false, state, owner, epoch, fingerprint,
-       (extract(epoch FROM expires_at - ` + pgNow(2) + `) * 1000000)::bigint
+       (extract(epoch FROM expires_at - ` + pgNow(2) + `) * 1000000)::bigint, result
 FROM idempotency_keys WHERE key = $1`,
 	forget: `DELETE FROM idempotency_keys WHERE key = $1`,
 }
@@ -194,18 +196,19 @@ ON CONFLICT (key) DO UPDATE SET
 	epoch       = CASE WHEN idempotency_keys.state = 'in_progress' AND idempotency_keys.owner = excluded.owner AND idempotency_keys.expires_at > ` + sqliteNow(5) + `
 	                   THEN idempotency_keys.epoch ELSE max(idempotency_keys.epoch + 1, excluded.epoch) END,
 	fingerprint = excluded.fingerprint,
-	expires_at  = excluded.expires_at
+	expires_at  = excluded.expires_at,
+	result      = NULL
 WHERE idempotency_keys.state = 'released' OR idempotency_keys.expires_at <= ` + sqliteNow(5) + `
    OR (idempotency_keys.state = 'in_progress' AND idempotency_keys.owner = excluded.owner)
-RETURNING true, state, owner, epoch, fingerprint, expires_at - ` + sqliteNow(5),
+RETURNING true, state, owner, epoch, fingerprint, expires_at - ` + sqliteNow(5) + `, result`,
 	claimFallback: `
-SELECT false, state, owner, epoch, fingerprint, expires_at - ` + sqliteNow(2) + `
+SELECT false, state, owner, epoch, fingerprint, expires_at - ` + sqliteNow(2) + `, result
 FROM idempotency_keys WHERE key = ?1`,
 	renew: `
 UPDATE idempotency_keys SET expires_at = ` + sqliteNow(5) + ` + ?4
 WHERE key = ?1 AND owner = ?2 AND epoch = ?3 AND state = 'in_progress'`,
 	complete: `
-UPDATE idempotency_keys SET state = 'completed', expires_at = ` + sqliteNow(5) + ` + ?4
+UPDATE idempotency_keys SET state = 'completed', expires_at = ` + sqliteNow(5) + ` + ?4, result = ?6
 WHERE key = ?1 AND owner = ?2 AND epoch = ?3 AND state IN ('in_progress', 'completed')`,
 	release: `
 UPDATE idempotency_keys SET state = 'released', expires_at = ` + sqliteNow(4) + `
@@ -215,7 +218,7 @@ DELETE FROM idempotency_keys
 WHERE expires_at <= ` + sqliteNow(2) + ` AND key IN (
 	SELECT key FROM idempotency_keys WHERE expires_at <= ` + sqliteNow(2) + ` LIMIT ?1)`,
 	inspect: `
-SELECT false, state, owner, epoch, fingerprint, expires_at - ` + sqliteNow(2) + `
+SELECT false, state, owner, epoch, fingerprint, expires_at - ` + sqliteNow(2) + `, result
 FROM idempotency_keys WHERE key = ?1`,
 	forget: `DELETE FROM idempotency_keys WHERE key = ?1`,
 }
@@ -264,19 +267,20 @@ func (s *Store) scanClaim(row *sql.Row) (res idempotency.ClaimResult, live bool,
 		state     string
 		expiresIn int64
 	)
-	if err := row.Scan(&claimed, &state, &res.Token.Owner, &res.Token.Epoch, &res.Fingerprint, &expiresIn); err != nil {
+	if err := row.Scan(&claimed, &state, &res.Token.Owner, &res.Token.Epoch, &res.Fingerprint, &expiresIn, &res.Result); err != nil {
 		return res, false, err
 	}
 	res.ExpiresIn = time.Duration(expiresIn) * time.Microsecond
 	switch {
 	case claimed:
 		res.Status = idempotency.StatusClaimed
-		res.Fingerprint = nil
+		res.Fingerprint, res.Result = nil, nil
 		return res, true, nil
 	case state == "completed":
 		res.Status = idempotency.StatusCompleted
 	case state == "in_progress":
 		res.Status = idempotency.StatusInProgress
+		res.Result = nil
 	default:
 		return res, false, nil
 	}
@@ -290,7 +294,12 @@ func (s *Store) Renew(ctx context.Context, key string, token idempotency.Token, 
 
 // Complete implements idempotency.Store.
 func (s *Store) Complete(ctx context.Context, key string, token idempotency.Token, retention time.Duration) error {
-	return s.update(ctx, s.db, "complete", s.q.complete, key, token.Owner, token.Epoch, retention.Microseconds(), s.now())
+	return s.CompleteWithResult(ctx, key, token, retention, nil)
+}
+
+// CompleteWithResult implements idempotency.ResultStore.
+func (s *Store) CompleteWithResult(ctx context.Context, key string, token idempotency.Token, retention time.Duration, result []byte) error {
+	return s.update(ctx, s.db, "complete", s.q.complete, key, token.Owner, token.Epoch, retention.Microseconds(), s.now(), result)
 }
 
 // Release implements idempotency.Store.
@@ -343,7 +352,7 @@ func (s *Store) update(ctx context.Context, db execer, op, query string, args ..
 func (s *Store) CompleteTx(ctx context.Context, tx *sql.Tx) error {
 	return idempotency.CompleteInTx(ctx, func(c idempotency.Claim) error {
 		return s.update(ctx, tx, "complete in transaction", s.q.complete,
-			c.StoreKey, c.Token.Owner, c.Token.Epoch, c.Retention.Microseconds(), s.now())
+			c.StoreKey, c.Token.Owner, c.Token.Epoch, c.Retention.Microseconds(), s.now(), c.Result)
 	})
 }
 
