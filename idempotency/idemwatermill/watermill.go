@@ -7,9 +7,9 @@
 //	poison, err := idemwatermill.PoisonQueue(publisher, "events.poison")
 //	router.AddMiddleware(poison, mw)
 //
-// Install it on the handlers it has a key for (handler.AddMiddleware), not on the whole
-// router: a router-wide MetadataKey rejects every message of other handlers that lacks the
-// field as an empty key.
+// Install it on the handlers it has a key for (handler.AddMiddleware), or on the router
+// scoped by ForHandlers: unscoped on the whole router, a MetadataKey rejects every message of
+// other handlers that lacks the field as an empty key.
 //
 // A duplicate of a completed message is acknowledged. A duplicate of a message still being
 // handled is nacked after its RetryAfter: the middleware waits that long (or until the
