@@ -2,6 +2,7 @@ package idempotency_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"sync/atomic"
 	"testing"
@@ -90,4 +91,26 @@ func BenchmarkMiddlewareMemoryParallel(b *testing.B) {
 			}
 		}
 	})
+}
+
+// BenchmarkMemoryStoreFull is a claim refused by a full store. A full store sweeps all its
+// shards at most once a second, not on every refused claim (defect 11: a full shard swept
+// itself under its lock each time), so a refusal costs about a successful claim's lookup.
+func BenchmarkMemoryStoreFull(b *testing.B) {
+	ctx := context.Background()
+	const capacity = 1 << 14
+	store := idempotency.NewMemoryStore(idempotency.MemoryConfig{Capacity: capacity})
+	for i := range capacity {
+		if _, err := store.Claim(ctx, idempotency.ClaimRequest{Key: fmt.Sprint("held:", i), Owner: "o", Lease: time.Hour}); err != nil {
+			b.Fatal(err)
+		}
+	}
+	keys := keyRing()
+	i := 0
+	for b.Loop() {
+		if _, err := store.Claim(ctx, idempotency.ClaimRequest{Key: keys[i%benchKeys], Owner: "o", Lease: time.Hour}); !errors.Is(err, idempotency.ErrStoreFull) {
+			b.Fatalf("claim on a full store: %v, want ErrStoreFull", err)
+		}
+		i++
+	}
 }

@@ -12,9 +12,16 @@ import (
 
 // Claim describes the claim a handler runs under. The handler's context carries it.
 type Claim struct {
-	Key       string
+	// Key is the key as the key function gave it.
+	Key string
+	// StoreKey is what the store keeps for it: the key namespaced by the handler and hashed
+	// (see StoreKey). Transactional stores write their marker under it.
+	StoreKey  string
 	Token     Token
 	Retention time.Duration
+	// Result is what the handler kept with SetResult so far; transactional stores write it
+	// with the marker (CompleteInTx).
+	Result []byte
 }
 
 type claimKey struct{}
@@ -49,15 +56,42 @@ func CompleteInTx(ctx context.Context, write func(Claim) error) error {
 	default:
 		return errors.New("idempotency: CompleteInTx needs the context of a handler run by the idempotency middleware")
 	}
-	err := write(st.claim)
+	c := st.claim
+	c.Result = st.resultBytes()
+	err := write(c)
 	switch {
 	case err == nil:
 		st.completedInTx.Store(true)
 		st.stopRenewal()
 	case errors.Is(err, ErrConflict):
-		st.conflictInTx.Store(true)
+		// Kept so that the delivery's *CompleteConflictError matches ErrConflict whatever the
+		// handler returns after it (defect 10).
+		st.conflictErr.Store(&err)
 	}
 	return err
+}
+
+// ErrNotInTx is returned by a RenewInTx function once the handler's transaction has ended:
+// the middleware then renews on the store again.
+var ErrNotInTx = errors.New("idempotency: the handler's transaction has ended")
+
+// RenewInTx is for stores whose renewals would wait behind the handler's own transaction
+// (SQLite, with its one writer; see sqlstore.Store.BeginTx); handlers call the store's
+// method, not this. From now on the claim's renewals call renew, which must extend the lease
+// inside the handler's transaction, until renew returns ErrNotInTx; its ctx carries the
+// store timeout. Outside a handler run by the middleware it fails; under RunUnprotected it
+// does nothing.
+func RenewInTx(ctx context.Context, renew func(ctx context.Context, c Claim, lease time.Duration) error) error {
+	switch v := ctx.Value(claimKey{}).(type) {
+	case *claimState:
+		v.mu.Lock()
+		v.renewTx = renew
+		v.mu.Unlock()
+		return nil
+	case unprotected:
+		return nil
+	}
+	return errors.New("idempotency: RenewInTx needs the context of a handler run by the idempotency middleware")
 }
 
 // unprotected stands in for the claim in the context of a handler run without one
@@ -71,19 +105,33 @@ type claimState struct {
 	cancel        context.CancelCauseFunc
 	core          *core
 	claim         Claim
-	completedInTx atomic.Bool // CompleteInTx stored the marker
-	conflictInTx  atomic.Bool // CompleteInTx found the claim taken over
+	completedInTx atomic.Bool            // CompleteInTx stored the marker
+	conflictErr   atomic.Pointer[error]  // CompleteInTx found the claim taken over: its error
+	result        atomic.Pointer[[]byte] // SetResult's result, or nil
 
-	mu          sync.Mutex
-	timer       *time.Timer // nil when renewal is off
-	stopped     bool
-	lastRenewed time.Time // start of the last successful renewal, or of the claim
+	mu       sync.Mutex
+	timer    *time.Timer // the next renewal, or the lease's end without renewal; nil before start
+	deadline *time.Timer // the lease's end by the local clock; armed at the first renewal
+	stopped  bool
+	// leaseFrom is the start of the call that last set the lease (the claim, or the last
+	// successful renewal): the store measured the lease from no earlier than that, so the
+	// lease holds until leaseFrom+lease by the local monotonic clock at least.
+	leaseFrom time.Time
+	renewTx   func(context.Context, Claim, time.Duration) error // RenewInTx's function, or nil
 }
 
-func newClaimState(ctx context.Context, c *core, key string, token Token, retention time.Duration) *claimState {
-	st := &claimState{core: c, claim: Claim{Key: key, Token: token, Retention: retention}}
+func newClaimState(ctx context.Context, c *core, key, storeKey string, token Token, retention time.Duration) *claimState {
+	st := &claimState{core: c, claim: Claim{Key: key, StoreKey: storeKey, Token: token, Retention: retention}}
 	st.Context, st.cancel = context.WithCancelCause(ctx)
 	return st
+}
+
+// resultBytes is the result SetResult kept, or nil.
+func (st *claimState) resultBytes() []byte {
+	if p := st.result.Load(); p != nil {
+		return *p
+	}
+	return nil
 }
 
 func (st *claimState) Value(key any) any {
@@ -93,16 +141,23 @@ func (st *claimState) Value(key any) any {
 	return st.Context.Value(key)
 }
 
-// startRenewal arms the heartbeat. A timer rather than a goroutine per job: most handlers end
-// long before the first renewal, and then no goroutine was ever started.
-func (st *claimState) startRenewal() {
-	if st.core.noRenewal {
-		return
-	}
+// errLocalDeadline is why a handler is stopped when its lease ran out by the local clock
+// before any renewal was confirmed: the store may then let another worker take the key.
+var errLocalDeadline = errors.New("the lease ran out by the local clock before a renewal was confirmed")
+
+// startRenewal arms the heartbeat; claimed is when the claim call started. A timer rather
+// than a goroutine per job: most handlers end long before the first renewal, and then no
+// goroutine was ever started. Without renewal the timer stops the handler at the lease's
+// end instead.
+func (st *claimState) startRenewal(claimed time.Time) {
+	c := st.core
 	st.mu.Lock()
-	// The claim was written just before; its lease started no later than now.
-	st.lastRenewed = time.Now()
-	st.timer = time.AfterFunc(st.core.renewEvery, st.renew)
+	st.leaseFrom = claimed
+	if c.noRenewal {
+		st.timer = time.AfterFunc(time.Until(claimed.Add(c.lease)), st.expire)
+	} else {
+		st.timer = time.AfterFunc(time.Until(claimed.Add(c.renewEvery)), st.renew)
+	}
 	st.mu.Unlock()
 }
 
@@ -114,48 +169,90 @@ func (st *claimState) stopRenewal() {
 	if st.timer != nil {
 		st.timer.Stop()
 	}
+	if st.deadline != nil {
+		st.deadline.Stop()
+	}
 	st.mu.Unlock()
 }
 
+// expire stops the handler at the lease's end: whatever the store does (a renewal that never
+// returns, no renewal at all), past that moment another worker may hold the key.
+func (st *claimState) expire() {
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	if st.stopped {
+		return
+	}
+	st.stopped = true
+	st.core.log(st, slog.LevelError, "idempotency: the claim's lease ran out; cancelling the handler", st.claim.Key,
+		slog.Int64("epoch", st.claim.Token.Epoch))
+	st.cancel(fmt.Errorf("%w: %w", ErrLeaseLost, errLocalDeadline))
+}
+
 func (st *claimState) renew() {
+	c := st.core
 	st.mu.Lock()
 	if st.stopped {
 		st.mu.Unlock()
 		return
 	}
+	if st.deadline == nil {
+		// Armed only now: a handler that ends before its first renewal never pays for it.
+		st.deadline = time.AfterFunc(time.Until(st.leaseFrom.Add(c.lease)), st.expire)
+	}
+	renewTx := st.renewTx
 	st.mu.Unlock()
 
-	c := st.core
 	started := time.Now()
 	ctx, cancel := c.storeCtx(context.WithoutCancel(st.Context))
-	err := c.store.Renew(ctx, st.claim.Key, st.claim.Token, c.lease)
+	var err error
+	if renewTx != nil {
+		err = renewTx(ctx, st.claim, c.lease)
+		if errors.Is(err, ErrNotInTx) {
+			st.mu.Lock()
+			st.renewTx = nil // the handler's transaction ended; renew on the store again
+			st.mu.Unlock()
+			renewTx = nil
+		}
+	}
+	if renewTx == nil {
+		err = c.store.Renew(ctx, st.claim.StoreKey, st.claim.Token, c.lease)
+	}
 	cancel()
+	c.metrics.storeCall(st, opRenew, started)
 
 	st.mu.Lock()
 	defer st.mu.Unlock()
 	if st.stopped {
 		return
 	}
+	// The next renewal is scheduled from this one's start, not its end: a slow reply must not
+	// push the renewals further apart than renewEvery + storeTimeout, which the options
+	// check keeps below the lease.
+	next := started.Add(c.renewEvery)
 	switch {
 	case err == nil:
-		st.lastRenewed = started
-		st.timer.Reset(c.renewEvery)
+		st.leaseFrom = started
+		st.deadline.Reset(time.Until(started.Add(c.lease)))
+		st.timer.Reset(time.Until(next))
 	case errors.Is(err, ErrConflict):
 		c.log(st, slog.LevelWarn, "idempotency: claim lost to another worker; cancelling the handler", st.claim.Key,
 			slog.Int64("epoch", st.claim.Token.Epoch))
 		st.stopped = true
+		st.deadline.Stop()
 		st.cancel(fmt.Errorf("%w: %w", ErrLeaseLost, err))
 	default:
 		c.metrics.storeError(st, opRenew)
 		// Try again at the next tick if that tick's renewal can still land inside the lease;
 		// otherwise another worker may take the key over while this handler still runs.
-		if time.Now().Add(c.renewEvery + c.storeTimeout).Before(st.lastRenewed.Add(c.lease)) {
+		if next.Add(c.storeTimeout).Before(st.leaseFrom.Add(c.lease)) {
 			c.log(st, slog.LevelWarn, "idempotency: renewing the claim failed; will retry", st.claim.Key, slog.Any("error", err))
-			st.timer.Reset(c.renewEvery)
+			st.timer.Reset(time.Until(next))
 			return
 		}
 		c.log(st, slog.LevelError, "idempotency: renewing the claim failed; cancelling the handler", st.claim.Key, slog.Any("error", err))
 		st.stopped = true
+		st.deadline.Stop()
 		st.cancel(fmt.Errorf("%w: %w", ErrLeaseLost, err))
 	}
 }

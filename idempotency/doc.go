@@ -28,9 +28,14 @@
 // transactional completion (package sqlstore's CompleteTx), which commits the business rows
 // and the completion marker together.
 //
+// Keys are namespaced by handler (WithName, or the job's Go type) and hashed before they reach
+// the store (StoreKey), so two handlers never share a key and any key fits any store; an
+// empty key, or one that ends in a separator as "charge:" + an empty ID does, is rejected
+// (see Key for keys of several parts).
+//
 // Outcomes are counted on the OpenTelemetry counter "chokaq.idempotency.claims" with the
 // attribute "outcome" (see Outcome). Keys never appear in metrics; logs carry a short hash of
-// the key.
+// the stored key.
 //
 // Stores: MemoryStore here (the default, for one process), package sqlstore (PostgreSQL and
 // SQLite over database/sql) and package redisstore (Redis). Adapters for asynq, River and

@@ -88,3 +88,30 @@ func IsPermanent(err error) bool {
 	var p interface{ permanent() }
 	return errors.As(err, &p)
 }
+
+// StoreError is a store call that failed (a timeout, a lost connection, a full memory
+// store): the job was not run, or its claim could not be released. It is retryable.
+type StoreError struct {
+	// Op is "claim", "renew", "complete" or "release".
+	Op  string
+	Err error
+}
+
+func (e *StoreError) Error() string { return fmt.Sprintf("idempotency: %s: %v", e.Op, e.Err) }
+func (e *StoreError) Unwrap() error { return e.Err }
+
+// CompletionNotStoredError is returned when the handler succeeded but its completion marker
+// could not be stored (outcome "complete_failed"): the claim runs out with its lease and a
+// redelivery then runs the job again. It is retryable, but the handler's effects happened:
+// only an effect that is idempotent itself (or transactional completion) makes the rerun
+// harmless.
+type CompletionNotStoredError struct {
+	KeyHash string
+	Token   Token
+	Err     error
+}
+
+func (e *CompletionNotStoredError) Error() string {
+	return fmt.Sprintf("idempotency: the handler succeeded but its completion marker (key hash %s) was not stored; the job may run again after the lease: %v", e.KeyHash, e.Err)
+}
+func (e *CompletionNotStoredError) Unwrap() error { return e.Err }

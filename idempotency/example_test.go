@@ -18,8 +18,9 @@ func ExampleNew() {
 	// The key is the business operation, not the delivery: the same invoice is sent once
 	// however often the job arrives within the retention.
 	mw, err := idempotency.New(
-		func(j sendInvoice) (string, error) { return "send-invoice:" + j.InvoiceID, nil },
-		idempotency.WithRetention(7*24*time.Hour), // how late a duplicate can still arrive
+		func(j sendInvoice) (string, error) { return idempotency.Key(j.InvoiceID) }, // empty IDs rejected
+		idempotency.WithName("send-invoice"),                                        // namespaces the keys
+		idempotency.WithRetention(7*24*time.Hour),                                   // how late a duplicate can still arrive
 		idempotency.WithFingerprint(func(j sendInvoice) ([]byte, error) { return []byte(j.Email), nil }),
 	)
 	if err != nil {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"hash/maphash"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -26,10 +27,21 @@ type MemoryConfig struct {
 type MemoryStore struct {
 	clock      Clock
 	sweepEvery time.Duration
-	perShard   int
+	capacity   int64
 	seed       maphash.Seed
-	shards     [memShards]memShard
+	// records counts the records of every shard: Capacity bounds the store as a whole, not
+	// each shard (a fixed quota per shard refused claims long before the store was full).
+	records atomic.Int64
+	// nextFullSweep (Unix ns by the store's clock) spaces out the sweeps of the whole store
+	// that a full store makes, so a burst of refused claims costs one sweep, not one each.
+	nextFullSweep atomic.Int64
+	// epochs is the highest epoch the store has handed out: every new epoch is above it, so
+	// fencing holds even after a record was swept and the clock stepped back.
+	epochs atomic.Int64
+	shards [memShards]memShard
 }
+
+var _ ResultStore = (*MemoryStore)(nil)
 
 // Sharding keeps workers on different keys off one another's lock.
 const memShards = 64
@@ -53,6 +65,7 @@ type memRecord struct {
 	state       memState
 	token       Token
 	fingerprint []byte
+	result      []byte // kept with a completion marker (CompleteWithResult)
 	expires     time.Time
 }
 
@@ -78,7 +91,7 @@ func NewMemoryStore(cfg MemoryConfig) *MemoryStore {
 	s := &MemoryStore{
 		clock:      cfg.Clock,
 		sweepEvery: cfg.SweepInterval,
-		perShard:   max(1, (cfg.Capacity+memShards-1)/memShards),
+		capacity:   int64(cfg.Capacity),
 		seed:       maphash.MakeSeed(),
 	}
 	for i := range s.shards {
@@ -96,17 +109,33 @@ func (s *MemoryStore) lock(key string, now time.Time) *memShard {
 	sh := s.shard(key)
 	sh.mu.Lock()
 	if !now.Before(sh.nextSweep) {
-		sh.sweep(now)
+		s.sweep(sh, now)
 		sh.nextSweep = now.Add(s.sweepEvery)
 	}
 	return sh
 }
 
-func (sh *memShard) sweep(now time.Time) {
+func (s *MemoryStore) sweep(sh *memShard, now time.Time) {
 	for k, r := range sh.records {
 		if !r.live(now) {
 			delete(sh.records, k)
+			s.records.Add(-1)
 		}
+	}
+}
+
+// sweepAll drops the expired records of every shard, one shard locked at a time, unless
+// another full sweep ran within the last second (or sweep interval, if shorter).
+func (s *MemoryStore) sweepAll(now time.Time) {
+	next := s.nextFullSweep.Load()
+	if now.UnixNano() < next || !s.nextFullSweep.CompareAndSwap(next, now.Add(min(time.Second, s.sweepEvery)).UnixNano()) {
+		return
+	}
+	for i := range s.shards {
+		sh := &s.shards[i]
+		sh.mu.Lock()
+		s.sweep(sh, now)
+		sh.mu.Unlock()
 	}
 }
 
@@ -117,22 +146,28 @@ func (s *MemoryStore) Claim(ctx context.Context, req ClaimRequest) (ClaimResult,
 		return ClaimResult{}, err
 	}
 	now := s.clock.Now()
+	if s.records.Load() >= s.capacity {
+		s.sweepAll(now) // before taking the key's shard: sweepAll takes every shard's lock
+	}
 	sh := s.lock(req.Key, now)
 	defer sh.mu.Unlock()
 	r := sh.records[req.Key]
 	if r != nil && r.live(now) {
-		st := StatusInProgress
-		if r.state == memCompleted {
-			st = StatusCompleted
+		if r.state == memInProgress && r.token.Owner == req.Owner {
+			// The same owner asking again (a client retrying after a lost reply) gets its
+			// claim back rather than being told the key is busy.
+			r.expires = now.Add(req.Lease)
+			return ClaimResult{Status: StatusClaimed, Token: r.token, ExpiresIn: req.Lease}, nil
 		}
-		return ClaimResult{Status: st, Token: r.token, Fingerprint: r.fingerprint, ExpiresIn: r.expires.Sub(now)}, nil
+		if r.state == memCompleted {
+			return ClaimResult{Status: StatusCompleted, Token: r.token, Fingerprint: r.fingerprint, ExpiresIn: r.expires.Sub(now), Result: r.result}, nil
+		}
+		return ClaimResult{Status: StatusInProgress, Token: r.token, Fingerprint: r.fingerprint, ExpiresIn: r.expires.Sub(now)}, nil
 	}
 	if r == nil {
-		if len(sh.records) >= s.perShard {
-			sh.sweep(now)
-			if len(sh.records) >= s.perShard {
-				return ClaimResult{}, ErrStoreFull
-			}
+		if s.records.Add(1) > s.capacity {
+			s.records.Add(-1)
+			return ClaimResult{}, ErrStoreFull
 		}
 		r = &memRecord{}
 		sh.records[req.Key] = r
@@ -140,17 +175,27 @@ func (s *MemoryStore) Claim(ctx context.Context, req ClaimRequest) (ClaimResult,
 	// Reusing an expired or released record keeps its epoch to count on from.
 	*r = memRecord{
 		state:       memInProgress,
-		token:       Token{Owner: req.Owner, Epoch: nextEpoch(r.token.Epoch, now)},
+		token:       Token{Owner: req.Owner, Epoch: s.nextEpoch(r.token.Epoch, now)},
 		fingerprint: req.Fingerprint,
 		expires:     now.Add(req.Lease),
 	}
 	return ClaimResult{Status: StatusClaimed, Token: r.token, ExpiresIn: req.Lease}, nil
 }
 
-// nextEpoch is a hybrid logical clock: past every epoch the key had, and at least the clock
-// in microseconds, so epochs keep growing even after a record was swept and forgotten.
-func nextEpoch(prev int64, now time.Time) int64 {
-	return max(prev+1, now.UnixMicro())
+// nextEpoch is a hybrid logical clock: past every epoch the store handed out (so past every
+// epoch the key had, even one swept and forgotten, whatever the clock did since), and at
+// least the clock in microseconds.
+func (s *MemoryStore) nextEpoch(prev int64, now time.Time) int64 {
+	e := max(prev+1, now.UnixMicro())
+	for {
+		top := s.epochs.Load()
+		if e <= top {
+			e = top + 1
+		}
+		if s.epochs.CompareAndSwap(top, e) {
+			return e
+		}
+	}
 }
 
 // held returns key's record if token holds it, with its shard locked; the caller unlocks.
@@ -180,6 +225,11 @@ func (s *MemoryStore) Renew(ctx context.Context, key string, token Token, lease 
 
 // Complete implements Store.
 func (s *MemoryStore) Complete(ctx context.Context, key string, token Token, retention time.Duration) error {
+	return s.CompleteWithResult(ctx, key, token, retention, nil)
+}
+
+// CompleteWithResult implements ResultStore.
+func (s *MemoryStore) CompleteWithResult(ctx context.Context, key string, token Token, retention time.Duration, result []byte) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
@@ -190,6 +240,7 @@ func (s *MemoryStore) Complete(ctx context.Context, key string, token Token, ret
 		return ErrConflict
 	}
 	r.state = memCompleted
+	r.result = result
 	r.expires = now.Add(retention)
 	return nil
 }
@@ -220,4 +271,37 @@ func (s *MemoryStore) Len() int {
 		sh.mu.Unlock()
 	}
 	return n
+}
+
+// Inspect implements Inspector.
+func (s *MemoryStore) Inspect(ctx context.Context, key string) (Record, error) {
+	if err := ctx.Err(); err != nil {
+		return Record{}, err
+	}
+	now := s.clock.Now()
+	sh := s.lock(key, now)
+	defer sh.mu.Unlock()
+	r := sh.records[key]
+	if r == nil || !r.live(now) {
+		return Record{}, nil
+	}
+	st := StatusInProgress
+	if r.state == memCompleted {
+		st = StatusCompleted
+	}
+	return Record{Status: st, Token: r.token, Fingerprint: r.fingerprint, ExpiresIn: r.expires.Sub(now)}, nil
+}
+
+// Forget implements Inspector.
+func (s *MemoryStore) Forget(ctx context.Context, key string) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	sh := s.lock(key, s.clock.Now())
+	defer sh.mu.Unlock()
+	if _, ok := sh.records[key]; ok {
+		delete(sh.records, key)
+		s.records.Add(-1)
+	}
+	return nil
 }

@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"log/slog"
+	"time"
 
 	"go.opentelemetry.io/otel/attribute"
 	"go.opentelemetry.io/otel/metric"
@@ -14,8 +15,9 @@ import (
 type Outcome string
 
 // The outcomes, one per event a delivery can meet. A delivery that runs the handler counts
-// OutcomeClaimed and then one of OutcomeCompleted, OutcomeReleased or OutcomeCompleteConflict
-// (none when a failed handler's claim is kept, see WithKeepClaimOn).
+// OutcomeClaimed and then exactly one of OutcomeCompleted, OutcomeCompleteFailed,
+// OutcomeCompleteConflict, OutcomeReleased, OutcomeReleaseFailed, OutcomeClaimLost or
+// OutcomeKept.
 const (
 	// OutcomeClaimed: the key was free; the handler runs.
 	OutcomeClaimed Outcome = "claimed"
@@ -38,12 +40,27 @@ const (
 	// OutcomeFingerprintMismatch: the key is held or completed for a different payload; the
 	// job was rejected.
 	OutcomeFingerprintMismatch Outcome = "fingerprint_mismatch"
+	// OutcomeKeyError: the key or fingerprint function failed; the job was rejected.
+	OutcomeKeyError Outcome = "key_error"
+	// OutcomeCompleteFailed: the handler succeeded but the store did not take its completion
+	// marker; the job runs again after the lease.
+	OutcomeCompleteFailed Outcome = "complete_failed"
+	// OutcomeReleaseFailed: the handler failed and releasing its claim failed too; the key
+	// stays blocked until the lease ends.
+	OutcomeReleaseFailed Outcome = "release_failed"
+	// OutcomeClaimLost: the handler failed after its claim had been taken over (a fenced
+	// worker); there was nothing of its own to release.
+	OutcomeClaimLost Outcome = "claim_lost"
+	// OutcomeKept: the handler failed and its claim was kept until its lease ends
+	// (WithKeepClaimOn).
+	OutcomeKept Outcome = "kept"
 )
 
 // Outcomes lists every Outcome, in a stable order.
 var Outcomes = []Outcome{
 	OutcomeClaimed, OutcomeCompleted, OutcomeCompletedDuplicate, OutcomeInProgressDuplicate,
 	OutcomeReleased, OutcomeCompleteConflict, OutcomeEmptyKey, OutcomeFingerprintMismatch,
+	OutcomeKeyError, OutcomeCompleteFailed, OutcomeReleaseFailed, OutcomeClaimLost, OutcomeKept,
 }
 
 // Metric and attribute names. The claims counter's name and its outcome values come from the
@@ -51,10 +68,12 @@ var Outcomes = []Outcome{
 const (
 	MetricClaims      = "chokaq.idempotency.claims"
 	MetricStoreErrors = "chokaq.idempotency.store_errors"
-	AttrOutcome       = "outcome"
-	AttrHandler       = "handler"
-	AttrPolicy        = "policy"
-	AttrOperation     = "operation"
+	// MetricStoreDuration is a histogram of store call latencies in seconds, by operation.
+	MetricStoreDuration = "chokaq.idempotency.store.duration"
+	AttrOutcome         = "outcome"
+	AttrHandler         = "handler"
+	AttrPolicy          = "policy"
+	AttrOperation       = "operation"
 )
 
 const instrumentationName = "github.com/chokaq/idemlint/idempotency"
@@ -64,6 +83,8 @@ const instrumentationName = "github.com/chokaq/idemlint/idempotency"
 type instruments struct {
 	claims      metric.Int64Counter
 	storeErrors metric.Int64Counter
+	storeTime   metric.Float64Histogram
+	opRecord    map[string][]metric.RecordOption
 	outcomes    map[Outcome][]metric.AddOption
 	emptyKey    map[EmptyKeyPolicy][]metric.AddOption
 	operations  map[string][]metric.AddOption
@@ -83,9 +104,18 @@ func newInstruments(mp metric.MeterProvider, handler string) (*instruments, erro
 	if err != nil {
 		return nil, err
 	}
+	storeTime, err := meter.Float64Histogram(MetricStoreDuration,
+		metric.WithDescription("Idempotency store call latency, by operation."),
+		metric.WithUnit("s"),
+		metric.WithExplicitBucketBoundaries(0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10))
+	if err != nil {
+		return nil, err
+	}
 	in := &instruments{
 		claims:      claims,
 		storeErrors: storeErrors,
+		storeTime:   storeTime,
+		opRecord:    map[string][]metric.RecordOption{},
 		outcomes:    map[Outcome][]metric.AddOption{},
 		emptyKey:    map[EmptyKeyPolicy][]metric.AddOption{},
 		operations:  map[string][]metric.AddOption{},
@@ -104,6 +134,11 @@ func newInstruments(mp metric.MeterProvider, handler string) (*instruments, erro
 	}
 	for _, op := range []string{opClaim, opRenew, opComplete, opRelease} {
 		in.operations[op] = set(attribute.String(AttrOperation, op))
+		kv := []attribute.KeyValue{attribute.String(AttrOperation, op)}
+		if handler != "" {
+			kv = append(kv, attribute.String(AttrHandler, handler))
+		}
+		in.opRecord[op] = []metric.RecordOption{metric.WithAttributeSet(attribute.NewSet(kv...))}
 	}
 	return in, nil
 }
@@ -117,10 +152,17 @@ const (
 
 func (in *instruments) count(ctx context.Context, o Outcome) {
 	in.claims.Add(ctx, 1, in.outcomes[o]...)
+	annotate(ctx, attribute.String(AttrSpanOutcome, string(o)))
+}
+
+// storeCall records the latency of one store call that started at start.
+func (in *instruments) storeCall(ctx context.Context, op string, start time.Time) {
+	in.storeTime.Record(ctx, since(start), in.opRecord[op]...)
 }
 
 func (in *instruments) countEmptyKey(ctx context.Context, p EmptyKeyPolicy) {
 	in.claims.Add(ctx, 1, in.emptyKey[p]...)
+	annotate(ctx, attribute.String(AttrSpanOutcome, string(OutcomeEmptyKey)))
 }
 
 func (in *instruments) storeError(ctx context.Context, op string) {
@@ -134,12 +176,24 @@ func KeyHash(key string) string {
 	return hex.EncodeToString(sum[:8])
 }
 
-// log writes one record, computing the key hash only when the record will be written.
-func (c *core) log(ctx context.Context, level slog.Level, msg, key string, attrs ...slog.Attr) {
+// keyHash is the key_hash of logs and errors for a store key: the first 16 hex digits of a
+// hashed store key (a prefix of the record's key, to find it by), or KeyHash of a raw one.
+func (c *core) keyHash(storeKey string) string {
+	if c.legacyKeys {
+		return KeyHash(storeKey)
+	}
+	return storeKey[:16]
+}
+
+// log writes one record about the key stored as storeKey, computing the key hash only when
+// the record will be written.
+func (c *core) log(ctx context.Context, level slog.Level, msg, storeKey string, attrs ...slog.Attr) {
 	if !c.logger.Enabled(ctx, level) {
 		return
 	}
-	attrs = append(attrs, slog.String("key_hash", KeyHash(key)))
+	if storeKey != "" {
+		attrs = append(attrs, slog.String("key_hash", c.keyHash(storeKey)))
+	}
 	if c.name != "" {
 		attrs = append(attrs, slog.String("handler", c.name))
 	}

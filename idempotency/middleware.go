@@ -4,12 +4,13 @@ import (
 	"bytes"
 	"context"
 	"crypto/sha256"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"log/slog"
-	"math/rand/v2"
+	"reflect"
 	"time"
+
+	"go.opentelemetry.io/otel/attribute"
 )
 
 // HandlerFunc is the handler shape the middleware wraps.
@@ -17,8 +18,13 @@ type HandlerFunc[J any] func(ctx context.Context, job J) error
 
 // KeyFunc derives the idempotency key from a job. It must be stable across deliveries of the
 // same business operation: an order, invoice, webhook event or payment attempt ID. A key made
-// from time or randomness changes on every retry and protects nothing. An empty key is
-// handled by the empty-key policy (WithEmptyKey); an error fails the delivery without
+// from time or randomness changes on every retry and protects nothing. Build keys of several
+// parts with Key, which rejects an empty part; the middleware namespaces the key by handler
+// (WithName) and hashes it before storage, so a key needs no prefix of its own.
+//
+// An empty key, a key that ends in a separator (':', '/', '|' or '#', as "charge:" + an empty
+// ID does), or an error matching ErrEmptyKey is handled by the empty-key policy
+// (WithEmptyKey). Any other error fails the delivery with a permanent *KeyError, without
 // running the handler.
 type KeyFunc[J any] func(job J) (string, error)
 
@@ -41,7 +47,11 @@ type Middleware[J any] struct {
 // core is the part of the middleware that does not depend on the job type.
 type core struct {
 	config
-	metrics *instruments
+	// namespace keeps this handler's keys apart from other handlers' (WithName, or the job
+	// type's name).
+	namespace string
+	metrics   *instruments
+	tracing   tracing
 	// inMemory: the store is a MemoryStore, which never waits on I/O, so its calls get no
 	// timeout (a timer per call would cost more than the call).
 	inMemory bool
@@ -81,7 +91,15 @@ func NewForJob[J Job](opts ...Option) (*Middleware[J], error) {
 
 func newMiddleware[J any](cfg config, key KeyFunc[J], retentionOf func(J) time.Duration) (*Middleware[J], error) {
 	_, inMemory := cfg.store.(*MemoryStore)
-	m := &Middleware[J]{core: core{config: cfg, inMemory: inMemory}, key: key, retentionOf: retentionOf}
+	namespace := cfg.name
+	if namespace == "" {
+		var zero J
+		namespace = fmt.Sprintf("%T", zero)
+		if namespace == "<nil>" { // J is an interface type
+			namespace = reflect.TypeFor[J]().String()
+		}
+	}
+	m := &Middleware[J]{core: core{config: cfg, namespace: namespace, inMemory: inMemory}, key: key, retentionOf: retentionOf}
 	if cfg.fingerprint != nil {
 		fp, ok := cfg.fingerprint.(func(J) ([]byte, error))
 		if !ok {
@@ -95,6 +113,7 @@ func newMiddleware[J any](cfg config, key KeyFunc[J], retentionOf func(J) time.D
 		return nil, fmt.Errorf("idempotency: metrics: %w", err)
 	}
 	m.metrics = in
+	m.tracing = newTracing(cfg.tracerProvider)
 	return m, nil
 }
 
@@ -108,18 +127,25 @@ func (m *Middleware[J]) Wrap(next HandlerFunc[J]) HandlerFunc[J] {
 // handler's error (joined with any release error) when the handler failed, and a
 // *CompleteConflictError when the handler finished after its claim was taken over.
 func (m *Middleware[J]) Handle(ctx context.Context, job J, next HandlerFunc[J]) error {
-	key, err := m.key(job)
-	if err != nil {
-		return fmt.Errorf("idempotency: key function: %w", err)
+	ctx, span := m.tracing.start(ctx, m.namespace)
+	if span == nil {
+		return m.handle(ctx, job, next)
 	}
-	if key == "" {
-		m.metrics.countEmptyKey(ctx, m.emptyKey)
-		if m.emptyKey == RunUnprotected {
-			m.log(ctx, slog.LevelWarn, "idempotency: empty key; running the job unprotected", key)
-			return next(context.WithValue(ctx, claimKey{}, unprotected{}), job)
-		}
-		m.log(ctx, slog.LevelWarn, "idempotency: empty key; job rejected", key)
-		return ErrEmptyKey
+	defer span.End() // also when the handler panics
+	err := m.handle(ctx, job, next)
+	spanError(span, err)
+	return err
+}
+
+func (m *Middleware[J]) handle(ctx context.Context, job J, next HandlerFunc[J]) error {
+	key, err := m.key(job)
+	switch {
+	case err != nil && !errors.Is(err, ErrEmptyKey):
+		m.metrics.count(ctx, OutcomeKeyError)
+		m.log(ctx, slog.LevelError, "idempotency: key function failed; job rejected", "", slog.Any("error", err))
+		return &KeyError{Func: stageKey, Err: err}
+	case err != nil || key == "" || endsWithSeparator(key):
+		return m.emptyKeyPolicy(ctx, job, next)
 	}
 	retention := m.retention
 	if m.retentionOf != nil {
@@ -127,53 +153,94 @@ func (m *Middleware[J]) Handle(ctx context.Context, job J, next HandlerFunc[J]) 
 			retention = r
 		}
 	}
+	storeKey := m.StoreKey(key)
+	annotate(ctx, attribute.String(AttrKeyHash, m.keyHash(storeKey)))
 	if retention <= 0 {
-		m.log(ctx, slog.LevelError, "idempotency: job reports no retention; job rejected", key)
+		m.log(ctx, slog.LevelError, "idempotency: job reports no retention; job rejected", storeKey)
 		return ErrNoRetention
 	}
 	var fingerprint []byte
 	if m.fingerprint != nil {
 		raw, err := m.fingerprint(job)
 		if err != nil {
-			return fmt.Errorf("idempotency: fingerprint function: %w", err)
+			m.metrics.count(ctx, OutcomeKeyError)
+			m.log(ctx, slog.LevelError, "idempotency: fingerprint function failed; job rejected", storeKey, slog.Any("error", err))
+			return &KeyError{Func: stageFingerprint, Err: err}
 		}
 		// A fixed-size digest bounds what the store keeps, whatever the payload size.
 		sum := sha256.Sum256(raw)
 		fingerprint = sum[:]
 	}
 
-	res, err := m.claim(ctx, ClaimRequest{Key: key, Owner: newOwner(), Fingerprint: fingerprint, Lease: m.lease})
+	claimed := time.Now() // the lease starts no earlier than this, by the local clock
+	res, err := m.claim(ctx, ClaimRequest{Key: storeKey, Owner: newOwner(), Fingerprint: fingerprint, Lease: m.lease})
 	if err != nil {
 		return err
 	}
 	switch res.Status {
 	case StatusClaimed:
 		m.metrics.count(ctx, OutcomeClaimed)
+		annotate(ctx, attribute.Int64(AttrEpoch, res.Token.Epoch))
 	case StatusCompleted, StatusInProgress:
 		if fingerprint != nil && res.Fingerprint != nil && !bytes.Equal(fingerprint, res.Fingerprint) {
 			m.metrics.count(ctx, OutcomeFingerprintMismatch)
-			m.log(ctx, slog.LevelError, "idempotency: key reused for a different payload; job rejected", key,
+			m.log(ctx, slog.LevelError, "idempotency: key reused for a different payload; job rejected", storeKey,
 				slog.String("status", res.Status.String()))
-			return &FingerprintMismatchError{KeyHash: KeyHash(key), Status: res.Status}
+			return &FingerprintMismatchError{KeyHash: m.keyHash(storeKey), Status: res.Status}
 		}
 		if res.Status == StatusCompleted {
 			m.metrics.count(ctx, OutcomeCompletedDuplicate)
-			m.log(ctx, slog.LevelDebug, "idempotency: duplicate of a completed job acknowledged", key)
+			giveResult(ctx, res.Result, true)
+			m.log(ctx, slog.LevelDebug, "idempotency: duplicate of a completed job acknowledged", storeKey)
 			return nil
 		}
 		m.metrics.count(ctx, OutcomeInProgressDuplicate)
 		if m.inProgress.kind == skipDuplicate {
-			m.log(ctx, slog.LevelInfo, "idempotency: duplicate of a running job dropped", key)
+			m.log(ctx, slog.LevelInfo, "idempotency: duplicate of a running job dropped", storeKey)
 			return nil
 		}
 		retryAfter := max(min(m.inProgress.delay, res.ExpiresIn), 0)
-		m.log(ctx, slog.LevelDebug, "idempotency: duplicate of a running job deferred", key,
+		m.log(ctx, slog.LevelDebug, "idempotency: duplicate of a running job deferred", storeKey,
 			slog.Duration("retry_after", retryAfter))
 		return &InProgressError{RetryAfter: retryAfter}
 	default:
 		return fmt.Errorf("idempotency: store returned unknown claim status %d", res.Status)
 	}
-	return m.run(ctx, job, next, key, res.Token, retention)
+	return m.run(ctx, job, next, key, storeKey, res.Token, retention, claimed)
+}
+
+// StoreKey returns the key the store keeps for a job whose key function gave key: namespaced
+// by this middleware's handler and hashed (see the package function StoreKey), or key itself
+// under WithLegacyKeys.
+func (m *Middleware[J]) StoreKey(key string) string {
+	if m.legacyKeys {
+		return key
+	}
+	return StoreKey(m.namespace, key)
+}
+
+// StoreKeyOf returns the key the store keeps for job, for inspecting or forgetting its record
+// (see Inspect and Forget). It fails as Handle would for a job without a usable key.
+func (m *Middleware[J]) StoreKeyOf(job J) (string, error) {
+	key, err := m.key(job)
+	if err == nil && (key == "" || endsWithSeparator(key)) {
+		err = ErrEmptyKey
+	}
+	if err != nil {
+		return "", &KeyError{Func: stageKey, Err: err}
+	}
+	return m.StoreKey(key), nil
+}
+
+// emptyKeyPolicy rejects the job or runs it unprotected, as WithEmptyKey says.
+func (m *Middleware[J]) emptyKeyPolicy(ctx context.Context, job J, next HandlerFunc[J]) error {
+	m.metrics.countEmptyKey(ctx, m.emptyKey)
+	if m.emptyKey == RunUnprotected {
+		m.log(ctx, slog.LevelWarn, "idempotency: empty key; running the job unprotected", "")
+		return next(context.WithValue(ctx, claimKey{}, unprotected{}), job)
+	}
+	m.log(ctx, slog.LevelWarn, "idempotency: empty key; job rejected", "")
+	return ErrEmptyKey
 }
 
 // claim asks the store, and with the WaitUpTo policy asks again until the holder of a live
@@ -186,13 +253,15 @@ func (m *Middleware[J]) claim(ctx context.Context, req ClaimRequest) (ClaimResul
 	poll := 10 * time.Millisecond
 	for {
 		cctx, cancel := m.storeCtx(ctx)
+		start := time.Now()
 		res, err := m.store.Claim(cctx, req)
+		m.metrics.storeCall(ctx, opClaim, start)
 		cancel()
 		if err != nil {
 			if ctx.Err() == nil { // a job cancelled by its queue is no store failure
 				m.metrics.storeError(ctx, opClaim)
 			}
-			return res, fmt.Errorf("idempotency: claim: %w", err)
+			return res, &StoreError{Op: opClaim, Err: err}
 		}
 		if res.Status != StatusInProgress || m.inProgress.kind != waitUpTo {
 			return res, nil
@@ -219,8 +288,8 @@ func (m *Middleware[J]) claim(ctx context.Context, req ClaimRequest) (ClaimResul
 }
 
 // run runs the handler under a held claim, then completes or releases the claim.
-func (m *Middleware[J]) run(ctx context.Context, job J, next HandlerFunc[J], key string, token Token, retention time.Duration) error {
-	st := newClaimState(ctx, &m.core, key, token, retention)
+func (m *Middleware[J]) run(ctx context.Context, job J, next HandlerFunc[J], key, storeKey string, token Token, retention time.Duration, claimed time.Time) error {
+	st := newClaimState(ctx, &m.core, key, storeKey, token, retention)
 	defer st.cancel(nil)
 	returned := false
 	defer func() {
@@ -231,113 +300,9 @@ func (m *Middleware[J]) run(ctx context.Context, job J, next HandlerFunc[J], key
 			m.releaseAfterFailure(ctx, st, errors.New("idempotency: handler panicked"))
 		}
 	}()
-	st.startRenewal()
+	st.startRenewal(claimed)
 	herr := next(st, job)
 	returned = true
 	st.stopRenewal()
 	return m.finish(ctx, st, herr)
-}
-
-func (c *core) finish(ctx context.Context, st *claimState, herr error) error {
-	if herr == nil && !st.conflictInTx.Load() {
-		if st.completedInTx.Load() {
-			c.metrics.count(ctx, OutcomeCompleted)
-			return nil
-		}
-		err := c.complete(ctx, st)
-		switch {
-		case err == nil:
-			c.metrics.count(ctx, OutcomeCompleted)
-			return nil
-		case errors.Is(err, ErrConflict):
-			return c.conflict(ctx, st, err)
-		default:
-			c.metrics.storeError(ctx, opComplete)
-			c.log(ctx, slog.LevelError, "idempotency: handler succeeded but its completion marker was not stored; the job may run again after the lease", st.claim.Key,
-				slog.Int64("epoch", st.claim.Token.Epoch), slog.Any("error", err))
-			return fmt.Errorf("idempotency: the handler succeeded but its completion marker was not stored: %w", err)
-		}
-	}
-	if st.conflictInTx.Load() {
-		// Transactional completion inside the handler found its claim taken over; the
-		// handler's transaction rolled back with it.
-		return c.conflict(ctx, st, herr)
-	}
-	if cause := context.Cause(st); errors.Is(cause, ErrLeaseLost) && !errors.Is(herr, ErrLeaseLost) {
-		herr = errors.Join(herr, cause)
-	}
-	if c.keepClaim != nil && c.keepClaim(herr) {
-		c.log(ctx, slog.LevelInfo, "idempotency: handler failed; claim kept until its lease ends", st.claim.Key,
-			slog.Any("error", herr))
-		return herr
-	}
-	return c.releaseAfterFailure(ctx, st, herr)
-}
-
-func (c *core) conflict(ctx context.Context, st *claimState, err error) error {
-	c.metrics.count(ctx, OutcomeCompleteConflict)
-	c.log(ctx, slog.LevelError, "idempotency: complete_conflict: handler finished after its claim was taken over; investigate a possible duplicate side effect", st.claim.Key,
-		slog.Int64("epoch", st.claim.Token.Epoch))
-	return &CompleteConflictError{KeyHash: KeyHash(st.claim.Key), Token: st.claim.Token, Err: err}
-}
-
-// releaseAfterFailure frees the key and returns herr, joined with the release error if any:
-// a store problem must never hide why the handler failed.
-func (c *core) releaseAfterFailure(ctx context.Context, st *claimState, herr error) error {
-	err := c.retry(ctx, 2, func(sctx context.Context) error {
-		return c.store.Release(sctx, st.claim.Key, st.claim.Token)
-	})
-	switch {
-	case err == nil:
-		c.metrics.count(ctx, OutcomeReleased)
-		return herr
-	case errors.Is(err, ErrConflict):
-		// Taken over or already completed: there is nothing of ours to free.
-		c.log(ctx, slog.LevelWarn, "idempotency: handler failed and its claim was no longer held", st.claim.Key,
-			slog.Int64("epoch", st.claim.Token.Epoch))
-		return herr
-	default:
-		c.metrics.storeError(ctx, opRelease)
-		c.log(ctx, slog.LevelError, "idempotency: releasing the claim failed; the key stays blocked until the lease ends", st.claim.Key,
-			slog.Any("error", err))
-		return errors.Join(herr, fmt.Errorf("idempotency: release: %w", err))
-	}
-}
-
-func (c *core) complete(ctx context.Context, st *claimState) error {
-	return c.retry(ctx, 3, func(sctx context.Context) error {
-		return c.store.Complete(sctx, st.claim.Key, st.claim.Token, st.claim.Retention)
-	})
-}
-
-// retry calls op up to attempts times on a context detached from the job's (which may be
-// cancelled by now), each call with the store timeout. Complete and Release are idempotent for
-// the same token, so a retry after a lost reply is safe. ErrConflict is final.
-func (c *core) retry(ctx context.Context, attempts int, op func(context.Context) error) error {
-	detached := context.WithoutCancel(ctx)
-	var err error
-	for i := range attempts {
-		if i > 0 {
-			time.Sleep(time.Duration(i) * 20 * time.Millisecond)
-		}
-		sctx, cancel := c.storeCtx(detached)
-		err = op(sctx)
-		cancel()
-		if err == nil || errors.Is(err, ErrConflict) {
-			return err
-		}
-	}
-	return err
-}
-
-// newOwner returns a random owner ID. It needs to be unique, not secret: the fast per-thread
-// generator is enough, and 128 bits make a collision out of reach.
-func newOwner() string {
-	var b [16]byte
-	for i, v := range [2]uint64{rand.Uint64(), rand.Uint64()} {
-		for j := range 8 {
-			b[i*8+j] = byte(v >> (8 * j))
-		}
-	}
-	return hex.EncodeToString(b[:])
 }

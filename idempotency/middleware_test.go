@@ -83,7 +83,7 @@ func TestJobReportsItsOwnKeyAndRetention(t *testing.T) {
 	if seen.Key != "invoice:7" || seen.Retention != 2*time.Hour || seen.Token.Epoch == 0 {
 		t.Fatalf("handler saw claim %+v, want key invoice:7 with the job's retention", seen)
 	}
-	res, err := store.Claim(ctx, idempotency.ClaimRequest{Key: "invoice:7", Owner: "x", Lease: time.Minute})
+	res, err := store.Claim(ctx, idempotency.ClaimRequest{Key: mw.StoreKey("invoice:7"), Owner: "x", Lease: time.Minute})
 	if err != nil || res.Status != idempotency.StatusCompleted || res.ExpiresIn != 2*time.Hour {
 		t.Fatalf("completion marker: %+v %v, want completed for the job's 2h retention", res, err)
 	}
@@ -228,10 +228,10 @@ func TestLostClaimCancelsTheHandlerAtOnce(t *testing.T) {
 		err = mw.Handle(t.Context(), "k", func(ctx context.Context, _ string) error {
 			// Someone frees and retakes the key behind this handler's back.
 			c, _ := idempotency.ClaimFromContext(ctx)
-			if err := store.Release(ctx, c.Key, c.Token); err != nil {
+			if err := store.Release(ctx, c.StoreKey, c.Token); err != nil {
 				return err
 			}
-			if _, err := store.Claim(ctx, idempotency.ClaimRequest{Key: c.Key, Owner: "thief", Lease: time.Hour}); err != nil {
+			if _, err := store.Claim(ctx, idempotency.ClaimRequest{Key: c.StoreKey, Owner: "thief", Lease: time.Hour}); err != nil {
 				return err
 			}
 			<-ctx.Done()
@@ -318,7 +318,7 @@ func TestMemoryStoreIsBounded(t *testing.T) {
 		return claimed, full
 	}
 	claimed, full := fill()
-	if claimed == 0 || claimed > 64 || full == 0 || store.Len() > 64 {
+	if claimed != 64 || full == 0 || store.Len() > 64 {
 		t.Fatalf("claimed %d and refused %d of 1000 keys, holding %d; want at most 64 held and the rest refused", claimed, full, store.Len())
 	}
 	// Once the claims expire, sweeping makes room for as many again.

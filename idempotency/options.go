@@ -8,6 +8,7 @@ import (
 
 	"go.opentelemetry.io/otel"
 	"go.opentelemetry.io/otel/metric"
+	"go.opentelemetry.io/otel/trace"
 )
 
 // Option configures a Middleware. Options are checked when the middleware is built (New,
@@ -27,20 +28,22 @@ const (
 )
 
 type config struct {
-	store        Store
-	retention    time.Duration
-	lease        time.Duration
-	renewEvery   time.Duration // 0: lease/3
-	noRenewal    bool
-	storeTimeout time.Duration // 0: min(DefaultStoreTimeout, lease/4)
-	emptyKey     EmptyKeyPolicy
-	inProgress   InProgressPolicy
-	keepClaim    func(error) bool
-	name         string
-	meter        metric.MeterProvider
-	logger       *slog.Logger
-	fingerprint  any // func(J) ([]byte, error), checked against J by New
-	errs         []error
+	store          Store
+	retention      time.Duration
+	lease          time.Duration
+	renewEvery     time.Duration // 0: lease/3
+	noRenewal      bool
+	storeTimeout   time.Duration // 0: min(DefaultStoreTimeout, lease/4)
+	emptyKey       EmptyKeyPolicy
+	inProgress     InProgressPolicy
+	keepClaim      func(error) bool
+	name           string
+	legacyKeys     bool
+	meter          metric.MeterProvider
+	tracerProvider trace.TracerProvider
+	logger         *slog.Logger
+	fingerprint    any // func(J) ([]byte, error), checked against J by New
+	errs           []error
 }
 
 // WithStore sets where claims and completion markers live. The default is a MemoryStore of
@@ -215,9 +218,26 @@ func WithFingerprint[J any](fingerprint func(job J) ([]byte, error)) Option {
 	}
 }
 
-// WithName names the handler in metrics (attribute "handler") and logs.
+// WithName names the handler in metrics (attribute "handler") and logs, and namespaces its
+// keys: two middlewares with different names never share a key, even on one store with the
+// same business IDs. Without it the namespace is the job's Go type, so two handlers of the
+// same job type on one store need names of their own. Changing it changes every stored key,
+// like a new handler: completion markers under the old name are no longer seen.
 func WithName(name string) Option {
-	return func(c *config) { c.name = name }
+	return func(c *config) {
+		if name == "" {
+			c.errs = append(c.errs, errors.New("WithName: empty name"))
+		}
+		c.name = name
+	}
+}
+
+// WithLegacyKeys stores keys as the key function gives them, without namespace or hashing,
+// as the middleware did before. It exists for upgrading a store whose records were written
+// that way: see "Migrating stored keys" in docs/runtime.md. Such keys may collide between
+// handlers, and PostgreSQL cannot store keys with NUL, invalid UTF-8 or more than about 2 KB.
+func WithLegacyKeys() Option {
+	return func(c *config) { c.legacyKeys = true }
 }
 
 // WithMeterProvider sets where the counters are registered (default otel.GetMeterProvider()).

@@ -14,7 +14,9 @@ import (
 type Store interface {
 	// Claim takes the key for req.Owner when it is free: never seen, released, or its lease
 	// or retention has run out. Otherwise it reports who holds it. A store error means the
-	// claim may or may not have been written.
+	// claim may or may not have been written; so a live InProgress claim already held by
+	// req.Owner is claimed again (same token, lease extended), which makes a client's retry
+	// after a lost reply safe.
 	Claim(ctx context.Context, req ClaimRequest) (ClaimResult, error)
 
 	// Renew extends the lease of the InProgress claim held by token to lease from now. It
@@ -82,12 +84,16 @@ type ClaimResult struct {
 	// for a claim, the rest of the retention for a completion marker. Measuring it on the
 	// store's side keeps worker clock skew out of retry delays.
 	ExpiresIn time.Duration
+	// Result kept with a completion marker (ResultStore), when Status is StatusCompleted.
+	Result []byte
 }
 
-// Token identifies one claim of one key. Epoch grows with every claim of the key: it is
-// derived from the store's clock in microseconds and is always greater than the epoch of any
-// earlier claim of the same key still on record, so it also serves as a fencing token for
-// external systems that can compare numbers.
+// Token identifies one claim of one key. Epoch grows with every claim of the key: it is at
+// least the store's clock in microseconds, and always greater than the epoch of any earlier
+// claim of the same key, even one whose record has since expired, been deleted or forgotten,
+// and even after the store's clock stepped back (each store keeps a store-wide high-water
+// mark: an atomic counter, a PostgreSQL sequence, a counter row or key). It so serves as a
+// fencing token for external systems that can compare numbers.
 type Token struct {
 	Owner string
 	Epoch int64
@@ -106,3 +112,28 @@ var ErrConflict = errors.New("idempotency: the claim is no longer held by this t
 // ErrStoreFull is returned by MemoryStore.Claim when the store holds as many live records as
 // it may. The job is not run; the error is retryable.
 var ErrStoreFull = errors.New("idempotency: memory store is full")
+
+// Inspector is implemented by stores that can show and delete one key's record: every store
+// in this module. It is for operators (what holds this key? let a dead-lettered job run
+// again) and for tests; the middleware never calls it. Find a job's key with
+// Middleware.StoreKeyOf.
+type Inspector interface {
+	// Inspect returns the key's live record; a zero Record (Status 0) when there is none
+	// (never claimed, released, or expired).
+	Inspect(ctx context.Context, key string) (Record, error)
+	// Forget deletes the key's record, whatever its state, so the next delivery runs the
+	// job. Forgetting a live claim lets a duplicate run beside its holder (which is fenced:
+	// its completion becomes a complete_conflict); forgetting a completion marker lets the
+	// job run again. Epochs keep growing across it.
+	Forget(ctx context.Context, key string) error
+}
+
+// Record is a key's live record as Inspect shows it.
+type Record struct {
+	// Status is StatusInProgress or StatusCompleted; 0 when the key has no live record.
+	Status      Status
+	Token       Token
+	Fingerprint []byte
+	// ExpiresIn is the rest of the lease or the retention, by the store's clock.
+	ExpiresIn time.Duration
+}

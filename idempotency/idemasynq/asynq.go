@@ -1,40 +1,65 @@
 // Package idemasynq runs asynq task handlers under the idempotency middleware.
 //
-//	mw, err := idemasynq.New(idemasynq.PayloadKey(func(p ChargePayload) string { return p.PaymentAttemptID }),
+//	mw, err := idemasynq.New("payment:charge",
+//		idemasynq.PayloadKey(func(p ChargePayload) string { return p.PaymentAttemptID }),
 //		idempotency.WithStore(store), idempotency.WithRetention(72*time.Hour),
 //		idempotency.WithFingerprint(idemasynq.PayloadFingerprint))
-//	mux.Use(mw)
+//	mux.Use(mw) // tasks of other types pass through untouched
+//	cfg := asynq.Config{...}
+//	idemasynq.Configure(&cfg) // deferred duplicates follow RetryAfter and spend no retry
 //
-// A duplicate of a completed task is acknowledged. A duplicate of a running task fails with a
-// retryable error, so asynq delivers it again later (it counts as a retry). Errors that
-// retrying cannot fix (complete_conflict, fingerprint_mismatch, an empty key) are marked
-// asynq.SkipRetry, so the task goes to the archive for a person to look at.
+// A middleware is scoped to the task types it has a key for: installed for the whole mux,
+// it runs tasks of any other type straight through, so a key function that decodes one
+// type's payload never sees another's. A duplicate of a completed task is acknowledged. A
+// duplicate of a running task fails with a retryable *idempotency.InProgressError; with
+// Configure, asynq delivers it again after its RetryAfter and does not count it as a failed
+// attempt. Errors that retrying cannot fix (complete_conflict, fingerprint_mismatch, an
+// empty key, a key function that fails) are marked asynq.SkipRetry, so the task goes to the
+// archive for a person to look at.
 package idemasynq
 
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"slices"
+	"time"
 
 	"github.com/chokaq/idemlint/idempotency"
 	"github.com/hibiken/asynq"
 )
 
-// New builds the middleware and returns it as asynq middleware for ServeMux.Use.
-func New(key idempotency.KeyFunc[*asynq.Task], opts ...idempotency.Option) (asynq.MiddlewareFunc, error) {
-	mw, err := idempotency.New(key, opts...)
+// New builds the middleware for tasks of taskType and returns it as asynq middleware for
+// ServeMux.Use. Its keys are namespaced by taskType unless the options name it otherwise
+// (idempotency.WithName).
+func New(taskType string, key idempotency.KeyFunc[*asynq.Task], opts ...idempotency.Option) (asynq.MiddlewareFunc, error) {
+	if taskType == "" {
+		return nil, errors.New("idemasynq: New: empty task type")
+	}
+	mw, err := idempotency.New(key, append([]idempotency.Option{idempotency.WithName(taskType)}, opts...)...)
 	if err != nil {
 		return nil, err
 	}
-	return Middleware(mw), nil
+	return Middleware(mw, taskType), nil
 }
 
-// Middleware returns asynq middleware that runs every task through mw.
-func Middleware(mw *idempotency.Middleware[*asynq.Task]) asynq.MiddlewareFunc {
-	return func(next asynq.Handler) asynq.Handler { return Handler(mw, next) }
+// Middleware returns asynq middleware that runs tasks of the given types through mw and
+// every other task straight to the next handler.
+func Middleware(mw *idempotency.Middleware[*asynq.Task], taskType string, more ...string) asynq.MiddlewareFunc {
+	types := append([]string{taskType}, more...)
+	return func(next asynq.Handler) asynq.Handler {
+		protected := Handler(mw, next)
+		return asynq.HandlerFunc(func(ctx context.Context, t *asynq.Task) error {
+			if !slices.Contains(types, t.Type()) {
+				return next.ProcessTask(ctx, t)
+			}
+			return protected.ProcessTask(ctx, t)
+		})
+	}
 }
 
-// Handler wraps one handler, for ServeMux.Handle when only some task types need protection.
+// Handler wraps one handler, for ServeMux.Handle: the mux already sends it one task type.
 func Handler(mw *idempotency.Middleware[*asynq.Task], next asynq.Handler) asynq.Handler {
 	return asynq.HandlerFunc(func(ctx context.Context, t *asynq.Task) error {
 		return asynqError(mw.Handle(ctx, t, next.ProcessTask))
@@ -49,9 +74,52 @@ func asynqError(err error) error {
 	return err
 }
 
+// Configure sets the server configuration's retry hooks so that a deferred duplicate (an
+// *idempotency.InProgressError) is delivered again after its RetryAfter and is not counted
+// as a failure, which would use up the task's retries and archive it. Other errors keep the
+// configuration's own RetryDelayFunc and IsFailure (asynq's defaults when unset).
+func Configure(cfg *asynq.Config) {
+	cfg.RetryDelayFunc = RetryDelay(cfg.RetryDelayFunc)
+	cfg.IsFailure = IsFailure(cfg.IsFailure)
+}
+
+// minRetryDelay keeps a duplicate that meets a lease about to end from coming straight back.
+// asynq schedules retries in whole seconds, so a shorter delay would not be kept anyway.
+const minRetryDelay = time.Second
+
+// RetryDelay returns an asynq.RetryDelayFunc that delays a deferred duplicate by its
+// RetryAfter (at least a second: asynq schedules retries in whole seconds, rounding down) and
+// other failures as fallback does (asynq's default when nil).
+func RetryDelay(fallback asynq.RetryDelayFunc) asynq.RetryDelayFunc {
+	if fallback == nil {
+		fallback = asynq.DefaultRetryDelayFunc
+	}
+	return func(n int, err error, t *asynq.Task) time.Duration {
+		var ip *idempotency.InProgressError
+		if errors.As(err, &ip) {
+			return max(ip.RetryAfter, minRetryDelay)
+		}
+		return fallback(n, err, t)
+	}
+}
+
+// IsFailure returns a function for asynq.Config.IsFailure that does not count a deferred
+// duplicate as a failure, and asks fallback about other errors (every error when nil).
+func IsFailure(fallback func(error) bool) func(error) bool {
+	return func(err error) bool {
+		if errors.Is(err, idempotency.ErrInProgress) {
+			return false
+		}
+		if fallback == nil {
+			return err != nil
+		}
+		return fallback(err)
+	}
+}
+
 // PayloadKey derives the key from the task's JSON payload, decoded into P, prefixed with the
-// task type so that two task types never share a key. An empty key stays empty, for the
-// middleware's empty-key policy; a payload that does not decode fails the delivery.
+// task type. An empty key is left to the middleware's empty-key policy; a payload that does
+// not decode fails the delivery with a permanent *idempotency.KeyError.
 func PayloadKey[P any](key func(payload P) string) idempotency.KeyFunc[*asynq.Task] {
 	return func(t *asynq.Task) (string, error) {
 		var p P
@@ -60,7 +128,7 @@ func PayloadKey[P any](key func(payload P) string) idempotency.KeyFunc[*asynq.Ta
 		}
 		k := key(p)
 		if k == "" {
-			return "", nil
+			return "", idempotency.ErrEmptyKey
 		}
 		return t.Type() + ":" + k, nil
 	}

@@ -32,7 +32,7 @@ func task(t *testing.T, attempt string, amount int) *asynq.Task {
 
 func newMiddleware(t *testing.T, opts ...idempotency.Option) asynq.MiddlewareFunc {
 	t.Helper()
-	mw, err := idemasynq.New(idemasynq.PayloadKey(func(p chargePayload) string { return p.AttemptID }),
+	mw, err := idemasynq.New("payment:charge", idemasynq.PayloadKey(func(p chargePayload) string { return p.AttemptID }),
 		append([]idempotency.Option{
 			idempotency.WithRetention(time.Hour),
 			idempotency.WithFingerprint(idemasynq.PayloadFingerprint),
@@ -76,8 +76,9 @@ func TestMiddleware(t *testing.T) {
 	if err := h.ProcessTask(ctx, task(t, "", 1)); !errors.Is(err, asynq.SkipRetry) || !errors.Is(err, idempotency.ErrEmptyKey) {
 		t.Fatalf("empty attempt ID: %v; want ErrEmptyKey marked SkipRetry", err)
 	}
-	if err := h.ProcessTask(ctx, asynq.NewTask("payment:charge", []byte("{"))); err == nil || errors.Is(err, asynq.SkipRetry) {
-		t.Fatalf("undecodable payload: %v; want a plain error", err)
+	// Defect 8: a payload that does not decode never will; asynq must not retry it 25 times.
+	if err := h.ProcessTask(ctx, asynq.NewTask("payment:charge", []byte("{"))); !errors.Is(err, asynq.SkipRetry) {
+		t.Fatalf("undecodable payload: %v; want it marked SkipRetry", err)
 	}
 
 	done := make(chan error, 1)
@@ -141,3 +142,79 @@ func TestServer(t *testing.T) {
 		t.Fatalf("outcomes %v, want one completed and one completed_duplicate", got)
 	}
 }
+
+// Defect 2: a mux-wide install must leave tasks of other types alone; before, they were
+// archived as "empty idempotency key" or failed to decode.
+func TestOtherTypesPassThrough(t *testing.T) {
+	ran := 0
+	h := newMiddleware(t)(asynq.HandlerFunc(func(context.Context, *asynq.Task) error { ran++; return nil }))
+	for _, task := range []*asynq.Task{
+		asynq.NewTask("email:send", []byte(`{"to":"a@example.com"}`)),
+		asynq.NewTask("report:build", []byte(`not json`)),
+	} {
+		if err := h.ProcessTask(context.Background(), task); err != nil {
+			t.Fatalf("%s task: %v, want it run untouched", task.Type(), err)
+		}
+	}
+	if ran != 2 {
+		t.Fatalf("%d of 2 tasks of other types ran", ran)
+	}
+	if _, err := idemasynq.New("", idemasynq.PayloadKey(func(p chargePayload) string { return p.AttemptID }), idempotency.WithRetention(time.Hour)); err == nil {
+		t.Fatal("New accepted an empty task type")
+	}
+}
+
+// Defect 7 on asynq: a deferred duplicate must follow RetryAfter and spend no retry. With
+// MaxRetry(1) a duplicate deferred twice was archived before; with Configure it is
+// acknowledged once the holder completes.
+func TestDeferralsSpendNoRetry(t *testing.T) {
+	redisOpt := asynq.RedisClientOpt{Addr: idempotencytest.RedisAddr(t)}
+	queue := fmt.Sprint("idemtest-defer-", time.Now().UnixNano())
+	m := idempotencytest.NewMetrics()
+	var charges atomic.Int32
+	mux := asynq.NewServeMux()
+	mux.Use(newMiddleware(t, idempotency.WithMeterProvider(m.Provider),
+		idempotency.WithInProgress(idempotency.RetryLaterAfter(time.Second))))
+	mux.HandleFunc("payment:charge", func(ctx context.Context, _ *asynq.Task) error {
+		charges.Add(1)
+		time.Sleep(2 * time.Second) // a few deferrals of the duplicate long
+		return nil
+	})
+	cfg := asynq.Config{
+		Concurrency:              2,
+		Queues:                   map[string]int{queue: 1},
+		RetryDelayFunc:           func(int, error, *asynq.Task) time.Duration { return time.Hour }, // for real failures
+		DelayedTaskCheckInterval: 50 * time.Millisecond,
+		TaskCheckInterval:        20 * time.Millisecond,
+		LogLevel:                 asynq.FatalLevel,
+	}
+	configure(&cfg)
+	srv := asynq.NewServer(redisOpt, cfg)
+	if err := srv.Start(mux); err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Shutdown()
+	client := asynq.NewClient(redisOpt)
+	defer client.Close()
+	for range 2 {
+		if _, err := client.Enqueue(task(t, "attempt-8", 100), asynq.Queue(queue), asynq.MaxRetry(1)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	deadline := time.Now().Add(30 * time.Second)
+	for m.Count(t, idempotency.OutcomeCompleted)+m.Count(t, idempotency.OutcomeCompletedDuplicate) < 2 {
+		if time.Now().After(deadline) {
+			t.Fatalf("tasks not done: outcomes %v", m.Counts(t))
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	if n := charges.Load(); n != 1 {
+		t.Fatalf("charged %d times, want 1", n)
+	}
+	// asynq rounds retry times down to the second: each deferral waits between 0 and 1s.
+	if n := m.Count(t, idempotency.OutcomeInProgressDuplicate); n < 1 || n > 8 {
+		t.Fatalf("the duplicate was deferred %d times in a 2s run at a 1s RetryAfter; want a few, not a spin", n)
+	}
+}
+
+var configure = idemasynq.Configure

@@ -165,3 +165,15 @@ func (s *FaultyStore) Complete(ctx context.Context, key string, token idempotenc
 func (s *FaultyStore) Release(ctx context.Context, key string, token idempotency.Token) error {
 	return s.do(ctx, OpRelease, func(ctx context.Context) error { return s.inner.Release(ctx, key, token) })
 }
+
+// CompleteWithResult implements idempotency.ResultStore when the wrapped store does; faults
+// armed for OpComplete apply to it too.
+func (s *FaultyStore) CompleteWithResult(ctx context.Context, key string, token idempotency.Token, retention time.Duration, result []byte) error {
+	return s.do(ctx, OpComplete, func(ctx context.Context) error {
+		rs, ok := s.inner.(idempotency.ResultStore)
+		if !ok {
+			return idempotency.ErrResultsUnsupported
+		}
+		return rs.CompleteWithResult(ctx, key, token, retention, result)
+	})
+}

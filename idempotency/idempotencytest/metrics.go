@@ -82,3 +82,28 @@ func (m *Metrics) sum(t testing.TB, name string, want ...attribute.KeyValue) int
 	}
 	return n
 }
+
+// StoreCalls returns how many store calls of the given operation the latency histogram
+// (idempotency.MetricStoreDuration) has recorded.
+func (m *Metrics) StoreCalls(t testing.TB, operation string) uint64 {
+	t.Helper()
+	var rm metricdata.ResourceMetrics
+	if err := m.reader.Collect(context.Background(), &rm); err != nil {
+		t.Fatalf("collecting metrics: %v", err)
+	}
+	var n uint64
+	for _, sm := range rm.ScopeMetrics {
+		for _, mt := range sm.Metrics {
+			h, ok := mt.Data.(metricdata.Histogram[float64])
+			if mt.Name != idempotency.MetricStoreDuration || !ok {
+				continue
+			}
+			for _, dp := range h.DataPoints {
+				if v, ok := dp.Attributes.Value(idempotency.AttrOperation); ok && v.AsString() == operation {
+					n += dp.Count
+				}
+			}
+		}
+	}
+	return n
+}

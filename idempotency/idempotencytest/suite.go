@@ -26,6 +26,7 @@ type NewStoreFunc func(t *testing.T, clock idempotency.Clock) idempotency.Store
 const (
 	suiteLease     = time.Minute
 	suiteRetention = time.Hour
+	suiteHandler   = "suite" // the name (key namespace) of the suite's middlewares
 )
 
 // TestStore runs the conformance suite against the stores newStore makes: the Store
@@ -37,6 +38,7 @@ func TestStore(t *testing.T, newStore NewStoreFunc) {
 	t.Run("Outcomes", func(t *testing.T) { testOutcomes(t, newStore) })
 	t.Run("ExactlyOnce", func(t *testing.T) { testExactlyOnce(t, newStore) })
 	t.Run("CrashMatrix", func(t *testing.T) { testCrashMatrix(t, newStore) })
+	t.Run("Robustness", func(t *testing.T) { testRobustness(t, newStore) })
 }
 
 // fixture is one test's store, clock and key space.
@@ -73,6 +75,7 @@ func (f *fixture) middleware(store idempotency.Store, m *Metrics, opts ...idempo
 	f.t.Helper()
 	base := []idempotency.Option{
 		idempotency.WithStore(store),
+		idempotency.WithName(suiteHandler),
 		idempotency.WithRetention(suiteRetention),
 		idempotency.WithLease(suiteLease),
 		idempotency.WithMeterProvider(m.Provider),
@@ -86,9 +89,16 @@ func (f *fixture) middleware(store idempotency.Store, m *Metrics, opts ...idempo
 	return mw
 }
 
-// state reports the key's record as a claim by an outsider sees it, without taking a free key
-// for long: a free key is claimed and released at once.
-func (f *fixture) state(key string) idempotency.ClaimResult {
+// state reports the record of a job's key (as the suite's middlewares store it) as a claim
+// by an outsider sees it, without taking a free key for long: a free key is claimed and
+// released at once.
+func (f *fixture) state(jobKey string) idempotency.ClaimResult {
+	f.t.Helper()
+	return f.stateRaw(idempotency.StoreKey(suiteHandler, jobKey))
+}
+
+// stateRaw is state for a key as the store keeps it.
+func (f *fixture) stateRaw(key string) idempotency.ClaimResult {
 	f.t.Helper()
 	ctx := context.Background()
 	res, err := f.store.Claim(ctx, idempotency.ClaimRequest{Key: key, Owner: "observer", Lease: suiteLease})
@@ -117,37 +127,43 @@ var errBoom = errors.New("handler failed")
 
 // ---- the Store contract ----
 
-func testContract(t *testing.T, newStore NewStoreFunc) {
-	ctx := context.Background()
-	claim := func(t *testing.T, s idempotency.Store, key, owner string, fp []byte) idempotency.ClaimResult {
-		t.Helper()
-		res, err := s.Claim(ctx, idempotency.ClaimRequest{Key: key, Owner: owner, Fingerprint: fp, Lease: suiteLease})
-		if err != nil {
-			t.Fatalf("Claim(%s): %v", owner, err)
-		}
-		return res
-	}
-	wantStatus := func(t *testing.T, res idempotency.ClaimResult, want idempotency.Status) {
-		t.Helper()
-		if res.Status != want {
-			t.Fatalf("status %s, want %s", res.Status, want)
-		}
-	}
-	wantConflict := func(t *testing.T, what string, err error) {
-		t.Helper()
-		if !errors.Is(err, idempotency.ErrConflict) {
-			t.Fatalf("%s: got %v, want ErrConflict", what, err)
-		}
-	}
-	noErr := func(t *testing.T, what string, err error) {
-		t.Helper()
-		if err != nil {
-			t.Fatalf("%s: %v", what, err)
-		}
-	}
+func testContract(t *testing.T, newStore NewStoreFunc) { runCases(t, newStore, contractCases) }
 
-	t.Run("Lifecycle", func(t *testing.T) {
-		f := newFixture(t, newStore)
+// claim, wantStatus, wantConflict and noErr are the contract cases' assertions.
+func claim(t *testing.T, s idempotency.Store, key, owner string, fp []byte) idempotency.ClaimResult {
+	t.Helper()
+	res, err := s.Claim(context.Background(), idempotency.ClaimRequest{Key: key, Owner: owner, Fingerprint: fp, Lease: suiteLease})
+	if err != nil {
+		t.Fatalf("Claim(%s): %v", owner, err)
+	}
+	return res
+}
+
+func wantStatus(t *testing.T, res idempotency.ClaimResult, want idempotency.Status) {
+	t.Helper()
+	if res.Status != want {
+		t.Fatalf("status %s, want %s", res.Status, want)
+	}
+}
+
+func wantConflict(t *testing.T, what string, err error) {
+	t.Helper()
+	if !errors.Is(err, idempotency.ErrConflict) {
+		t.Fatalf("%s: got %v, want ErrConflict", what, err)
+	}
+}
+
+func noErr(t *testing.T, what string, err error) {
+	t.Helper()
+	if err != nil {
+		t.Fatalf("%s: %v", what, err)
+	}
+}
+
+// contractCases check the Store contract itself, one record at a time.
+var contractCases = []suiteCase{
+	{"Lifecycle", func(t *testing.T, f *fixture) {
+		ctx := context.Background()
 		s, k := f.store, f.key("k")
 		fpA := []byte("fingerprint-a")
 		a := claim(t, s, k, "owner-a", fpA)
@@ -204,10 +220,10 @@ func testContract(t *testing.T, newStore NewStoreFunc) {
 			t.Fatalf("epoch after the retention ran out is %d, want more than %d", c.Token.Epoch, a.Token.Epoch)
 		}
 		wantConflict(t, "Complete with the expired token", s.Complete(ctx, k, a.Token, suiteRetention))
-	})
+	}},
 
-	t.Run("Release", func(t *testing.T) {
-		f := newFixture(t, newStore)
+	{"Release", func(t *testing.T, f *fixture) {
+		ctx := context.Background()
 		s, k := f.store, f.key("k")
 		a := claim(t, s, k, "owner-a", nil)
 		noErr(t, "Release", s.Release(ctx, k, a.Token))
@@ -224,10 +240,10 @@ func testContract(t *testing.T, newStore NewStoreFunc) {
 		wantConflict(t, "Release by a stranger", s.Release(ctx, k, idempotency.Token{Owner: "stranger", Epoch: b.Token.Epoch}))
 		wantConflict(t, "Release of an unknown key", s.Release(ctx, f.key("never-claimed"), b.Token))
 		wantStatus(t, claim(t, s, k, "owner-c", nil), idempotency.StatusInProgress)
-	})
+	}},
 
-	t.Run("LeaseExpiry", func(t *testing.T) {
-		f := newFixture(t, newStore)
+	{"LeaseExpiry", func(t *testing.T, f *fixture) {
+		ctx := context.Background()
 		s, k := f.store, f.key("k")
 		a := claim(t, s, k, "owner-a", nil)
 		f.clock.Advance(suiteLease - time.Millisecond)
@@ -243,10 +259,10 @@ func testContract(t *testing.T, newStore NewStoreFunc) {
 		wantConflict(t, "Complete by the fenced worker", s.Complete(ctx, k, a.Token, suiteRetention))
 		wantConflict(t, "Release by the fenced worker", s.Release(ctx, k, a.Token))
 		noErr(t, "Complete by the new holder", s.Complete(ctx, k, b.Token, suiteRetention))
-	})
+	}},
 
-	t.Run("EpochsGrow", func(t *testing.T) {
-		f := newFixture(t, newStore)
+	{"EpochsGrow", func(t *testing.T, f *fixture) {
+		ctx := context.Background()
 		s, k := f.store, f.key("k")
 		var last int64
 		for i := range 6 {
@@ -262,10 +278,9 @@ func testContract(t *testing.T, newStore NewStoreFunc) {
 				f.clock.Advance(suiteLease)
 			}
 		}
-	})
+	}},
 
-	t.Run("KeysAreDistinct", func(t *testing.T) {
-		f := newFixture(t, newStore)
+	{"KeysAreDistinct", func(t *testing.T, f *fixture) {
 		names := []string{"a", "a ", "A", "ключ-🔑", "glob*?[x]", "quote'\"\\", "colon:key:1", strings.Repeat("long", 200)}
 		for _, n := range names {
 			r := claim(t, f.store, f.key(n), "owner", nil)
@@ -273,18 +288,17 @@ func testContract(t *testing.T, newStore NewStoreFunc) {
 				t.Errorf("key %q: status %s, want claimed (keys must not collide)", n, r.Status)
 			}
 		}
-	})
+	}},
 
-	t.Run("NoFingerprint", func(t *testing.T) {
-		f := newFixture(t, newStore)
+	{"NoFingerprint", func(t *testing.T, f *fixture) {
 		claim(t, f.store, f.key("k"), "owner-a", nil)
 		if r := claim(t, f.store, f.key("k"), "owner-b", nil); len(r.Fingerprint) != 0 {
 			t.Fatalf("fingerprint %q, want none", r.Fingerprint)
 		}
-	})
+	}},
 
-	t.Run("ConcurrentClaims", func(t *testing.T) {
-		f := newFixture(t, newStore)
+	{"ConcurrentClaims", func(t *testing.T, f *fixture) {
+		ctx := context.Background()
 		const claimers = 8
 		for trial := range 50 {
 			k := f.key(fmt.Sprint(trial))
@@ -321,16 +335,17 @@ func testContract(t *testing.T, newStore NewStoreFunc) {
 				}
 			}
 		}
-	})
+	}},
 }
 
 // ---- every outcome, on the metric ----
 
-func testOutcomes(t *testing.T, newStore NewStoreFunc) {
-	ctx := context.Background()
+func testOutcomes(t *testing.T, newStore NewStoreFunc) { runCases(t, newStore, outcomeCases) }
 
-	t.Run("ClaimedCompletedDuplicate", func(t *testing.T) {
-		f := newFixture(t, newStore)
+// outcomeCases check every middleware outcome, as counted on the metric.
+var outcomeCases = []suiteCase{
+	{"ClaimedCompletedDuplicate", func(t *testing.T, f *fixture) {
+		ctx := context.Background()
 		m := NewMetrics()
 		mw := f.middleware(f.store, m)
 		j := job{Key: f.key("k"), Payload: "p"}
@@ -350,57 +365,13 @@ func testOutcomes(t *testing.T, newStore NewStoreFunc) {
 		if st := f.state(j.Key); st.Status != idempotency.StatusCompleted {
 			t.Fatalf("key is %s after success, want completed", st.Status)
 		}
-	})
+	}},
 
-	for _, policy := range []struct {
-		name   string
-		policy idempotency.InProgressPolicy
-	}{{"RetryLater", idempotency.RetryLater()}, {"Skip", idempotency.SkipDuplicate()}} {
-		t.Run("InProgressDuplicate"+policy.name, func(t *testing.T) {
-			f := newFixture(t, newStore)
-			m := NewMetrics()
-			mw := f.middleware(f.store, m, idempotency.WithInProgress(policy.policy))
-			j := job{Key: f.key("k"), Payload: "p"}
-			running, finish := make(chan struct{}), make(chan struct{})
-			done := make(chan error, 1)
-			go func() {
-				done <- mw.Handle(ctx, j, func(context.Context, job) error { close(running); <-finish; return nil })
-			}()
-			<-running
-			ran := false
-			err := mw.Handle(ctx, j, func(context.Context, job) error { ran = true; return nil })
-			if ran {
-				t.Fatal("a duplicate ran while the first delivery was in progress")
-			}
-			var ip *idempotency.InProgressError
-			switch policy.name {
-			case "RetryLater":
-				if !errors.As(err, &ip) || !errors.Is(err, idempotency.ErrInProgress) {
-					t.Fatalf("duplicate returned %v, want an *InProgressError", err)
-				}
-				if ip.RetryAfter != suiteLease/10 {
-					t.Fatalf("RetryAfter %s, want the default delay, a tenth of the %s lease", ip.RetryAfter, suiteLease)
-				}
-				if idempotency.IsPermanent(err) {
-					t.Fatal("an in-progress duplicate must be retryable")
-				}
-			case "Skip":
-				if err != nil {
-					t.Fatalf("skipped duplicate returned %v, want nil", err)
-				}
-			}
-			close(finish)
-			if err := <-done; err != nil {
-				t.Fatalf("first delivery: %v", err)
-			}
-			wantCounts(t, m, map[idempotency.Outcome]int64{
-				idempotency.OutcomeClaimed: 1, idempotency.OutcomeCompleted: 1, idempotency.OutcomeInProgressDuplicate: 1,
-			})
-		})
-	}
+	inProgressDuplicateCase(inProgressPolicyCase{"RetryLater", idempotency.RetryLater()}),
+	inProgressDuplicateCase(inProgressPolicyCase{"Skip", idempotency.SkipDuplicate()}),
 
-	t.Run("Released", func(t *testing.T) {
-		f := newFixture(t, newStore)
+	{"Released", func(t *testing.T, f *fixture) {
+		ctx := context.Background()
 		m := NewMetrics()
 		mw := f.middleware(f.store, m)
 		j := job{Key: f.key("k"), Payload: "p"}
@@ -416,10 +387,10 @@ func testOutcomes(t *testing.T, newStore NewStoreFunc) {
 		wantCounts(t, m, map[idempotency.Outcome]int64{
 			idempotency.OutcomeClaimed: 2, idempotency.OutcomeReleased: 1, idempotency.OutcomeCompleted: 1,
 		})
-	})
+	}},
 
-	t.Run("KeptClaim", func(t *testing.T) {
-		f := newFixture(t, newStore)
+	{"KeptClaim", func(t *testing.T, f *fixture) {
+		ctx := context.Background()
 		m := NewMetrics()
 		mw := f.middleware(f.store, m, idempotency.WithKeepClaimOn(func(err error) bool { return errors.Is(err, errBoom) }))
 		j := job{Key: f.key("k"), Payload: "p"}
@@ -434,12 +405,12 @@ func testOutcomes(t *testing.T, newStore NewStoreFunc) {
 			t.Fatalf("retry after the lease: %v", err)
 		}
 		wantCounts(t, m, map[idempotency.Outcome]int64{
-			idempotency.OutcomeClaimed: 2, idempotency.OutcomeInProgressDuplicate: 1, idempotency.OutcomeCompleted: 1,
+			idempotency.OutcomeClaimed: 2, idempotency.OutcomeKept: 1, idempotency.OutcomeInProgressDuplicate: 1, idempotency.OutcomeCompleted: 1,
 		})
-	})
+	}},
 
-	t.Run("CompleteConflict", func(t *testing.T) {
-		f := newFixture(t, newStore)
+	{"CompleteConflict", func(t *testing.T, f *fixture) {
+		ctx := context.Background()
 		m := NewMetrics()
 		zombie, other := f.middleware(f.store, m), f.middleware(f.store, m)
 		j := job{Key: f.key("k"), Payload: "p"}
@@ -464,7 +435,7 @@ func testOutcomes(t *testing.T, newStore NewStoreFunc) {
 		if !errors.As(err, &cc) || !errors.Is(err, idempotency.ErrConflict) || !idempotency.IsPermanent(err) {
 			t.Fatalf("zombie returned %v, want a permanent *CompleteConflictError", err)
 		}
-		if cc.Token.Epoch >= taker.Epoch || cc.KeyHash != idempotency.KeyHash(j.Key) {
+		if cc.Token.Epoch >= taker.Epoch || cc.KeyHash != idempotency.StoreKey(suiteHandler, j.Key)[:16] {
 			t.Fatalf("conflict reports %+v key hash %s; want an epoch below the taker's %d and the key's hash", cc.Token, cc.KeyHash, taker.Epoch)
 		}
 		if st := f.state(j.Key); st.Status != idempotency.StatusCompleted || st.Token != taker {
@@ -473,10 +444,10 @@ func testOutcomes(t *testing.T, newStore NewStoreFunc) {
 		wantCounts(t, m, map[idempotency.Outcome]int64{
 			idempotency.OutcomeClaimed: 2, idempotency.OutcomeCompleted: 1, idempotency.OutcomeCompleteConflict: 1,
 		})
-	})
+	}},
 
-	t.Run("EmptyKey", func(t *testing.T) {
-		f := newFixture(t, newStore)
+	{"EmptyKey", func(t *testing.T, f *fixture) {
+		ctx := context.Background()
 		m := NewMetrics()
 		reject := f.middleware(f.store, m)
 		ran := false
@@ -495,10 +466,10 @@ func testOutcomes(t *testing.T, newStore NewStoreFunc) {
 				t.Errorf("empty_key with policy %s counted %d times, want 1", p, n)
 			}
 		}
-	})
+	}},
 
-	t.Run("FingerprintMismatch", func(t *testing.T) {
-		f := newFixture(t, newStore)
+	{"FingerprintMismatch", func(t *testing.T, f *fixture) {
+		ctx := context.Background()
 		m := NewMetrics()
 		mw := f.middleware(f.store, m)
 		ran := 0
@@ -538,10 +509,10 @@ func testOutcomes(t *testing.T, newStore NewStoreFunc) {
 			idempotency.OutcomeClaimed: 2, idempotency.OutcomeCompleted: 2,
 			idempotency.OutcomeCompletedDuplicate: 1, idempotency.OutcomeFingerprintMismatch: 2,
 		})
-	})
+	}},
 
-	t.Run("ReleaseAfterJobContextCancelled", func(t *testing.T) {
-		f := newFixture(t, newStore)
+	{"ReleaseAfterJobContextCancelled", func(t *testing.T, f *fixture) {
+		ctx := context.Background()
 		m := NewMetrics()
 		mw := f.middleware(f.store, m)
 		j := job{Key: f.key("k"), Payload: "p"}
@@ -558,10 +529,10 @@ func testOutcomes(t *testing.T, newStore NewStoreFunc) {
 			t.Fatalf("key is %s after a cancelled job, want it released (claimable)", st.Status)
 		}
 		wantCounts(t, m, map[idempotency.Outcome]int64{idempotency.OutcomeClaimed: 1, idempotency.OutcomeReleased: 1})
-	})
+	}},
 
-	t.Run("ReleaseErrorJoined", func(t *testing.T) {
-		f := newFixture(t, newStore)
+	{"ReleaseErrorJoined", func(t *testing.T, f *fixture) {
+		ctx := context.Background()
 		m := NewMetrics()
 		faulty := NewFaultyStore(f.store)
 		mw := f.middleware(faulty, m)
@@ -583,11 +554,11 @@ func testOutcomes(t *testing.T, newStore NewStoreFunc) {
 		if err := mw.Handle(ctx, j, func(context.Context, job) error { return nil }); err != nil {
 			t.Fatalf("retry after the lease: %v", err)
 		}
-		wantCounts(t, m, map[idempotency.Outcome]int64{idempotency.OutcomeClaimed: 2, idempotency.OutcomeCompleted: 1})
-	})
+		wantCounts(t, m, map[idempotency.Outcome]int64{idempotency.OutcomeClaimed: 2, idempotency.OutcomeReleaseFailed: 1, idempotency.OutcomeCompleted: 1})
+	}},
 
-	t.Run("ClaimError", func(t *testing.T) {
-		f := newFixture(t, newStore)
+	{"ClaimError", func(t *testing.T, f *fixture) {
+		ctx := context.Background()
 		m := NewMetrics()
 		faulty := NewFaultyStore(f.store)
 		mw := f.middleware(faulty, m)
@@ -601,31 +572,85 @@ func testOutcomes(t *testing.T, newStore NewStoreFunc) {
 			t.Fatalf("claim errors counted %d, want 1", got)
 		}
 		wantCounts(t, m, map[idempotency.Outcome]int64{})
-	})
+	}},
 
-	for _, kind := range []struct {
-		name string
-		kind FaultKind
-	}{{"ErrorAfterCommit", FailAfter}, {"LostReply", LoseReply}} {
-		t.Run("Complete"+kind.name, func(t *testing.T) {
-			f := newFixture(t, newStore)
-			m := NewMetrics()
-			faulty := NewFaultyStore(f.store)
-			mw := f.middleware(faulty, m, idempotency.WithStoreTimeout(200*time.Millisecond))
-			faulty.Inject(OpComplete, kind.kind)
-			j := job{Key: f.key("k"), Payload: "p"}
-			if err := mw.Handle(ctx, j, func(context.Context, job) error { return nil }); err != nil {
-				t.Fatalf("Handle: %v; want the completion retried to success", err)
+	completeFaultCase(faultCase{"ErrorAfterCommit", FailAfter}),
+	completeFaultCase(faultCase{"LostReply", LoseReply}),
+}
+
+type inProgressPolicyCase struct {
+	name   string
+	policy idempotency.InProgressPolicy
+}
+
+func inProgressDuplicateCase(policy inProgressPolicyCase) suiteCase {
+	return suiteCase{"InProgressDuplicate" + policy.name, func(t *testing.T, f *fixture) {
+		ctx := context.Background()
+		m := NewMetrics()
+		mw := f.middleware(f.store, m, idempotency.WithInProgress(policy.policy))
+		j := job{Key: f.key("k"), Payload: "p"}
+		running, finish := make(chan struct{}), make(chan struct{})
+		done := make(chan error, 1)
+		go func() {
+			done <- mw.Handle(ctx, j, func(context.Context, job) error { close(running); <-finish; return nil })
+		}()
+		<-running
+		ran := false
+		err := mw.Handle(ctx, j, func(context.Context, job) error { ran = true; return nil })
+		if ran {
+			t.Fatal("a duplicate ran while the first delivery was in progress")
+		}
+		var ip *idempotency.InProgressError
+		switch policy.name {
+		case "RetryLater":
+			if !errors.As(err, &ip) || !errors.Is(err, idempotency.ErrInProgress) {
+				t.Fatalf("duplicate returned %v, want an *InProgressError", err)
 			}
-			if n := faulty.Calls(OpComplete); n != 2 {
-				t.Fatalf("complete called %d times, want 2 (one lost, one retried)", n)
+			if ip.RetryAfter != suiteLease/10 {
+				t.Fatalf("RetryAfter %s, want the default delay, a tenth of the %s lease", ip.RetryAfter, suiteLease)
 			}
-			if st := f.state(j.Key); st.Status != idempotency.StatusCompleted {
-				t.Fatalf("key is %s, want completed", st.Status)
+			if idempotency.IsPermanent(err) {
+				t.Fatal("an in-progress duplicate must be retryable")
 			}
-			wantCounts(t, m, map[idempotency.Outcome]int64{idempotency.OutcomeClaimed: 1, idempotency.OutcomeCompleted: 1})
+		case "Skip":
+			if err != nil {
+				t.Fatalf("skipped duplicate returned %v, want nil", err)
+			}
+		}
+		close(finish)
+		if err := <-done; err != nil {
+			t.Fatalf("first delivery: %v", err)
+		}
+		wantCounts(t, m, map[idempotency.Outcome]int64{
+			idempotency.OutcomeClaimed: 1, idempotency.OutcomeCompleted: 1, idempotency.OutcomeInProgressDuplicate: 1,
 		})
-	}
+	}}
+}
+
+type faultCase struct {
+	name string
+	kind FaultKind
+}
+
+func completeFaultCase(kind faultCase) suiteCase {
+	return suiteCase{"Complete" + kind.name, func(t *testing.T, f *fixture) {
+		ctx := context.Background()
+		m := NewMetrics()
+		faulty := NewFaultyStore(f.store)
+		mw := f.middleware(faulty, m, idempotency.WithStoreTimeout(200*time.Millisecond))
+		faulty.Inject(OpComplete, kind.kind)
+		j := job{Key: f.key("k"), Payload: "p"}
+		if err := mw.Handle(ctx, j, func(context.Context, job) error { return nil }); err != nil {
+			t.Fatalf("Handle: %v; want the completion retried to success", err)
+		}
+		if n := faulty.Calls(OpComplete); n != 2 {
+			t.Fatalf("complete called %d times, want 2 (one lost, one retried)", n)
+		}
+		if st := f.state(j.Key); st.Status != idempotency.StatusCompleted {
+			t.Fatalf("key is %s, want completed", st.Status)
+		}
+		wantCounts(t, m, map[idempotency.Outcome]int64{idempotency.OutcomeClaimed: 1, idempotency.OutcomeCompleted: 1})
+	}}
 }
 
 // ---- many workers, one key ----

@@ -1,10 +1,13 @@
 // Package idemriver runs River workers under the idempotency middleware, as River worker
 // middleware.
 //
-//	mw, err := idemriver.New(idemriver.ArgsKey(func(a ChargeArgs) string { return a.PaymentAttemptID }),
+//	mw, err := idemriver.New("charge", idemriver.ArgsKey(func(a ChargeArgs) string { return a.PaymentAttemptID }),
 //		idempotency.WithStore(store), idempotency.WithRetention(72*time.Hour),
 //		idempotency.WithFingerprint(idemriver.ArgsFingerprint))
 //	client, err := river.NewClient(driver, &river.Config{Middleware: []rivertype.Middleware{mw}, ...})
+//
+// A middleware is scoped to the job kinds it has a key for: installed on the client, it runs
+// jobs of any other kind straight through.
 //
 // A duplicate of a completed job is completed without running. A duplicate of a running job
 // is snoozed (river.JobSnooze) for the in-progress policy's delay, which does not use up an
@@ -20,6 +23,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/chokaq/idemlint/idempotency"
@@ -27,24 +31,30 @@ import (
 	"github.com/riverqueue/river/rivertype"
 )
 
-// New builds the middleware and returns it as River worker middleware.
-func New(key idempotency.KeyFunc[*rivertype.JobRow], opts ...idempotency.Option) (rivertype.WorkerMiddleware, error) {
-	mw, err := idempotency.New(key, opts...)
+// New builds the middleware for jobs of kind and returns it as River worker middleware. Its
+// keys are namespaced by kind unless the options name it otherwise (idempotency.WithName).
+func New(kind string, key idempotency.KeyFunc[*rivertype.JobRow], opts ...idempotency.Option) (rivertype.WorkerMiddleware, error) {
+	if kind == "" {
+		return nil, errors.New("idemriver: New: empty job kind")
+	}
+	mw, err := idempotency.New(key, append([]idempotency.Option{idempotency.WithName(kind)}, opts...)...)
 	if err != nil {
 		return nil, err
 	}
-	return Middleware(mw), nil
+	return Middleware(mw, kind), nil
 }
 
-// Middleware returns River worker middleware that runs every job through mw. Install it on
-// the client (river.Config.Middleware) or on one worker (its Middleware method).
-func Middleware(mw *idempotency.Middleware[*rivertype.JobRow]) rivertype.WorkerMiddleware {
-	return &workerMiddleware{mw: mw}
+// Middleware returns River worker middleware that runs jobs of the given kinds through mw
+// and every other job straight through. Install it on the client (river.Config.Middleware)
+// or on one worker (its Middleware method).
+func Middleware(mw *idempotency.Middleware[*rivertype.JobRow], kind string, more ...string) rivertype.WorkerMiddleware {
+	return &workerMiddleware{mw: mw, kinds: append([]string{kind}, more...)}
 }
 
 type workerMiddleware struct {
 	river.MiddlewareDefaults
-	mw *idempotency.Middleware[*rivertype.JobRow]
+	mw    *idempotency.Middleware[*rivertype.JobRow]
+	kinds []string
 }
 
 // minSnooze keeps a duplicate that meets a lease about to end from coming straight back:
@@ -52,6 +62,9 @@ type workerMiddleware struct {
 const minSnooze = 100 * time.Millisecond
 
 func (m *workerMiddleware) Work(ctx context.Context, job *rivertype.JobRow, doInner func(context.Context) error) error {
+	if !slices.Contains(m.kinds, job.Kind) {
+		return doInner(ctx)
+	}
 	err := m.mw.Handle(ctx, job, func(ctx context.Context, _ *rivertype.JobRow) error { return doInner(ctx) })
 	var inProgress *idempotency.InProgressError
 	switch {
@@ -66,8 +79,8 @@ func (m *workerMiddleware) Work(ctx context.Context, job *rivertype.JobRow, doIn
 }
 
 // ArgsKey derives the key from the job's arguments, decoded into A, prefixed with the job
-// kind so that two kinds never share a key. An empty key stays empty, for the middleware's
-// empty-key policy.
+// kind. An empty key is left to the middleware's empty-key policy; arguments that do not
+// decode fail the job with a permanent *idempotency.KeyError (cancelled).
 func ArgsKey[A any](key func(args A) string) idempotency.KeyFunc[*rivertype.JobRow] {
 	return func(job *rivertype.JobRow) (string, error) {
 		var a A
@@ -76,7 +89,7 @@ func ArgsKey[A any](key func(args A) string) idempotency.KeyFunc[*rivertype.JobR
 		}
 		k := key(a)
 		if k == "" {
-			return "", nil
+			return "", idempotency.ErrEmptyKey
 		}
 		return job.Kind + ":" + k, nil
 	}

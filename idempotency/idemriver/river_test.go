@@ -30,7 +30,7 @@ func (chargeArgs) Kind() string { return "charge" }
 
 func newMiddleware(t *testing.T, opts ...idempotency.Option) rivertype.WorkerMiddleware {
 	t.Helper()
-	mw, err := idemriver.New(idemriver.ArgsKey(func(a chargeArgs) string { return a.AttemptID }), append([]idempotency.Option{
+	mw, err := idemriver.New("charge", idemriver.ArgsKey(func(a chargeArgs) string { return a.AttemptID }), append([]idempotency.Option{
 		idempotency.WithRetention(time.Hour),
 		idempotency.WithFingerprint(idemriver.ArgsFingerprint),
 		idempotency.WithLogger(slog.New(slog.DiscardHandler)),
@@ -154,5 +154,26 @@ func TestClient(t *testing.T) {
 	}
 	if got := m.Counts(t); got[idempotency.OutcomeCompleted] != 1 || got[idempotency.OutcomeCompletedDuplicate] != 1 {
 		t.Fatalf("outcomes %v, want one completed and one completed_duplicate", got)
+	}
+}
+
+// Defect 2: a client-wide install must leave jobs of other kinds alone; before, a job whose
+// arguments had no attempt ID was cancelled as an empty key.
+func TestOtherKindsPassThrough(t *testing.T) {
+	mw := newMiddleware(t)
+	ran := 0
+	for _, job := range []*rivertype.JobRow{
+		{Kind: "email", EncodedArgs: []byte(`{"to":"a@example.com"}`)},
+		{Kind: "report", EncodedArgs: []byte(`not json`)},
+	} {
+		if err := mw.Work(context.Background(), job, func(context.Context) error { ran++; return nil }); err != nil {
+			t.Fatalf("%s job: %v, want it run untouched", job.Kind, err)
+		}
+	}
+	if ran != 2 {
+		t.Fatalf("%d of 2 jobs of other kinds ran", ran)
+	}
+	if _, err := idemriver.New("", idemriver.ArgsKey(func(a chargeArgs) string { return a.AttemptID }), idempotency.WithRetention(time.Hour)); err == nil {
+		t.Fatal("New accepted an empty kind")
 	}
 }

@@ -7,22 +7,34 @@
 //	poison, err := idemwatermill.PoisonQueue(publisher, "events.poison")
 //	router.AddMiddleware(poison, mw)
 //
+// Install it on the handlers it has a key for (handler.AddMiddleware), or on the router
+// scoped by ForHandlers: unscoped on the whole router, a MetadataKey rejects every message of
+// other handlers that lacks the field as an empty key.
+//
 // A duplicate of a completed message is acknowledged. A duplicate of a message still being
-// handled fails, so it is nacked and delivered again later. Watermill has no non-retryable
+// handled is nacked after its RetryAfter: the middleware waits that long (or until the
+// message's context ends) before returning the error, since most Watermill subscribers
+// redeliver a nacked message at once and a duplicate would otherwise spin, claiming the key
+// thousands of times a second. The wait occupies the handler meanwhile. Watermill has no non-retryable
 // error of its own: the errors that retrying cannot fix (complete_conflict,
 // fingerprint_mismatch, an empty key) satisfy idempotency.IsPermanent, and PoisonQueue and
 // ShouldRetry route them away from redelivery.
 //
 // Messages a handler produces are published by the router after the middleware has stored
-// the completion marker; if that publish fails, the redelivery is acknowledged as a duplicate
-// and the produced messages are not published again. Handlers whose output must not be lost
-// should publish through an outbox in the same transaction as their state (Watermill's
-// forwarder, or sqlstore.Store.CompleteTx) rather than return messages.
+// the completion marker. They are kept with the marker (result replay, with any store in this
+// module), so if that publish fails, the redelivery, acknowledged as a duplicate, returns the
+// same messages (same UUIDs, metadata and payloads) and the router publishes them again:
+// consumers see them at least once. Produced messages over idempotency.MaxResultSize in all
+// are not kept, and are lost if their publish fails; for those, publish through an outbox in
+// the same transaction as the handler's state (Watermill's forwarder, or
+// sqlstore.Store.CompleteTx).
 package idemwatermill
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
+	"time"
 
 	"github.com/ThreeDotsLabs/watermill/message"
 	"github.com/ThreeDotsLabs/watermill/message/router/middleware"
@@ -45,18 +57,76 @@ func Middleware(mw *idempotency.Middleware[*message.Message]) message.HandlerMid
 		return func(msg *message.Message) ([]*message.Message, error) {
 			var produced []*message.Message
 			outer := msg.Context()
-			err := mw.Handle(outer, msg, func(ctx context.Context, msg *message.Message) error {
+			kept, duplicate, err := mw.HandleResult(outer, msg, func(ctx context.Context, msg *message.Message) error {
 				msg.SetContext(ctx)
 				defer msg.SetContext(outer)
 				var err error
 				produced, err = h(msg)
+				if err == nil && len(produced) > 0 {
+					// Best effort: too large, or a store without results, means no replay.
+					if b, err := encodeMessages(produced); err == nil {
+						_ = idempotency.SetResult(ctx, b)
+					}
+				}
 				return err
 			})
+			if err == nil && duplicate && kept != nil {
+				if replay, err := decodeMessages(kept); err == nil {
+					return replay, nil
+				}
+			}
+			var ip *idempotency.InProgressError
+			if errors.As(err, &ip) {
+				delayNack(outer, ip.RetryAfter)
+			}
 			if err != nil {
 				return nil, err
 			}
 			return produced, nil
 		}
+	}
+}
+
+// keptMessage is a produced message as kept with the completion marker.
+type keptMessage struct {
+	UUID     string            `json:"uuid"`
+	Metadata map[string]string `json:"metadata,omitempty"`
+	Payload  []byte            `json:"payload"`
+}
+
+func encodeMessages(msgs []*message.Message) ([]byte, error) {
+	kept := make([]keptMessage, len(msgs))
+	for i, m := range msgs {
+		kept[i] = keptMessage{UUID: m.UUID, Metadata: m.Metadata, Payload: m.Payload}
+	}
+	return json.Marshal(kept)
+}
+
+func decodeMessages(b []byte) ([]*message.Message, error) {
+	var kept []keptMessage
+	if err := json.Unmarshal(b, &kept); err != nil {
+		return nil, err
+	}
+	msgs := make([]*message.Message, len(kept))
+	for i, k := range kept {
+		msgs[i] = message.NewMessage(k.UUID, k.Payload)
+		for key, v := range k.Metadata {
+			msgs[i].Metadata.Set(key, v)
+		}
+	}
+	return msgs, nil
+}
+
+// minNackDelay keeps a duplicate that meets a lease about to end from coming straight back.
+const minNackDelay = 100 * time.Millisecond
+
+// delayNack waits d (at least minNackDelay) or until ctx ends.
+func delayNack(ctx context.Context, d time.Duration) {
+	t := time.NewTimer(max(d, minNackDelay))
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+	case <-t.C:
 	}
 }
 

@@ -1,10 +1,17 @@
 // Package redisstore is an idempotency.Store in Redis (go-redis v9). Every operation is one
 // Lua script on one key, so it is atomic, costs one round trip, and works on Redis Cluster.
 //
-// A key's record is a hash (state, owner, epoch, fingerprint, expiry). Leases and retentions
-// are measured by the Redis server's clock (TIME), so workers' clocks never disagree about who
-// holds a key. The record also carries a Redis TTL a little past its logical expiry, so Redis
-// drops it on its own; no cleanup job is needed.
+// A key's record is a hash (state, owner, epoch, fingerprint, expiry) at RecordKey(key). Leases
+// and retentions are measured by the Redis server's clock (TIME), so workers' clocks never
+// disagree about who holds a key. The record also carries a Redis TTL a little past its
+// logical expiry, so Redis drops it on its own; no cleanup job is needed.
+//
+// Epochs do not rest on the clock alone: each of 256 hash tags has an epoch counter key
+// (prefix + "{tag}epoch", no TTL, in the same cluster slot as the records of its tag), and a
+// claim's epoch is above its counter. So a record that expired away, or a failover to a
+// server whose clock is behind, cannot hand a new holder an epoch below a zombie's. (A
+// failover that loses acknowledged writes can lose counter updates too; the clock part of
+// the epoch then still holds unless the clock stepped back as well.)
 package redisstore
 
 import (
@@ -12,6 +19,7 @@ import (
 	_ "embed"
 	"errors"
 	"fmt"
+	"hash/fnv"
 	"strconv"
 	"time"
 
@@ -35,17 +43,42 @@ type Config struct {
 
 // Store is an idempotency.Store in Redis. It is safe for concurrent use.
 type Store struct {
-	client   redis.Scripter
+	client   Client
 	prefix   string
 	lingerMs int64
 	clock    idempotency.Clock
 }
 
-var _ idempotency.Store = (*Store)(nil)
+var (
+	_ idempotency.ResultStore = (*Store)(nil)
+	_ idempotency.Inspector   = (*Store)(nil)
+)
 
-// New returns a Store on client (a *redis.Client, *redis.ClusterClient or any other
-// redis.Scripter).
-func New(client redis.Scripter, cfg Config) (*Store, error) {
+// RecordKey is the Redis key of key's record: the prefix, a hash tag of two hex digits
+// derived from the key (so the record and its epoch counter share a cluster slot), "k:" (so
+// no record is ever taken for a counter) and the key. A prefix that holds a hash tag of its
+// own overrides the tag, as Redis reads the first.
+func (s *Store) RecordKey(key string) string { return s.prefix + "{" + tag(key) + "}k:" + key }
+
+// counterKey is the epoch counter of key's hash tag.
+func (s *Store) counterKey(key string) string { return s.prefix + "{" + tag(key) + "}epoch" }
+
+func tag(key string) string {
+	h := fnv.New32a()
+	_, _ = h.Write([]byte(key))
+	return fmt.Sprintf("%02x", h.Sum32()&0xff)
+}
+
+// Client is what the store needs of a client: scripts, and reading or deleting one
+// record (Inspect, Forget). *redis.Client and *redis.ClusterClient have it.
+type Client interface {
+	redis.Scripter
+	HMGet(ctx context.Context, key string, fields ...string) *redis.SliceCmd
+	Del(ctx context.Context, keys ...string) *redis.IntCmd
+}
+
+// New returns a Store on client (a *redis.Client or *redis.ClusterClient).
+func New(client Client, cfg Config) (*Store, error) {
 	if client == nil {
 		return nil, errors.New("redisstore: nil client")
 	}
@@ -86,7 +119,7 @@ func (s *Store) now() string {
 
 // Claim implements idempotency.Store.
 func (s *Store) Claim(ctx context.Context, req idempotency.ClaimRequest) (idempotency.ClaimResult, error) {
-	v, err := claimScript.Run(ctx, s.client, []string{s.prefix + req.Key},
+	v, err := claimScript.Run(ctx, s.client, []string{s.RecordKey(req.Key), s.counterKey(req.Key)},
 		req.Owner, req.Fingerprint, req.Lease.Microseconds(), s.now(), s.lingerMs).Slice()
 	if err != nil {
 		return idempotency.ClaimResult{}, fmt.Errorf("redisstore: claim: %w", err)
@@ -99,10 +132,10 @@ func (s *Store) Claim(ctx context.Context, req idempotency.ClaimRequest) (idempo
 }
 
 // parseClaim reads the claim script's reply: {claimed, state, owner, epoch, fingerprint,
-// expires in µs}.
+// expires in µs, result}.
 func parseClaim(v []any) (idempotency.ClaimResult, error) {
 	var res idempotency.ClaimResult
-	if len(v) != 6 {
+	if len(v) != 7 {
 		return res, fmt.Errorf("unexpected reply %v", v)
 	}
 	claimed, _ := v[0].(int64)
@@ -126,6 +159,9 @@ func parseClaim(v []any) (idempotency.ClaimResult, error) {
 		res.Status = idempotency.StatusClaimed
 	case state == "c":
 		res.Status = idempotency.StatusCompleted
+		if r, _ := v[6].(string); r != "" {
+			res.Result = []byte(r)
+		}
 	case state == "p":
 		res.Status = idempotency.StatusInProgress
 	default:
@@ -144,15 +180,20 @@ func (s *Store) Complete(ctx context.Context, key string, token idempotency.Toke
 	return s.cas(ctx, "complete", completeScript, key, token, retention)
 }
 
+// CompleteWithResult implements idempotency.ResultStore. An empty result is no result.
+func (s *Store) CompleteWithResult(ctx context.Context, key string, token idempotency.Token, retention time.Duration, result []byte) error {
+	return s.cas(ctx, "complete", completeScript, key, token, retention, result)
+}
+
 // Release implements idempotency.Store.
 func (s *Store) Release(ctx context.Context, key string, token idempotency.Token) error {
 	return s.cas(ctx, "release", releaseScript, key, token, 0)
 }
 
 // cas runs a compare-and-set script on the token; 0 means the token does not hold the key.
-func (s *Store) cas(ctx context.Context, op string, script *redis.Script, key string, token idempotency.Token, d time.Duration) error {
-	n, err := script.Run(ctx, s.client, []string{s.prefix + key},
-		token.Owner, strconv.FormatInt(token.Epoch, 10), d.Microseconds(), s.now(), s.lingerMs).Int64()
+func (s *Store) cas(ctx context.Context, op string, script *redis.Script, key string, token idempotency.Token, d time.Duration, extra ...any) error {
+	args := append([]any{token.Owner, strconv.FormatInt(token.Epoch, 10), d.Microseconds(), s.now(), s.lingerMs}, extra...)
+	n, err := script.Run(ctx, s.client, []string{s.RecordKey(key)}, args...).Int64()
 	if err != nil {
 		return fmt.Errorf("redisstore: %s: %w", op, err)
 	}

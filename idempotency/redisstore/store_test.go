@@ -21,7 +21,7 @@ func client(t *testing.T) *redis.Client {
 	return c
 }
 
-func newStore(t *testing.T, c redis.Scripter, clock idempotency.Clock) *redisstore.Store {
+func newStore(t *testing.T, c *redis.Client, clock idempotency.Clock) *redisstore.Store {
 	t.Helper()
 	s, err := redisstore.New(c, redisstore.Config{Clock: clock})
 	if err != nil {
@@ -49,7 +49,7 @@ func TestServerClock(t *testing.T) {
 		t.Fatalf("claim: %+v %v", a, err)
 	}
 	// The record carries a Redis TTL, so Redis drops it by itself.
-	if ttl := c.PTTL(ctx, "idempotency:"+key).Val(); ttl <= 0 || ttl > time.Minute+time.Second {
+	if ttl := c.PTTL(ctx, s.RecordKey(key)).Val(); ttl <= 0 || ttl > time.Minute+time.Second {
 		t.Fatalf("record TTL %s, want the lease plus the linger", ttl)
 	}
 	deadline := time.Now().Add(30 * time.Second)
@@ -73,10 +73,29 @@ func TestServerClock(t *testing.T) {
 	if err != nil || done.Status != idempotency.StatusCompleted || done.ExpiresIn < 23*time.Hour || done.ExpiresIn > 24*time.Hour {
 		t.Fatalf("completion marker: %+v %v, want completed for about 24h", done, err)
 	}
-	if ttl := c.PTTL(ctx, "idempotency:"+key).Val(); ttl < 24*time.Hour {
+	if ttl := c.PTTL(ctx, s.RecordKey(key)).Val(); ttl < 24*time.Hour {
 		t.Fatalf("completed record TTL %s, want at least the retention", ttl)
 	}
 	if _, err := redisstore.New(nil, redisstore.Config{}); err == nil {
 		t.Fatal("New accepted a nil client")
+	}
+}
+
+// A record never shares its Redis key with an epoch counter, whatever the key.
+func TestRecordKeysAreNotCounters(t *testing.T) {
+	ctx := context.Background()
+	c := client(t)
+	s := newStore(t, c, idempotencytest.NewClock(time.Time{}))
+	for _, k := range []string{"epoch", ":epoch", "}epoch"} {
+		r, err := s.Claim(ctx, idempotency.ClaimRequest{Key: k, Owner: "o-" + time.Now().Format(time.RFC3339Nano), Lease: time.Minute})
+		if err != nil {
+			t.Fatalf("key %q: %v", k, err)
+		}
+		if err := s.Forget(ctx, k); err != nil {
+			t.Fatal(err)
+		}
+		if r.Status != idempotency.StatusClaimed {
+			t.Fatalf("key %q: %s, want claimed", k, r.Status)
+		}
 	}
 }

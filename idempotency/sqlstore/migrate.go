@@ -55,6 +55,14 @@ func Migrate(ctx context.Context, db *sql.DB, d Dialect) error {
 			return err
 		}
 		for _, stmt := range statements(string(body)) {
+			if d == SQLite && addsColumn(stmt) {
+				// SQLite cannot say ADD COLUMN IF NOT EXISTS; a savepoint keeps the
+				// transaction usable when the column is there already.
+				if err := addColumnOnce(ctx, tx, stmt); err != nil {
+					return fmt.Errorf("sqlstore: migrate %s: %w", name, err)
+				}
+				continue
+			}
 			if _, err := tx.ExecContext(ctx, stmt); err != nil {
 				return fmt.Errorf("sqlstore: migrate %s: %w", name, err)
 			}
@@ -67,19 +75,50 @@ func Migrate(ctx context.Context, db *sql.DB, d Dialect) error {
 }
 
 // statements splits a migration file into statements, one Exec each, since not every driver
-// runs several in one call. The files keep semicolons to statement ends and out of comments.
+// runs several in one call. A statement ends with a line ending in ';', except inside a
+// trigger's BEGIN ... END, which ends with the line "END;". Comment lines are dropped.
 func statements(body string) []string {
-	var out []string
-	for _, part := range strings.Split(body, ";") {
-		var lines []string
-		for _, l := range strings.Split(part, "\n") {
-			if t := strings.TrimSpace(l); t != "" && !strings.HasPrefix(t, "--") {
-				lines = append(lines, l)
-			}
+	var out, lines []string
+	inTrigger := false
+	for _, l := range strings.Split(body, "\n") {
+		t := strings.TrimSpace(l)
+		if t == "" || strings.HasPrefix(t, "--") {
+			continue
 		}
-		if len(lines) > 0 {
-			out = append(out, strings.Join(lines, "\n"))
+		if len(lines) == 0 && strings.HasPrefix(strings.ToUpper(t), "CREATE TRIGGER") {
+			inTrigger = true
+		}
+		lines = append(lines, l)
+		if end := strings.HasSuffix(t, ";"); end && (!inTrigger || strings.EqualFold(t, "END;")) {
+			stmt := strings.TrimSuffix(strings.TrimSpace(strings.Join(lines, "\n")), ";")
+			out = append(out, stmt)
+			lines, inTrigger = nil, false
 		}
 	}
+	if len(lines) > 0 {
+		out = append(out, strings.Join(lines, "\n"))
+	}
 	return out
+}
+
+func addsColumn(stmt string) bool {
+	u := strings.ToUpper(stmt)
+	return strings.HasPrefix(strings.TrimSpace(u), "ALTER TABLE") && strings.Contains(u, "ADD COLUMN")
+}
+
+// addColumnOnce runs an ALTER TABLE ... ADD COLUMN, taking "duplicate column name" for done.
+func addColumnOnce(ctx context.Context, tx *sql.Tx, stmt string) error {
+	if _, err := tx.ExecContext(ctx, "SAVEPOINT add_column"); err != nil {
+		return err
+	}
+	if _, err := tx.ExecContext(ctx, stmt); err != nil {
+		if !strings.Contains(err.Error(), "duplicate column name") {
+			return err
+		}
+		if _, err := tx.ExecContext(ctx, "ROLLBACK TO add_column"); err != nil {
+			return err
+		}
+	}
+	_, err := tx.ExecContext(ctx, "RELEASE add_column")
+	return err
 }

@@ -4,14 +4,15 @@
 // rows without the marker or the marker without the rows.
 //
 // The schema is one table, idempotency_keys, with the key as its primary key. Its migrations
-// ship as SQL (Migrations) for the migration tool you use, or Migrate applies them. On
-// PostgreSQL leases and retentions are measured by the database clock, so workers' clocks
-// never disagree about who holds a key; SQLite, being in-process, uses the process clock.
+// ship as SQL (Migrations) for the migration tool you use, or Migrate applies them. Leases and
+// retentions are measured by the database clock, inside each statement (PostgreSQL's
+// statement_timestamp(), SQLite's 'now'), so workers' clocks never disagree about who holds a
+// key.
 //
 // Each store call is one statement: a job protected by the middleware costs two round trips
 // (claim, complete), and with CompleteTx the completion rides in the handler's own
-// transaction. Run DeleteExpired now and then to drop expired rows; correctness does not
-// depend on it, since expired rows are reused in place.
+// transaction. Run RunCleanup (or DeleteExpired now and then) to drop expired rows;
+// correctness does not depend on it, since expired rows are reused in place.
 package sqlstore
 
 import (
@@ -63,7 +64,7 @@ type Store struct {
 	q       *queries
 }
 
-var _ idempotency.Store = (*Store)(nil)
+var _ idempotency.ResultStore = (*Store)(nil)
 
 // New returns a Store on db. The table must exist: see Migrate.
 func New(db *sql.DB, cfg Config) (*Store, error) {
@@ -87,9 +88,11 @@ func New(db *sql.DB, cfg Config) (*Store, error) {
 //	claim:         key, owner, fingerprint, lease (µs), now
 //	claimFallback: key, now
 //	renew:         key, owner, epoch, lease (µs), now
-//	complete:      key, owner, epoch, retention (µs), now
+//	complete:      key, owner, epoch, retention (µs), now, result
 //	release:       key, owner, epoch, now
 //	deleteExpired: limit, now
+//	inspect:       key, now
+//	forget:        key
 //
 // where now is nil on PostgreSQL to use the database clock.
 type queries struct {
@@ -99,6 +102,8 @@ type queries struct {
 	complete      string
 	release       string
 	deleteExpired string
+	inspect       string
+	forget        string
 }
 
 // pgNow is the PostgreSQL "now": the statement's start on the database clock unless a test
@@ -109,44 +114,50 @@ func pgNow(param int) string {
 }
 
 var postgresQueries = queries{
-	// One statement, one round trip: the CTE inserts the row or takes over a free one, and
-	// when the key is held the second branch reads the holder instead. A holder that
+	// One statement, one round trip: the CTE inserts the row or takes over a free one (or
+	// gives its owner back a claim it already holds: a retry after a lost reply), and when
+	// the key is held the second branch reads the holder instead. The epoch is the
+	// sequence's next value: store-wide, so above any epoch the key ever had. A holder that
 	// committed after this statement's snapshot is invisible to that branch; then nothing
 	// comes back and claimFallback reads it with a fresh snapshot.
 	claim: `
 WITH now AS (SELECT ` + pgNow(5) + ` AS t),
 claimed AS (
 	INSERT INTO idempotency_keys AS k (key, state, owner, epoch, fingerprint, expires_at)
-	SELECT $1, 'in_progress', $2, (extract(epoch FROM now.t) * 1000000)::bigint, $3,
+	SELECT $1, 'in_progress', $2, nextval('idempotency_epoch'), $3,
 	       now.t + $4::bigint * interval '1 microsecond'
 	FROM now
 	ON CONFLICT (key) DO UPDATE SET
 		state       = 'in_progress',
 		owner       = excluded.owner,
-		epoch       = greatest(k.epoch + 1, excluded.epoch),
+		epoch       = CASE WHEN k.state = 'in_progress' AND k.owner = excluded.owner AND k.expires_at > (SELECT t FROM now)
+		                   THEN k.epoch ELSE greatest(k.epoch + 1, excluded.epoch) END,
 		fingerprint = excluded.fingerprint,
-		expires_at  = excluded.expires_at
+		expires_at  = excluded.expires_at,
+		result      = NULL
 	WHERE k.state = 'released' OR k.expires_at <= (SELECT t FROM now)
-	RETURNING k.state, k.owner, k.epoch, k.fingerprint, k.expires_at
+	   OR (k.state = 'in_progress' AND k.owner = excluded.owner)
+	RETURNING k.state, k.owner, k.epoch, k.fingerprint, k.expires_at, k.result
 )
 SELECT r.claimed, r.state, r.owner, r.epoch, r.fingerprint,
-       (extract(epoch FROM r.expires_at - now.t) * 1000000)::bigint
+       (extract(epoch FROM r.expires_at - now.t) * 1000000)::bigint, r.result
 FROM now, (
-	SELECT true AS claimed, state, owner, epoch, fingerprint, expires_at FROM claimed
+	SELECT true AS claimed, state, owner, epoch, fingerprint, expires_at, result FROM claimed
 	UNION ALL
-	SELECT false, state, owner, epoch, fingerprint, expires_at FROM idempotency_keys
+	SELECT false, state, owner, epoch, fingerprint, expires_at, result FROM idempotency_keys
 	WHERE key = $1 AND NOT EXISTS (SELECT 1 FROM claimed)
 ) r`,
 	claimFallback: `
 SELECT false, state, owner, epoch, fingerprint,
-       (extract(epoch FROM expires_at - ` + pgNow(2) + `) * 1000000)::bigint
+       (extract(epoch FROM expires_at - ` + pgNow(2) + `) * 1000000)::bigint, result
 FROM idempotency_keys WHERE key = $1`,
 	renew: `
 UPDATE idempotency_keys SET expires_at = ` + pgNow(5) + ` + $4::bigint * interval '1 microsecond'
 WHERE key = $1 AND owner = $2 AND epoch = $3 AND state = 'in_progress'`,
 	// Completing again with the same token succeeds, so a retry after a lost reply is safe.
 	complete: `
-UPDATE idempotency_keys SET state = 'completed', expires_at = ` + pgNow(5) + ` + $4::bigint * interval '1 microsecond'
+UPDATE idempotency_keys SET state = 'completed', expires_at = ` + pgNow(5) + ` + $4::bigint * interval '1 microsecond',
+	result = $6
 WHERE key = $1 AND owner = $2 AND epoch = $3 AND state IN ('in_progress', 'completed')`,
 	release: `
 UPDATE idempotency_keys SET state = 'released', expires_at = ` + pgNow(4) + `
@@ -157,52 +168,71 @@ WHERE key = $1 AND owner = $2 AND epoch = $3 AND state IN ('in_progress', 'relea
 DELETE FROM idempotency_keys
 WHERE expires_at <= ` + pgNow(2) + ` AND key IN (
 	SELECT key FROM idempotency_keys WHERE expires_at <= ` + pgNow(2) + ` LIMIT $1)`,
+	inspect: `
+SELECT false, state, owner, epoch, fingerprint,
+       (extract(epoch FROM expires_at - ` + pgNow(2) + `) * 1000000)::bigint, result
+FROM idempotency_keys WHERE key = $1`,
+	forget: `DELETE FROM idempotency_keys WHERE key = $1`,
+}
+
+// sqliteNow is the SQLite "now" in Unix microseconds: the database's clock (SQLite's
+// 'now', the same for the whole statement, with millisecond precision) unless a test passes
+// its own. Kept in SQL, like PostgreSQL's, so that the lease is measured where it is
+// written, not in each process.
+func sqliteNow(param int) string {
+	return fmt.Sprintf("coalesce(?%d, CAST((julianday('now') - 2440587.5) * 86400000000.0 AS INTEGER))", param)
 }
 
 // SQLite runs one writer at a time, so reading a held key's row in a second statement
-// races with nothing that Claim does not retry; it cannot put an INSERT in a CTE anyway.
+// races with nothing that Claim does not retry; it cannot put an INSERT in a CTE anyway. The
+// epoch is past the store-wide high-water mark that the migration's triggers keep.
 var sqliteQueries = queries{
 	claim: `
 INSERT INTO idempotency_keys (key, state, owner, epoch, fingerprint, expires_at)
-VALUES (?1, 'in_progress', ?2, ?5, ?3, ?5 + ?4)
+VALUES (?1, 'in_progress', ?2, max(` + sqliteNow(5) + `, (SELECT n + 1 FROM idempotency_epoch WHERE id = 1)), ?3, ` + sqliteNow(5) + ` + ?4)
 ON CONFLICT (key) DO UPDATE SET
 	state       = 'in_progress',
 	owner       = excluded.owner,
-	epoch       = max(idempotency_keys.epoch + 1, excluded.epoch),
+	epoch       = CASE WHEN idempotency_keys.state = 'in_progress' AND idempotency_keys.owner = excluded.owner AND idempotency_keys.expires_at > ` + sqliteNow(5) + `
+	                   THEN idempotency_keys.epoch ELSE max(idempotency_keys.epoch + 1, excluded.epoch) END,
 	fingerprint = excluded.fingerprint,
-	expires_at  = excluded.expires_at
-WHERE idempotency_keys.state = 'released' OR idempotency_keys.expires_at <= ?5
-RETURNING true, state, owner, epoch, fingerprint, expires_at - ?5`,
+	expires_at  = excluded.expires_at,
+	result      = NULL
+WHERE idempotency_keys.state = 'released' OR idempotency_keys.expires_at <= ` + sqliteNow(5) + `
+   OR (idempotency_keys.state = 'in_progress' AND idempotency_keys.owner = excluded.owner)
+RETURNING true, state, owner, epoch, fingerprint, expires_at - ` + sqliteNow(5) + `, result`,
 	claimFallback: `
-SELECT false, state, owner, epoch, fingerprint, expires_at - ?2
+SELECT false, state, owner, epoch, fingerprint, expires_at - ` + sqliteNow(2) + `, result
 FROM idempotency_keys WHERE key = ?1`,
 	renew: `
-UPDATE idempotency_keys SET expires_at = ?5 + ?4
+UPDATE idempotency_keys SET expires_at = ` + sqliteNow(5) + ` + ?4
 WHERE key = ?1 AND owner = ?2 AND epoch = ?3 AND state = 'in_progress'`,
 	complete: `
-UPDATE idempotency_keys SET state = 'completed', expires_at = ?5 + ?4
+UPDATE idempotency_keys SET state = 'completed', expires_at = ` + sqliteNow(5) + ` + ?4, result = ?6
 WHERE key = ?1 AND owner = ?2 AND epoch = ?3 AND state IN ('in_progress', 'completed')`,
 	release: `
-UPDATE idempotency_keys SET state = 'released', expires_at = ?4
+UPDATE idempotency_keys SET state = 'released', expires_at = ` + sqliteNow(4) + `
 WHERE key = ?1 AND owner = ?2 AND epoch = ?3 AND state IN ('in_progress', 'released')`,
 	deleteExpired: `
 DELETE FROM idempotency_keys
-WHERE expires_at <= ?2 AND key IN (
-	SELECT key FROM idempotency_keys WHERE expires_at <= ?2 LIMIT ?1)`,
+WHERE expires_at <= ` + sqliteNow(2) + ` AND key IN (
+	SELECT key FROM idempotency_keys WHERE expires_at <= ` + sqliteNow(2) + ` LIMIT ?1)`,
+	inspect: `
+SELECT false, state, owner, epoch, fingerprint, expires_at - ` + sqliteNow(2) + `, result
+FROM idempotency_keys WHERE key = ?1`,
+	forget: `DELETE FROM idempotency_keys WHERE key = ?1`,
 }
 
-// now is the "now" argument: nil lets PostgreSQL use its own clock; SQLite keeps Unix
-// microseconds.
+// now is the "now" argument: nil lets the database use its own clock (see pgNow and
+// sqliteNow); a test's Clock is passed as a time (PostgreSQL) or Unix microseconds (SQLite).
 func (s *Store) now() any {
 	switch {
-	case s.dialect == SQLite && s.clock == nil:
-		return time.Now().UnixMicro()
+	case s.clock == nil:
+		return nil
 	case s.dialect == SQLite:
 		return s.clock.Now().UnixMicro()
-	case s.clock != nil:
-		return s.clock.Now()
 	}
-	return nil
+	return s.clock.Now()
 }
 
 // Claim implements idempotency.Store.
@@ -237,19 +267,20 @@ func (s *Store) scanClaim(row *sql.Row) (res idempotency.ClaimResult, live bool,
 		state     string
 		expiresIn int64
 	)
-	if err := row.Scan(&claimed, &state, &res.Token.Owner, &res.Token.Epoch, &res.Fingerprint, &expiresIn); err != nil {
+	if err := row.Scan(&claimed, &state, &res.Token.Owner, &res.Token.Epoch, &res.Fingerprint, &expiresIn, &res.Result); err != nil {
 		return res, false, err
 	}
 	res.ExpiresIn = time.Duration(expiresIn) * time.Microsecond
 	switch {
 	case claimed:
 		res.Status = idempotency.StatusClaimed
-		res.Fingerprint = nil
+		res.Fingerprint, res.Result = nil, nil
 		return res, true, nil
 	case state == "completed":
 		res.Status = idempotency.StatusCompleted
 	case state == "in_progress":
 		res.Status = idempotency.StatusInProgress
+		res.Result = nil
 	default:
 		return res, false, nil
 	}
@@ -263,7 +294,12 @@ func (s *Store) Renew(ctx context.Context, key string, token idempotency.Token, 
 
 // Complete implements idempotency.Store.
 func (s *Store) Complete(ctx context.Context, key string, token idempotency.Token, retention time.Duration) error {
-	return s.update(ctx, s.db, "complete", s.q.complete, key, token.Owner, token.Epoch, retention.Microseconds(), s.now())
+	return s.CompleteWithResult(ctx, key, token, retention, nil)
+}
+
+// CompleteWithResult implements idempotency.ResultStore.
+func (s *Store) CompleteWithResult(ctx context.Context, key string, token idempotency.Token, retention time.Duration, result []byte) error {
+	return s.update(ctx, s.db, "complete", s.q.complete, key, token.Owner, token.Epoch, retention.Microseconds(), s.now(), result)
 }
 
 // Release implements idempotency.Store.
@@ -316,8 +352,32 @@ func (s *Store) update(ctx context.Context, db execer, op, query string, args ..
 func (s *Store) CompleteTx(ctx context.Context, tx *sql.Tx) error {
 	return idempotency.CompleteInTx(ctx, func(c idempotency.Claim) error {
 		return s.update(ctx, tx, "complete in transaction", s.q.complete,
-			c.Key, c.Token.Owner, c.Token.Epoch, c.Retention.Microseconds(), s.now())
+			c.StoreKey, c.Token.Owner, c.Token.Epoch, c.Retention.Microseconds(), s.now(), c.Result)
 	})
+}
+
+// BeginTx begins a transaction for a handler's business rows, like db.BeginTx. On SQLite it
+// also makes the claim's renewals run inside it: SQLite has one writer, so while the
+// handler's transaction is open a renewal on another connection (or, with the single
+// connection this package advises, any renewal at all) waits for it, times out, and cancels
+// the handler, and a transaction longer than the renewal interval could never commit. Once
+// the transaction ends, renewals go back to the store. Use it, rather than db.BeginTx, for
+// every handler transaction on SQLite; on PostgreSQL it is just db.BeginTx (renewals there
+// run on their own connections). Outside a handler it is db.BeginTx too.
+func (s *Store) BeginTx(ctx context.Context, opts *sql.TxOptions) (*sql.Tx, error) {
+	tx, err := s.db.BeginTx(ctx, opts)
+	if err != nil || s.dialect != SQLite {
+		return tx, err
+	}
+	// A bare context (no handler) gets a plain transaction: the error only says so.
+	_ = idempotency.RenewInTx(ctx, func(rctx context.Context, c idempotency.Claim, lease time.Duration) error {
+		err := s.update(rctx, tx, "renew in transaction", s.q.renew, c.StoreKey, c.Token.Owner, c.Token.Epoch, lease.Microseconds(), s.now())
+		if errors.Is(err, sql.ErrTxDone) {
+			return idempotency.ErrNotInTx
+		}
+		return err
+	})
+	return tx, nil
 }
 
 // DeleteExpired deletes up to limit rows whose lease or retention has run out, and returns

@@ -1,0 +1,1 @@
+DROP SEQUENCE IF EXISTS idempotency_epoch;

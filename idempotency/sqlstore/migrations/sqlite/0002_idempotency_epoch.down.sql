@@ -1,0 +1,3 @@
+DROP TRIGGER IF EXISTS idempotency_epoch_update;
+DROP TRIGGER IF EXISTS idempotency_epoch_insert;
+DROP TABLE IF EXISTS idempotency_epoch;
