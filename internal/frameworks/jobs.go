@@ -51,9 +51,11 @@ func JobOf(defs *defuse.Index, regCall *ast.CallExpr, sig *types.Signature) (fra
 
 // ServedJobs finds, from the path to a WithRetention call (stack, outermost first, the
 // call last), the framework of the middleware it configures (the constructor's job type:
-// *asynq.Task, River's JobRow) and, for asynq, the variable the middleware is assigned to
-// (nil when none): the task types it serves are those of its registrations (MuxIndex).
-func ServedJobs(info *types.Info, stack []ast.Node) (string, *types.Var) {
+// *asynq.Task, River's JobRow) and, for asynq, the task types it serves: the one the
+// adapter's constructor names (idemasynq.New("t", ...)), else none (nil) and the variable
+// the middleware is assigned to (nil when none), whose registrations name them (MuxIndex).
+func ServedJobs(defs *defuse.Index, stack []ast.Node) (string, map[string]bool, *types.Var) {
+	info := defs.Info
 	for i := len(stack) - 2; i >= 0; i-- {
 		ctor, ok := stack[i].(*ast.CallExpr)
 		if !ok {
@@ -65,23 +67,31 @@ func ServedJobs(info *types.Info, stack []ast.Node) (string, *types.Var) {
 		}
 		framework := FrameworkOf(t)
 		if framework == "" {
-			return "", nil
+			return "", nil, nil
 		}
-		if framework != Asynq || i == 0 {
-			return framework, nil
+		if framework != Asynq {
+			return framework, nil, nil
+		}
+		if fn, ok := typeutil.Callee(info, ctor).(*types.Func); ok && fn.FullName() == idemasynqPath+".New" {
+			if tt := defs.ConstString(defuse.ArgAt(ctor, 0)); tt != "" {
+				return framework, map[string]bool{tt: true}, nil
+			}
+		}
+		if i == 0 {
+			return framework, nil, nil
 		}
 		as, ok := stack[i-1].(*ast.AssignStmt)
 		if !ok {
-			return framework, nil
+			return framework, nil, nil
 		}
 		id, ok := as.Lhs[0].(*ast.Ident)
 		if !ok {
-			return framework, nil
+			return framework, nil, nil
 		}
 		v, _ := info.ObjectOf(id).(*types.Var)
-		return framework, v
+		return framework, nil, v
 	}
-	return "", nil
+	return "", nil, nil
 }
 
 // MuxIndex holds, for the variables used in the handler arguments of asynq registrations,

@@ -95,12 +95,11 @@ func Retentions(defs *defuse.Index, files []*ast.File, jobs []frameworks.JobRetr
 			if !ok || d <= 0 {
 				return true
 			}
-			framework, mw := frameworks.ServedJobs(defs.Info, stack)
+			framework, tasks, mw := frameworks.ServedJobs(defs, stack)
 			if framework == "" {
 				return true
 			}
-			var tasks map[string]bool
-			if mw != nil {
+			if tasks == nil && mw != nil {
 				if mux == nil {
 					mux = frameworks.IndexMux(defs, files)
 				}

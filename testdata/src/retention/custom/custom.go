@@ -15,7 +15,7 @@ import (
 var cfg = asynq.Config{RetryDelayFunc: func(n int, err error, t *asynq.Task) time.Duration { return time.Second }}
 
 func Register(mux *asynq.ServeMux) error {
-	mw, err := idemasynq.New(func(t *asynq.Task) (string, error) { return tasks.TypeEmail, nil }, idempotency.WithRetention(time.Minute))
+	mw, err := idemasynq.New(tasks.TypeEmail, func(t *asynq.Task) (string, error) { return tasks.TypeEmail, nil }, idempotency.WithRetention(time.Minute))
 	if err != nil {
 		return err
 	}

@@ -37,19 +37,27 @@ func Register(mux *asynq.ServeMux) error {
 	}
 	mux.Handle(tasks.TypeEmail, idemasynq.Handler(day, asynq.HandlerFunc(deliver)))
 
-	// Installed for every task on the mux: the report task's 25 retries span 20 days.
-	all, err := idemasynq.New(taskKey, idempotency.WithRetention(7*24*time.Hour)) // want `retention 7d 0h is shorter than the retry horizon of its jobs \(asynq task "report:build", MaxRetry\(25\)\): their retries span at least 20d 9h`
+	// Installed on the mux for the report task: its 25 retries span 20 days.
+	all, err := idemasynq.New(tasks.TypeReport, taskKey, idempotency.WithRetention(7*24*time.Hour)) // want `retention 7d 0h is shorter than the retry horizon of its jobs \(asynq task "report:build", MaxRetry\(25\)\): their retries span at least 20d 9h`
 	if err != nil {
 		return err
 	}
 	mux.Use(all)
 
 	// Long enough for everything.
-	month, err := idemasynq.New(taskKey, idempotency.WithRetention(30*24*time.Hour))
+	month, err := idemasynq.New(tasks.TypeReport, taskKey, idempotency.WithRetention(30*24*time.Hour))
 	if err != nil {
 		return err
 	}
 	mux.Use(month)
+
+	// Scoped to the email task, whose 10 retries span about 4 hours: a day is enough,
+	// though the report task's retries span 20 days.
+	email, err := idemasynq.New(tasks.TypeEmail, taskKey, idempotency.WithRetention(24*time.Hour))
+	if err != nil {
+		return err
+	}
+	mux.Use(email)
 	return nil
 }
 

@@ -7,7 +7,11 @@ import (
 	"github.com/hibiken/asynq"
 )
 
-func New(key idempotency.KeyFunc[*asynq.Task], opts ...idempotency.Option) (asynq.MiddlewareFunc, error) {
+func New(taskType string, key idempotency.KeyFunc[*asynq.Task], opts ...idempotency.Option) (asynq.MiddlewareFunc, error) {
+	panic("stub")
+}
+
+func Middleware(mw *idempotency.Middleware[*asynq.Task], taskType string, more ...string) asynq.MiddlewareFunc {
 	panic("stub")
 }
 
