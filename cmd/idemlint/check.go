@@ -115,28 +115,11 @@ func check(args []string, stdout, stderr io.Writer) int {
 		return exitClean
 	}
 	if f.modelsCheck != "" {
-		// The same problem as a bad -models file, the same status and prefix.
-		if _, err := model.LoadFile(f.modelsCheck); err != nil {
-			return fail(stderr, usagef("-models-check: %v", err))
-		}
-		// 0: every name in view resolves; 1: a name is missing or the packages do not load.
-		return modelcheck.Run(stdout, f.modelsCheck, "", fs.Args())
+		return runModelsCheck(f.modelsCheck, fs.Args(), stdout, stderr)
 	}
-	if err := f.validate(fs.Args()); err != nil {
-		return fail(stderr, usageError{err})
-	}
-	if err := checkOutput(f.output); err != nil {
-		return fail(stderr, err)
-	}
-	cfg, err := f.config(fs, fs.Args(), stderr)
+	cfg, base, err := f.prepare(fs, stderr)
 	if err != nil {
 		return fail(stderr, err)
-	}
-	var base *baseline.File
-	if f.baseline != "" && !f.writeBaseline {
-		if base, err = baseline.Read(f.baseline); err != nil {
-			return fail(stderr, usagef("-baseline %s: %v (create it with -write-baseline)", f.baseline, err))
-		}
 	}
 	stop, err := f.profile()
 	if err != nil {
@@ -167,53 +150,77 @@ func check(args []string, stdout, stderr io.Writer) int {
 	case f.legacyJSON:
 		return max(code, f.write(stdout, stderr, func(w io.Writer) error { return out.Graph.PrintJSON(w) }))
 	case f.writeBaseline:
-		if code != exitClean {
-			fmt.Fprintf(stderr, "idemlint: not writing %s: some packages failed, so the findings are incomplete\n", f.baseline)
-			return code
+		return f.recordBaseline(run, code, stderr)
+	}
+	return f.reportFindings(run, base, code, wd, stdout, stderr)
+}
+
+// runModelsCheck runs -models-check: 0 when every name in view resolves, 1 when a name is
+// missing or the packages do not load.
+func runModelsCheck(file string, patterns []string, stdout, stderr io.Writer) int {
+	// The same problem as a bad -models file, the same status and prefix.
+	if _, err := model.LoadFile(file); err != nil {
+		return fail(stderr, usagef("-models-check: %v", err))
+	}
+	return modelcheck.Run(stdout, file, "", patterns)
+}
+
+// prepare checks the flags and reads what the run needs before anything is loaded, so
+// that bad usage fails fast: the driver's configuration, and the -baseline file unless
+// -write-baseline is about to replace it.
+func (f *checkFlags) prepare(fs *flag.FlagSet, stderr io.Writer) (driver.Config, *baseline.File, error) {
+	if err := f.validate(fs.Args()); err != nil {
+		return driver.Config{}, nil, usageError{err}
+	}
+	if err := checkOutput(f.output); err != nil {
+		return driver.Config{}, nil, err
+	}
+	cfg, err := f.config(fs, fs.Args(), stderr)
+	if err != nil {
+		return driver.Config{}, nil, err
+	}
+	var base *baseline.File
+	if f.baseline != "" && !f.writeBaseline {
+		if base, err = baseline.Read(f.baseline); err != nil {
+			return driver.Config{}, nil, usagef("-baseline %s: %v (create it with -write-baseline)", f.baseline, err)
 		}
-		b, err := baseline.Write(f.baseline, run.Findings)
-		if err != nil {
-			fmt.Fprintf(stderr, "idemlint: %v\n", err)
-			return exitError
-		}
-		if !f.quiet {
-			fmt.Fprintf(stderr, "idemlint: recorded %d findings in %d entries in %s\n", len(run.Findings), len(b.Findings), f.baseline)
-		}
+	}
+	return cfg, base, nil
+}
+
+// recordBaseline writes the findings to the -baseline file. It refuses after package
+// errors (code is not clean): the findings in the packages that failed would be missing
+// from it, and reported as new once those packages load.
+func (f *checkFlags) recordBaseline(run *result.Run, code int, stderr io.Writer) int {
+	if code != exitClean {
+		fmt.Fprintf(stderr, "idemlint: not writing %s: some packages failed, so the findings are incomplete\n", f.baseline)
 		return code
 	}
+	b, err := baseline.Write(f.baseline, run.Findings)
+	if err != nil {
+		fmt.Fprintf(stderr, "idemlint: %v\n", err)
+		return exitError
+	}
+	if !f.quiet {
+		fmt.Fprintf(stderr, "idemlint: recorded %d findings in %d entries in %s\n", len(run.Findings), len(b.Findings), f.baseline)
+	}
+	return code
+}
 
+// reportFindings writes the findings not in the baseline (base, if any) in the -format,
+// after a note on stderr for each stale baseline entry, and the summary line. It returns
+// code raised to exitFindings when there are findings and nothing else went wrong.
+func (f *checkFlags) reportFindings(run *result.Run, base *baseline.File, code int, wd string, stdout, stderr io.Writer) int {
 	var stale []baseline.Stale
 	if base != nil {
 		stale = base.Apply(run.Findings)
 	}
 	findings := run.New()
-	var notes []string
-	for _, s := range stale {
-		notes = append(notes, fmt.Sprintf("baseline %s: no longer found, remove it (or rerun with -write-baseline): %s", f.baseline, s))
-	}
+	notes := staleNotes(f.baseline, stale)
 	for _, n := range notes {
 		fmt.Fprintf(stderr, "idemlint: %s\n", n)
 	}
-
-	var write func(io.Writer) error
-	switch f.format {
-	case "text":
-		write = func(w io.Writer) error { return text.Write(w, findings, f.context, wd) }
-	case "json":
-		var jb *jsonout.Baseline
-		if base != nil {
-			jb = &jsonout.Baseline{File: f.baseline, Known: len(run.Findings) - len(findings), Stale: []jsonout.StaleEntry{}}
-			for _, s := range stale {
-				jb.Stale = append(jb.Stale, jsonout.StaleEntry{Fingerprint: s.Fingerprint, Kind: s.Kind, Package: s.Package, Handler: s.Handler, Message: s.Message, Count: s.Missing})
-			}
-		}
-		write = func(w io.Writer) error { return jsonout.Write(w, jsonout.Build(run, findings, jb)) }
-	case "sarif":
-		write = func(w io.Writer) error { return sarif.Write(w, sarif.Build(run, findings)) }
-	case "github":
-		write = func(w io.Writer) error { return github.Write(w, findings, run.Errors, notes) }
-	}
-	code = max(code, f.write(stdout, stderr, write))
+	code = max(code, f.write(stdout, stderr, f.formatter(run, findings, base, stale, notes, wd)))
 	if len(findings) > 0 && code == exitClean {
 		code = exitFindings
 	}
@@ -221,6 +228,46 @@ func check(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, summary(run, findings))
 	}
 	return code
+}
+
+// staleNotes are the notes for the baseline entries no longer found, so that the
+// baseline shrinks as findings are fixed rather than hiding their return.
+func staleNotes(file string, stale []baseline.Stale) []string {
+	var notes []string
+	for _, s := range stale {
+		notes = append(notes, fmt.Sprintf("baseline %s: no longer found, remove it (or rerun with -write-baseline): %s", file, s))
+	}
+	return notes
+}
+
+// formatter returns what writes the findings in the -format. The JSON and GitHub formats
+// carry the baseline's stale entries and notes too, for the tools that read them.
+func (f *checkFlags) formatter(run *result.Run, findings []*result.Finding, base *baseline.File, stale []baseline.Stale, notes []string, wd string) func(io.Writer) error {
+	switch f.format {
+	case "text":
+		return func(w io.Writer) error { return text.Write(w, findings, f.context, wd) }
+	case "json":
+		var jb *jsonout.Baseline
+		if base != nil {
+			jb = jsonBaseline(f.baseline, len(run.Findings)-len(findings), stale)
+		}
+		return func(w io.Writer) error { return jsonout.Write(w, jsonout.Build(run, findings, jb)) }
+	case "sarif":
+		return func(w io.Writer) error { return sarif.Write(w, sarif.Build(run, findings)) }
+	case "github":
+		return func(w io.Writer) error { return github.Write(w, findings, run.Errors, notes) }
+	}
+	return nil
+}
+
+// jsonBaseline is the JSON output's account of the baseline: how many findings it knew
+// and its stale entries (an empty list rather than null when there are none).
+func jsonBaseline(file string, known int, stale []baseline.Stale) *jsonout.Baseline {
+	jb := &jsonout.Baseline{File: file, Known: known, Stale: []jsonout.StaleEntry{}}
+	for _, s := range stale {
+		jb.Stale = append(jb.Stale, jsonout.StaleEntry{Fingerprint: s.Fingerprint, Kind: s.Kind, Package: s.Package, Handler: s.Handler, Message: s.Message, Count: s.Missing})
+	}
+	return jb
 }
 
 func (f *checkFlags) validate(patterns []string) error {

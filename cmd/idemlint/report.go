@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/chokaq/idemlint/internal/baseline"
+	"github.com/chokaq/idemlint/internal/driver"
 	"github.com/chokaq/idemlint/internal/inventory"
 )
 
@@ -58,30 +59,9 @@ func report(args []string, stdout, stderr io.Writer) int {
 	if code, done := parse(fs, args, stdout, stderr); done {
 		return code
 	}
-	if f.format == "" {
-		f.format = "html"
-		if strings.HasSuffix(f.output, ".md") {
-			f.format = "markdown"
-		}
-	}
-	if f.format != "html" && f.format != "markdown" {
-		return fail(stderr, usagef("report: -format %q: want html or markdown", f.format))
-	}
-	if fs.NArg() == 0 {
-		return fail(stderr, usagef("report: no packages named (try ./...)"))
-	}
-	if err := checkOutput(f.output); err != nil {
-		return fail(stderr, err)
-	}
-	cfg, err := f.config(fs, fs.Args(), stderr)
+	cfg, base, err := f.prepare(fs, stderr)
 	if err != nil {
 		return fail(stderr, err)
-	}
-	var base *baseline.File
-	if f.baseline != "" {
-		if base, err = baseline.Read(f.baseline); err != nil {
-			return fail(stderr, usagef("report: -baseline %s: %v", f.baseline, err))
-		}
 	}
 
 	out, err := analyse(cfg)
@@ -95,43 +75,89 @@ func report(args []string, stdout, stderr io.Writer) int {
 	if base != nil {
 		base.Apply(run.Findings)
 	}
-	title := f.title
-	if title == "" {
-		title = "idemlint handler inventory: " + filepath.Base(wd)
-	}
-	view := inventory.Build(title, run)
-	render := inventory.HTML
-	if f.format == "markdown" {
-		render = inventory.Markdown
-	}
-	w := stdout
-	var file *os.File
-	if f.output != "" {
-		if file, err = os.Create(f.output); err != nil {
-			return fail(stderr, fmt.Errorf("report: %v", err))
-		}
-		w = file
-	}
-	err = render(w, view)
-	if file != nil {
-		if cerr := file.Close(); err == nil {
-			err = cerr
-		}
-	}
-	if err != nil {
+	view := inventory.Build(f.reportTitle(wd), run)
+	if err := f.render(stdout, view); err != nil {
 		return fail(stderr, fmt.Errorf("report: %v", err))
 	}
 	if !f.quiet {
-		s := view.Summary
-		where := ""
-		if f.output != "" {
-			where = " in " + f.output
-		}
-		fmt.Fprintf(stderr, "idemlint report: %s (%d protected, %d with findings), %s%s, %.1fs\n",
-			plural(s.Handlers, "handler"), s.Protected, s.WithFindings, plural(s.Findings, "finding"), where, run.Duration.Seconds())
+		printReportSummary(stderr, view.Summary, f.output, run.Duration)
 	}
 	if len(run.Errors) > 0 {
 		return exitError
 	}
 	return exitClean
+}
+
+// prepare settles the format (from the -o file's extension when not given), checks the
+// flags and reads what the run needs before anything is loaded, so that bad usage fails
+// fast: the driver's configuration and the -baseline file, whose findings the report
+// marks as known.
+func (f *reportFlags) prepare(fs *flag.FlagSet, stderr io.Writer) (driver.Config, *baseline.File, error) {
+	if f.format == "" {
+		f.format = "html"
+		if strings.HasSuffix(f.output, ".md") {
+			f.format = "markdown"
+		}
+	}
+	if f.format != "html" && f.format != "markdown" {
+		return driver.Config{}, nil, usagef("report: -format %q: want html or markdown", f.format)
+	}
+	if fs.NArg() == 0 {
+		return driver.Config{}, nil, usagef("report: no packages named (try ./...)")
+	}
+	if err := checkOutput(f.output); err != nil {
+		return driver.Config{}, nil, err
+	}
+	cfg, err := f.config(fs, fs.Args(), stderr)
+	if err != nil {
+		return driver.Config{}, nil, err
+	}
+	var base *baseline.File
+	if f.baseline != "" {
+		if base, err = baseline.Read(f.baseline); err != nil {
+			return driver.Config{}, nil, usagef("report: -baseline %s: %v", f.baseline, err)
+		}
+	}
+	return cfg, base, nil
+}
+
+// reportTitle is the -title, or one naming the directory the report was run in, so that
+// reports of several modules can be told apart.
+func (f *reportFlags) reportTitle(wd string) string {
+	if f.title != "" {
+		return f.title
+	}
+	return "idemlint handler inventory: " + filepath.Base(wd)
+}
+
+// render writes the view in the -format to the -o file, or to stdout. An error closing
+// the file counts as a failure to write it: the report would be incomplete.
+func (f *reportFlags) render(stdout io.Writer, view *inventory.View) error {
+	render := inventory.HTML
+	if f.format == "markdown" {
+		render = inventory.Markdown
+	}
+	if f.output == "" {
+		return render(stdout, view)
+	}
+	file, err := os.Create(f.output)
+	if err != nil {
+		return err
+	}
+	err = render(file, view)
+	if cerr := file.Close(); err == nil {
+		err = cerr
+	}
+	return err
+}
+
+// printReportSummary prints the closing line: the counts a reader checks first, and
+// where the report went.
+func printReportSummary(stderr io.Writer, s inventory.Summary, output string, took time.Duration) {
+	where := ""
+	if output != "" {
+		where = " in " + output
+	}
+	fmt.Fprintf(stderr, "idemlint report: %s (%d protected, %d with findings), %s%s, %.1fs\n",
+		plural(s.Handlers, "handler"), s.Protected, s.WithFindings, plural(s.Findings, "finding"), where, took.Seconds())
 }

@@ -129,68 +129,91 @@ func Build(title string, run *result.Run) *View {
 	v := &View{Title: title, Tool: run.Tool, Errors: run.Errors}
 	v.Summary.Packages = run.Packages
 	v.Summary.Findings = len(run.Findings)
-	for _, f := range run.Findings {
-		if f.Known {
-			v.Summary.Known++
-		}
-		if !f.IsEffect() {
-			v.Findings = append(v.Findings, f)
-		}
-	}
-	kinds := map[string]*KindCount{}
-	kind := func(k string) *KindCount {
-		if kc, ok := kinds[k]; ok {
-			return kc
-		}
-		r := rules.Lookup(k)
-		kc := &KindCount{Kind: k, Short: r.Short, Docs: r.HelpURI()}
-		kinds[k] = kc
-		return kc
-	}
-	for _, r := range rules.All {
-		kind(r.ID)
-	}
-	for _, f := range run.Findings {
-		kind(f.Category).Findings++
-	}
-
-	byFramework := map[string]map[string][]*Handler{}
+	v.Summary.Known, v.Findings = splitFindings(run.Findings)
+	kinds := newKindCounts(run.Findings)
+	var rows []*Handler
 	for _, h := range run.Handlers {
 		row := handler(h, run)
-		switch row.Status {
-		case StatusFindings:
-			v.Summary.WithFindings++
-		case StatusProtected:
-			v.Summary.Protected++
-		case StatusDeclared:
-			v.Summary.Declared++
-		case StatusUnchecked:
-			v.Summary.Unchecked++
-		default:
-			v.Summary.NoEffects++
-		}
+		v.Summary.countStatus(row.Status)
 		for _, k := range row.Kinds {
-			kind(k).Handlers++
+			kinds.get(k).Handlers++
 		}
-		if byFramework[h.Framework] == nil {
-			byFramework[h.Framework] = map[string][]*Handler{}
-		}
-		byFramework[h.Framework][h.Package] = append(byFramework[h.Framework][h.Package], row)
+		rows = append(rows, row)
 	}
 	v.Summary.Handlers = len(run.Handlers)
-
-	names := sortedKeys(byFramework)
-	for _, fw := range names {
-		g := Framework{Name: fw}
-		for _, pkg := range sortedKeys(byFramework[fw]) {
-			hs := byFramework[fw][pkg]
-			g.Packages = append(g.Packages, Package{Path: pkg, Handlers: hs})
-			v.Handlers = append(v.Handlers, hs...)
-		}
-		v.Frameworks = append(v.Frameworks, g)
+	v.Frameworks, v.Handlers = groupByFramework(rows)
+	v.Kinds = kinds.sorted()
+	for _, d := range run.Directives {
+		v.Directives = append(v.Directives, directive(d))
 	}
+	v.Summary.Directives = len(v.Directives)
+	return v
+}
+
+// splitFindings counts the findings recorded in a baseline and returns the directive
+// findings, which belong to no handler's row and so are listed on their own.
+func splitFindings(findings []*result.Finding) (known int, directives []*result.Finding) {
+	for _, f := range findings {
+		if f.Known {
+			known++
+		}
+		if !f.IsEffect() {
+			directives = append(directives, f)
+		}
+	}
+	return known, directives
+}
+
+// countStatus counts a handler under its status in the summary.
+func (s *Summary) countStatus(status string) {
+	switch status {
+	case StatusFindings:
+		s.WithFindings++
+	case StatusProtected:
+		s.Protected++
+	case StatusDeclared:
+		s.Declared++
+	case StatusUnchecked:
+		s.Unchecked++
+	default:
+		s.NoEffects++
+	}
+}
+
+// kindCounts are the lines of "findings by kind", by kind.
+type kindCounts map[string]*KindCount
+
+// newKindCounts starts a line for every known kind, so that the table shows the kinds
+// with no findings too, and counts the findings of each (kinds outside the rules get a
+// line of their own).
+func newKindCounts(findings []*result.Finding) kindCounts {
+	kinds := kindCounts{}
+	for _, r := range rules.All {
+		kinds.get(r.ID)
+	}
+	for _, f := range findings {
+		kinds.get(f.Category).Findings++
+	}
+	return kinds
+}
+
+// get returns the line of kind k, adding it on first use.
+func (kinds kindCounts) get(k string) *KindCount {
+	if kc, ok := kinds[k]; ok {
+		return kc
+	}
+	r := rules.Lookup(k)
+	kc := &KindCount{Kind: k, Short: r.Short, Docs: r.HelpURI()}
+	kinds[k] = kc
+	return kc
+}
+
+// sorted lists the lines in the order of the rules (the order the docs present them),
+// then any other kinds by name.
+func (kinds kindCounts) sorted() []KindCount {
+	var list []KindCount
 	for _, kc := range kinds {
-		v.Kinds = append(v.Kinds, *kc)
+		list = append(list, *kc)
 	}
 	order := func(k string) int {
 		i := slices.IndexFunc(rules.All, func(r rules.Rule) bool { return r.ID == k })
@@ -199,16 +222,39 @@ func Build(title string, run *result.Run) *View {
 		}
 		return i
 	}
-	slices.SortFunc(v.Kinds, func(a, b KindCount) int {
+	slices.SortFunc(list, func(a, b KindCount) int {
 		return cmp.Or(cmp.Compare(order(a.Kind), order(b.Kind)), cmp.Compare(a.Kind, b.Kind))
 	})
-	for _, d := range run.Directives {
-		v.Directives = append(v.Directives, directive(d))
-	}
-	v.Summary.Directives = len(v.Directives)
-	return v
+	return list
 }
 
+// groupByFramework groups the rows by framework, then package, both sorted by name, keeping the
+// run's order within a package; it also returns all the rows in that order, so that the
+// flat table and the grouped one agree.
+func groupByFramework(rows []*Handler) ([]Framework, []*Handler) {
+	byFramework := map[string]map[string][]*Handler{}
+	for _, row := range rows {
+		if byFramework[row.Framework] == nil {
+			byFramework[row.Framework] = map[string][]*Handler{}
+		}
+		byFramework[row.Framework][row.Package] = append(byFramework[row.Framework][row.Package], row)
+	}
+	var frameworks []Framework
+	var ordered []*Handler
+	for _, fw := range sortedKeys(byFramework) {
+		g := Framework{Name: fw}
+		for _, pkg := range sortedKeys(byFramework[fw]) {
+			hs := byFramework[fw][pkg]
+			g.Packages = append(g.Packages, Package{Path: pkg, Handlers: hs})
+			ordered = append(ordered, hs...)
+		}
+		frameworks = append(frameworks, g)
+	}
+	return frameworks, ordered
+}
+
+// handler computes the row of one handler: its effects, then the findings about the
+// handler as a whole, its directives, and the status that sums them up.
 func handler(h *result.Handler, run *result.Run) *Handler {
 	row := &Handler{
 		Name:      h.Name,
@@ -218,55 +264,11 @@ func handler(h *result.Handler, run *result.Run) *Handler {
 		Line:      h.Pos.Line,
 		Wrapped:   h.Wrapped,
 	}
-	var findings []*result.Finding
-	for _, f := range run.Findings {
-		if f.Handler == h.Name && f.Package == h.Package && f.HandlerPos == h.Pos {
-			findings = append(findings, f)
-		}
-	}
+	findings := handlerFindings(h, run.Findings)
 	for _, e := range h.Effects {
-		ev := Effect{Kind: e.Kind, State: e.State, Detail: e.Detail, Reported: e.Reported}
-		hops := []string{h.Name}
-		for _, hop := range e.Chain {
-			hops = append(hops, hop.Func)
-		}
-		ev.Chain = strings.Join(hops, " -> ")
-		for _, f := range findings {
-			if f.Category == e.Kind {
-				ev.Message, ev.Known = f.Message, f.Known
-			}
-		}
-		switch {
-		case e.Reported:
-			ev.Guard = "none"
-			switch e.State {
-			case "unstable-key":
-				ev.Guard = "a key that changes on every run"
-			case "claimed":
-				ev.Guard = "a claim before the effect (a crash after the claim loses the effect)"
-			}
-			if h.Wrapped {
-				ev.Guard = "the idempotency middleware's claim (an external effect can still repeat after a crash)"
-			}
-			ev.setDecisions(e.Missing)
-			row.Findings++
-			if ev.Known {
-				row.Known++
-			}
-			for _, m := range e.Missing {
-				if !slices.Contains(row.Missing, m) {
-					row.Missing = append(row.Missing, m)
-				}
-			}
-		case e.Disabled && e.State != effect.Protected.String():
-			ev.Guard = "not checked: " + e.Kind + " is disabled (-disable)"
-			ev.Key, ev.Enforcement, ev.TTL, ev.Partial = "not checked", "not checked", "not checked", "not checked"
-		case e.State != effect.Protected.String() && h.Wrapped:
-			ev.Guard = "the idempotency middleware: its claim keeps a duplicate from running, and the completion marker commits in the write's own transaction (CompleteTx)"
-			ev.setDecisions(nil)
-		default:
-			ev.Guard = e.Detail
-			ev.setDecisions(nil)
+		ev := effectOf(h, e, findings)
+		if e.Reported {
+			row.countFinding(ev.Known, e.Missing)
 		}
 		row.Effects = append(row.Effects, ev)
 		if !slices.Contains(row.Kinds, e.Kind) {
@@ -285,40 +287,114 @@ func handler(h *result.Handler, run *result.Run) *Handler {
 		}
 		ev.setDecisions(f.Missing)
 		row.Effects = append(row.Effects, ev)
-		row.Findings++
-		if f.Known {
-			row.Known++
-		}
-		for _, m := range f.Missing {
-			if !slices.Contains(row.Missing, m) {
-				row.Missing = append(row.Missing, m)
-			}
-		}
-	}
-	declared, unchecked := false, false
-	for _, e := range row.Effects {
-		unchecked = unchecked || e.Key == "not checked"
+		row.countFinding(f.Known, f.Missing)
 	}
 	for _, d := range h.Directives {
 		row.Directives = append(row.Directives, directive(d))
+	}
+	row.Status, row.Note = status(row, h, run)
+	return row
+}
+
+// handlerFindings are the findings of h, matched by package and declaration as well as by
+// name: a handler's name alone need not be unique in a run.
+func handlerFindings(h *result.Handler, all []*result.Finding) []*result.Finding {
+	var findings []*result.Finding
+	for _, f := range all {
+		if f.Handler == h.Name && f.Package == h.Package && f.HandlerPos == h.Pos {
+			findings = append(findings, f)
+		}
+	}
+	return findings
+}
+
+// effectOf computes the line of one effect of h: its chain from the handler, the finding
+// reported for it (among findings, h's), what guards it, and which decisions it answers.
+func effectOf(h *result.Handler, e result.Effect, findings []*result.Finding) Effect {
+	ev := Effect{Kind: e.Kind, State: e.State, Detail: e.Detail, Reported: e.Reported}
+	hops := []string{h.Name}
+	for _, hop := range e.Chain {
+		hops = append(hops, hop.Func)
+	}
+	ev.Chain = strings.Join(hops, " -> ")
+	for _, f := range findings {
+		if f.Category == e.Kind {
+			ev.Message, ev.Known = f.Message, f.Known
+		}
+	}
+	switch {
+	case e.Reported:
+		ev.Guard = reportedGuard(e.State, h.Wrapped)
+		ev.setDecisions(e.Missing)
+	case e.Disabled && e.State != effect.Protected.String():
+		ev.Guard = "not checked: " + e.Kind + " is disabled (-disable)"
+		ev.Key, ev.Enforcement, ev.TTL, ev.Partial = "not checked", "not checked", "not checked", "not checked"
+	case e.State != effect.Protected.String() && h.Wrapped:
+		ev.Guard = "the idempotency middleware: its claim keeps a duplicate from running, and the completion marker commits in the write's own transaction (CompleteTx)"
+		ev.setDecisions(nil)
+	default:
+		ev.Guard = e.Detail
+		ev.setDecisions(nil)
+	}
+	return ev
+}
+
+// reportedGuard says what guards a reported effect: nothing, or something that does not
+// make a repeat safe, which the reader should see rather than a bare "none".
+func reportedGuard(state string, wrapped bool) string {
+	if wrapped {
+		return "the idempotency middleware's claim (an external effect can still repeat after a crash)"
+	}
+	switch state {
+	case "unstable-key":
+		return "a key that changes on every run"
+	case "claimed":
+		return "a claim before the effect (a crash after the claim loses the effect)"
+	}
+	return "none"
+}
+
+// countFinding counts a finding in the row, and adds the decisions it misses to the row's
+// (each once, in the order first seen).
+func (row *Handler) countFinding(known bool, missing []string) {
+	row.Findings++
+	if known {
+		row.Known++
+	}
+	for _, m := range missing {
+		if !slices.Contains(row.Missing, m) {
+			row.Missing = append(row.Missing, m)
+		}
+	}
+}
+
+// status sums up a row at a glance, in order of urgency: findings first, then effects not
+// checked, then protected ones; a handler with no effect left is declared when its own
+// directives removed them, and otherwise gets a note when directives elsewhere in its
+// package may be why.
+func status(row *Handler, h *result.Handler, run *result.Run) (status, note string) {
+	unchecked := false
+	for _, e := range row.Effects {
+		unchecked = unchecked || e.Key == "not checked"
+	}
+	declared := false
+	for _, d := range h.Directives {
 		declared = declared || d.Used && d.Verb != "handler"
 	}
 	switch {
 	case row.Findings > 0:
-		row.Status = StatusFindings
+		return StatusFindings, ""
 	case unchecked:
-		row.Status = StatusUnchecked
+		return StatusUnchecked, ""
 	case len(row.Effects) > 0:
-		row.Status = StatusProtected
+		return StatusProtected, ""
 	case declared:
-		row.Status = StatusDeclared
-	default:
-		row.Status = StatusNoEffects
-		if note := silencing(run, h.Package); note != "" {
-			row.Note = "none reached, or only through callees whose effects are declared safe: " + note + " in this package (see Directives)"
-		}
+		return StatusDeclared, ""
 	}
-	return row
+	if n := silencing(run, h.Package); n != "" {
+		note = "none reached, or only through callees whose effects are declared safe: " + n + " in this package (see Directives)"
+	}
+	return StatusNoEffects, note
 }
 
 // silencing describes the directives of pkg in use that hide effects from callers
