@@ -162,7 +162,11 @@ func runModelsCheck(file string, patterns []string, stdout, stderr io.Writer) in
 	if _, err := model.LoadFile(file); err != nil {
 		return fail(stderr, usagef("-models-check: %v", err))
 	}
-	return modelcheck.Run(stdout, file, "", patterns)
+	status, err := modelcheck.Run(stdout, file, "", patterns)
+	if err != nil {
+		fmt.Fprintf(stderr, "idemlint: -models-check: %v\n", err)
+	}
+	return status
 }
 
 // prepare checks the flags and reads what the run needs before anything is loaded, so

@@ -149,3 +149,17 @@ func TestSettingsFile(t *testing.T) {
 		t.Errorf("exit %d, want 2 and one error per broken file:\n%s", code, stderr)
 	}
 }
+
+// -models-check on packages that do not load says so once on stderr, with the prefix every
+// input problem has, and exits 1.
+func TestModelsCheckLoadFailure(t *testing.T) {
+	bin := build(t)
+	dir := t.TempDir() // no module: the packages cannot load
+	if err := os.WriteFile(filepath.Join(dir, "m.yml"), []byte("library: acme\nsinks:\n  - func: \"acme/db.Exec\"\n    kind: sql.write\n    shape: sql.exec\n    arg: 0\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	stdout, stderr, code := runSplit(t, dir, bin, "-models-check", "m.yml", "./...")
+	if code != 1 || stdout != "" || !strings.HasPrefix(stderr, "idemlint: -models-check: m.yml: ") || strings.Count(stderr, "\n") != 1 {
+		t.Errorf("exit %d, stdout %q, stderr %q: want status 1 and one prefixed line on stderr", code, stdout, stderr)
+	}
+}

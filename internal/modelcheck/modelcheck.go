@@ -15,13 +15,14 @@ import (
 )
 
 // Run checks file against the import graph of patterns (loaded from dir) and writes one
-// line per referenced name. It returns the exit status: 0 when every name whose package is
-// in view resolves, 1 when the file is invalid or a name does not resolve.
-func Run(w io.Writer, file, dir string, patterns []string) int {
+// line per referenced name to w. It returns the exit status: 0 when every name whose
+// package is in view resolves, 1 when a name does not resolve; an error (with status 1)
+// when the file is invalid or the packages do not load, which the caller reports as it
+// reports other input problems.
+func Run(w io.Writer, file, dir string, patterns []string) (int, error) {
 	lib, err := model.LoadFile(file)
 	if err != nil {
-		fmt.Fprintln(w, err)
-		return 1
+		return 1, err
 	}
 	if len(patterns) == 0 {
 		patterns = []string{"./..."}
@@ -29,8 +30,7 @@ func Run(w io.Writer, file, dir string, patterns []string) int {
 	cfg := &packages.Config{Mode: packages.NeedName | packages.NeedTypes | packages.NeedImports | packages.NeedDeps, Dir: dir}
 	pkgs, err := packages.Load(cfg, patterns...)
 	if err != nil {
-		fmt.Fprintf(w, "%s: loading %v: %v\n", file, patterns, err)
-		return 1
+		return 1, fmt.Errorf("%s: loading %v: %v", file, patterns, err)
 	}
 	// A package that did not load would make its names look missing: say so instead.
 	var loadErrs []string
@@ -40,8 +40,7 @@ func Run(w io.Writer, file, dir string, patterns []string) int {
 		}
 	})
 	if len(loadErrs) > 0 {
-		fmt.Fprintf(w, "%s: cannot check: %d errors loading %v, first: %s\n", file, len(loadErrs), patterns, loadErrs[0])
-		return 1
+		return 1, fmt.Errorf("%s: cannot check: %d errors loading %v, first: %s", file, len(loadErrs), patterns, loadErrs[0])
 	}
 	graph := model.Packages{}
 	for _, p := range pkgs {
@@ -49,7 +48,7 @@ func Run(w io.Writer, file, dir string, patterns []string) int {
 			graph.Add(p.Types)
 		}
 	}
-	return Report(w, file, lib, graph)
+	return Report(w, file, lib, graph), nil
 }
 
 // Report writes the verdict for each name of lib against graph and returns the exit status.

@@ -32,7 +32,10 @@ sinks:
     arg: 1
 `)
 	var out bytes.Buffer
-	status := Run(&out, model, dir, []string{"./..."})
+	status, err := Run(&out, model, dir, []string{"./..."})
+	if err != nil {
+		t.Fatal(err)
+	}
 	got := out.String()
 	for _, want := range []string{
 		"ok            (*example.com/acme/httpc.Client).PostJSON (func)",
@@ -50,13 +53,13 @@ sinks:
 
 	write("broken/broken.go", "package broken\n\nimport _ \"example.com/missing/dep\"\n")
 	out.Reset()
-	if status := Run(&out, model, dir, []string{"./broken"}); status != 1 || !strings.Contains(out.String(), "cannot check: ") {
+	if status, err := Run(&out, model, dir, []string{"./broken"}); status != 1 || err == nil || !strings.Contains(err.Error(), "cannot check: ") {
 		t.Errorf("a package that fails to load: status %d, output %q", status, out.String())
 	}
 
 	write("bad.yml", "library: acme\nsinks:\n  - func: \"a/b.F\"\n    kind: sql.wirte\n    shape: send\n")
 	out.Reset()
-	if status := Run(&out, filepath.Join(dir, "bad.yml"), dir, nil); status != 1 || !strings.Contains(out.String(), "bad.yml:4:11: field kind: unknown effect kind") {
+	if status, err := Run(&out, filepath.Join(dir, "bad.yml"), dir, nil); status != 1 || err == nil || !strings.Contains(err.Error(), "bad.yml:4:11: field kind: unknown effect kind") {
 		t.Errorf("invalid file: status %d, output %q", status, out.String())
 	}
 }
