@@ -15,6 +15,10 @@ type methodIndex struct {
 	imported map[string][]*types.Func // methods of dependencies with facts, by name
 	byName   map[string]*types.Func   // model full name -> method in view (nil: none)
 	packages model.Packages           // the import graph by path
+	// implements caches dispatch's answers; embedders, per package, the struct types that
+	// embed each named type.
+	implements map[implKey]bool
+	embedders  map[*types.Package]map[*types.Named][]*types.Named
 }
 
 // dispatch resolves a call of an interface method to the implementations visible to the
@@ -133,10 +137,28 @@ func (g *Graph) lookupMethod(full string) *types.Func {
 }
 
 // implements reports whether an interface call on iface may run method fn: fn's receiver
-// type implements iface, or a named type of fn's package or of this one that does embeds
+// type implements iface, or a struct type of fn's package or of this one that does embeds
 // it and has fn as its method (sqlc's *Queries inside a store that implements a wider
-// Store interface).
+// Store interface). Answers are cached: every call site asks about the same candidates.
 func (g *Graph) implements(fn *types.Func, iface *types.Interface) bool {
+	k := implKey{fn, iface}
+	if v, ok := g.methods.implements[k]; ok {
+		return v
+	}
+	v := g.implementsUncached(fn, iface)
+	if g.methods.implements == nil {
+		g.methods.implements = map[implKey]bool{}
+	}
+	g.methods.implements[k] = v
+	return v
+}
+
+type implKey struct {
+	fn    *types.Func
+	iface *types.Interface
+}
+
+func (g *Graph) implementsUncached(fn *types.Func, iface *types.Interface) bool {
 	recv := fn.Signature().Recv()
 	if recv == nil || types.IsInterface(recv.Type()) {
 		return false
@@ -152,17 +174,40 @@ func (g *Graph) implements(fn *types.Func, iface *types.Interface) bool {
 	if types.Implements(t, iface) || types.Implements(types.NewPointer(t), iface) {
 		return true
 	}
+	if !ok {
+		return false
+	}
 	for _, pkg := range []*types.Package{fn.Pkg(), g.in.Pkg} {
-		if pkg != nil && Promotes(pkg, fn, iface) {
-			return true
+		for _, s := range g.embedders(pkg)[named.Origin()] {
+			if Selects(s, iface, fn) || Selects(types.NewPointer(s), iface, fn) {
+				return true
+			}
 		}
 	}
 	return false
 }
 
-// Promotes reports whether a named type declared in pkg implements iface with fn as the
-// method of fn's name, promoted from an embedded field.
-func Promotes(pkg *types.Package, fn *types.Func, iface *types.Interface) bool {
+// embedders indexes, once per package, the struct types declared in pkg by the named types
+// they embed directly.
+func (g *Graph) embedders(pkg *types.Package) map[*types.Named][]*types.Named {
+	if pkg == nil {
+		return nil
+	}
+	if e, ok := g.methods.embedders[pkg]; ok {
+		return e
+	}
+	if g.methods.embedders == nil {
+		g.methods.embedders = map[*types.Package]map[*types.Named][]*types.Named{}
+	}
+	e := Embedders(pkg)
+	g.methods.embedders[pkg] = e
+	return e
+}
+
+// Embedders returns the struct types declared in pkg by the named types they embed
+// directly (through a pointer or not).
+func Embedders(pkg *types.Package) map[*types.Named][]*types.Named {
+	out := map[*types.Named][]*types.Named{}
 	scope := pkg.Scope()
 	for _, name := range scope.Names() {
 		tn, ok := scope.Lookup(name).(*types.TypeName)
@@ -170,19 +215,28 @@ func Promotes(pkg *types.Package, fn *types.Func, iface *types.Interface) bool {
 			continue
 		}
 		named, ok := tn.Type().(*types.Named)
-		if !ok || named.TypeParams().Len() > 0 || types.IsInterface(named) {
+		if !ok || named.TypeParams().Len() > 0 {
 			continue
 		}
-		if _, isStruct := named.Underlying().(*types.Struct); !isStruct {
+		st, ok := named.Underlying().(*types.Struct)
+		if !ok {
 			continue
 		}
-		for _, t := range []types.Type{named, types.NewPointer(named)} {
-			if Selects(t, iface, fn) {
-				return true
+		for i := 0; i < st.NumFields(); i++ {
+			f := st.Field(i)
+			if !f.Embedded() {
+				continue
+			}
+			t := f.Type()
+			if p, ok := t.(*types.Pointer); ok {
+				t = p.Elem()
+			}
+			if inner, ok := types.Unalias(t).(*types.Named); ok {
+				out[inner.Origin()] = append(out[inner.Origin()], named)
 			}
 		}
 	}
-	return false
+	return out
 }
 
 // Selects reports whether t implements iface and its method of fn's name is fn.
