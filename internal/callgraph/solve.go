@@ -119,8 +119,8 @@ func ignored(ds []*directive.Directive, e effect.Effect, record bool) bool {
 	return false
 }
 
-// ExportedFact is a fact to attach to a function for importing packages.
-type ExportedFact struct {
+// FuncFact is a function of the package with its solved effects.
+type FuncFact struct {
 	Fn   *types.Func
 	Fact *effect.Fact
 }
@@ -129,34 +129,23 @@ type ExportedFact struct {
 // function that is not a method gets none: no other package can call it (a reference to
 // it here counts as a call here, so what it does reaches importers through the exported
 // function that hands it out), and facts travel with every importer.
-func (g *Graph) Facts() []ExportedFact {
-	var out []ExportedFact
-	for _, n := range g.Nodes {
-		if n.Fn == nil || (!n.Fn.Exported() && n.Fn.Signature().Recv() == nil) {
-			continue
-		}
-		if len(n.Effects) > 0 || n.TxCompletion {
-			out = append(out, ExportedFact{n.Fn, &effect.Fact{Effects: append(effect.Set(nil), n.Effects...), CompletesInTx: n.TxCompletion}})
-		}
-	}
-	return out
+func (g *Graph) Facts() []FuncFact {
+	return g.funcFacts(func(fn *types.Func) bool { return fn.Exported() || fn.Signature().Recv() != nil })
 }
 
-// Method is a method of the package with its solved effects, for a program-wide link.
-type Method struct {
-	Fn   *types.Func
-	Fact *effect.Fact
+// Methods returns the package's methods that have effects, exported or not: an interface
+// call can reach either, for a program-wide link.
+func (g *Graph) Methods() []FuncFact {
+	return g.funcFacts(func(fn *types.Func) bool { return fn.Signature().Recv() != nil })
 }
 
-// Methods returns the package's methods that have effects (exported or not: an
-// interface call can reach either).
-func (g *Graph) Methods() []Method {
-	var out []Method
+func (g *Graph) funcFacts(keep func(*types.Func) bool) []FuncFact {
+	var out []FuncFact
 	for _, n := range g.Nodes {
-		if n.Fn == nil || n.Fn.Signature().Recv() == nil || (len(n.Effects) == 0 && !n.TxCompletion) {
+		if n.Fn == nil || !keep(n.Fn) || (len(n.Effects) == 0 && !n.TxCompletion) {
 			continue
 		}
-		out = append(out, Method{n.Fn, &effect.Fact{Effects: append(effect.Set(nil), n.Effects...), CompletesInTx: n.TxCompletion}})
+		out = append(out, FuncFact{n.Fn, &effect.Fact{Effects: append(effect.Set(nil), n.Effects...), CompletesInTx: n.TxCompletion}})
 	}
 	return out
 }
@@ -165,6 +154,6 @@ func (g *Graph) Methods() []Method {
 // with effects, and the types it converts to interfaces.
 type Summary struct {
 	Open      []OpenCall
-	Methods   []Method
+	Methods   []FuncFact
 	Converted []*types.Named
 }
