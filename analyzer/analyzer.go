@@ -147,11 +147,10 @@ func (s *settings) run(pass *analysis.Pass) (res any, err error) {
 			testHookEvaluate(name)
 		}
 	}
-	r := analyse(pass, index, dirs, cfg.checks(), s.links, visit)
+	r, g := analyse(pass, index, dirs, cfg.checks(), s.links, visit)
 	if s.program {
+		r.Program = g.Summary()
 		r.Program.Converted = callgraph.Conversions(pass.TypesInfo, pass.Files)
-	} else {
-		r.Program = nil // a per-package driver links nothing: let the graph go
 	}
 	return r, nil
 }
@@ -159,7 +158,7 @@ func (s *settings) run(pass *analysis.Pass) (res any, err error) {
 // analyse runs the pipeline on one package: the def-use index, the call graph (sinks
 // judged as it is built) and its solution, the facts for importers, the handlers, the
 // checks, and the report.
-func analyse(pass *analysis.Pass, index *model.Index, dirs map[*token.File]*directive.File, cfg checks.Config, links callgraph.Links, visit func(string)) *Result {
+func analyse(pass *analysis.Pass, index *model.Index, dirs map[*token.File]*directive.File, cfg checks.Config, links callgraph.Links, visit func(string)) (*Result, *callgraph.Graph) {
 	fileDirs := func(f *ast.File) *directive.File { return dirs[pass.Fset.File(f.Pos())] }
 	defs := defuse.Build(pass.Pkg, pass.TypesInfo, pass.Files)
 	entries := model.NewEntries(index)
@@ -207,8 +206,7 @@ func analyse(pass *analysis.Pass, index *model.Index, dirs map[*token.File]*dire
 			all = append(all, df.All...)
 		}
 	}
-	return &Result{Handlers: handlersFound, Directives: all, Findings: findings,
-		Program: &callgraph.Summary{Open: g.Open, Methods: g.Methods()}}
+	return &Result{Handlers: handlersFound, Directives: all, Findings: findings}, g
 }
 
 // retries exports the package's retry settings (only packages that import asynq or River

@@ -150,10 +150,24 @@ func (g *Graph) funcFacts(keep func(*types.Func) bool) []FuncFact {
 	return out
 }
 
-// Summary is what a program-wide link needs of one package: its open calls, its methods
-// with effects, and the types it converts to interfaces.
+// Summary is what a program-wide link needs of one package: its open interface calls, its
+// methods with effects, and the types it converts to interfaces. It holds no node, so the
+// package's graph is not kept alive by a driver that keeps every package's result.
 type Summary struct {
 	Open      []OpenCall
 	Methods   []FuncFact
 	Converted []*types.Named
+}
+
+// Summary returns the package's open interface calls (without their callers) and methods
+// with effects; Converted is for the caller to fill (Conversions).
+func (g *Graph) Summary() *Summary {
+	var open []OpenCall
+	for _, o := range g.Open {
+		if o.Kind == OpenInterface {
+			o.Caller = nil
+			open = append(open, o)
+		}
+	}
+	return &Summary{Open: open, Methods: g.Methods()}
 }
