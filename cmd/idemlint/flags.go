@@ -21,6 +21,7 @@ import (
 // how to report progress.
 type common struct {
 	tests    bool
+	program  string
 	tags     string
 	quiet    bool
 	debug    string
@@ -42,6 +43,7 @@ func (c *common) register(fs *flag.FlagSet) {
 	fs.StringVar(&c.decisions, "decisions", "", usage("decisions"))
 	fs.BoolVar(&c.std, "std", false, usage("std"))
 	fs.BoolVar(&c.tests, "test", true, "analyse test files too")
+	fs.StringVar(&c.program, "program", "module", "what the program-wide link sees: module (every package of the main module, whatever the patterns name; findings only for the patterns' packages) or patterns")
 	fs.StringVar(&c.tags, "tags", "", "comma-separated build tags to load packages with")
 	fs.BoolVar(&c.quiet, "q", false, "quiet: no progress line and no summary line on stderr")
 	fs.StringVar(&c.debug, "debug", "", `debug flags, any subset of "fpstv" (facts, sequential, sanity, timing, verbose)`)
@@ -113,12 +115,16 @@ func (c *common) config(fs *flag.FlagSet, patterns []string, stderr io.Writer) (
 	if c.std {
 		a.Flags.Set("std", "true")
 	}
+	if c.program != "module" && c.program != "patterns" {
+		return driver.Config{}, usagef("-program %q: want module or patterns", c.program)
+	}
 	cfg := driver.Config{
-		Analyzer: a,
-		Patterns: patterns,
-		Tests:    c.tests,
-		Debug:    c.debug,
-		Disabled: disabled,
+		Analyzer:     a,
+		Patterns:     patterns,
+		Tests:        c.tests,
+		PatternsOnly: c.program == "patterns",
+		Debug:        c.debug,
+		Disabled:     disabled,
 	}
 	if c.tags != "" {
 		cfg.BuildFlags = []string{"-tags=" + c.tags}

@@ -22,7 +22,7 @@ type reportFlags struct {
 var reportGroups = []group{
 	{"Output", []string{"o", "format", "title", "q"}},
 	{"Findings", []string{"baseline"}},
-	{"What to check (override .idemlint.yml)", []string{"disable", "enable", "decisions", "models", "builtin", "test", "tags"}},
+	{"What to check (override .idemlint.yml)", []string{"disable", "enable", "decisions", "models", "builtin", "test", "tags", "program"}},
 }
 
 func newReportFlags() (*flag.FlagSet, *reportFlags) {

@@ -14,6 +14,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime/debug"
+	"slices"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -28,11 +29,16 @@ import (
 
 // Config says what to load and how.
 type Config struct {
-	Analyzer   *analysis.Analyzer // made by package analyzer (its Result type is needed)
-	Patterns   []string           // package patterns, as for go build
-	Tests      bool               // load test files too (the -test flag)
-	BuildFlags []string           // passed to the go command (-tags=...)
-	Disabled   []string           // the analyzer's -disable kinds, to mark effects not reported
+	Analyzer *analysis.Analyzer // made by package analyzer (its Result type is needed)
+	Patterns []string           // package patterns, as for go build
+	Tests    bool               // load test files too (the -test flag)
+	// PatternsOnly narrows the program to the packages the patterns name (and what they
+	// import). By default the program is the whole main module of those packages, so that
+	// the wiring in cmd/ counts when the patterns name ./worker/...; findings are reported
+	// for the patterns' packages either way.
+	PatternsOnly bool
+	BuildFlags   []string // passed to the go command (-tags=...)
+	Disabled     []string // the analyzer's -disable kinds, to mark effects not reported
 	// Progress, when set, receives a line that is rewritten as packages finish ("\r"): it
 	// should be a terminal.
 	Progress io.Writer
@@ -59,13 +65,16 @@ func Run(cfg Config) (*Output, error) {
 	if err != nil {
 		return nil, err
 	}
-	return analyse(cfg, pkgs.pkgs, start, progress)
+	return analyse(cfg, pkgs, start, progress)
 }
 
 // Loaded is the outcome of Load, to be analysed by Analyze, possibly more than once (the
 // command's tests load a module once and analyse it with several settings).
 type Loaded struct {
 	pkgs []*packages.Package
+	// named holds the IDs of the packages the patterns name, when the program loaded is
+	// wider (the main module); nil when it is exactly the patterns' packages.
+	named map[string]bool
 }
 
 // Load loads the packages cfg names and checks what must hold before analysis: every
@@ -79,20 +88,21 @@ func Load(cfg Config, p *progress) (*Loaded, error) {
 		log.Printf("load %s", cfg.Patterns)
 	}
 	p.phase("loading " + strings.Join(cfg.Patterns, " "))
-	pkgs, err := load(cfg)
+	pkgs, named, err := load(cfg)
 	p.clear()
 	if err != nil {
 		return nil, err
 	}
-	return &Loaded{pkgs: pkgs}, nil
+	return &Loaded{pkgs: pkgs, named: named}, nil
 }
 
 // Analyze runs the analyzer of cfg on packages loaded by Load.
 func Analyze(cfg Config, l *Loaded) (*Output, error) {
-	return analyse(cfg, l.pkgs, time.Now(), newProgress(cfg.Progress))
+	return analyse(cfg, l, time.Now(), newProgress(cfg.Progress))
 }
 
-func analyse(cfg Config, pkgs []*packages.Package, start time.Time, progress *progress) (*Output, error) {
+func analyse(cfg Config, l *Loaded, start time.Time, progress *progress) (*Output, error) {
+	pkgs := l.pkgs
 	root := sourceRoot()
 	run := &result.Run{Tool: Tool(), Root: root, Disabled: cfg.Disabled}
 	conv := &converter{run: run, root: root}
@@ -138,6 +148,11 @@ func analyse(cfg Config, pkgs []*packages.Package, start time.Time, progress *pr
 		}
 	}
 	run.Packages = n
+	if l.named != nil {
+		// The program was the main module; what is reported, fixed or printed is the
+		// patterns' packages.
+		graph.Roots = slices.DeleteFunc(graph.Roots, func(act *checker.Action) bool { return !l.named[act.Package.ID] })
+	}
 	for _, act := range graph.Roots {
 		if act.Err != nil {
 			continue

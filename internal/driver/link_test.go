@@ -50,3 +50,36 @@ func TestProgramLink(t *testing.T) {
 		}
 	}
 }
+
+// The program is the whole main module whatever the patterns name: ./orders alone still
+// sees the store and the notifier wired in cmd/worker, and findings are reported for the
+// patterns' packages only. PatternsOnly narrows the program to what ./orders imports.
+func TestProgramIsTheModule(t *testing.T) {
+	dir, err := filepath.Abs(filepath.Join("..", "..", "testdata", "modules", "layered"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Chdir(dir)
+	for _, tc := range []struct {
+		patternsOnly bool
+		findings     int
+	}{{false, 2}, {true, 0}} {
+		out, err := Run(Config{Analyzer: analyzer.Analyzer, Patterns: []string{"./orders"}, PatternsOnly: tc.patternsOnly})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(out.Run.Findings) != tc.findings {
+			t.Errorf("PatternsOnly=%v: %d findings, want %d: %+v", tc.patternsOnly, len(out.Run.Findings), tc.findings, out.Run.Findings)
+		}
+		for _, h := range out.Run.Handlers {
+			if h.Package != "layered/orders" {
+				t.Errorf("PatternsOnly=%v: handler %s of %s reported, outside the patterns", tc.patternsOnly, h.Name, h.Package)
+			}
+		}
+		for _, act := range out.Graph.Roots {
+			if act.Package.PkgPath != "layered/orders" {
+				t.Errorf("PatternsOnly=%v: root %s outside the patterns (it would be fixed or printed)", tc.patternsOnly, act.Package.PkgPath)
+			}
+		}
+	}
+}

@@ -24,30 +24,66 @@ type ConfigError struct{ Err error }
 func (e *ConfigError) Error() string { return e.Err.Error() }
 func (e *ConfigError) Unwrap() error { return e.Err }
 
-func load(cfg Config) ([]*packages.Package, error) {
+// load loads the program: the packages the patterns name and, unless cfg.PatternsOnly,
+// every other package of their main module (the wiring in cmd/ that a program-wide link
+// needs). named is the set of the patterns' package IDs when the program is wider, else nil.
+func load(cfg Config) (pkgs []*packages.Package, named map[string]bool, err error) {
+	patterns := cfg.Patterns
+	if !cfg.PatternsOnly {
+		if named, patterns, err = widen(cfg); err != nil {
+			return nil, nil, err
+		}
+	}
 	conf := &packages.Config{
 		// The analyzer exchanges facts, so dependencies need syntax too.
 		Mode:       packages.LoadAllSyntax | packages.NeedModule,
 		Tests:      cfg.Tests,
 		BuildFlags: cfg.BuildFlags,
 	}
-	pkgs, err := packages.Load(conf, cfg.Patterns...)
+	pkgs, err = packages.Load(conf, patterns...)
 	if err != nil {
-		return nil, goError(err)
+		return nil, nil, goError(err)
 	}
 	if err := patternErrors(pkgs); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if len(pkgs) == 0 {
-		return nil, fmt.Errorf("%s: no Go packages there", strings.Join(cfg.Patterns, " "))
+		return nil, nil, fmt.Errorf("%s: no Go packages there", strings.Join(cfg.Patterns, " "))
 	}
 	if err := newerGo(pkgs); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if err := checkConfigs(pkgs); err != nil {
-		return nil, &ConfigError{err}
+		return nil, nil, &ConfigError{err}
 	}
-	return pkgs, nil
+	return pkgs, named, nil
+}
+
+// widen lists the patterns' packages (names only: one go list) and, when they belong to
+// a main module whose other packages the patterns leave out, returns their IDs and the
+// patterns with the module's added. A pattern error is left for the full load to word.
+func widen(cfg Config) (named map[string]bool, patterns []string, err error) {
+	conf := &packages.Config{Mode: packages.NeedName | packages.NeedModule, Tests: cfg.Tests, BuildFlags: cfg.BuildFlags}
+	listed, err := packages.Load(conf, cfg.Patterns...)
+	if err != nil || len(listed) == 0 {
+		return nil, cfg.Patterns, nil
+	}
+	named = map[string]bool{}
+	var module, dir string
+	for _, p := range listed {
+		named[p.ID] = true
+		if p.Module != nil && p.Module.Main && module == "" {
+			module, dir = p.Module.Path, p.Module.Dir
+		}
+	}
+	if wd, _ := os.Getwd(); module == "" || (slices.Contains(cfg.Patterns, "./...") && wd == dir) {
+		return nil, cfg.Patterns, nil // no main module, or ./... at its root names all of it
+	}
+	all, err := packages.Load(conf, module+"/...")
+	if err != nil || len(all) <= len(listed) {
+		return nil, cfg.Patterns, nil // the patterns already name the whole module
+	}
+	return named, append(slices.Clone(cfg.Patterns), module+"/..."), nil
 }
 
 // goError words an error of the go command that go/packages passes on ("err: exit status
