@@ -1,6 +1,7 @@
 package callgraph
 
 import (
+	"go/token"
 	"go/types"
 
 	"github.com/chokaq/idemlint/internal/directive"
@@ -154,20 +155,40 @@ func (g *Graph) funcFacts(keep func(*types.Func) bool) []FuncFact {
 // methods with effects, and the types it converts to interfaces. It holds no node, so the
 // package's graph is not kept alive by a driver that keeps every package's result.
 type Summary struct {
-	Open      []OpenCall
+	Open      []OpenGroup
 	Methods   []FuncFact
 	Converted []*types.Named
 }
 
-// Summary returns the package's open interface calls (without their callers) and methods
-// with effects; Converted is for the caller to fill (Conversions).
+// OpenGroup is the package's open interface calls of one method on one receiver type: a
+// link resolves them once, and a summary holds a position per call, not a call.
+type OpenGroup struct {
+	Method *types.Func
+	Recv   *types.Interface
+	Pos    []token.Pos
+}
+
+// Summary returns the package's open interface calls, grouped by method and receiver type,
+// and its methods with effects; Converted is for the caller to fill (Conversions).
 func (g *Graph) Summary() *Summary {
-	var open []OpenCall
+	type key struct {
+		m *types.Func
+		r *types.Interface
+	}
+	index := map[key]int{}
+	var open []OpenGroup
 	for _, o := range g.Open {
-		if o.Kind == OpenInterface {
-			o.Caller = nil
-			open = append(open, o)
+		if o.Kind != OpenInterface || o.Recv == nil {
+			continue
 		}
+		k := key{o.Method, o.Recv}
+		i, ok := index[k]
+		if !ok {
+			i = len(open)
+			index[k] = i
+			open = append(open, OpenGroup{Method: o.Method, Recv: o.Recv})
+		}
+		open[i].Pos = append(open[i].Pos, o.Pos)
 	}
 	return &Summary{Open: open, Methods: g.Methods()}
 }

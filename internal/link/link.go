@@ -54,16 +54,15 @@ func Link(pkgs []Package) callgraph.Links {
 	cones := map[*types.Package]map[*types.Package]bool{}
 	for _, p := range pkgs {
 		for _, o := range p.Summary.Open {
-			if o.Kind != callgraph.OpenInterface || o.Recv == nil {
-				continue
-			}
 			cone, ok := cones[p.Types]
 			if !ok {
 				cone = coneOf(p.Types)
 				cones[p.Types] = cone
 			}
 			if l := resolve(o, byName[o.Method.Name()], methods, cone); len(l) > 0 {
-				links[o.Pos] = l
+				for _, pos := range o.Pos {
+					links[pos] = l
+				}
 			}
 		}
 	}
@@ -90,7 +89,7 @@ func methodSets(converted []*types.Named, names map[string]bool) map[string][]ty
 
 // resolve returns the implementations with effects, outside cone, that call o may run among
 // the candidate types, sorted by name.
-func resolve(o callgraph.OpenCall, candidates []types.Type, methods map[*types.Func]*effect.Fact, cone map[*types.Package]bool) []callgraph.Linked {
+func resolve(o callgraph.OpenGroup, candidates []types.Type, methods map[*types.Func]*effect.Fact, cone map[*types.Package]bool) []callgraph.Linked {
 	var out []callgraph.Linked
 	done := map[*types.Func]bool{}
 	for _, t := range candidates {
