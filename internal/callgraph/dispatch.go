@@ -199,14 +199,14 @@ func (g *Graph) embedders(pkg *types.Package) map[*types.Named][]*types.Named {
 	if g.methods.embedders == nil {
 		g.methods.embedders = map[*types.Package]map[*types.Named][]*types.Named{}
 	}
-	e := Embedders(pkg)
+	e := embeddersOf(pkg)
 	g.methods.embedders[pkg] = e
 	return e
 }
 
-// Embedders returns the struct types declared in pkg by the named types they embed
+// embeddersOf returns the struct types declared in pkg by the named types they embed
 // directly (through a pointer or not).
-func Embedders(pkg *types.Package) map[*types.Named][]*types.Named {
+func embeddersOf(pkg *types.Package) map[*types.Named][]*types.Named {
 	out := map[*types.Named][]*types.Named{}
 	scope := pkg.Scope()
 	for _, name := range scope.Names() {

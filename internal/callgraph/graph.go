@@ -104,8 +104,7 @@ type Node struct {
 	// signature check), which makes the node a handler.
 	HandlerCall string
 
-	Raw     effect.Set // before the function's own directives
-	Effects effect.Set // after them: what callers see
+	Effects effect.Set // after the function's own directives: what callers see
 	From    map[effect.Kind]Origin
 	scope   sinks.Scope
 }
@@ -250,9 +249,6 @@ func (g *Graph) newScope(n *Node) sinks.Scope {
 	}
 	return sc
 }
-
-// Scope returns the scope n's calls are judged in.
-func (n *Node) Scope() sinks.Scope { return n.scope }
 
 // Pos is where n is declared: its name, or the literal.
 func (n *Node) Pos() token.Pos {

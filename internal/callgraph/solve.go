@@ -75,7 +75,7 @@ func (g *Graph) evaluate(n *Node, record bool) bool {
 		}
 	}
 	changed := !effects.Equal(n.Effects) || completes != n.TxCompletion
-	n.Raw, n.Effects, n.From, n.TxCompletion = raw, effects, from, completes
+	n.Effects, n.From, n.TxCompletion = effects, from, completes
 	return changed
 }
 

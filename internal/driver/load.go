@@ -59,9 +59,9 @@ func load(cfg Config) (pkgs []*packages.Package, named map[string]bool, err erro
 	return pkgs, named, nil
 }
 
-// widen lists the patterns' packages (names only: one go list) and, when they belong to
-// a main module whose other packages the patterns leave out, returns their IDs and the
-// patterns with the module's added. A pattern error is left for the full load to word.
+// widen lists the patterns' packages (names only: one go list) and, when they belong to a
+// main module, returns their IDs and the patterns with the module's added (the full load
+// drops what the patterns already name). A pattern error is left for the full load to word.
 func widen(cfg Config) (named map[string]bool, patterns []string, err error) {
 	conf := &packages.Config{Mode: packages.NeedName | packages.NeedModule, Tests: cfg.Tests, BuildFlags: cfg.BuildFlags}
 	listed, err := packages.Load(conf, cfg.Patterns...)
@@ -78,10 +78,6 @@ func widen(cfg Config) (named map[string]bool, patterns []string, err error) {
 	}
 	if wd, _ := os.Getwd(); module == "" || (slices.Contains(cfg.Patterns, "./...") && wd == dir) {
 		return nil, cfg.Patterns, nil // no main module, or ./... at its root names all of it
-	}
-	all, err := packages.Load(conf, module+"/...")
-	if err != nil || len(all) <= len(listed) {
-		return nil, cfg.Patterns, nil // the patterns already name the whole module
 	}
 	return named, append(slices.Clone(cfg.Patterns), module+"/..."), nil
 }
