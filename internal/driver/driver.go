@@ -45,6 +45,10 @@ type Config struct {
 	// Debug holds the checker's debug letters: f (log facts), p (sequential), s (sanity
 	// checks of facts), v (verbose log); t is handled by the caller from Graph.
 	Debug string
+
+	// fullSyntax parses every package in full, as go/packages does by default, even those
+	// the analysis skips whole (for tests that prove the trimming changes nothing).
+	fullSyntax bool
 }
 
 // Output is a finished run: the checker's graph (for -fix and the legacy -json tree) and

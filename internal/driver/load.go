@@ -3,6 +3,7 @@ package driver
 import (
 	"errors"
 	"fmt"
+	"log"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -40,9 +41,22 @@ func load(cfg Config) (pkgs []*packages.Package, named map[string]bool, err erro
 		Tests:      cfg.Tests,
 		BuildFlags: cfg.BuildFlags,
 	}
+	var trim *trimmer
+	if !cfg.fullSyntax {
+		trim = newTrimmer(cfg.Analyzer)
+	}
+	if trim != nil {
+		conf.ParseFile = trim.parse
+	}
 	pkgs, err = packages.Load(conf, patterns...)
 	if err != nil {
 		return nil, nil, goError(err)
+	}
+	if trim != nil {
+		trim.forgive(pkgs)
+		if dbg(cfg.Debug, 'v') {
+			log.Printf("parsed %d files without function bodies (packages the analysis skips)", len(trim.trimmed))
+		}
 	}
 	if err := patternErrors(pkgs); err != nil {
 		return nil, nil, err

@@ -1,0 +1,46 @@
+package analyzer
+
+import (
+	"path/filepath"
+	"strings"
+	"sync"
+
+	"golang.org/x/tools/go/analysis"
+)
+
+// Skipped returns the rule by which a's analysis skips a package whole, for a driver that
+// wants to spend nothing on what will not be read (the command parses such packages
+// without function bodies or comments): skipped(dir, module) reports whether the package
+// in directory dir, of the module with that path ("" for the standard library), is one
+// whose syntax the analysis never looks at. It is the same rule the analysis applies:
+// standard-library packages unless -std, and dependency modules (versioned, in the module
+// cache) that the models in force for dir describe. The main module is never skipped
+// whole. A model file that does not load skips nothing: the analysis reports it.
+func Skipped(a *analysis.Analyzer) (func(dir, module string) bool, error) {
+	s, err := settingsOf(a)
+	if err != nil {
+		return nil, err
+	}
+	cfg, err := s.compile()
+	if err != nil {
+		return nil, err
+	}
+	var mu sync.Mutex
+	type key struct{ dir, module string }
+	memo := map[key]bool{}
+	return func(dir, module string) bool {
+		if module == "" {
+			return !s.std && strings.HasPrefix(dir+string(filepath.Separator), goroot)
+		}
+		mu.Lock()
+		defer mu.Unlock()
+		k := key{dir, module}
+		if v, ok := memo[k]; ok {
+			return v
+		}
+		ix, err := cfg.indexFor(dir)
+		v := err == nil && ix.ModelledModule(module)
+		memo[k] = v
+		return v
+	}, nil
+}
