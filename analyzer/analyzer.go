@@ -184,6 +184,7 @@ func analyse(pass *analysis.Pass, index *model.Index, dirs map[*token.File]*dire
 	for _, h := range hs {
 		hv := report.HandlerVerdicts{Handler: h, Effects: h.Effects.Known()}
 		hv.Decisions = decisions.Judge(h, hv.Effects, pass.TypesInfo, cfg)
+		hv.Decisions.AddOthers(h, func(k effect.Kind) []callgraph.Reached { return g.Reach(h.Node, k) })
 		if d := decisions.Declared(h); d != nil && d.TTL > 0 && cfg.Required[checklist.TTL] {
 			hv.TTL = ttl.Declared(h, d.TTL, defs, jobs())
 		}

@@ -43,7 +43,9 @@ sinks:
     shape: send
 `
 
-func build(t *testing.T) *callgraph.Graph {
+func build(t *testing.T) *callgraph.Graph { return buildFrom(t, src) }
+
+func buildFrom(t *testing.T, src string) *callgraph.Graph {
 	p := testpkg.Check(t, "p", src)
 	lib, err := model.Parse("models.yml", []byte(models))
 	if err != nil {
@@ -119,5 +121,48 @@ func TestOpenCalls(t *testing.T) {
 	}
 	if len(kinds) != 2 || kinds[0] != callgraph.OpenInterface || kinds[1] != callgraph.OpenFuncValue {
 		t.Errorf("open calls of Open = %v, want [interface, function value]", kinds)
+	}
+}
+
+const reachSrc = `package p
+
+func Send(to string) error { return nil }
+
+// Handle reaches three sends: one in its body, one through two paths (a diamond), one
+// inside a recursion; Solve keeps the one in its body, the shortest chain.
+func Handle() { Send("a"); left(); right(); ping(2) }
+func left()   { shared() }
+func right()  { shared() }
+func shared() { Send("b") }
+func ping(n int) { if n > 0 { pong(n) } }
+func pong(n int) { Send("c"); ping(n - 1) }
+`
+
+// Reach lists every sink of a kind once, with its shortest chain, sorted by position, and
+// ends on recursion; the solved effect is the first of them.
+func TestReach(t *testing.T) {
+	g := buildFrom(t, reachSrc)
+	h := node(t, g, "Handle")
+	var got []string
+	for _, r := range g.Reach(h, effect.EmailSend) {
+		var hops []string
+		for _, hop := range r.Effect.Chain {
+			hops = append(hops, hop.Func)
+		}
+		got = append(got, strings.Join(hops, " -> "))
+	}
+	want := []string{"p.Send", "p.left -> p.shared -> p.Send", "p.ping -> p.pong -> p.Send"}
+	if strings.Join(got, "; ") != strings.Join(want, "; ") {
+		t.Errorf("Reach(Handle) = %q, want %q", got, want)
+	}
+	e, _ := h.Effects.Get(effect.EmailSend)
+	if callgraph.SinkID(e) != "p.Send@p.go:7" {
+		t.Errorf("solved sink %s, want the send in Handle's body", callgraph.SinkID(e))
+	}
+	if r := g.Reach(node(t, g, "pong"), effect.EmailSend); len(r) != 1 {
+		t.Errorf("Reach(pong) = %+v: want its own send only", r)
+	}
+	if r := g.Reach(h, effect.SQLWrite); len(r) != 0 {
+		t.Errorf("Reach of another kind = %+v", r)
 	}
 }

@@ -22,6 +22,15 @@ type Finding struct {
 	Missing       []checklist.Decision
 	Contradiction string // set when a //idemlint:decisions declaration does not hold
 	Synthetic     bool   // no effect carries it (ttl of a middleware): reported at the handler
+	// Others are the handler's other sinks of the same kind that are not safe to repeat,
+	// sorted by position: the finding reports the worst one and names these.
+	Others []Other
+}
+
+// Other is a further sink of a finding's kind that the handler reaches.
+type Other struct {
+	Effect effect.Effect // as the handler sees it: the chain from the handler to the sink
+	Pos    token.Pos     // the sink call, or the call of another package's function that reaches it
 }
 
 // Problem is a diagnostic that is not an effect finding.

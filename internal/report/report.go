@@ -93,8 +93,9 @@ func Emit(in Input) ([]*Handler, []*Finding) {
 	}
 	var out []*Handler
 	var findings []*Finding
-	for _, hv := range in.Handlers {
-		hd, fs := in.handler(hv)
+	shared := sharedSinks(in.Handlers)
+	for i, hv := range in.Handlers {
+		hd, fs := in.handler(hv, othersOf(shared, i, hv))
 		out = append(out, hd)
 		findings = append(findings, fs...)
 	}
@@ -106,7 +107,7 @@ func Emit(in Input) ([]*Handler, []*Finding) {
 				Pos:      rv.Remote.Pos,
 				Category: string(f.Effect.Kind),
 				URL:      rules.URL(rules.Category(f.Effect.Kind)),
-				Message:  message(hd.Name, f.Effect, f.Missing) + " (registered here)",
+				Message:  message(hd.Name, f.Effect, f.Missing, "") + " (registered here)",
 			}
 			in.Report(d)
 			findings = append(findings, &Finding{Pos: d.Pos, Message: d.Message, Handler: hd, Effect: f.Effect, Missing: checklist.Names(f.Missing)})
@@ -118,8 +119,18 @@ func Emit(in Input) ([]*Handler, []*Finding) {
 	return out, findings
 }
 
-// handler reports one handler's problems and findings, with the fixes offered on them.
-func (in Input) handler(hv HandlerVerdicts) (*Handler, []*Finding) {
+// othersOf returns, per finding of handler i, the other handlers that reach its sink.
+func othersOf(idx map[sinkKey][]sharer, i int, hv HandlerVerdicts) [][]sharer {
+	out := make([][]sharer, len(hv.Decisions.Findings))
+	for j, f := range hv.Decisions.Findings {
+		out[j] = othersSharing(idx, i, hv, f)
+	}
+	return out
+}
+
+// handler reports one handler's problems and findings, with the fixes offered on them;
+// shared holds, per finding, the other handlers of the package that reach its sink.
+func (in Input) handler(hv HandlerVerdicts, shared [][]sharer) (*Handler, []*Finding) {
 	h := hv.Handler
 	hd := &Handler{Pos: h.Pos(), Name: h.Name, Framework: h.Framework, Effects: hv.Effects, Wrapped: h.Wrapped}
 	if hv.TTL != nil {
@@ -132,7 +143,7 @@ func (in Input) handler(hv HandlerVerdicts) (*Handler, []*Finding) {
 	wrap := in.wrapFix(h)
 	var findings []*Finding
 	for i, f := range hv.Decisions.Findings {
-		d := diagnostic(h, f)
+		d := diagnostic(h, f, shared[i])
 		if fix := in.headerFix(h, f.Effect); fix != nil && f.Contradiction == "" {
 			d.SuggestedFixes = append(d.SuggestedFixes, *fix)
 		}
@@ -155,25 +166,23 @@ func problem(p checks.Problem) analysis.Diagnostic {
 	return analysis.Diagnostic{Pos: p.Pos, Category: string(p.Category), URL: rules.URL(p.Category), Message: p.Message, SuggestedFixes: p.Fixes}
 }
 
-// message is the one-line text of a finding for handler name.
-func message(name string, e effect.Effect, missing []checklist.Decision) string {
-	hops := []string{name}
-	for _, hop := range e.Chain {
-		hops = append(hops, hop.Func)
-	}
-	return fmt.Sprintf("handler %s: %s (%s); missing: %s", name, e.Detail, strings.Join(hops, " -> "), strings.Join(checklist.Names(missing), ", "))
+// message is the one-line text of a finding for handler name; notes go between the chain
+// and the missing decisions.
+func message(name string, e effect.Effect, missing []checklist.Decision, notes string) string {
+	return fmt.Sprintf("handler %s: %s (%s)%s; missing: %s", name, e.Detail, chainText(name, e.Chain), notes, strings.Join(checklist.Names(missing), ", "))
 }
 
 // diagnostic places a finding on the call in the handler's body that leads to its effect,
-// with the in-package hops after it as related information.
-func diagnostic(h handlers.Handler, f checks.Finding) analysis.Diagnostic {
+// with related information: the in-package hops after it, the handler's other sinks of
+// its kind, and the other handlers that reach its sink (shared).
+func diagnostic(h handlers.Handler, f checks.Finding, shared []sharer) analysis.Diagnostic {
 	e := f.Effect
 	o := h.From[e.Kind]
 	pos := o.Pos
 	if !pos.IsValid() {
 		pos = h.Body.Lbrace
 	}
-	category, msg := rules.Category(e.Kind), message(h.Name, e, f.Missing)
+	category, msg := rules.Category(e.Kind), message(h.Name, e, f.Missing, notes(h.Name, f, shared))
 	if f.Contradiction != "" {
 		category = rules.Decisions
 		msg = fmt.Sprintf("handler %s: %s", h.Name, f.Contradiction)
@@ -196,6 +205,10 @@ func diagnostic(h handlers.Handler, f checks.Finding) analysis.Diagnostic {
 		}
 		related = append(related, analysis.RelatedInformation{Pos: next.Pos, Message: "via " + v.Name})
 		v = next.Via
+	}
+	if !f.Synthetic && f.Contradiction == "" {
+		related = append(related, othersRelated(h.Name, f)...)
+		related = append(related, sharedRelated(shared)...)
 	}
 	return analysis.Diagnostic{
 		Pos:      pos,

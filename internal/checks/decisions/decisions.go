@@ -9,6 +9,7 @@ import (
 	"go/types"
 	"strings"
 
+	"github.com/chokaq/idemlint/internal/callgraph"
 	"github.com/chokaq/idemlint/internal/checklist"
 	"github.com/chokaq/idemlint/internal/checks"
 	"github.com/chokaq/idemlint/internal/defuse"
@@ -51,11 +52,8 @@ func Judge(h handlers.Handler, effects effect.Set, info *types.Info, cfg checks.
 	var v Verdict
 	open := map[checklist.Decision]bool{}
 	for _, e := range effects {
-		if e.State == effect.Protected || cfg.Disabled[e.Kind] {
+		if !unsafe(h, e) || cfg.Disabled[e.Kind] {
 			continue
-		}
-		if h.TxCompletion && commitsWithTx(e) {
-			continue // the job's completion commits in the same transaction as the write
 		}
 		e, missing := open1(h, e)
 		if partial {
@@ -107,6 +105,35 @@ func Judge(h handlers.Handler, effects effect.Set, info *types.Info, cfg checks.
 		}
 	}
 	return v
+}
+
+// unsafe reports whether effect e of handler h is not safe to repeat by the code alone: not
+// protected, and not a write that commits with the transaction storing the job's
+// completion.
+func unsafe(h handlers.Handler, e effect.Effect) bool {
+	if e.State == effect.Protected || e.MethodParam != 0 {
+		return false
+	}
+	// A write in the transaction that stores the job's completion commits with it.
+	return !h.TxCompletion || !commitsWithTx(e)
+}
+
+// AddOthers sets, on each effect finding of v, the handler's other sinks of its kind that
+// are not safe to repeat; reach returns every sink of a kind the handler reaches
+// (callgraph.Graph.Reach). The finding's own sink is the worst of them, as solved.
+func (v *Verdict) AddOthers(h handlers.Handler, reach func(effect.Kind) []callgraph.Reached) {
+	for i := range v.Findings {
+		f := &v.Findings[i]
+		if f.Synthetic {
+			continue
+		}
+		own := callgraph.SinkID(f.Effect)
+		for _, r := range reach(f.Effect.Kind) {
+			if callgraph.SinkID(r.Effect) != own && unsafe(h, r.Effect) {
+				f.Others = append(f.Others, checks.Other{Effect: r.Effect, Pos: r.Pos})
+			}
+		}
+	}
 }
 
 // Declared returns the handler's well-formed //idemlint:decisions declaration, or nil.

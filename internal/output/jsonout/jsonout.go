@@ -49,6 +49,17 @@ type Finding struct {
 	Detail      string   `json:"detail,omitempty"`
 	Chain       []Hop    `json:"chain,omitempty"`
 	Missing     []string `json:"missing,omitempty"` // "key", "enforcement"
+	// Related are the diagnostic's secondary positions: the chain's in-package hops, the
+	// handler's other sinks of the kind, the other handlers that reach the same sink.
+	Related []Related `json:"related,omitempty"`
+}
+
+// Related is a secondary position of a finding, with its note.
+type Related struct {
+	File    string `json:"file"`
+	Line    int    `json:"line"`
+	Column  int    `json:"column,omitempty"`
+	Message string `json:"message"`
 }
 
 // Handler is the handler an effect finding is reported for.
@@ -131,6 +142,11 @@ func Build(run *result.Run, findings []*result.Finding, baseline *Baseline) *Doc
 				jh.File, jh.Line = h.Pos.File, h.Pos.Line
 			}
 			jf.Chain = append(jf.Chain, jh)
+		}
+		for _, r := range f.Related {
+			if r.Pos.Line > 0 {
+				jf.Related = append(jf.Related, Related{File: r.Pos.File, Line: r.Pos.Line, Column: r.Pos.Column, Message: r.Message})
+			}
 		}
 		doc.Findings = append(doc.Findings, jf)
 		doc.Summary.ByKind[f.Category]++

@@ -134,7 +134,7 @@ func LoggedGate(ctx context.Context, t *asynq.Task) error { // want LoggedGate:`
 	return rdb.Incr(ctx, "orders:count").Err() // want `handler LoggedGate: Redis INCR sent with no deduplication \(LoggedGate -> \(redis.cmdable\).Incr\); missing: key, enforcement$`
 }
 
-// ScopedGate checks the claim inside a block: the effect after the block is not guarded.
+// ScopedGate claims inside a block: the INCR after it is not guarded; the claimed HIncrBy is one more sink.
 func ScopedGate(ctx context.Context, t *asynq.Task) error { // want ScopedGate:`effects store.write:unprotected\(\(redis.cmdable\).Incr\)`
 	for range 1 {
 		if !rdb.SetNX(ctx, "charge:"+string(t.Payload()), 1, time.Hour).Val() {
@@ -142,7 +142,7 @@ func ScopedGate(ctx context.Context, t *asynq.Task) error { // want ScopedGate:`
 		}
 		rdb.HIncrBy(ctx, "stats", "charges", 1)
 	}
-	return rdb.Incr(ctx, "orders:count").Err() // want `handler ScopedGate: Redis INCR sent with no deduplication \(ScopedGate -> \(redis.cmdable\).Incr\); missing: key, enforcement$`
+	return rdb.Incr(ctx, "orders:count").Err() // want `handler ScopedGate: Redis INCR sent with no deduplication \(ScopedGate -> \(redis.cmdable\).Incr\) and 1 more store.write sink; missing: key, enforcement$`
 }
 
 func Register(mux *asynq.ServeMux, workers *river.Workers) { // want Register:`effects store.write:unprotected\(\(redis.cmdable\).Incr\)`

@@ -1,0 +1,3 @@
+module shared
+
+go 1.26
