@@ -35,7 +35,8 @@ type funcValue struct {
 	fn    *types.Func // the function referred to, nil for a literal
 }
 
-// paramCandidates is the mask of n's parameters of function type.
+// paramCandidates is the mask of the parameters of sig that have a function type (the
+// variadic one excluded: its argument is a slice).
 func paramCandidates(sig *types.Signature) uint64 {
 	var m uint64
 	if sig == nil {
@@ -109,7 +110,7 @@ func (g *Graph) calledParams(n *Node) uint64 {
 			}
 			mask := g.callsOf(typeutil.StaticCallee(info, x))
 			for j, arg := range callArgs(info, x) {
-				if i, id := param(arg); id != nil && j < 64 && mask&(1<<j) != 0 && !x.Ellipsis.IsValid() {
+				if i, id := param(arg); id != nil && j < 64 && mask&(1<<j) != 0 {
 					called |= 1 << i
 					fine[id] = true
 				}
@@ -155,8 +156,9 @@ func (g *Graph) callsOf(fn *types.Func) uint64 {
 // were routed, whose values must not also enter n directly (the shorter chain would hide
 // the one through fn).
 func (g *Graph) routeArgs(n *Node, fn *types.Func, call *ast.CallExpr, args []ast.Expr) map[ast.Expr]bool {
+	// A mask never holds the variadic parameter, so a spread (xs...) changes no position.
 	mask := g.callsOf(fn)
-	if mask == 0 || call.Ellipsis.IsValid() {
+	if mask == 0 {
 		return nil
 	}
 	callee := effect.FuncName(fn, nil)
@@ -188,7 +190,7 @@ func (g *Graph) routeArgs(n *Node, fn *types.Func, call *ast.CallExpr, args []as
 // or a method value (not through a variable); nil for anything else or a function that
 // neither is in the package nor has a fact.
 func (g *Graph) funcValue(e ast.Expr) *funcValue {
-	e = ast.Unparen(e)
+	e = unconvert(g.in.Info, e)
 	if lit, ok := e.(*ast.FuncLit); ok {
 		if n := g.ByLit[lit]; n != nil {
 			return &funcValue{local: n, name: n.HopName()}
@@ -228,6 +230,18 @@ func (g *Graph) funcValue(e ast.Expr) *funcValue {
 	return nil
 }
 
+// unconvert strips parentheses and conversions from e: batch.Func(record) is record.
+func unconvert(info *types.Info, e ast.Expr) ast.Expr {
+	for {
+		e = ast.Unparen(e)
+		call, ok := e.(*ast.CallExpr)
+		if !ok || len(call.Args) != 1 || !info.Types[call.Fun].IsType() {
+			return e
+		}
+		e = call.Args[0]
+	}
+}
+
 // funcValues resolves e to the function values it may hold: e itself, or what the local
 // variable it names was defined as once, or (with slots) what the slot it reads holds.
 func (g *Graph) funcValues(e ast.Expr, depth int, slots bool) []funcValue {
@@ -237,7 +251,7 @@ func (g *Graph) funcValues(e ast.Expr, depth int, slots bool) []funcValue {
 	if v := g.funcValue(e); v != nil {
 		return []funcValue{*v}
 	}
-	if id, ok := ast.Unparen(e).(*ast.Ident); ok {
+	if id, ok := unconvert(g.in.Info, e).(*ast.Ident); ok {
 		if v, _ := g.in.Info.Uses[id].(*types.Var); v != nil && v.Parent() != g.in.Pkg.Scope() {
 			if d := g.in.Judge.Defs.Def(v); d != nil {
 				return g.funcValues(d, depth+1, slots)
@@ -260,7 +274,7 @@ type slotKey struct {
 
 // slotOf returns the slot an expression reads or writes: s.f, pkgVar, s.f[k], pkgVar[k].
 func (g *Graph) slotOf(e ast.Expr) (slotKey, bool) {
-	switch x := ast.Unparen(e).(type) {
+	switch x := unconvert(g.in.Info, e).(type) {
 	case *ast.SelectorExpr:
 		if v, ok := g.in.Info.Uses[x.Sel].(*types.Var); ok && v.IsField() {
 			return slotKey{v.Origin(), false}, true

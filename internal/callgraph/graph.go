@@ -317,7 +317,7 @@ func (g *Graph) resolve(n *Node) {
 			for _, arg := range x.Args {
 				if !routed[arg] {
 					ast.Inspect(arg, visit)
-				} else if sel, ok := ast.Unparen(arg).(*ast.SelectorExpr); ok {
+				} else if sel, ok := unconvert(info, arg).(*ast.SelectorExpr); ok {
 					ast.Inspect(sel.X, visit) // the receiver of a routed method value is evaluated here
 				}
 			}

@@ -83,3 +83,14 @@ func LocalHelper(ctx context.Context, t *asynq.Task) error { // want LocalHelper
 func LocalHelperClean(ctx context.Context, t *asynq.Task) error {
 	return each(ctx, t, func(context.Context, []byte) error { return nil })
 }
+
+// A spread of options after the callback leaves its position as it is.
+func Spread(ctx context.Context, t *asynq.Task) error { // want Spread:`effects sql.write:unprotected\(\(\*sql.DB\).ExecContext\)`
+	var opts []batch.Option
+	return batch.Consume(ctx, t, record, opts...) // want `handler Spread: SQL write not safe to repeat: INSERT without conflict handling \(Spread -> batch.Consume -> callbacks.record -> \(\*sql.DB\).ExecContext\)`
+}
+
+// A conversion to the helper's function type is the value it converts.
+func Converted(ctx context.Context, t *asynq.Task) error { // want Converted:`effects sql.write:unprotected\(\(\*sql.DB\).ExecContext\)`
+	return batch.Each(ctx, t, batch.Func(st.save)) // want `handler Converted: SQL write not safe to repeat: INSERT without conflict handling \(Converted -> batch.Each -> \(\*callbacks.store\).save -> \(\*sql.DB\).ExecContext\)`
+}

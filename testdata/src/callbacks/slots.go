@@ -80,3 +80,28 @@ func newRouter() *router {
 func (r *router) ProcessTask(ctx context.Context, t *asynq.Task) error { // want ProcessTask:`effects sql.write:unprotected\(\(\*sql.DB\).ExecContext\)`
 	return r.routes[t.Type()](ctx, t.Payload()) // want `handler \(\*router\).ProcessTask: SQL write not safe to repeat`
 }
+
+// A stored value that calls its own slot again: the cycle settles.
+type ticker struct {
+	next func(ctx context.Context, item []byte) error
+}
+
+func newTicker() *ticker {
+	t := &ticker{}
+	t.next = t.step
+	return t
+}
+
+func (t *ticker) step(ctx context.Context, item []byte) error { // want step:`effects sql.write:unprotected\(\(\*sql.DB\).ExecContext\)`
+	if len(item) == 0 {
+		return nil
+	}
+	if err := record(ctx, item); err != nil {
+		return err
+	}
+	return t.next(ctx, item[1:])
+}
+
+func (t *ticker) ProcessTask(ctx context.Context, task *asynq.Task) error { // want ProcessTask:`effects sql.write:unprotected\(\(\*sql.DB\).ExecContext\)`
+	return t.next(ctx, task.Payload()) // want `handler \(\*ticker\).ProcessTask: SQL write not safe to repeat: INSERT without conflict handling \(\(\*ticker\).ProcessTask -> \(\*callbacks.ticker\).step -> callbacks.record -> \(\*sql.DB\).ExecContext\)`
+}

@@ -39,3 +39,14 @@ var kept []Func
 // Keep stores f for later: it escapes, so Keep's fact says nothing of it and a callback
 // passed here counts where it is made.
 func Keep(f Func) { kept = append(kept, f) }
+
+// Option configures Consume.
+type Option func()
+
+// Consume calls f and takes options after it, as consumer helpers do.
+func Consume(ctx context.Context, t *asynq.Task, f Func, opts ...Option) error { // want Consume:`calls-params\(2\)`
+	for _, o := range opts {
+		o()
+	}
+	return f(ctx, t.Payload())
+}
