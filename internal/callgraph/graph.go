@@ -74,6 +74,10 @@ type Graph struct {
 	importFacts map[*types.Func]*effect.Fact
 	generated   map[*types.Package]bool
 	methods     methodIndex
+	// slots are the function values stored in each field and package variable, indexed on
+	// the first call of one (slotStores); slotCache their resolved values.
+	slots     map[slotKey][]ast.Expr
+	slotCache map[slotKey][]funcValue
 }
 
 // Node is a function declaration or function literal of the package.
@@ -88,6 +92,9 @@ type Node struct {
 	Sig    *types.Signature // nil when not type-checked
 
 	Sites []Site
+	// Calls marks the function-typed parameters the function only calls (Fact.Calls),
+	// solved before the sites are resolved: the arguments there enter through the call.
+	Calls uint64
 	// claims is set when the body calls a gate: only then is it searched for gate checks.
 	claims bool
 
@@ -129,6 +136,9 @@ type Site struct {
 	// args are the call's arguments in parameter order (a method expression's receiver
 	// dropped); nil for a function value, whose arguments are not in view.
 	args []ast.Expr
+	// value, on a site routed through a callee that calls its parameter, names the
+	// function value passed there, whose effects (local or fact) the site carries.
+	value string
 	// guard, on a fact site, is the kind a generated chain guard in the call's receiver
 	// chain protects (ent's OnConflict before Exec), and guardBy its method name.
 	guard   effect.Kind
@@ -187,6 +197,7 @@ func Build(in Input) *Graph {
 	for _, n := range g.Nodes {
 		n.scope = g.newScope(n)
 	}
+	g.solveCalls()
 	for _, n := range g.Nodes {
 		g.resolve(n)
 	}
@@ -291,7 +302,7 @@ func (g *Graph) resolve(n *Node) {
 				return false
 			}
 		case *ast.CallExpr:
-			g.resolveCall(n, x)
+			routed := g.resolveCall(n, x)
 			// Visit the arguments and the receiver, not the callee name itself (it is not
 			// a function value escaping).
 			switch fun := ast.Unparen(x.Fun).(type) {
@@ -304,7 +315,11 @@ func (g *Graph) resolve(n *Node) {
 				ast.Inspect(fun, visit)
 			}
 			for _, arg := range x.Args {
-				ast.Inspect(arg, visit)
+				if !routed[arg] {
+					ast.Inspect(arg, visit)
+				} else if sel, ok := unconvert(info, arg).(*ast.SelectorExpr); ok {
+					ast.Inspect(sel.X, visit) // the receiver of a routed method value is evaluated here
+				}
 			}
 			return false
 		case *ast.Ident:
@@ -356,15 +371,22 @@ func (g *Graph) valueRef(n *Node, fn *types.Func, pos token.Pos) {
 	g.callTarget(n, fn, pos, nil)
 }
 
-func (g *Graph) resolveCall(n *Node, call *ast.CallExpr) {
+// resolveCall adds the sites of one call; it returns the arguments whose function values
+// were routed through the callee (routeArgs).
+func (g *Graph) resolveCall(n *Node, call *ast.CallExpr) map[ast.Expr]bool {
 	callee := typeutil.Callee(g.in.Info, call)
 	fn, ok := callee.(*types.Func)
 	if !ok {
-		if _, isVar := callee.(*types.Var); isVar {
-			// f(x) with f a parameter, field or variable: what it holds is not in view.
+		_, isVar := callee.(*types.Var)
+		if isVar {
+			// f(x) with f a parameter, field or variable: what it holds may not all be in
+			// view (a parameter's never is); what the package stores there is followed.
 			g.Open = append(g.Open, OpenCall{Caller: n, Pos: call.Pos(), Kind: OpenFuncValue})
 		}
-		return
+		if _, isIndex := ast.Unparen(call.Fun).(*ast.IndexExpr); isVar || (callee == nil && isIndex) {
+			g.valueCall(n, call)
+		}
+		return nil
 	}
 	fn = fn.Origin()
 	entry := g.in.Judge.Models.Of(fn)
@@ -381,19 +403,21 @@ func (g *Graph) resolveCall(n *Node, call *ast.CallExpr) {
 		if e := g.in.Judge.Eval(call, s, fn, n.scope); e != nil {
 			n.Sites = append(n.Sites, Site{Pos: call.Pos(), line: g.line(call.Pos()), sink: e})
 		}
-		return
+		return nil
 	}
 	if recv := fn.Signature().Recv(); recv != nil && types.IsInterface(recv.Type()) {
 		if !entry.Opaque {
 			g.dispatch(n, fn, call)
 		}
-		return
+		return nil
 	}
 	before := len(n.Sites)
-	g.callTarget(n, fn, call.Pos(), callArgs(g.in.Info, call))
+	args := callArgs(g.in.Info, call)
+	g.callTarget(n, fn, call.Pos(), args)
 	if len(n.Sites) > before && n.Sites[before].fact != nil && g.generatedPkg(fn.Pkg()) {
 		n.Sites[before].guard, n.Sites[before].guardBy = g.in.Judge.GeneratedGuard(call)
 	}
+	return g.routeArgs(n, fn, call, args)
 }
 
 // callArgs returns a call's arguments in the callee's parameter order: a method expression

@@ -166,3 +166,59 @@ func TestReach(t *testing.T) {
 		t.Errorf("Reach of another kind = %+v", r)
 	}
 }
+
+const callsSrc = `package p
+
+type F func(int)
+
+var kept F
+
+func Direct(f F)              { if f != nil { f(1) } }
+func InGoroutine(f func())    { go func() { f() }() }
+func Passed(x int, f F)       { Direct(f) }
+func Recursive(n int, f F)    { if n > 0 { f(n); Recursive(n-1, f) } }
+func Returned(f F) F          { f(1); return f }
+func Stored(f F)              { f(1); kept = f }
+func Unused(f F)              {}
+func Variadic(fs ...func())   { for _, f := range fs { f() } }
+func Second(a F, b F)         { b(2); Stored(a) }
+func Mutual(n int, f F)       { if n > 0 { f(n); Other(n, f) } }
+func Other(n int, f F)        { Mutual(n-1, f) }
+`
+
+// Calls marks the parameters a function only calls: directly, in a closure, by handing
+// them to a function that only calls them (recursion and cycles included); a parameter
+// that escapes, is never called, or is variadic is not marked.
+func TestCallsParams(t *testing.T) {
+	p := testpkg.Check(t, "p", callsSrc)
+	entries := model.NewEntries(model.Compile(nil))
+	judge := &sinks.Judge{Defs: defuse.Build(p.Pkg, p.Info, []*ast.File{p.File}), Models: entries, Fset: p.Fset}
+	g := callgraph.Build(callgraph.Input{
+		Pkg: p.Pkg, Info: p.Info, Fset: p.Fset, Files: []*ast.File{p.File},
+		Directives: func(*ast.File) *directive.File { return nil },
+		Judge:      judge,
+		Facts: callgraph.Facts{
+			ImportObjectFact: func(types.Object, analysis.Fact) bool { return false },
+			AllObjectFacts:   func() []analysis.ObjectFact { return nil },
+		},
+	})
+	want := map[string]uint64{
+		"Direct": 1, "InGoroutine": 1, "Passed": 2, "Recursive": 2, "Returned": 0,
+		"Stored": 0, "Unused": 0, "Variadic": 0, "Second": 2, "Mutual": 2, "Other": 2,
+	}
+	for name, mask := range want {
+		if got := node(t, g, name).Calls; got != mask {
+			t.Errorf("%s: Calls = %b, want %b", name, got, mask)
+		}
+	}
+	facts := map[string]uint64{}
+	for _, f := range g.Facts() {
+		facts[f.Fn.Name()] = f.Fact.Calls
+	}
+	if facts["Direct"] != 1 || facts["Mutual"] != 2 {
+		t.Errorf("facts carry Calls of functions with no effects: %v", facts)
+	}
+	if _, ok := facts["Stored"]; ok {
+		t.Errorf("a function with no effects and no called parameter got a fact: %v", facts)
+	}
+}

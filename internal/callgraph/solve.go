@@ -93,6 +93,10 @@ func (g *Graph) through(n *Node, s *Site, e effect.Effect) (effect.Effect, bool)
 		if e.KeyParams != 0 {
 			e = g.in.Judge.PassKey(s.args, s.callee, e, n.scope)
 		}
+		if s.value != "" {
+			// A callback the callee calls: the hop to it is inside the callee.
+			e = e.Prepend(s.value, "")
+		}
 		e = e.Prepend(s.callee, effect.ShortPos(g.in.Fset, s.Pos))
 	}
 	if s.gate != nil {
@@ -126,27 +130,34 @@ type FuncFact struct {
 	Fact *effect.Fact
 }
 
-// Facts returns each declared function's effects for importing packages. An unexported
-// function that is not a method gets none: no other package can call it (a reference to
-// it here counts as a call here, so what it does reaches importers through the exported
-// function that hands it out), and facts travel with every importer.
+// Facts returns each declared function's effects, and the parameters it calls, for
+// importing packages. An unexported function that is not a method gets none: no other
+// package can call it (a reference to it here counts as a call here, so what it does
+// reaches importers through the exported function that hands it out), and facts travel
+// with every importer.
 func (g *Graph) Facts() []FuncFact {
-	return g.funcFacts(func(fn *types.Func) bool { return fn.Exported() || fn.Signature().Recv() != nil })
+	return g.funcFacts(func(fn *types.Func) bool { return fn.Exported() || fn.Signature().Recv() != nil }, true)
 }
 
 // Methods returns the package's methods that have effects, exported or not: an interface
 // call can reach either, for a program-wide link.
 func (g *Graph) Methods() []FuncFact {
-	return g.funcFacts(func(fn *types.Func) bool { return fn.Signature().Recv() != nil })
+	return g.funcFacts(func(fn *types.Func) bool { return fn.Signature().Recv() != nil }, false)
 }
 
-func (g *Graph) funcFacts(keep func(*types.Func) bool) []FuncFact {
+// funcFacts returns the facts of the functions keep selects that have effects (or, with
+// calls, call a parameter).
+func (g *Graph) funcFacts(keep func(*types.Func) bool, withCalls bool) []FuncFact {
 	var out []FuncFact
 	for _, n := range g.Nodes {
-		if n.Fn == nil || !keep(n.Fn) || (len(n.Effects) == 0 && !n.TxCompletion) {
+		var calls uint64
+		if withCalls {
+			calls = n.Calls
+		}
+		if n.Fn == nil || !keep(n.Fn) || (len(n.Effects) == 0 && !n.TxCompletion && calls == 0) {
 			continue
 		}
-		out = append(out, FuncFact{n.Fn, &effect.Fact{Effects: append(effect.Set(nil), n.Effects...), CompletesInTx: n.TxCompletion}})
+		out = append(out, FuncFact{n.Fn, &effect.Fact{Effects: append(effect.Set(nil), n.Effects...), CompletesInTx: n.TxCompletion, Calls: calls}})
 	}
 	return out
 }

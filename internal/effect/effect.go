@@ -240,9 +240,15 @@ func (s Set) Equal(t Set) bool {
 }
 
 // Fact is the object fact idemlint attaches to a function or method (the generic origin)
-// that reaches at least one side effect, guarded or not.
+// that reaches at least one side effect, guarded or not, or that calls a function
+// parameter.
 type Fact struct {
 	Effects Set
+	// Calls marks the function-typed parameters the function calls and lets go nowhere
+	// else (bit i: parameter i, the receiver not counted), directly, in its closures, or by
+	// handing them to a callee that only calls them: a callback passed there runs inside the
+	// call, so its effects are the caller's through this function.
+	Calls uint64
 	// CompletesInTx: the function stores the job's completion in its own database
 	// transaction (River's JobCompleteTx, the runtime's sqlstore CompleteTx), directly or
 	// through a callee, so its database writes and the completion commit together.
@@ -253,7 +259,8 @@ type Fact struct {
 func (*Fact) AFact() {}
 
 // String is what analysistest matches in `// want name:"..."` fact expectations:
-// kinds with their state and the sink, e.g. "payment:unprotected(paymentintent.New)".
+// kinds with their state and the sink, e.g. "effects payment:unprotected(paymentintent.New)",
+// then "completes-in-tx" and "calls-params(1)" when they hold.
 func (f *Fact) String() string {
 	parts := make([]string, len(f.Effects))
 	for i, e := range f.Effects {
@@ -269,11 +276,17 @@ func (f *Fact) String() string {
 			parts[i] += fmt.Sprintf("[method from param %d]", e.MethodParam-1)
 		}
 	}
-	s := "effects " + strings.Join(parts, " ")
-	if f.CompletesInTx {
-		s += " completes-in-tx"
+	var s []string
+	if len(parts) > 0 {
+		s = append(s, "effects "+strings.Join(parts, " "))
 	}
-	return s
+	if f.CompletesInTx {
+		s = append(s, "completes-in-tx")
+	}
+	if f.Calls != 0 {
+		s = append(s, "calls-params("+bits(f.Calls)+")")
+	}
+	return strings.Join(s, " ")
 }
 
 // PackageFact marks a package that exports at least one Fact, so that importers whose

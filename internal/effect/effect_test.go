@@ -85,6 +85,7 @@ func TestPrependBoundsChain(t *testing.T) {
 func TestFactBinaryEncoding(t *testing.T) {
 	f := sample()
 	f.CompletesInTx = true
+	f.Calls = 1<<0 | 1<<5
 	f.Effects[0].KeyParams = 1<<0 | 1<<3
 	f.Effects[0].Tx = TxOutside
 	f.Effects[1].MethodParam = 2
@@ -96,7 +97,7 @@ func TestFactBinaryEncoding(t *testing.T) {
 	if err := back.UnmarshalBinary(data); err != nil {
 		t.Fatal(err)
 	}
-	if !back.Effects.Equal(f.Effects) || !back.CompletesInTx || back.Effects[1].MethodParam != 2 || back.Effects[0].Tx != TxOutside {
+	if !back.Effects.Equal(f.Effects) || !back.CompletesInTx || back.Calls != f.Calls || back.Effects[1].MethodParam != 2 || back.Effects[0].Tx != TxOutside {
 		t.Fatalf("round trip changed the fact:\n got %+v\nwant %+v", back, *f)
 	}
 	for i := 0; i < len(data); i++ {
@@ -113,7 +114,8 @@ func TestFactBinaryEncoding(t *testing.T) {
 func FuzzFactDecode(f *testing.F) {
 	data, _ := sample().MarshalBinary()
 	f.Add(data)
-	f.Add([]byte{factEncoding, 0, 0})
+	f.Add([]byte{factEncoding, 0, 0, 0})
+	f.Add([]byte{factEncoding, 0, 0x21, 0})
 	f.Fuzz(func(t *testing.T, data []byte) {
 		var fact Fact
 		if fact.UnmarshalBinary(data) != nil {
@@ -124,7 +126,7 @@ func FuzzFactDecode(f *testing.F) {
 			t.Fatal(err)
 		}
 		var back Fact
-		if err := back.UnmarshalBinary(again); err != nil || !back.Effects.Equal(fact.Effects) {
+		if err := back.UnmarshalBinary(again); err != nil || !back.Effects.Equal(fact.Effects) || back.Calls != fact.Calls {
 			t.Fatalf("a decoded fact does not survive a second round trip: %v", err)
 		}
 	})

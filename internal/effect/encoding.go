@@ -12,11 +12,11 @@ import (
 // and all, which is most of the bytes of a small fact. The encoding is deterministic (the
 // set is sorted, no maps) and versioned by its first byte.
 //
-//	fact   = version(1) flags nEffects effect*
+//	fact   = version(2) flags uvarint(calls) nEffects effect*
 //	effect = str(kind) state str(detail) uvarint(keyParams) tx methodParam nHops hop*
 //	hop    = str(func) str(pos)
 //	str    = uvarint(len) bytes
-const factEncoding = 1
+const factEncoding = 2
 
 // MarshalBinary encodes f; gob uses it for facts.
 func (f *Fact) MarshalBinary() ([]byte, error) {
@@ -27,6 +27,7 @@ func (f *Fact) MarshalBinary() ([]byte, error) {
 		flags |= 1
 	}
 	b = append(b, flags)
+	b = binary.AppendUvarint(b, f.Calls)
 	b = binary.AppendUvarint(b, uint64(len(f.Effects)))
 	for _, e := range f.Effects {
 		b = appendString(b, string(e.Kind))
@@ -51,6 +52,7 @@ func (f *Fact) UnmarshalBinary(data []byte) error {
 		return fmt.Errorf("effect fact: encoding version %d, want %d", v, factEncoding)
 	}
 	flags := r.byte()
+	calls := r.uvarint()
 	n := r.count()
 	effects := make(Set, 0, n)
 	for i := 0; i < n && r.err == nil; i++ {
@@ -73,7 +75,7 @@ func (f *Fact) UnmarshalBinary(data []byte) error {
 	if r.err != nil {
 		return fmt.Errorf("effect fact: %w", r.err)
 	}
-	f.Effects, f.CompletesInTx = effects, flags&1 != 0
+	f.Effects, f.CompletesInTx, f.Calls = effects, flags&1 != 0, calls
 	return nil
 }
 

@@ -17,7 +17,7 @@ var m = &mailer{}
 func retry(f func() error) error { return f() }
 
 func MethodValue(ctx context.Context, t *asynq.Task) error { // want MethodValue:`effects email.send:unprotected\(smtp.SendMail\)`
-	return retry(m.send) // want `handler MethodValue: email sent with no deduplication \(MethodValue -> \(\*closures.mailer\).send -> smtp.SendMail\)`
+	return retry(m.send) // want `handler MethodValue: email sent with no deduplication \(MethodValue -> closures.retry -> \(\*closures.mailer\).send -> smtp.SendMail\)`
 }
 
 func Closure(ctx context.Context, t *asynq.Task) error { // want Closure:`effects email.send:unprotected\(smtp.SendMail\)`

@@ -75,7 +75,7 @@ type Store interface {
 
 type SQLStore struct{ *Queries }
 
-func (s *SQLStore) InTx(ctx context.Context, fn func(*Queries) error) error { return fn(s.Queries) }
+func (s *SQLStore) InTx(ctx context.Context, fn func(*Queries) error) error { return fn(s.Queries) } // want InTx:`calls-params\(1\)`
 
 var store Store = &SQLStore{q}
 

@@ -16,7 +16,7 @@ import (
 var client *ent.Client
 
 func CreatePlain(ctx context.Context, t *asynq.Task) error { // want CreatePlain:`effects sql.write:unprotected\(sqlgraph.CreateNode\)`
-	_, err := client.User.Create().SetEmail(t.Type()).SetName("n").Save(ctx) // want `handler CreatePlain: ent Create \(INSERT\) without conflict handling \(CreatePlain -> \(\*ent.UserCreate\).Save -> \(\*ent.UserCreate\).sqlSave -> sqlgraph.CreateNode\); missing: key, enforcement`
+	_, err := client.User.Create().SetEmail(t.Type()).SetName("n").Save(ctx) // want `handler CreatePlain: ent Create \(INSERT\) without conflict handling \(CreatePlain -> \(\*ent.UserCreate\).Save -> ent.withHooks -> \(\*ent.UserCreate\).sqlSave -> sqlgraph.CreateNode\); missing: key, enforcement`
 	return err
 }
 

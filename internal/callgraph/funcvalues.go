@@ -1,0 +1,444 @@
+package callgraph
+
+import (
+	"go/ast"
+	"go/token"
+	"go/types"
+
+	"golang.org/x/tools/go/types/typeutil"
+
+	"github.com/chokaq/idemlint/internal/defuse"
+	"github.com/chokaq/idemlint/internal/effect"
+)
+
+// Function values. A callback's effects happen where it is called, and three shapes of
+// that call are followed:
+//
+//   - a function that calls one of its parameters (Node.Calls, Fact.Calls): at each call
+//     of it, the function value passed in that position (a literal, a function, a method
+//     value, a local variable defined once as one of those) enters the caller through the
+//     callee: handler -> Loop -> func literal in handler -> sink;
+//   - a call of a struct field or a package variable, or of an element of a map or slice
+//     held in one (s.onMsg(m), handlers[k](m)): every function value the package stores
+//     there enters the caller;
+//   - a local variable defined once from such a slot (h, ok := handlers[k]; h(m)).
+//
+// Everything else a function value does (returned, sent on a channel, stored by another
+// package) stays what it was: its effects count where the value is made.
+
+// funcValue is one function a value may hold: a node of the package or a function of
+// another with a fact.
+type funcValue struct {
+	local *Node
+	fact  *effect.Fact
+	name  string      // hop name
+	fn    *types.Func // the function referred to, nil for a literal
+}
+
+// paramCandidates is the mask of the parameters of sig that have a function type (the
+// variadic one excluded: its argument is a slice).
+func paramCandidates(sig *types.Signature) uint64 {
+	var m uint64
+	if sig == nil {
+		return 0
+	}
+	for i := 0; i < sig.Params().Len() && i < 64; i++ {
+		if sig.Variadic() && i == sig.Params().Len()-1 {
+			break
+		}
+		if _, ok := sig.Params().At(i).Type().Underlying().(*types.Signature); ok {
+			m |= 1 << i
+		}
+	}
+	return m
+}
+
+// solveCalls computes Node.Calls for every declared function: a greatest fixpoint that
+// starts from every function-typed parameter and drops one as soon as a use of it lets it
+// escape, so that recursion (Loop(f) calling Loop(f)) keeps its bit and a cycle ends (bits
+// only go away).
+func (g *Graph) solveCalls() {
+	var cands []*Node
+	for _, n := range g.Nodes {
+		if n.Fn != nil {
+			if n.Calls = paramCandidates(n.Sig); n.Calls != 0 {
+				cands = append(cands, n)
+			}
+		}
+	}
+	for changed := true; changed; {
+		changed = false
+		for _, n := range cands {
+			if m := g.calledParams(n); m != n.Calls {
+				n.Calls, changed = m, true
+			}
+		}
+	}
+}
+
+// calledParams returns the parameters of n's current mask that n calls at least once and
+// uses in no other way than calling them, comparing them with nil, or handing them to a
+// callee whose mask says it only calls them. The walk includes n's literals: a callback
+// called in a goroutine or a deferred closure of n is still called by n.
+func (g *Graph) calledParams(n *Node) uint64 {
+	params := map[*types.Var]int{}
+	for i := 0; i < n.Sig.Params().Len() && i < 64; i++ {
+		if n.Calls&(1<<i) != 0 {
+			params[n.Sig.Params().At(i)] = i
+		}
+	}
+	info := g.in.Info
+	param := func(e ast.Expr) (int, *ast.Ident) {
+		id, ok := ast.Unparen(e).(*ast.Ident)
+		if !ok {
+			return -1, nil
+		}
+		v, _ := info.Uses[id].(*types.Var)
+		if i, ok := params[v]; ok && v != nil {
+			return i, id
+		}
+		return -1, nil
+	}
+	var called, escaped uint64
+	fine := map[*ast.Ident]bool{}
+	ast.Inspect(n.Body, func(x ast.Node) bool {
+		switch x := x.(type) {
+		case *ast.CallExpr:
+			if i, id := param(x.Fun); id != nil {
+				called |= 1 << i
+				fine[id] = true
+			}
+			mask := g.callsOf(typeutil.StaticCallee(info, x))
+			for j, arg := range callArgs(info, x) {
+				if i, id := param(arg); id != nil && j < 64 && mask&(1<<j) != 0 {
+					called |= 1 << i
+					fine[id] = true
+				}
+			}
+		case *ast.BinaryExpr:
+			if x.Op == token.EQL || x.Op == token.NEQ {
+				for _, side := range []ast.Expr{x.X, x.Y} {
+					if _, id := param(side); id != nil {
+						fine[id] = true
+					}
+				}
+			}
+		case *ast.Ident:
+			if i, id := param(x); id != nil && !fine[id] {
+				escaped |= 1 << i
+			}
+		}
+		return true
+	})
+	return n.Calls & called &^ escaped
+}
+
+// callsOf is the Calls mask of a statically called function: its node's, or its fact's.
+func (g *Graph) callsOf(fn *types.Func) uint64 {
+	if fn == nil {
+		return 0
+	}
+	fn = fn.Origin()
+	if n := g.ByFunc[fn]; n != nil {
+		return n.Calls
+	}
+	if fn.Pkg() == nil || fn.Pkg() == g.in.Pkg {
+		return 0
+	}
+	if f := g.Fact(fn); f != nil {
+		return f.Calls
+	}
+	return 0
+}
+
+// routeArgs adds, for a call of fn whose mask says it calls the parameter, a site for each
+// function value passed there, through fn; it returns the arguments that
+// were routed, whose values must not also enter n directly (the shorter chain would hide
+// the one through fn).
+func (g *Graph) routeArgs(n *Node, fn *types.Func, call *ast.CallExpr, args []ast.Expr) map[ast.Expr]bool {
+	// A mask never holds the variadic parameter, so a spread (xs...) changes no position.
+	mask := g.callsOf(fn)
+	if mask == 0 {
+		return nil
+	}
+	callee := effect.FuncName(fn, nil)
+	if local := g.ByFunc[fn]; local != nil {
+		callee = local.HopName()
+	}
+	var routed map[ast.Expr]bool
+	for j, arg := range args {
+		if j >= 64 || mask&(1<<j) == 0 {
+			continue
+		}
+		for _, v := range g.funcValues(arg, 0, true) {
+			n.Sites = append(n.Sites, Site{Pos: call.Pos(), line: g.line(call.Pos()), callee: callee, local: v.local, fact: v.fact, value: v.name})
+		}
+		if direct := g.funcValue(arg); direct != nil {
+			if routed == nil {
+				routed = map[ast.Expr]bool{}
+			}
+			routed[arg] = true
+			if direct.fn != nil {
+				g.Referenced[direct.fn] = true
+			}
+		}
+	}
+	return routed
+}
+
+// funcValue resolves an expression that is itself a function value: a literal, a function
+// or a method value (not through a variable); nil for anything else or a function that
+// neither is in the package nor has a fact.
+func (g *Graph) funcValue(e ast.Expr) *funcValue {
+	e = unconvert(g.in.Info, e)
+	if lit, ok := e.(*ast.FuncLit); ok {
+		if n := g.ByLit[lit]; n != nil {
+			return &funcValue{local: n, name: n.HopName()}
+		}
+		return nil
+	}
+	var id *ast.Ident
+	switch x := e.(type) {
+	case *ast.Ident:
+		id = x
+	case *ast.SelectorExpr:
+		id = x.Sel
+	case *ast.IndexExpr: // f[T]
+		return g.funcValue(x.X)
+	case *ast.IndexListExpr:
+		return g.funcValue(x.X)
+	default:
+		return nil
+	}
+	fn, ok := g.in.Info.Uses[id].(*types.Func)
+	if !ok {
+		return nil
+	}
+	fn = fn.Origin()
+	if recv := fn.Signature().Recv(); recv != nil && types.IsInterface(recv.Type()) {
+		return nil // an interface method value: its implementations are not in view here
+	}
+	if n := g.ByFunc[fn]; n != nil {
+		return &funcValue{local: n, name: n.HopName(), fn: fn}
+	}
+	if fn.Pkg() == nil || fn.Pkg() == g.in.Pkg {
+		return nil
+	}
+	if f := g.Fact(fn); f != nil {
+		return &funcValue{fact: f, name: effect.FuncName(fn, nil), fn: fn}
+	}
+	return nil
+}
+
+// unconvert strips parentheses and conversions from e: batch.Func(record) is record.
+func unconvert(info *types.Info, e ast.Expr) ast.Expr {
+	for {
+		e = ast.Unparen(e)
+		call, ok := e.(*ast.CallExpr)
+		if !ok || len(call.Args) != 1 || !info.Types[call.Fun].IsType() {
+			return e
+		}
+		e = call.Args[0]
+	}
+}
+
+// funcValues resolves e to the function values it may hold: e itself, or what the local
+// variable it names was defined as once, or (with slots) what the slot it reads holds.
+func (g *Graph) funcValues(e ast.Expr, depth int, slots bool) []funcValue {
+	if depth > defuse.MaxDepth {
+		return nil
+	}
+	if v := g.funcValue(e); v != nil {
+		return []funcValue{*v}
+	}
+	if id, ok := unconvert(g.in.Info, e).(*ast.Ident); ok {
+		if v, _ := g.in.Info.Uses[id].(*types.Var); v != nil && v.Parent() != g.in.Pkg.Scope() {
+			if d := g.in.Judge.Defs.Def(v); d != nil {
+				return g.funcValues(d, depth+1, slots)
+			}
+			return nil
+		}
+	}
+	if k, ok := g.slotOf(e); ok && slots {
+		return g.slotValues(k)
+	}
+	return nil
+}
+
+// slotKey names a place a package stores function values in: a struct field or a package
+// variable (elem false), or the elements of the map, slice or array it holds (elem true).
+type slotKey struct {
+	v    *types.Var
+	elem bool
+}
+
+// slotOf returns the slot an expression reads or writes: s.f, pkgVar, s.f[k], pkgVar[k].
+func (g *Graph) slotOf(e ast.Expr) (slotKey, bool) {
+	switch x := unconvert(g.in.Info, e).(type) {
+	case *ast.SelectorExpr:
+		if v, ok := g.in.Info.Uses[x.Sel].(*types.Var); ok && v.IsField() {
+			return slotKey{v.Origin(), false}, true
+		}
+	case *ast.Ident:
+		if v, ok := g.in.Info.Uses[x].(*types.Var); ok && v.Pkg() == g.in.Pkg && v.Parent() == g.in.Pkg.Scope() {
+			return slotKey{v, false}, true
+		}
+	case *ast.IndexExpr:
+		if !container(g.in.Info.TypeOf(x.X)) {
+			return slotKey{}, false
+		}
+		if k, ok := g.slotOf(x.X); ok && !k.elem {
+			return slotKey{k.v, true}, true
+		}
+	}
+	return slotKey{}, false
+}
+
+// container reports whether t holds elements an index expression reads: a map, a slice, an
+// array or a pointer to one.
+func container(t types.Type) bool {
+	if t == nil {
+		return false
+	}
+	if p, ok := t.Underlying().(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	switch t.Underlying().(type) {
+	case *types.Map, *types.Slice, *types.Array:
+		return true
+	}
+	return false
+}
+
+// slotValues returns the function values the package stores in slot k: assigned to it, set
+// by key in a composite literal, or, for elements, assigned by index or listed in a
+// composite literal assigned to the whole.
+func (g *Graph) slotValues(k slotKey) []funcValue {
+	if vs, ok := g.slotCache[k]; ok {
+		return vs
+	}
+	stores := g.slotStores()
+	var exprs []ast.Expr
+	exprs = append(exprs, stores[k]...)
+	if k.elem {
+		for _, whole := range stores[slotKey{k.v, false}] {
+			exprs = append(exprs, g.elements(whole, 0)...)
+		}
+	}
+	var out []funcValue
+	for _, e := range exprs {
+		// One slot copied into another is not followed (and leaves no cycle to break).
+		out = append(out, g.funcValues(e, 1, false)...)
+	}
+	if g.slotCache == nil {
+		g.slotCache = map[slotKey][]funcValue{}
+	}
+	g.slotCache[k] = out
+	return out
+}
+
+// elements returns the values of a composite literal (or of the local variable defined
+// once as one).
+func (g *Graph) elements(e ast.Expr, depth int) []ast.Expr {
+	if depth > defuse.MaxDepth {
+		return nil
+	}
+	switch x := ast.Unparen(e).(type) {
+	case *ast.CompositeLit:
+		var out []ast.Expr
+		for _, el := range x.Elts {
+			if kv, ok := el.(*ast.KeyValueExpr); ok {
+				el = kv.Value
+			}
+			out = append(out, el)
+		}
+		return out
+	case *ast.Ident:
+		if v, ok := g.in.Info.Uses[x].(*types.Var); ok {
+			if d := g.in.Judge.Defs.Def(v); d != nil {
+				return g.elements(d, depth+1)
+			}
+		}
+	}
+	return nil
+}
+
+// slotStores indexes, on first use, the expressions the package stores in each slot: one
+// walk of the files, paid only by packages that call a function value held in a slot.
+func (g *Graph) slotStores() map[slotKey][]ast.Expr {
+	if g.slots != nil {
+		return g.slots
+	}
+	g.slots = map[slotKey][]ast.Expr{}
+	info := g.in.Info
+	for _, f := range g.in.Files {
+		ast.Inspect(f, func(x ast.Node) bool {
+			switch x := x.(type) {
+			case *ast.AssignStmt:
+				if len(x.Lhs) != len(x.Rhs) || (x.Tok != token.ASSIGN && x.Tok != token.DEFINE) {
+					return true
+				}
+				for i, l := range x.Lhs {
+					if k, ok := g.slotOf(l); ok {
+						g.slots[k] = append(g.slots[k], x.Rhs[i])
+					}
+				}
+			case *ast.ValueSpec:
+				for i, name := range x.Names {
+					v, _ := info.Defs[name].(*types.Var)
+					if v != nil && v.Parent() == g.in.Pkg.Scope() && i < len(x.Values) && len(x.Values) == len(x.Names) {
+						g.slots[slotKey{v, false}] = append(g.slots[slotKey{v, false}], x.Values[i])
+					}
+				}
+			case *ast.CompositeLit:
+				g.fieldStores(x)
+			}
+			return true
+		})
+	}
+	return g.slots
+}
+
+// fieldStores records the fields a struct composite literal sets, by key or by position.
+func (g *Graph) fieldStores(lit *ast.CompositeLit) {
+	t := g.in.Info.TypeOf(lit)
+	if t == nil {
+		return
+	}
+	if p, ok := t.Underlying().(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	st, ok := t.Underlying().(*types.Struct)
+	if !ok {
+		return
+	}
+	for i, el := range lit.Elts {
+		var field *types.Var
+		value := el
+		if kv, ok := el.(*ast.KeyValueExpr); ok {
+			if id, ok := kv.Key.(*ast.Ident); ok {
+				field, _ = g.in.Info.Uses[id].(*types.Var)
+			}
+			value = kv.Value
+		} else if i < st.NumFields() {
+			field = st.Field(i)
+		}
+		if field != nil && field.IsField() {
+			k := slotKey{field.Origin(), false}
+			g.slots[k] = append(g.slots[k], value)
+		}
+	}
+}
+
+// valueCall adds a site for each function value a call of a variable, a field or an
+// element may run: what a local variable was defined as once, what the package stores in
+// the slot. A parameter holds what callers pass, out of view: its call stays open only.
+func (g *Graph) valueCall(n *Node, call *ast.CallExpr) {
+	for _, v := range g.funcValues(call.Fun, 0, true) {
+		var args []ast.Expr
+		if v.local == nil || v.local.Fn != nil {
+			args = callArgs(g.in.Info, call) // a literal's parameters are not its chain's
+		}
+		n.Sites = append(n.Sites, Site{Pos: call.Pos(), line: g.line(call.Pos()), callee: v.name, local: v.local, fact: v.fact, args: args})
+	}
+}

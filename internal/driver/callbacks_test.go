@@ -1,0 +1,64 @@
+package driver
+
+import (
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/chokaq/idemlint/analyzer"
+)
+
+// A module whose handlers drain a queue through a helper package that calls their callback
+// (testdata/modules/callbacks): the helper's fact says it calls the parameter, so a
+// literal or a method value passed there brings its INSERT to the handler, with the chain
+// through the helper; the twin whose callback upserts stays clean; a helper package that
+// is not analysed (it imports nothing modelled) leaves the effect where the literal is.
+func TestCallbacksThroughHelper(t *testing.T) {
+	dir, err := filepath.Abs(filepath.Join("..", "..", "testdata", "modules", "callbacks"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Chdir(dir)
+	out, err := Run(Config{Analyzer: analyzer.Analyzer, Patterns: []string{"./..."}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(out.Run.Errors) > 0 {
+		t.Fatalf("errors: %+v", out.Run.Errors)
+	}
+	var got []string
+	for _, f := range out.Run.Findings {
+		var hops []string
+		for _, h := range f.Chain {
+			hops = append(hops, h.Func)
+		}
+		got = append(got, f.Handler+": "+f.Category+" via "+strings.Join(hops, " -> "))
+	}
+	slices.Sort(got)
+	want := []string{
+		"(*Worker).Drain: sql.write via poll.Poll -> func literal in (*Worker).Drain -> store.Add -> (*sql.DB).ExecContext",
+		"(*Worker).DrainMethod: sql.write via poll.Poll -> (*worker.Worker).add -> store.Add -> (*sql.DB).ExecContext",
+		"(*Worker).Retried: sql.write via store.Add -> (*sql.DB).ExecContext",
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("findings:\n got %q\nwant %q", got, want)
+	}
+	clean := false
+	for _, h := range out.Run.Handlers {
+		if h.Name == "(*Worker).DrainClean" {
+			clean = true
+			for _, e := range h.Effects {
+				if e.State != "protected" {
+					t.Errorf("DrainClean's callback upserts, got %+v", e)
+				}
+			}
+			if len(h.Effects) == 0 {
+				t.Errorf("DrainClean's protected write did not come through poll.Poll")
+			}
+		}
+	}
+	if !clean {
+		t.Errorf("no handler DrainClean among %+v", out.Run.Handlers)
+	}
+}

@@ -1,0 +1,3 @@
+module callbacks
+
+go 1.26
