@@ -92,6 +92,8 @@ import (
 	_ "go.temporal.io/sdk/activity"
 	_ "go.temporal.io/sdk/worker"
 	_ "go.temporal.io/sdk/workflow"
+	_ "golang.org/x/oauth2"
+	_ "golang.org/x/oauth2/clientcredentials"
 	_ "gopkg.in/gomail.v2"
 	_ "gorm.io/gorm"
 	_ "gorm.io/gorm/clause"

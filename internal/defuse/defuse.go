@@ -36,6 +36,9 @@ type Index struct {
 	// fills maps a variable to the calls given its address, which fill it in:
 	// json.Unmarshal(t.Payload(), &p) makes p from the task.
 	fills map[*types.Var][]*ast.CallExpr
+	// ranged maps the value variable of a range statement to the expression it ranges over
+	// (for _, s := range stmts).
+	ranged map[*types.Var]ast.Expr
 }
 
 // Build indexes the files of pkg.
@@ -47,6 +50,7 @@ func Build(pkg *types.Package, info *types.Info, files []*ast.File) *Index {
 		callsOn:   map[*types.Var][]*ast.CallExpr{},
 		fieldSets: map[*types.Var][]*ast.AssignStmt{},
 		fills:     map[*types.Var][]*ast.CallExpr{},
+		ranged:    map[*types.Var]ast.Expr{},
 	}
 	for _, f := range files {
 		ast.Inspect(f, ix.visit)
@@ -71,6 +75,12 @@ func (ix *Index) visit(x ast.Node) bool {
 	switch x := x.(type) {
 	case *ast.AssignStmt:
 		ix.assign(x)
+	case *ast.RangeStmt:
+		if x.Value != nil {
+			if v := ix.local(x.Value); v != nil {
+				ix.ranged[v] = x.X
+			}
+		}
 	case *ast.ValueSpec:
 		for i, name := range x.Names {
 			v, _ := ix.Info.Defs[name].(*types.Var)
@@ -138,6 +148,10 @@ func (ix *Index) Def(v *types.Var) ast.Expr {
 	}
 	return nil
 }
+
+// RangedOver returns what v is the value variable of a range over, or nil. The variable is
+// not among the ones Def follows: it takes every element in turn.
+func (ix *Index) RangedOver(v *types.Var) ast.Expr { return ix.ranged[v] }
 
 // CallsOn returns the calls made on v or on a field or element of it.
 func (ix *Index) CallsOn(v *types.Var) []*ast.CallExpr { return ix.callsOn[v] }
