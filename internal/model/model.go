@@ -543,7 +543,12 @@ func (ix *Index) ReadEndpoint(u string) bool {
 // by its schema) takes a new row on every run by design. A model naming "attempts" matches
 // "attempts" and "jobs.attempts"; one naming "jobs.attempts" only the latter.
 func (ix *Index) AppendOnly(table string) bool {
-	t := strings.ToLower(table)
+	t := strings.ToLower(strings.Map(func(r rune) rune {
+		if r == '"' || r == '`' || r == '[' || r == ']' {
+			return -1 // quotes of identifiers
+		}
+		return r
+	}, table))
 	if ix.appendOnly[t] {
 		return true
 	}

@@ -122,7 +122,7 @@ func TestRoleRows(t *testing.T) {
 		"append_only": {
 			yaml: "append_only: [Attempts, audit.log]\n",
 			index: func(ix *Index) bool {
-				return ix.AppendOnly("attempts") && ix.AppendOnly("jobs.ATTEMPTS") && ix.AppendOnly("audit.log") && !ix.AppendOnly("log")
+				return ix.AppendOnly("attempts") && ix.AppendOnly(`"jobs"."ATTEMPTS"`) && ix.AppendOnly("audit.log") && !ix.AppendOnly("log")
 			},
 			bad: "append_only: [\"runs;\"]\n", want: "2:15: an append-only table is written",
 		},

@@ -1,8 +1,9 @@
 // Package sinks judges one call of a modelled sink: which effect it has, how well it is
 // protected against a repeat, and why, from the call's arguments and how they were built
 // (the package's def-use index). Each model shape has its reader: SQL text, batches and
-// builder chains here; HTTP requests in http.go; provider params in params.go; update
-// expressions in updates.go; idempotency keys, with the one judgement of a key's stability,
+// builder chains here; HTTP requests in http.go, and the POSTs among them that read in
+// reads.go; answers to a message's reply subject in replies.go; provider params in
+// params.go; update expressions in updates.go; idempotency keys, with the one judgement of a key's stability,
 // in keys.go; gates (claims checked with an early return) in gates.go.
 //
 // A call is judged in an explicit Scope, the function whose body holds it: its parameters
