@@ -244,16 +244,42 @@ func (j *Judge) preparedText(call *ast.CallExpr) string {
 	if !ok {
 		return strval.Hole
 	}
-	v := j.Defs.RootVar(sel.X)
-	if v == nil {
+	return j.stmtText(sel.X, 0)
+}
+
+// stmtText returns the text the prepared statement e was prepared from: the last argument of
+// a Prepare call; through a local variable assigned once; through a struct field the package
+// assigns once, or pairs once with the text ({&s.insertStmt, insertSQL}, a list prepared in
+// a loop); through a call given the statement that returns its type (tx.Stmt(s.insertStmt),
+// a helper TxStmt(tx, s.insertStmt)).
+func (j *Judge) stmtText(e ast.Expr, depth int) string {
+	e = ast.Unparen(e)
+	if e == nil || depth > defuse.MaxDepth {
 		return strval.Hole
 	}
-	prep, ok := ast.Unparen(j.Defs.Def(v)).(*ast.CallExpr)
-	if !ok {
-		return strval.Hole
+	info := j.info()
+	if t := info.TypeOf(e); t != nil && defuse.IsString(t) {
+		return j.Defs.Text(e) // the text paired with a field
 	}
-	if fn, ok := typeutil.Callee(j.info(), prep).(*types.Func); ok && strings.HasPrefix(fn.Name(), "Prepare") && len(prep.Args) > 0 {
-		return j.Defs.Text(prep.Args[len(prep.Args)-1])
+	switch x := e.(type) {
+	case *ast.Ident:
+		if v, _ := info.Uses[x].(*types.Var); v != nil && !v.IsField() {
+			return j.stmtText(j.Defs.Def(v), depth+1)
+		}
+	case *ast.SelectorExpr:
+		if f := j.Defs.Field(x); f != nil && len(j.Defs.FieldDefs(f)) == 1 {
+			return j.stmtText(j.Defs.FieldDefs(f)[0], depth+1)
+		}
+	case *ast.CallExpr:
+		fn, ok := typeutil.Callee(info, x).(*types.Func)
+		if ok && strings.HasPrefix(fn.Name(), "Prepare") && len(x.Args) > 0 {
+			return j.Defs.Text(x.Args[len(x.Args)-1])
+		}
+		for _, a := range x.Args {
+			if t := info.TypeOf(a); t != nil && types.Identical(t, info.TypeOf(x)) {
+				return j.stmtText(a, depth+1)
+			}
+		}
 	}
 	return strval.Hole
 }
