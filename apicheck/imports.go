@@ -64,6 +64,8 @@ import (
 	_ "github.com/jmoiron/sqlx"
 	_ "github.com/jordan-wright/email"
 	_ "github.com/mailgun/mailgun-go/v4"
+	_ "github.com/mark3labs/mcp-go/client"
+	_ "github.com/mark3labs/mcp-go/mcp"
 	_ "github.com/nats-io/nats.go"
 	_ "github.com/nats-io/nats.go/jetstream"
 	_ "github.com/nexus-rpc/sdk-go/nexus"
