@@ -390,6 +390,9 @@ func (g *Graph) resolveCall(n *Node, call *ast.CallExpr) map[ast.Expr]bool {
 	}
 	fn = fn.Origin()
 	entry := g.in.Judge.Models.Of(fn)
+	if entry.Read {
+		return nil // the models say it only reads, whatever its body or facts hold (reads)
+	}
 	if entry.Gate != nil {
 		n.claims = true
 	}

@@ -36,6 +36,13 @@ type Index struct {
 	// fills maps a variable to the calls given its address, which fill it in:
 	// json.Unmarshal(t.Payload(), &p) makes p from the task.
 	fills map[*types.Var][]*ast.CallExpr
+	// ranged maps the value variable of a range statement to the expression it ranges over
+	// (for _, s := range stmts).
+	ranged map[*types.Var]ast.Expr
+	// fieldDefs maps a struct field to the expressions assigned to it anywhere in the
+	// package (s.stmt, err = db.Prepare(q)), and to the values paired with its address in a
+	// two-element literal ({&s.stmt, q}: a list of statements prepared in a loop).
+	fieldDefs map[*types.Var][]ast.Expr
 }
 
 // Build indexes the files of pkg.
@@ -47,6 +54,8 @@ func Build(pkg *types.Package, info *types.Info, files []*ast.File) *Index {
 		callsOn:   map[*types.Var][]*ast.CallExpr{},
 		fieldSets: map[*types.Var][]*ast.AssignStmt{},
 		fills:     map[*types.Var][]*ast.CallExpr{},
+		ranged:    map[*types.Var]ast.Expr{},
+		fieldDefs: map[*types.Var][]ast.Expr{},
 	}
 	for _, f := range files {
 		ast.Inspect(f, ix.visit)
@@ -71,6 +80,14 @@ func (ix *Index) visit(x ast.Node) bool {
 	switch x := x.(type) {
 	case *ast.AssignStmt:
 		ix.assign(x)
+	case *ast.CompositeLit:
+		ix.pairedField(x)
+	case *ast.RangeStmt:
+		if x.Value != nil {
+			if v := ix.local(x.Value); v != nil {
+				ix.ranged[v] = x.X
+			}
+		}
 	case *ast.ValueSpec:
 		for i, name := range x.Names {
 			v, _ := ix.Info.Defs[name].(*types.Var)
@@ -101,7 +118,51 @@ func (ix *Index) visit(x ast.Node) bool {
 	return true
 }
 
+// field returns the struct field e selects (s.stmt), or nil.
+func (ix *Index) field(e ast.Expr) *types.Var {
+	sel, ok := ast.Unparen(e).(*ast.SelectorExpr)
+	if !ok {
+		return nil
+	}
+	if s, ok := ix.Info.Selections[sel]; ok && s.Kind() == types.FieldVal {
+		v, _ := s.Obj().(*types.Var)
+		return v
+	}
+	return nil
+}
+
+// pairedField records {&s.f, v}: a two-element literal that gives a field's address and the
+// value meant for it.
+func (ix *Index) pairedField(lit *ast.CompositeLit) {
+	if len(lit.Elts) != 2 {
+		return
+	}
+	for i, e := range lit.Elts {
+		if kv, ok := e.(*ast.KeyValueExpr); ok {
+			e = kv.Value
+		}
+		u, ok := ast.Unparen(e).(*ast.UnaryExpr)
+		if !ok || u.Op != token.AND {
+			continue
+		}
+		if f := ix.field(u.X); f != nil {
+			other := lit.Elts[1-i]
+			if kv, ok := other.(*ast.KeyValueExpr); ok {
+				other = kv.Value
+			}
+			ix.fieldDefs[f] = append(ix.fieldDefs[f], other)
+		}
+	}
+}
+
 func (ix *Index) assign(x *ast.AssignStmt) {
+	if x.Tok == token.ASSIGN || x.Tok == token.DEFINE {
+		for i, l := range x.Lhs {
+			if f := ix.field(l); f != nil && (len(x.Rhs) == len(x.Lhs) || len(x.Rhs) == 1 && i == 0) {
+				ix.fieldDefs[f] = append(ix.fieldDefs[f], x.Rhs[min(i, len(x.Rhs)-1)])
+			}
+		}
+	}
 	switch {
 	case len(x.Lhs) == len(x.Rhs):
 		for i, l := range x.Lhs {
@@ -138,6 +199,17 @@ func (ix *Index) Def(v *types.Var) ast.Expr {
 	}
 	return nil
 }
+
+// RangedOver returns what v is the value variable of a range over, or nil. The variable is
+// not among the ones Def follows: it takes every element in turn.
+func (ix *Index) RangedOver(v *types.Var) ast.Expr { return ix.ranged[v] }
+
+// FieldDefs returns what the package assigns to the struct field f, or pairs with its
+// address in a two-element literal ({&s.stmt, q}).
+func (ix *Index) FieldDefs(f *types.Var) []ast.Expr { return ix.fieldDefs[f] }
+
+// Field returns the struct field e selects, or nil.
+func (ix *Index) Field(e ast.Expr) *types.Var { return ix.field(e) }
 
 // CallsOn returns the calls made on v or on a field or element of it.
 func (ix *Index) CallsOn(v *types.Var) []*ast.CallExpr { return ix.callsOn[v] }

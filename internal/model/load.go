@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"slices"
 	"sort"
 	"strings"
 
@@ -42,6 +43,10 @@ type File struct {
 	Gates          []GateEntry      `yaml:"gates"`
 	Generated      []GeneratedEntry `yaml:"generated"`
 	OpaqueCalls    []string         `yaml:"opaque_calls"`
+	Reads          []string         `yaml:"reads"`
+	ReadEndpoints  []string         `yaml:"read_endpoints"`
+	ReplySubjects  []string         `yaml:"reply_subjects"`
+	AppendOnly     []string         `yaml:"append_only"`
 }
 
 // DedupRow models a deduplicating middleware (the function or method value handed to the
@@ -79,6 +84,9 @@ type SinkEntry struct {
 	What  string   `yaml:"what"`
 	TxArg *int     `yaml:"tx_arg"`
 	Field string   `yaml:"field"`
+	// URLArg is the index of the URL argument of an HTTP sink: a POST to a read endpoint
+	// (read_endpoints) is not an effect.
+	URLArg *int `yaml:"url_arg"`
 }
 
 // ConditionEntry models a params field that guards a write by its text.
@@ -232,7 +240,10 @@ func shortName(full string) string {
 // fieldProblem returns the problem with n as the name of a field, called noun in the
 // message ("key field"), or "" when it has the form pkg/path.Type.Field.
 func fieldProblem(noun, n string) string {
-	if strings.Count(n[strings.LastIndex(n, "/")+1:], ".") == 2 {
+	// The last path element may hold dots itself (github.com/nats-io/nats.go.Msg.Reply):
+	// a field name ends in .Type.Field after a package name.
+	parts := strings.Split(n[strings.LastIndex(n, "/")+1:], ".")
+	if len(parts) >= 3 && !slices.Contains(parts, "") && !strings.ContainsAny(n, " ()*") {
 		return ""
 	}
 	return fmt.Sprintf("a %s is written pkg/path.Type.Field, got %q", noun, n)

@@ -104,6 +104,9 @@ type Sink struct {
 	// Field is the params field ("pkg.Type.Field") holding the update expression, for shape
 	// UpdateExpression.
 	Field string
+	// URLArg is the index of the URL argument of an http.post, http.form or builder sink,
+	// -1 when the model gives none: a POST to a read endpoint is no effect.
+	URLArg int
 }
 
 // Problem is the sentence a finding uses for an unprotected call of this sink.
@@ -222,6 +225,21 @@ type Library struct {
 	// the generated Client implements by dispatching to every builder, while the builder's
 	// own write is reached directly.
 	OpaqueCalls []string
+	// Reads are functions and methods that only read, whatever their bodies or their
+	// library's facts say: an OAuth2 token source, a client's lookup that is sent as a POST.
+	// A call of one has no effects.
+	Reads []string
+	// ReadEndpoints are URL paths ("/oauth/token", "/access/ticket") whose POST reads: a
+	// login or token endpoint, a search, a stateless computation. An HTTP POST or PATCH
+	// whose URL path ends with one is not an effect.
+	ReadEndpoints []string
+	// ReplySubjects are fields and methods that give the subject a received message asks
+	// its answer on (NATS Msg.Reply): a publish there answers a waiting request and is no
+	// publish of the handler's own.
+	ReplySubjects []string
+	// AppendOnly are tables that take a new row on every run by design (attempts, runs, an
+	// audit log): an INSERT into one without conflict handling is not reported.
+	AppendOnly []string
 	// Source is the model file the library was read from, or "" for code.
 	Source string
 }
@@ -328,6 +346,10 @@ type Entry struct {
 	GuardKind effect.Kind
 	// Opaque is set on an interface method whose calls are not resolved (OpaqueCalls).
 	Opaque bool
+	// Read is set on a function that only reads (Reads): its calls have no effects.
+	Read bool
+	// ReplySubject is set on a field or method that gives a message's reply subject.
+	ReplySubject bool
 }
 
 // none is the entry of a function the models do not name.
@@ -347,6 +369,8 @@ type Index struct {
 	handlers     []HandlerShape
 	packages     map[string]bool // normalized package paths any model names
 	generated    []*Generated
+	readPaths    []string        // ReadEndpoints
+	appendOnly   map[string]bool // AppendOnly, lower case
 }
 
 // Compile builds an Index over libs: each role (roles.go) adds its entries of each library.
@@ -361,6 +385,7 @@ func Compile(libs []Library) *Index {
 		txModes:      map[string]effect.TxMode{},
 		dedupPkgs:    map[string]bool{},
 		packages:     map[string]bool{},
+		appendOnly:   map[string]bool{},
 	}
 	for i := range libs {
 		// Library by library, not role by role: where two libraries say different things of
@@ -497,6 +522,47 @@ func (ix *Index) Generated(pkg *types.Package) bool {
 		}
 	}
 	return false
+}
+
+// ReadEndpoint reports whether an HTTP request to the URL text u (with holes where it is
+// built at run time) reads: its path, without the query, ends with a read endpoint.
+func (ix *Index) ReadEndpoint(u string) bool {
+	if i := strings.IndexAny(u, "?#"); i >= 0 {
+		u = u[:i]
+	}
+	u = strings.TrimSuffix(u, "/")
+	for _, p := range ix.readPaths {
+		if strings.HasSuffix(u, strings.TrimSuffix(p, "/")) {
+			return true
+		}
+	}
+	return false
+}
+
+// AppendOnly reports whether the table (as an SQL statement names it, possibly qualified
+// by its schema) takes a new row on every run by design. A model naming "attempts" matches
+// "attempts" and "jobs.attempts"; one naming "jobs.attempts" only the latter.
+func (ix *Index) AppendOnly(table string) bool {
+	t := strings.ToLower(strings.Map(func(r rune) rune {
+		if r == '"' || r == '`' || r == '[' || r == ']' {
+			return -1 // quotes of identifiers
+		}
+		return r
+	}, table))
+	if ix.appendOnly[t] {
+		return true
+	}
+	if i := strings.LastIndexByte(t, '.'); i >= 0 {
+		return ix.appendOnly[t[i+1:]]
+	}
+	return false
+}
+
+// ReplySubject reports whether the field named "pkg/path.Type.Field" gives the subject a
+// received message asks its answer on (reply_subjects).
+func (ix *Index) ReplySubject(field string) bool {
+	e := ix.entries[Normalize(field)]
+	return field != "" && e != nil && e.ReplySubject
 }
 
 // Handlers returns the handler shapes.

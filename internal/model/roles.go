@@ -79,6 +79,18 @@ var roles = []role{
 		func(f *File) []string { return f.PoolTypes }, func(l *Library) *[]string { return &l.PoolTypes },
 		func(ix *Index, _ *Library, n string) { ix.txModes[Normalize(n)] = effect.TxOutside }),
 	{key: "generated", load: loadGenerated, compile: compileGenerated},
+	nameList("reads", funcName,
+		func(f *File) []string { return f.Reads }, func(l *Library) *[]string { return &l.Reads },
+		func(ix *Index, _ *Library, n string) { ix.entry(n).Read = true }),
+	textList("read_endpoints", endpointProblem,
+		func(f *File) []string { return f.ReadEndpoints }, func(l *Library) *[]string { return &l.ReadEndpoints },
+		func(ix *Index, n string) { ix.readPaths = append(ix.readPaths, n) }),
+	nameList("reply_subjects", funcOrField,
+		func(f *File) []string { return f.ReplySubjects }, func(l *Library) *[]string { return &l.ReplySubjects },
+		func(ix *Index, _ *Library, n string) { ix.entry(n).ReplySubject = true }),
+	textList("append_only", tableProblem,
+		func(f *File) []string { return f.AppendOnly }, func(l *Library) *[]string { return &l.AppendOnly },
+		func(ix *Index, n string) { ix.appendOnly[strings.ToLower(n)] = true }),
 }
 
 // nameKind is the kind of name a list role holds; it decides how each name is checked.
@@ -89,6 +101,7 @@ const (
 	funcOrPackage                     // a funcName, or pkg/path.* for every function of a package
 	fieldName                         // pkg/path.Type.Field
 	typeName                          // pkg/path.Type
+	funcOrField                       // a funcName, or a fieldName
 )
 
 // check returns the problem with the name n in the list under key, or "".
@@ -101,6 +114,11 @@ func (k nameKind) check(key, n string) string {
 		return checkFuncName(n)
 	case funcName:
 		return checkFuncName(n)
+	case funcOrField:
+		if strings.HasPrefix(n, "(") {
+			return checkFuncName(n)
+		}
+		return fieldProblem("field", n)
 	case fieldName:
 		// The list's key in the singular names the field: "a key field is written ...".
 		return fieldProblem(strings.ReplaceAll(strings.TrimSuffix(key, "s"), "_", " "), n)
@@ -135,6 +153,48 @@ func nameList(key string, kind nameKind, from func(*File) []string, to func(*Lib
 		},
 		names: func(lib *Library) []string { return *to(lib) },
 	}
+}
+
+// textList is the role of a list of strings that are not Go names (URL paths, table
+// names): each is checked by problem, and none is a name NamesOf resolves.
+func textList(key string, problem func(string) string, from func(*File) []string, to func(*Library) *[]string,
+	fill func(ix *Index, s string)) role {
+	return role{
+		key: key,
+		load: func(f *File, lib *Library, c *checker) {
+			for i, s := range from(f) {
+				if msg := problem(s); msg != "" {
+					c.bad(fmt.Sprintf("$.%s[%d]", key, i), "%s", msg)
+				}
+			}
+			*to(lib) = from(f)
+		},
+		compile: func(ix *Index, lib *Library) {
+			for _, s := range *to(lib) {
+				fill(ix, s)
+			}
+		},
+	}
+}
+
+// endpointProblem checks a read endpoint: a URL path, "/" and more, without a query.
+func endpointProblem(p string) string {
+	if len(p) < 2 || p[0] != '/' || strings.ContainsAny(p, "?# \t\n") {
+		return fmt.Sprintf("a read endpoint is a URL path such as \"/oauth/token\" (no query), got %q", p)
+	}
+	return ""
+}
+
+// tableProblem checks an append-only table name: an SQL name, optionally schema-qualified.
+func tableProblem(t string) string {
+	for _, part := range strings.Split(t, ".") {
+		if part == "" || strings.IndexFunc(part, func(r rune) bool {
+			return !(r == '_' || r == '$' || 'a' <= r && r <= 'z' || 'A' <= r && r <= 'Z' || '0' <= r && r <= '9' || r >= 0x80)
+		}) >= 0 {
+			return fmt.Sprintf("an append-only table is written table or schema.table, got %q", t)
+		}
+	}
+	return ""
 }
 
 // checker collects a file's problems, each with the YAML path of the value it is about
@@ -209,7 +269,15 @@ func checkSink(at string, s SinkEntry, c *checker) Sink {
 	if s.TxArg != nil {
 		c.argIndex(at+".tx_arg", "tx_arg", *s.TxArg)
 	}
-	return Sink{Kind: kind, Shape: shape, Arg: arg, What: what, InTx: s.TxArg != nil && *s.TxArg >= 0, Field: s.Field}
+	urlArg := -1
+	if s.URLArg != nil {
+		urlArg = *s.URLArg
+		c.argIndex(at+".url_arg", "url_arg", urlArg)
+		if shape != HTTPPost && shape != HTTPForm && shape != Builder {
+			c.bad(at+".url_arg", "field url_arg: only shapes http.post, http.form and builder take a URL argument (http.do reads it where the request is built)")
+		}
+	}
+	return Sink{Kind: kind, Shape: shape, Arg: arg, What: what, InTx: s.TxArg != nil && *s.TxArg >= 0, Field: s.Field, URLArg: urlArg}
 }
 
 // compileSinks also indexes method sinks by method name, for calls through interfaces.

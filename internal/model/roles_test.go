@@ -103,6 +103,29 @@ func TestRoleRows(t *testing.T) {
 		"handler_calls":  listCase("handler_calls", func(e *Entry) bool { return e.HandlerCall == "x" }),
 		"tx_completions": listCase("tx_completions", func(e *Entry) bool { return e.TxCompletion }),
 		"opaque_calls":   listCase("opaque_calls", func(e *Entry) bool { return e.Opaque }),
+		"reads":          listCase("reads", func(e *Entry) bool { return e.Read }),
+		"read_endpoints": {
+			yaml: "read_endpoints: [/oauth/token]\n",
+			index: func(ix *Index) bool {
+				return ix.ReadEndpoint("\x00/oauth/token?x=1") && !ix.ReadEndpoint("\x00/charges")
+			},
+			bad: "read_endpoints: [oauth/token]\n", want: "2:18: a read endpoint is a URL path",
+		},
+		"reply_subjects": {
+			yaml:  "reply_subjects: [a/n.Msg.Reply, \"(a/j.Msg).Reply\"]\n",
+			names: []string{"(a/j.Msg).Reply", "a/n.Msg.Reply"},
+			index: func(ix *Index) bool {
+				return entry(ix, "a/n.Msg.Reply").ReplySubject && entry(ix, "(a/j.Msg).Reply").ReplySubject
+			},
+			bad: "reply_subjects: [Reply]\n", want: "2:18: a field is written",
+		},
+		"append_only": {
+			yaml: "append_only: [Attempts, audit.log]\n",
+			index: func(ix *Index) bool {
+				return ix.AppendOnly("attempts") && ix.AppendOnly(`"jobs"."ATTEMPTS"`) && ix.AppendOnly("audit.log") && !ix.AppendOnly("log")
+			},
+			bad: "append_only: [\"runs;\"]\n", want: "2:15: an append-only table is written",
+		},
 		"key_fields": {
 			yaml: "key_fields: [a/b.P.Key]\n", names: []string{"a/b.P.Key"},
 			index: func(ix *Index) bool { return ix.KeyField("a/b.P.Key") },

@@ -27,16 +27,20 @@ func (j *Judge) httpEffect(mk mkEffect, reqExpr ast.Expr, sc Scope) *effect.Effe
 	if v != nil {
 		src = ast.Unparen(j.Defs.Def(v))
 	}
-	var methodExpr ast.Expr
+	var methodExpr, urlExpr, bodyExpr ast.Expr
 	switch src := src.(type) {
 	case *ast.CallExpr:
 		fn, _ := typeutil.Callee(info, src).(*types.Func)
 		if fn != nil && fn.Pkg() != nil && fn.Pkg().Path() == "net/http" {
+			at := -1
 			switch fn.Name() {
 			case "NewRequest":
-				methodExpr = defuse.ArgAt(src, 0)
+				at = 0
 			case "NewRequestWithContext":
-				methodExpr = defuse.ArgAt(src, 1)
+				at = 1
+			}
+			if at >= 0 {
+				methodExpr, urlExpr, bodyExpr = defuse.ArgAt(src, at), defuse.ArgAt(src, at+1), defuse.ArgAt(src, at+2)
 			}
 		}
 	case *ast.UnaryExpr: // &http.Request{Method: ...}
@@ -57,6 +61,9 @@ func (j *Judge) httpEffect(mk mkEffect, reqExpr ast.Expr, sc Scope) *effect.Effe
 		// GET, HEAD, PUT, DELETE, OPTIONS are idempotent (RFC 9110); a method not known
 		// at compile time is not reported (docs/caveats.md).
 		return nil
+	}
+	if j.postReads(urlExpr, bodyExpr) {
+		return nil // a login, a token grant, a JSON-RPC read, a GraphQL query
 	}
 	var e *effect.Effect
 	var key ast.Expr
@@ -155,6 +162,9 @@ func (j *Judge) builderEffect(mk mkEffect, s *model.Sink, call *ast.CallExpr, sc
 		named := *s
 		named.What = "HTTP " + method
 		s = &named
+	}
+	if s.Kind == effect.HTTPWrite && s.URLArg >= 0 && j.postReads(defuse.ArgAt(call, s.URLArg), nil) {
+		return nil
 	}
 	if j.chainGuarded(call) {
 		return mk(effect.Protected, s.What+" with conflict handling")

@@ -1,8 +1,9 @@
 // Package sinks judges one call of a modelled sink: which effect it has, how well it is
 // protected against a repeat, and why, from the call's arguments and how they were built
 // (the package's def-use index). Each model shape has its reader: SQL text, batches and
-// builder chains here; HTTP requests in http.go; provider params in params.go; update
-// expressions in updates.go; idempotency keys, with the one judgement of a key's stability,
+// builder chains here; HTTP requests in http.go, and the POSTs among them that read in
+// reads.go; answers to a message's reply subject in replies.go; provider params in
+// params.go; update expressions in updates.go; idempotency keys, with the one judgement of a key's stability,
 // in keys.go; gates (claims checked with an early return) in gates.go.
 //
 // A call is judged in an explicit Scope, the function whose body holds it: its parameters
@@ -60,23 +61,29 @@ func (j *Judge) Eval(call *ast.CallExpr, s *model.Sink, fn *types.Func, sc Scope
 		if arg == nil {
 			return nil
 		}
-		return sqlEffect(mk, j.Defs.Text(arg), s.Shape == model.SQLQuery)
+		return j.worstSQL(mk, j.statementTexts(arg), s.Shape == model.SQLQuery, call.Args[s.Arg+1:])
 	case model.SQLPrepared:
-		return sqlEffect(mk, j.preparedText(call), false)
+		return j.sqlEffect(mk, j.preparedText(call), false, call.Args)
 	case model.SQLBatch:
 		return j.batchEffect(mk, arg)
 	case model.SQLCopy:
 		return mk(effect.Unprotected, "SQL write not safe to repeat: bulk COPY without conflict handling")
 	case model.HTTPPost:
+		if j.postReads(defuse.ArgAt(call, s.URLArg), arg) {
+			return nil
+		}
 		return mk(effect.Unprotected, "HTTP POST without an Idempotency-Key header (this call cannot set one)")
 	case model.HTTPDo:
 		return j.httpEffect(mk, arg, sc)
 	case model.HTTPForm:
-		if j.tokenRequest(arg) {
+		if j.tokenRequest(arg) || j.postReads(defuse.ArgAt(call, s.URLArg), nil) {
 			return nil
 		}
 		return mk(effect.Unprotected, "HTTP POST without an Idempotency-Key header (this call cannot set one)")
 	case model.Send:
+		if arg != nil && j.replySubject(arg) {
+			return nil // an answer to a waiting request (reply_subjects)
+		}
 		return mk(effect.Unprotected, s.Problem())
 	case model.ProviderParams:
 		return j.providerEffect(mk, s, arg, sc)
@@ -118,9 +125,13 @@ func (j *Judge) txMode(s *model.Sink, call *ast.CallExpr) effect.TxMode {
 }
 
 // sqlEffect classifies statement text. query is set for Query*-style calls, which are
-// writes only when the text says so.
-func sqlEffect(mk mkEffect, text string, query bool) *effect.Effect {
+// writes only when the text says so; args are the statement's arguments. An INSERT into a
+// table the models name append-only is no effect.
+func (j *Judge) sqlEffect(mk mkEffect, text string, query bool, args []ast.Expr) *effect.Effect {
 	res := sqlstmt.Classify(text)
+	if res.Table != "" && j.Models.Index.AppendOnly(res.Table) {
+		return nil
+	}
 	switch res.Class {
 	case sqlstmt.Read:
 		return nil
@@ -133,10 +144,98 @@ func sqlEffect(mk mkEffect, text string, query bool) *effect.Effect {
 		}
 		return mk(effect.Unprotected, "SQL write not safe to repeat: "+res.Reason)
 	case sqlstmt.NonIdempotent:
-		return mk(effect.Unprotected, "SQL write not safe to repeat: "+res.Reason)
+		return mk(effect.Unprotected, "SQL write not safe to repeat: "+res.Reason+j.freshRow(res, args))
 	default: // Guarded, Converging
 		return mk(effect.Protected, res.Reason)
 	}
+}
+
+// worstSQL classifies each text a statement argument may hold and returns the worst effect.
+func (j *Judge) worstSQL(mk mkEffect, texts []string, query bool, args []ast.Expr) *effect.Effect {
+	var worst *effect.Effect
+	for _, t := range texts {
+		e := j.sqlEffect(mk, t, query, args)
+		if e != nil && (worst == nil || e.Worse(*worst)) {
+			worst = e
+		}
+	}
+	return worst
+}
+
+// statementTexts returns the texts a statement argument may hold: its text, or, for a field
+// of the value variable of a range over a slice literal of struct literals (for _, m :=
+// range []struct{ name, sql string }{{...}, ...} { db.Exec(m.sql) }), the field's text in
+// each element, the slice literal given directly or through a local variable.
+func (j *Judge) statementTexts(arg ast.Expr) []string {
+	sel, ok := ast.Unparen(arg).(*ast.SelectorExpr)
+	if !ok {
+		return []string{j.Defs.Text(arg)}
+	}
+	id, ok := ast.Unparen(sel.X).(*ast.Ident)
+	v, _ := j.info().Uses[id].(*types.Var)
+	if !ok || v == nil || j.Defs.RangedOver(v) == nil {
+		return []string{j.Defs.Text(arg)}
+	}
+	over := ast.Unparen(j.Defs.RangedOver(v))
+	if w := j.Defs.RootVar(over); w != nil && j.Defs.Def(w) != nil {
+		over = ast.Unparen(j.Defs.Def(w))
+	}
+	lit, ok := over.(*ast.CompositeLit)
+	if !ok || len(lit.Elts) == 0 {
+		return []string{j.Defs.Text(arg)}
+	}
+	texts := make([]string, 0, len(lit.Elts))
+	for _, elt := range lit.Elts {
+		text, ok := j.elementField(elt, sel.Sel.Name)
+		if !ok {
+			return []string{strval.Hole}
+		}
+		texts = append(texts, text)
+	}
+	return texts
+}
+
+// elementField returns the text of the field named name in a struct literal element of a
+// slice literal (keyed, or positional by the struct's field order).
+func (j *Judge) elementField(elt ast.Expr, name string) (string, bool) {
+	if kv, ok := elt.(*ast.KeyValueExpr); ok { // an indexed element: [2]T{1: {...}}
+		elt = kv.Value
+	}
+	lit, ok := ast.Unparen(elt).(*ast.CompositeLit)
+	if !ok {
+		return "", false
+	}
+	if v, ok := defuse.FieldValue(lit, name); ok {
+		return j.Defs.Text(v), true
+	}
+	st, ok := j.info().TypeOf(lit).Underlying().(*types.Struct)
+	if !ok || len(lit.Elts) != st.NumFields() {
+		return "", false
+	}
+	for i := range st.NumFields() {
+		if st.Field(i).Name() == name {
+			if _, keyed := lit.Elts[i].(*ast.KeyValueExpr); !keyed {
+				return j.Defs.Text(lit.Elts[i]), true
+			}
+		}
+	}
+	return "", false
+}
+
+// freshRow explains an INSERT without conflict handling whose values include one made from
+// a random or clock source: every run adds a row, which is a problem unless the table is
+// meant to take one per run, and then the models can say so.
+func (j *Judge) freshRow(res sqlstmt.Result, args []ast.Expr) string {
+	if res.Table == "" {
+		return ""
+	}
+	for _, a := range args {
+		if src := j.unstableSource(a); src != "" {
+			return " into " + res.Table + ": a new row on every run (made from " + src +
+				"); a table that takes one per run by design is named under append_only in the models"
+		}
+	}
+	return ""
 }
 
 // preparedText finds the text given to Prepare for the statement a call executes on.
@@ -145,16 +244,42 @@ func (j *Judge) preparedText(call *ast.CallExpr) string {
 	if !ok {
 		return strval.Hole
 	}
-	v := j.Defs.RootVar(sel.X)
-	if v == nil {
+	return j.stmtText(sel.X, 0)
+}
+
+// stmtText returns the text the prepared statement e was prepared from: the last argument of
+// a Prepare call; through a local variable assigned once; through a struct field the package
+// assigns once, or pairs once with the text ({&s.insertStmt, insertSQL}, a list prepared in
+// a loop); through a call given the statement that returns its type (tx.Stmt(s.insertStmt),
+// a helper TxStmt(tx, s.insertStmt)).
+func (j *Judge) stmtText(e ast.Expr, depth int) string {
+	e = ast.Unparen(e)
+	if e == nil || depth > defuse.MaxDepth {
 		return strval.Hole
 	}
-	prep, ok := ast.Unparen(j.Defs.Def(v)).(*ast.CallExpr)
-	if !ok {
-		return strval.Hole
+	info := j.info()
+	if t := info.TypeOf(e); t != nil && defuse.IsString(t) {
+		return j.Defs.Text(e) // the text paired with a field
 	}
-	if fn, ok := typeutil.Callee(j.info(), prep).(*types.Func); ok && strings.HasPrefix(fn.Name(), "Prepare") && len(prep.Args) > 0 {
-		return j.Defs.Text(prep.Args[len(prep.Args)-1])
+	switch x := e.(type) {
+	case *ast.Ident:
+		if v, _ := info.Uses[x].(*types.Var); v != nil && !v.IsField() {
+			return j.stmtText(j.Defs.Def(v), depth+1)
+		}
+	case *ast.SelectorExpr:
+		if f := j.Defs.Field(x); f != nil && len(j.Defs.FieldDefs(f)) == 1 {
+			return j.stmtText(j.Defs.FieldDefs(f)[0], depth+1)
+		}
+	case *ast.CallExpr:
+		fn, ok := typeutil.Callee(info, x).(*types.Func)
+		if ok && strings.HasPrefix(fn.Name(), "Prepare") && len(x.Args) > 0 {
+			return j.Defs.Text(x.Args[len(x.Args)-1])
+		}
+		for _, a := range x.Args {
+			if t := info.TypeOf(a); t != nil && types.Identical(t, info.TypeOf(x)) {
+				return j.stmtText(a, depth+1)
+			}
+		}
 	}
 	return strval.Hole
 }
@@ -171,7 +296,7 @@ func (j *Judge) batchEffect(mk mkEffect, batch ast.Expr) *effect.Effect {
 				continue
 			}
 			found = true
-			e := sqlEffect(mk, j.Defs.Text(c.Args[0]), false)
+			e := j.sqlEffect(mk, j.Defs.Text(c.Args[0]), false, c.Args[1:])
 			if e != nil && (worst == nil || e.Worse(*worst)) {
 				worst = e
 			}

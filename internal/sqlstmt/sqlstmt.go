@@ -49,6 +49,13 @@ type Result struct {
 	// Reason is short and lower-case (SQL keywords aside), ready to follow "because" in a
 	// diagnostic: "INSERT without conflict handling", "relative UPDATE of balance".
 	Reason string
+	// Table is the table an INSERT without conflict handling adds to, as the text writes it
+	// (possibly qualified and quoted: "audit"."log"), or "": the caller may know it takes a
+	// row per run by design.
+	Table string
+	// table is where Table is in the text: Classify slices it there, so that no result of
+	// the parser points into its state (which would move the token buffer to the heap).
+	table [2]uint32
 }
 
 // Hole is the placeholder the analyzer puts where part of the statement text is not known
@@ -84,7 +91,7 @@ const stackTokens = 256
 // column.
 func Classify(text string) Result {
 	if uint64(len(text)) >= 1<<32 {
-		return Result{Unknown, "statement text too long"}
+		return Result{Class: Unknown, Reason: "statement text too long"}
 	}
 	var buf [stackTokens]token
 	p := parser{s: text, toks: tokenize(text, buf[:0])}
@@ -99,7 +106,11 @@ func Classify(text string) Result {
 		}
 	}
 	if worst.Reason == "" {
-		return Result{Unknown, "empty statement text"}
+		return Result{Class: Unknown, Reason: "empty statement text"}
+	}
+	if worst.table[1] > 0 {
+		worst.Table = text[worst.table[0]:worst.table[1]]
+		worst.table = [2]uint32{}
 	}
 	return worst
 }
@@ -226,33 +237,33 @@ func (p *parser) isSubquery(i, to int) bool {
 // stmt classifies the statement in [from, to), which holds no ';'.
 func (p *parser) stmt(from, to, depth int) Result {
 	if depth > maxDepth {
-		return Result{Unknown, "statement nested too deeply"}
+		return Result{Class: Unknown, Reason: "statement nested too deeply"}
 	}
 	i := from
 	for i < to && p.is(i, to, '(') { // (SELECT ...) UNION (SELECT ...)
 		i++
 	}
 	if i >= to {
-		return Result{Unknown, reasonNotUnders}
+		return Result{Class: Unknown, Reason: reasonNotUnders}
 	}
 	switch p.toks[i].kind {
 	case tWord:
 	case tHole:
 		for j := from; j < to; j++ {
 			if p.toks[j].kind != tHole && !p.is(j, to, '(') && !p.is(j, to, ')') {
-				return Result{Unknown, "statement verb not known (text built at run time)"}
+				return Result{Class: Unknown, Reason: "statement verb not known (text built at run time)"}
 			}
 		}
-		return Result{Unknown, "statement text not known"}
+		return Result{Class: Unknown, Reason: "statement text not known"}
 	default:
-		return Result{Unknown, reasonNotUnders}
+		return Result{Class: Unknown, Reason: reasonNotUnders}
 	}
 	w := p.text(i)
 	switch {
 	case eqFold(w, "SELECT"):
 		return p.selectStmt(i, to)
 	case eqFold(w, "VALUES"), eqFold(w, "TABLE"), eqFold(w, "SHOW"), eqFold(w, "DESCRIBE"), eqFold(w, "DESC"):
-		return Result{Read, reasonRead}
+		return Result{Class: Read, Reason: reasonRead}
 	case eqFold(w, "EXPLAIN"):
 		return p.explain(i, to, depth)
 	case eqFold(w, "WITH"):
@@ -260,17 +271,17 @@ func (p *parser) stmt(from, to, depth int) Result {
 	case eqFold(w, "INSERT"):
 		return p.insert(i, to)
 	case eqFold(w, "UPSERT"): // CockroachDB
-		return Result{Guarded, "UPSERT"}
+		return Result{Class: Guarded, Reason: "UPSERT"}
 	case eqFold(w, "REPLACE"): // MySQL, SQLite: delete-then-insert on a key conflict
-		return Result{Guarded, "REPLACE INTO"}
+		return Result{Class: Guarded, Reason: "REPLACE INTO"}
 	case eqFold(w, "UPDATE"):
 		return p.update(i, to)
 	case eqFold(w, "DELETE"):
-		return Result{Converging, "DELETE"}
+		return Result{Class: Converging, Reason: "DELETE"}
 	case eqFold(w, "MERGE"):
 		return p.merge(i, to)
 	case eqFold(w, "TRUNCATE"):
-		return Result{Converging, "TRUNCATE"}
+		return Result{Class: Converging, Reason: "TRUNCATE"}
 	case eqFold(w, "CREATE"):
 		return p.create(i, to)
 	case eqFold(w, "DROP"):
@@ -278,7 +289,7 @@ func (p *parser) stmt(from, to, depth int) Result {
 	case eqFold(w, "ALTER"):
 		return p.alter(i, to)
 	case eqFold(w, "RENAME"):
-		return Result{NonIdempotent, "RENAME fails on a repeat"}
+		return Result{Class: NonIdempotent, Reason: "RENAME fails on a repeat"}
 	case eqFold(w, "COPY"):
 		return p.copyStmt(i, to)
 	case eqFold(w, "LOAD"):
@@ -286,11 +297,11 @@ func (p *parser) stmt(from, to, depth int) Result {
 	case eqFold(w, "NOTIFY"):
 		// A second NOTIFY is a second message to every listener: a publish with no
 		// deduplication id.
-		return Result{NonIdempotent, "NOTIFY sends the message again"}
+		return Result{Class: NonIdempotent, Reason: "NOTIFY sends the message again"}
 	case eqFold(w, "GRANT"), eqFold(w, "REVOKE"), eqFold(w, "COMMENT"), eqFold(w, "SECURITY"),
 		eqFold(w, "ANALYZE"), eqFold(w, "ANALYSE"), eqFold(w, "VACUUM"), eqFold(w, "REINDEX"),
 		eqFold(w, "CLUSTER"), eqFold(w, "REFRESH"), eqFold(w, "CHECKPOINT"), eqFold(w, "OPTIMIZE"):
-		return Result{Converging, "maintenance or privilege statement"}
+		return Result{Class: Converging, Reason: "maintenance or privilege statement"}
 	case eqFold(w, "BEGIN"), eqFold(w, "START"), eqFold(w, "COMMIT"), eqFold(w, "ROLLBACK"),
 		eqFold(w, "SAVEPOINT"), eqFold(w, "RELEASE"), eqFold(w, "END"), eqFold(w, "ABORT"),
 		eqFold(w, "SET"), eqFold(w, "RESET"), eqFold(w, "USE"), eqFold(w, "LOCK"), eqFold(w, "UNLOCK"),
@@ -298,15 +309,15 @@ func (p *parser) stmt(from, to, depth int) Result {
 		eqFold(w, "FETCH"), eqFold(w, "MOVE"), eqFold(w, "LISTEN"), eqFold(w, "UNLISTEN"),
 		eqFold(w, "DISCARD"), eqFold(w, "PRAGMA"):
 		// No persistent write. PREPARE only names a statement; running it is EXECUTE.
-		return Result{Read, reasonSession}
+		return Result{Class: Read, Reason: reasonSession}
 	case eqFold(w, "CALL"), eqFold(w, "EXEC"), eqFold(w, "EXECUTE"):
-		return Result{Unknown, "procedure call (effect not known)"}
+		return Result{Class: Unknown, Reason: "procedure call (effect not known)"}
 	case eqFold(w, "DO"):
-		return Result{Unknown, "code block (effect not known)"}
+		return Result{Class: Unknown, Reason: "code block (effect not known)"}
 	case eqFold(w, "IF"):
 		return p.ifStmt(i, to, depth)
 	}
-	return Result{Unknown, reasonNotUnders}
+	return Result{Class: Unknown, Reason: reasonNotUnders}
 }
 
 // selectStmt: a SELECT reads, except PostgreSQL's SELECT ... INTO new_table, which is
@@ -318,10 +329,10 @@ func (p *parser) selectStmt(i, to int) Result {
 			k++
 		}
 		if (p.isName(k, to) || p.isHole(k, to)) && !p.kw(k, to, "OUTFILE") && !p.kw(k, to, "DUMPFILE") {
-			return Result{NonIdempotent, "SELECT INTO creates a table"}
+			return Result{Class: NonIdempotent, Reason: "SELECT INTO creates a table"}
 		}
 	}
-	return Result{Read, reasonRead}
+	return Result{Class: Read, Reason: reasonRead}
 }
 
 // explain: EXPLAIN only plans; EXPLAIN ANALYZE also runs the statement.
@@ -354,11 +365,11 @@ func (p *parser) explain(i, to, depth int) Result {
 			if analyze {
 				return p.stmt(j, to, depth+1)
 			}
-			return Result{Read, "EXPLAIN without ANALYZE"}
+			return Result{Class: Read, Reason: "EXPLAIN without ANALYZE"}
 		}
 		j++
 	}
-	return Result{Read, "EXPLAIN without ANALYZE"}
+	return Result{Class: Read, Reason: "EXPLAIN without ANALYZE"}
 }
 
 // with classifies every CTE body and the main statement; the worst decides, so a
@@ -371,14 +382,14 @@ func (p *parser) with(i, to, depth int) Result {
 	}
 	for {
 		if !p.isName(j, to) && !p.isHole(j, to) {
-			return worse(worst, Result{Unknown, "WITH clause not understood"})
+			return worse(worst, Result{Class: Unknown, Reason: "WITH clause not understood"})
 		}
 		j++
 		if p.is(j, to, '(') { // column list
 			j = p.close(j, to) + 1
 		}
 		if !p.kw(j, to, "AS") {
-			return worse(worst, Result{Unknown, "WITH clause not understood"})
+			return worse(worst, Result{Class: Unknown, Reason: "WITH clause not understood"})
 		}
 		j++
 		if p.kw(j, to, "NOT") {
@@ -388,7 +399,7 @@ func (p *parser) with(i, to, depth int) Result {
 			j++
 		}
 		if !p.is(j, to, '(') {
-			return worse(worst, Result{Unknown, "WITH clause not understood"})
+			return worse(worst, Result{Class: Unknown, Reason: "WITH clause not understood"})
 		}
 		end := p.close(j, to)
 		if end > j+1 {
@@ -405,7 +416,7 @@ func (p *parser) with(i, to, depth int) Result {
 		j++
 	}
 	if j >= to {
-		return worse(worst, Result{Unknown, "WITH without a main statement"})
+		return worse(worst, Result{Class: Unknown, Reason: "WITH without a main statement"})
 	}
 	return worse(worst, p.stmt(j, to, depth+1))
 }
@@ -418,18 +429,18 @@ func (p *parser) isVerb(j, to int) bool {
 // ifStmt understands the T-SQL guard IF NOT EXISTS (SELECT ...) INSERT ...
 func (p *parser) ifStmt(i, to, depth int) Result {
 	if !p.kw(i+1, to, "NOT") || !p.kw(i+2, to, "EXISTS") || !p.is(i+3, to, '(') {
-		return Result{Unknown, reasonNotUnders}
+		return Result{Class: Unknown, Reason: reasonNotUnders}
 	}
 	j := p.close(i+3, to) + 1
 	if p.kw(j, to, "BEGIN") { // the block's END follows the next ';' and reads as its own statement
 		j++
 	}
 	if j >= to {
-		return Result{Unknown, reasonNotUnders}
+		return Result{Class: Unknown, Reason: reasonNotUnders}
 	}
 	r := p.stmt(j, to, depth+1)
 	if r.Reason == reasonInsert || r.Reason == reasonHoleInsert {
-		return Result{Guarded, reasonNotExists}
+		return Result{Class: Guarded, Reason: reasonNotExists}
 	}
 	return r
 }
@@ -437,12 +448,14 @@ func (p *parser) ifStmt(i, to, depth int) Result {
 // target is the table a write goes to, as far as the text names it.
 type target struct {
 	name, alias string
-	hole        bool // the name (or part of it) is built at run time
+	span        [2]uint32 // where the whole name is written, qualifiers and quotes included
+	hole        bool      // the name (or part of it) is built at run time
 }
 
 // target reads a possibly qualified table name at j and returns the index after it.
 func (p *parser) target(j, to int) (target, int) {
 	var t target
+	first, last := j, -1
 	for j < to {
 		switch p.toks[j].kind {
 		case tHole:
@@ -450,8 +463,9 @@ func (p *parser) target(j, to int) (target, int) {
 			t.name = ""
 		case tWord, tQuoted:
 			t.name = p.name(j)
+			last = j
 		default:
-			return t, j
+			return t.at(p, first, last), j
 		}
 		j++
 		if !p.is(j, to, '.') {
@@ -459,32 +473,20 @@ func (p *parser) target(j, to int) (target, int) {
 		}
 		j++
 	}
-	return t, j
+	return t.at(p, first, last), j
+}
+
+// at records where the name as written (tokens first to last) is, when it is all known.
+func (t target) at(p *parser, first, last int) target {
+	if t.name != "" && !t.hole && last >= first {
+		t.span = [2]uint32{p.toks[first].start, p.toks[last].end}
+	}
+	return t
 }
 
 // insert classifies INSERT by its conflict handling.
 func (p *parser) insert(i, to int) Result {
-	j := i + 1
-	guard := ""
-modifiers:
-	for j < to {
-		switch {
-		case p.kw(j, to, "LOW_PRIORITY"), p.kw(j, to, "DELAYED"), p.kw(j, to, "HIGH_PRIORITY"):
-		case p.kw(j, to, "IGNORE"):
-			guard = "INSERT IGNORE"
-		case p.kw(j, to, "OR"): // SQLite conflict resolution
-			switch {
-			case p.kw(j+1, to, "IGNORE"):
-				guard = "INSERT OR IGNORE"
-			case p.kw(j+1, to, "REPLACE"):
-				guard = "INSERT OR REPLACE"
-			}
-			j++
-		default:
-			break modifiers
-		}
-		j++
-	}
+	guard, j := p.insertModifiers(i+1, to)
 	if p.kw(j, to, "INTO") {
 		j++
 	}
@@ -500,12 +502,55 @@ modifiers:
 		j = p.close(j, to) + 1
 	}
 	src := min(j, to)
+	res, end, last := p.conflictClauses(src, to, tgt)
+	if res.Reason != "" {
+		return res
+	}
+	if guard != "" {
+		return Result{Class: Guarded, Reason: guard}
+	}
+	if p.notExists(src, end, tgt) {
+		return Result{Class: Guarded, Reason: reasonNotExists}
+	}
+	// A Hole in tail position could be the conflict clause itself ("... VALUES " + rows +
+	// onConflict); one followed by more known text (or naming a table) cannot.
+	if last < 0 && tgt.hole || p.isHole(last, to) && !p.kw(last-1, to, "FROM") && !p.kw(last-1, to, "JOIN") &&
+		!p.kw(last-1, to, "INTO") && !p.kw(last-1, to, "AS") && !p.is(last-1, to, '.') {
+		return Result{Class: Unknown, Reason: reasonHoleInsert}
+	}
+	return Result{Class: NonIdempotent, Reason: reasonInsert, table: tgt.span}
+}
 
-	var res Result // from conflict clauses
+// insertModifiers reads the words between INSERT and INTO from j: the conflict handling
+// they ask for (MySQL IGNORE, SQLite OR IGNORE / OR REPLACE), and the index after them.
+func (p *parser) insertModifiers(j, to int) (guard string, next int) {
+	for j < to {
+		switch {
+		case p.kw(j, to, "LOW_PRIORITY"), p.kw(j, to, "DELAYED"), p.kw(j, to, "HIGH_PRIORITY"):
+		case p.kw(j, to, "IGNORE"):
+			guard = "INSERT IGNORE"
+		case p.kw(j, to, "OR"): // SQLite conflict resolution
+			switch {
+			case p.kw(j+1, to, "IGNORE"):
+				guard = "INSERT OR IGNORE"
+			case p.kw(j+1, to, "REPLACE"):
+				guard = "INSERT OR REPLACE"
+			}
+			j++
+		default:
+			return guard, j
+		}
+		j++
+	}
+	return guard, j
+}
+
+// conflictClauses scans the source of an INSERT ([src, to)) for its conflict clauses (ON
+// CONFLICT, ON DUPLICATE KEY UPDATE) and returns their worst class (no Reason: none), where
+// the source ends (at RETURNING or the first clause), and its last token at depth 0.
+func (p *parser) conflictClauses(src, to int, tgt target) (res Result, end, last int) {
 	rowAlias := ""
-	last := -1 // last token at depth 0 before RETURNING
-	end := to
-scan:
+	last, end = -1, to
 	for k := src; k < to; k++ {
 		switch {
 		case p.is(k, to, '('):
@@ -513,8 +558,7 @@ scan:
 			k = p.close(k, to)
 			continue
 		case p.kw(k, to, "RETURNING"):
-			end = k
-			break scan
+			return res, k, last
 		case p.kw(k, to, "ON") && p.kw(k+1, to, "CONFLICT"):
 			end = k
 			r, next := p.onConflict(k+2, to, tgt)
@@ -534,22 +578,7 @@ scan:
 			last = k
 		}
 	}
-	if res.Reason != "" {
-		return res
-	}
-	if guard != "" {
-		return Result{Guarded, guard}
-	}
-	if p.notExists(src, end, tgt) {
-		return Result{Guarded, reasonNotExists}
-	}
-	// A Hole in tail position could be the conflict clause itself ("... VALUES " + rows +
-	// onConflict); one followed by more known text (or naming a table) cannot.
-	if last < 0 && tgt.hole || p.isHole(last, to) && !p.kw(last-1, to, "FROM") && !p.kw(last-1, to, "JOIN") &&
-		!p.kw(last-1, to, "INTO") && !p.kw(last-1, to, "AS") && !p.is(last-1, to, '.') {
-		return Result{Unknown, reasonHoleInsert}
-	}
-	return Result{NonIdempotent, reasonInsert}
+	return res, end, last
 }
 
 // notExists finds INSERT ... SELECT ... WHERE NOT EXISTS (SELECT ... target ...) (or
@@ -590,7 +619,7 @@ func (p *parser) notExists(from, to int, tgt target) bool {
 // onConflict reads ON CONFLICT [target] DO NOTHING | DO UPDATE SET ... [WHERE ...] from
 // j (after CONFLICT) and returns the index after it.
 func (p *parser) onConflict(j, to int, tgt target) (Result, int) {
-	guarded := Result{Guarded, "upsert (ON CONFLICT)"}
+	guarded := Result{Class: Guarded, Reason: "upsert (ON CONFLICT)"}
 	if p.kw(j, to, "ON") && p.kw(j+1, to, "CONSTRAINT") { // ON CONFLICT ON CONSTRAINT name
 		j += 3
 	}
@@ -610,7 +639,7 @@ func (p *parser) onConflict(j, to int, tgt target) (Result, int) {
 	if do < 0 {
 		end := p.findOr(j, to, "RETURNING", "ON")
 		if p.hasHole(j, end) {
-			return Result{Unknown, "upsert action not known (text built at run time)"}, end
+			return Result{Class: Unknown, Reason: "upsert action not known (text built at run time)"}, end
 		}
 		return guarded, end
 	}
@@ -619,7 +648,7 @@ func (p *parser) onConflict(j, to int, tgt target) (Result, int) {
 	}
 	if !p.kw(do+1, to, "UPDATE") || !p.kw(do+2, to, "SET") {
 		if p.isHole(do+1, to) {
-			return Result{Unknown, "upsert action not known (text built at run time)"}, p.findOr(do+1, to, "RETURNING", "ON")
+			return Result{Class: Unknown, Reason: "upsert action not known (text built at run time)"}, p.findOr(do+1, to, "RETURNING", "ON")
 		}
 		return guarded, do + 1
 	}
@@ -636,13 +665,13 @@ func (p *parser) onConflict(j, to int, tgt target) (Result, int) {
 	v, col := p.judgeSet(from, listEnd, wFrom, wTo, &c)
 	switch v {
 	case setUnknown:
-		return Result{Unknown, "upsert update not known (text built at run time)"}, stop
+		return Result{Class: Unknown, Reason: "upsert update not known (text built at run time)"}, stop
 	case setRelative:
-		return Result{NonIdempotent, "upsert with relative update of " + p.name(col)}, stop
+		return Result{Class: NonIdempotent, Reason: "upsert with relative update of " + p.name(col)}, stop
 	case setCondHole:
-		return Result{Unknown, "upsert condition not known (text built at run time)"}, stop
+		return Result{Class: Unknown, Reason: "upsert condition not known (text built at run time)"}, stop
 	case setRelativeConditional:
-		return Result{Guarded, "upsert with conditional update"}, stop
+		return Result{Class: Guarded, Reason: "upsert with conditional update"}, stop
 	}
 	return guarded, stop
 }
@@ -653,11 +682,11 @@ func (p *parser) onDuplicate(j, to int, tgt target, rowAlias string) (Result, in
 	v, col := p.judgeSet(j, to, -1, -1, &c)
 	switch v {
 	case setUnknown:
-		return Result{Unknown, "upsert update not known (text built at run time)"}, to
+		return Result{Class: Unknown, Reason: "upsert update not known (text built at run time)"}, to
 	case setRelative:
-		return Result{NonIdempotent, "upsert with relative update of " + p.name(col)}, to
+		return Result{Class: NonIdempotent, Reason: "upsert with relative update of " + p.name(col)}, to
 	}
-	return Result{Guarded, "upsert (ON DUPLICATE KEY UPDATE)"}, to
+	return Result{Class: Guarded, Reason: "upsert (ON DUPLICATE KEY UPDATE)"}, to
 }
 
 // update classifies UPDATE: absolute, relative, or a conditional state transition.
@@ -687,9 +716,9 @@ func (p *parser) update(i, to int) Result {
 	set := p.find(j, to, "SET")
 	if set < 0 {
 		if p.hasHole(i, to) {
-			return Result{Unknown, "SET list not known (text built at run time)"}
+			return Result{Class: Unknown, Reason: "SET list not known (text built at run time)"}
 		}
-		return Result{Unknown, reasonNotUnders}
+		return Result{Class: Unknown, Reason: reasonNotUnders}
 	}
 	listEnd := p.findOr(set+1, to, "FROM", "WHERE", "RETURNING", "ORDER", "LIMIT", "OUTPUT")
 	wFrom, wTo := -1, -1
@@ -701,17 +730,17 @@ func (p *parser) update(i, to int) Result {
 	v, col := p.judgeSet(set+1, listEnd, wFrom, wTo, &c)
 	switch v {
 	case setUnknown:
-		return Result{Unknown, "SET list not known (text built at run time)"}
+		return Result{Class: Unknown, Reason: "SET list not known (text built at run time)"}
 	case setEmpty:
-		return Result{Unknown, reasonNotUnders}
+		return Result{Class: Unknown, Reason: reasonNotUnders}
 	case setRelative:
-		return Result{NonIdempotent, "relative UPDATE of " + p.name(col)}
+		return Result{Class: NonIdempotent, Reason: "relative UPDATE of " + p.name(col)}
 	case setCondHole:
-		return Result{Unknown, "update condition not known (text built at run time)"}
+		return Result{Class: Unknown, Reason: "update condition not known (text built at run time)"}
 	case setRelativeConditional, setAbsoluteConditional:
-		return Result{Converging, "conditional state transition"}
+		return Result{Class: Converging, Reason: "conditional state transition"}
 	}
-	return Result{Converging, "absolute UPDATE"}
+	return Result{Class: Converging, Reason: "absolute UPDATE"}
 }
 
 // isClauseWord: words that can follow an UPDATE or MERGE target where an alias could be.
@@ -739,7 +768,7 @@ func (p *parser) merge(i, to int) Result {
 	if p.isName(j, to) && !p.isClauseWord(j, to) {
 		tgt.alias = p.name(j)
 	}
-	res := Result{Guarded, "MERGE"}
+	res := Result{Class: Guarded, Reason: "MERGE"}
 	for k := p.find(j, to, "WHEN"); k >= 0; k = p.find(k+1, to, "WHEN") {
 		then := p.find(k+1, p.findOr(k+1, to, "WHEN"), "THEN")
 		if then < 0 {
@@ -750,7 +779,7 @@ func (p *parser) merge(i, to int) Result {
 			cFrom, cTo = and+1, then
 		}
 		if p.isHole(then+1, to) {
-			res = worse(res, Result{Unknown, "MERGE action not known (text built at run time)"})
+			res = worse(res, Result{Class: Unknown, Reason: "MERGE action not known (text built at run time)"})
 			continue
 		}
 		if !p.kw(then+1, to, "UPDATE") || !p.kw(then+2, to, "SET") {
@@ -761,11 +790,11 @@ func (p *parser) merge(i, to int) Result {
 		v, col := p.judgeSet(from, p.findOr(from, to, "WHEN", "WHERE", "DELETE"), cFrom, cTo, &c)
 		switch v {
 		case setUnknown:
-			res = worse(res, Result{Unknown, "MERGE update not known (text built at run time)"})
+			res = worse(res, Result{Class: Unknown, Reason: "MERGE update not known (text built at run time)"})
 		case setRelative:
-			res = worse(res, Result{NonIdempotent, "MERGE with relative update of " + p.name(col)})
+			res = worse(res, Result{Class: NonIdempotent, Reason: "MERGE with relative update of " + p.name(col)})
 		case setCondHole:
-			res = worse(res, Result{Unknown, "MERGE condition not known (text built at run time)"})
+			res = worse(res, Result{Class: Unknown, Reason: "MERGE condition not known (text built at run time)"})
 		}
 	}
 	return res
@@ -774,26 +803,26 @@ func (p *parser) merge(i, to int) Result {
 // create: CREATE fails on a repeat unless IF NOT EXISTS or OR REPLACE makes it converge.
 func (p *parser) create(i, to int) Result {
 	if p.kw(i+1, to, "OR") && (p.kw(i+2, to, "REPLACE") || p.kw(i+2, to, "ALTER")) {
-		return Result{Converging, "CREATE OR REPLACE"}
+		return Result{Class: Converging, Reason: "CREATE OR REPLACE"}
 	}
 	if p.ifExists(i+1, to) {
-		return Result{Converging, "CREATE IF NOT EXISTS"}
+		return Result{Class: Converging, Reason: "CREATE IF NOT EXISTS"}
 	}
 	if p.isHole(i+1, to) || i+1 >= to {
-		return Result{Unknown, reasonDDLHole}
+		return Result{Class: Unknown, Reason: reasonDDLHole}
 	}
-	return Result{NonIdempotent, "CREATE without IF NOT EXISTS"}
+	return Result{Class: NonIdempotent, Reason: "CREATE without IF NOT EXISTS"}
 }
 
 // drop mirrors create: without IF EXISTS the repeat fails.
 func (p *parser) drop(i, to int) Result {
 	if p.ifExists(i+1, to) {
-		return Result{Converging, "DROP IF EXISTS"}
+		return Result{Class: Converging, Reason: "DROP IF EXISTS"}
 	}
 	if p.isHole(i+1, to) || i+1 >= to {
-		return Result{Unknown, reasonDDLHole}
+		return Result{Class: Unknown, Reason: reasonDDLHole}
 	}
-	return Result{NonIdempotent, "DROP without IF EXISTS"}
+	return Result{Class: NonIdempotent, Reason: "DROP without IF EXISTS"}
 }
 
 // alter: most ALTER actions converge (SET, TYPE, OWNER TO, DROP DEFAULT); adding,
@@ -811,7 +840,7 @@ func (p *parser) alter(i, to int) Result {
 				n++
 			}
 			if !(p.kw(n, to, "IF") && p.kw(n+1, to, "NOT") && p.kw(n+2, to, "EXISTS")) {
-				return Result{NonIdempotent, "ALTER ... ADD without IF NOT EXISTS"}
+				return Result{Class: NonIdempotent, Reason: "ALTER ... ADD without IF NOT EXISTS"}
 			}
 		case p.kw(k, to, "DROP"):
 			n := k + 1
@@ -823,43 +852,43 @@ func (p *parser) alter(i, to int) Result {
 				n++
 			}
 			if !(p.kw(n, to, "IF") && p.kw(n+1, to, "EXISTS")) {
-				return Result{NonIdempotent, "ALTER ... DROP without IF EXISTS"}
+				return Result{Class: NonIdempotent, Reason: "ALTER ... DROP without IF EXISTS"}
 			}
 		case p.kw(k, to, "RENAME"):
-			return Result{NonIdempotent, "ALTER ... RENAME fails on a repeat"}
+			return Result{Class: NonIdempotent, Reason: "ALTER ... RENAME fails on a repeat"}
 		}
 	}
 	if p.hasHole(i+1, to) {
-		return Result{Unknown, reasonDDLHole}
+		return Result{Class: Unknown, Reason: reasonDDLHole}
 	}
-	return Result{Converging, "ALTER"}
+	return Result{Class: Converging, Reason: "ALTER"}
 }
 
 // copyStmt: COPY ... FROM appends the rows again; COPY ... TO only reads.
 func (p *parser) copyStmt(i, to int) Result {
 	switch k := p.find(i+1, to, "FROM", "TO"); {
 	case p.kw(k, to, "FROM"):
-		return Result{NonIdempotent, "COPY FROM appends rows"}
+		return Result{Class: NonIdempotent, Reason: "COPY FROM appends rows"}
 	case k >= 0:
-		return Result{Read, "COPY TO"}
+		return Result{Class: Read, Reason: "COPY TO"}
 	}
 	if p.hasHole(i+1, to) {
-		return Result{Unknown, "statement text not known"}
+		return Result{Class: Unknown, Reason: "statement text not known"}
 	}
-	return Result{Unknown, reasonNotUnders}
+	return Result{Class: Unknown, Reason: reasonNotUnders}
 }
 
 // load: MySQL LOAD DATA appends rows unless REPLACE or IGNORE handles duplicate keys;
 // other LOADs (PostgreSQL LOAD 'library') only change the session.
 func (p *parser) load(i, to int) Result {
 	if !p.kw(i+1, to, "DATA") && !p.kw(i+1, to, "XML") {
-		return Result{Read, reasonSession}
+		return Result{Class: Read, Reason: reasonSession}
 	}
 	into := p.findOr(i+2, to, "INTO")
 	if p.find(i+2, into, "REPLACE", "IGNORE") >= 0 {
-		return Result{Guarded, "LOAD DATA with REPLACE or IGNORE"}
+		return Result{Class: Guarded, Reason: "LOAD DATA with REPLACE or IGNORE"}
 	}
-	return Result{NonIdempotent, "LOAD DATA appends rows"}
+	return Result{Class: NonIdempotent, Reason: "LOAD DATA appends rows"}
 }
 
 // setVerdict is what an assignment list (with its condition) does on a repeat.
@@ -1014,7 +1043,7 @@ func (p *parser) selfRef(from, eq, end int, c *setCtx) int {
 func (p *parser) refers(from, to int, col, lhsQual string, c *setCtx) bool {
 	found := false
 	p.refs(from, to, c, lhsQual, func(start, end, depth int) bool {
-		found = eqFold(p.name(end), col) && !p.wrapped(start, end, depth, from, to)
+		found = eqFold(p.name(end), col) && !p.wrapped(start, end, depth, from, to) && !p.objectMerge(start, end, from, to)
 		return found
 	})
 	return found
@@ -1096,6 +1125,26 @@ func (p *parser) wrapped(start, end, depth, from, to int) bool {
 		return false
 	}
 	return (start-1 == from+1 || p.is(start-1, to, ',')) && (end+1 == to-1 || p.is(end+1, to, ','))
+}
+
+// objectMerge reports whether the reference [start, end] is the column of a JSON object
+// merge that is the whole expression [from, to): COALESCE(col, '{}') || v, the empty
+// object cast or not. An object merge sets v's keys, so merging v again changes nothing;
+// without the '{}' the column could hold an array or text, which || appends to.
+func (p *parser) objectMerge(start, end, from, to int) bool {
+	if !(p.kw(from, to, "COALESCE") && p.is(from+1, to, '(') && start == from+2 && p.is(end+1, to, ',')) {
+		return false
+	}
+	lit := end + 2
+	if lit >= to || p.toks[lit].kind != tString || p.text(lit) != "'{}'" {
+		return false
+	}
+	k := lit + 1
+	if p.op(k, to, "::") && (p.kw(k+1, to, "JSONB") || p.kw(k+1, to, "JSON")) {
+		k += 2
+	}
+	closing := p.close(from+1, to)
+	return k == closing && p.op(closing+1, to, "||") && closing+2 < to
 }
 
 // isIdempotentFn: f(f(x, v), v) == f(x, v) for these, so col = f(col, v) converges.

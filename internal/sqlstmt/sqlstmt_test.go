@@ -128,6 +128,17 @@ var cases = []tcase{
 	{"UPDATE t SET n = n + 1, v = $2 WHERE id = $1 AND v < $2", Converging, "conditional state transition"},
 	{"UPDATE t SET n = n + 1, s = 'b' WHERE id = $1 AND s IN ('a', 'c')", Converging, "conditional state transition"},
 	{"UPDATE t SET n = n + 1, s = 'b' FROM o WHERE o.s = 'a'", NonIdempotent, ""},
+	// A JSON object merge converges; || on a column that may hold an array or text appends.
+	{"UPDATE m SET attrs = COALESCE(attrs, '{}' :: jsonb) || $1, e = $2 WHERE id = $3", Converging, "absolute UPDATE"},
+	{"UPDATE m SET attrs = COALESCE(m.attrs, '{}') || $1 WHERE id = $2", Converging, "absolute UPDATE"},
+	{"UPDATE m SET attrs = COALESCE(attrs, '{}'::jsonb) || attrs || $1", NonIdempotent, "relative UPDATE of attrs"},
+	{"UPDATE m SET attrs = COALESCE(attrs, '[]'::jsonb) || $1", NonIdempotent, "relative UPDATE of attrs"},
+	{"UPDATE m SET attrs = attrs || $1::jsonb WHERE id = $2", NonIdempotent, "relative UPDATE of attrs"},
+	{"UPDATE m SET attrs = COALESCE(attrs, '{}')", Converging, ""},
+	// An increment inside CASE is relative, in an UPDATE and in an upsert's update branch.
+	{"UPDATE c SET n = CASE WHEN day = $2 THEN n + 1 ELSE 1 END WHERE k = $1", NonIdempotent, "relative UPDATE of n"},
+	{"INSERT INTO c AS t (k, n) VALUES ($1, 1) ON CONFLICT (k) DO UPDATE SET n = CASE WHEN t.day = excluded.day THEN t.n + 1 ELSE 1 END", NonIdempotent, "upsert with relative update of n"},
+	{"INSERT INTO c (k, n) VALUES ($1, 1) ON CONFLICT (k) DO UPDATE SET n = CASE WHEN c.n < 10 THEN c.n + 1 ELSE c.n END", NonIdempotent, "upsert with relative update of n"},
 
 	// DELETE, DDL, bulk loads, the rest.
 	{"DELETE FROM t WHERE id = $1", Converging, "DELETE"},
@@ -140,6 +151,10 @@ var cases = []tcase{
 	{"DROP TABLE IF EXISTS t", Converging, "DROP IF EXISTS"},
 	{"ALTER TABLE t ADD COLUMN c int", NonIdempotent, ""},
 	{"ALTER TABLE t ADD COLUMN IF NOT EXISTS c int", Converging, "ALTER"},
+	{"REFRESH MATERIALIZED VIEW CONCURRENTLY daily_totals", Converging, "maintenance or privilege statement"},
+	{"DROP INDEX CONCURRENTLY IF EXISTS i", Converging, "DROP IF EXISTS"},
+	{"CREATE EXTENSION IF NOT EXISTS pgcrypto", Converging, "CREATE IF NOT EXISTS"},
+	{"WITH ins AS (INSERT INTO t (id) SELECT $1 WHERE NOT EXISTS (SELECT 1 FROM t WHERE id = $1) RETURNING id) SELECT id FROM ins", Guarded, "insert guarded by NOT EXISTS"},
 	{"ALTER TABLE t ALTER COLUMN c DROP NOT NULL", Converging, "ALTER"},
 	{"ALTER TABLE t DROP COLUMN c", NonIdempotent, ""},
 	{"ALTER TABLE t RENAME TO u", NonIdempotent, ""},

@@ -79,3 +79,30 @@ func Pull(c jetstream.Consumer) error { // want Pull:`effects publish:unprotecte
 		_ = m.Ack()
 	}
 }
+
+// Answers to a request go to the reply subject its sender waits on: Respond, a publish to
+// m.Reply or m.Reply(), a message whose Subject is the reply. They are no publishes of the
+// handler's own; a publish to a subject the handler names is.
+func Answer(c jetstream.Consumer) error { // want Answer:`effects publish:unprotected\(\(\*nats.Conn\).Publish\)`
+	_, err := legacy.Subscribe("rpc.lookup", func(m *nats.Msg) {
+		_ = m.Respond([]byte("ok"))
+		_ = nc.Publish(m.Reply, []byte("ok"))
+		_ = nc.PublishMsg(&nats.Msg{Subject: m.Reply, Data: []byte("ok")})
+		reply := m.Reply
+		_ = nc.Publish(reply, []byte("ok"))
+	})
+	if err != nil {
+		return err
+	}
+	it, err := c.Messages()
+	if err != nil {
+		return err
+	}
+	m, err := it.Next()
+	if err != nil {
+		return err
+	}
+	_ = nc.Publish(m.Reply(), m.Data())
+	_ = nc.Publish(m.Headers().Get("forward-to"), m.Data()) // want `handler Answer: NATS message sent with no deduplication`
+	return m.Ack()
+}

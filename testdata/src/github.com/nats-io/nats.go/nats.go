@@ -15,6 +15,12 @@ type Msg struct {
 	Sub     *Subscription
 }
 
+// Respond answers a request on the message's reply subject.
+func (m *Msg) Respond(data []byte) error { panic("stub") }
+
+// Get returns the first value of a header.
+func (h Header) Get(key string) string { panic("stub") }
+
 // MsgHandler handles a message of a subscription.
 type MsgHandler func(msg *Msg)
 

@@ -1,0 +1,39 @@
+package sinks
+
+import (
+	"testing"
+
+	"github.com/chokaq/idemlint/internal/strval"
+)
+
+// TestBodyTextReads checks the reading of request bodies: JSON-RPC calls, batches of them
+// and GraphQL documents, with their writing twins.
+func TestBodyTextReads(t *testing.T) {
+	h := strval.Hole
+	for _, tc := range []struct {
+		body string
+		want bool
+	}{
+		{`{"jsonrpc":"1.0","id":"x","method":"getblockcount","params":[]}`, true},
+		{`{"jsonrpc": "2.0", "method" : "eth_getBalance", "params": ["0x1", "latest"]}`, true},
+		{`{"jsonrpc":"2.0","method":"eth_call","params":[]}`, true},
+		{`{"jsonrpc":"2.0","method":"eth_sendRawTransaction","params":["` + h + `"]}`, false},
+		{`{"jsonrpc":"1.0","method":"sendtoaddress","params":["a", 1]}`, false},
+		{`[{"method":"getblockhash"},{"method":"listunspent"}]`, true},
+		{`[{"method":"getblockhash"},{"method":"sendmany"}]`, false},
+		{`{"method":"` + h + `"}`, false},
+		{`{"method":` + h + `}`, false},
+		{`{"query":"query Viewer { viewer { login } }"}`, true},
+		{`{"query":"{ repository(owner: \"a\") { id } }","variables":` + h + `}`, true},
+		{`{"query":"mutation { addStar(input: {}) { clientMutationId } }"}`, false},
+		{`{"query":"query { a } mutation { b }"}`, false},
+		{`{"query":"` + h + `"}`, false},
+		{`{"name":"x"}`, false},
+		{h, false},
+		{"", false},
+	} {
+		if got := bodyTextReads(tc.body); got != tc.want {
+			t.Errorf("bodyTextReads(%q) = %v, want %v", tc.body, got, tc.want)
+		}
+	}
+}
