@@ -95,8 +95,8 @@ func (g *Graph) through(n *Node, s *Site, e effect.Effect) (effect.Effect, bool)
 		}
 		e = e.Prepend(s.callee, effect.ShortPos(g.in.Fset, s.Pos))
 	}
-	if s.gate != nil {
-		e = s.gate.Guard(e)
+	for _, gt := range s.gates {
+		e = gt.Guard(e)
 	}
 	if s.guard != "" && e.Kind == s.guard && e.State != effect.Protected {
 		// The write the generated call reaches is an upsert (its conflict options come
@@ -143,10 +143,14 @@ func (g *Graph) Methods() []FuncFact {
 func (g *Graph) funcFacts(keep func(*types.Func) bool) []FuncFact {
 	var out []FuncFact
 	for _, n := range g.Nodes {
-		if n.Fn == nil || !keep(n.Fn) || (len(n.Effects) == 0 && !n.TxCompletion) {
+		if n.Fn == nil || !keep(n.Fn) {
 			continue
 		}
-		out = append(out, FuncFact{n.Fn, &effect.Fact{Effects: append(effect.Set(nil), n.Effects...), CompletesInTx: n.TxCompletion}})
+		claim := g.ClaimOf(n.Fn)
+		if len(n.Effects) == 0 && !n.TxCompletion && claim == nil {
+			continue
+		}
+		out = append(out, FuncFact{n.Fn, &effect.Fact{Effects: append(effect.Set(nil), n.Effects...), CompletesInTx: n.TxCompletion, Claim: claim}})
 	}
 	return out
 }

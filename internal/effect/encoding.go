@@ -12,7 +12,8 @@ import (
 // and all, which is most of the bytes of a small fact. The encoding is deterministic (the
 // set is sorted, no maps) and versioned by its first byte.
 //
-//	fact   = version(1) flags nEffects effect*
+//	fact   = version(1) flags [claim] nEffects effect*   (flags: 1 completes in tx, 2 claim)
+//	claim  = result read str(what)
 //	effect = str(kind) state str(detail) uvarint(keyParams) tx methodParam nHops hop*
 //	hop    = str(func) str(pos)
 //	str    = uvarint(len) bytes
@@ -26,7 +27,14 @@ func (f *Fact) MarshalBinary() ([]byte, error) {
 	if f.CompletesInTx {
 		flags |= 1
 	}
+	if f.Claim != nil {
+		flags |= 2
+	}
 	b = append(b, flags)
+	if f.Claim != nil {
+		b = append(b, f.Claim.Result, byte(f.Claim.Read))
+		b = appendString(b, f.Claim.What)
+	}
 	b = binary.AppendUvarint(b, uint64(len(f.Effects)))
 	for _, e := range f.Effects {
 		b = appendString(b, string(e.Kind))
@@ -51,6 +59,9 @@ func (f *Fact) UnmarshalBinary(data []byte) error {
 		return fmt.Errorf("effect fact: encoding version %d, want %d", v, factEncoding)
 	}
 	flags := r.byte()
+	if flags&2 != 0 {
+		f.Claim = &Claim{Result: r.byte(), Read: ClaimRead(r.byte()), What: r.string()}
+	}
 	n := r.count()
 	effects := make(Set, 0, n)
 	for i := 0; i < n && r.err == nil; i++ {
