@@ -123,7 +123,7 @@ type Site struct {
 	sink   *effect.Effect
 	local  *Node
 	fact   *effect.Fact
-	inline bool        // a closure: its effects are the node's own, with no hop
+	inline bool          // a closure: its effects are the node's own, with no hop
 	gates  []*sinks.Gate // the claims checked before the site (or its error), which guard it
 	// args are the call's arguments in parameter order (a method expression's receiver
 	// dropped); nil for a function value, whose arguments are not in view.
