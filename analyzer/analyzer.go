@@ -173,19 +173,26 @@ func analyse(pass *analysis.Pass, index *model.Index, dirs map[*token.File]*dire
 		pass.ExportObjectFact(f.Fn, f.Fact)
 	}
 	jobs := retries(pass, defs)
+	allJobs := func() []frameworks.JobRetry { v, _ := jobs(); return v }
+	timed := func() []frameworks.JobRetry { _, v := jobs(); return v }
 
 	in := report.Input{Fset: pass.Fset, Pkg: pass.Pkg, Files: pass.Files, Judge: judge, Report: pass.Report}
 	if _, middleware := frameworks.Imports(pass.Pkg); middleware && cfg.Required[checklist.TTL] {
-		if js := jobs(); len(js) > 0 {
+		if js := timed(); len(js) > 0 {
 			in.Retentions = ttl.Retentions(defs, pass.Files, js)
 		}
 	}
 	hs, remote := handlers.Find(handlers.Input{Pkg: pass.Pkg, Info: pass.TypesInfo, Files: pass.Files, Graph: g, Defs: defs, Models: entries})
 	for _, h := range hs {
+		if len(h.Effects) > 0 {
+			if fw, job := frameworks.JobOf(defs, h.RegCall, h.Sig); fw != "" {
+				h.AtMostOnce = frameworks.AtMostOnce(allJobs(), fw, job)
+			}
+		}
 		hv := report.HandlerVerdicts{Handler: h, Effects: h.Effects.Known()}
 		hv.Decisions = decisions.Judge(h, hv.Effects, pass.TypesInfo, cfg)
 		if d := decisions.Declared(h); d != nil && d.TTL > 0 && cfg.Required[checklist.TTL] {
-			hv.TTL = ttl.Declared(h, d.TTL, defs, jobs())
+			hv.TTL = ttl.Declared(h, d.TTL, defs, timed())
 		}
 		in.Handlers = append(in.Handlers, hv)
 	}
@@ -211,8 +218,9 @@ func analyse(pass *analysis.Pass, index *model.Index, dirs map[*token.File]*dire
 
 // retries exports the package's retry settings (only packages that import asynq or River
 // pay for the walk) and returns the jobs in view, its own and its dependencies', read on
-// first use.
-func retries(pass *analysis.Pass, defs *defuse.Index) func() []frameworks.JobRetry {
+// first use: all of them, and those whose retry horizons are known (none when the package
+// sets its own retry schedule).
+func retries(pass *analysis.Pass, defs *defuse.Index) func() (all, timed []frameworks.JobRetry) {
 	var own frameworks.Retries
 	if framework, _ := frameworks.Imports(pass.Pkg); framework {
 		own = frameworks.CollectRetries(defs, pass.Files)
@@ -220,9 +228,9 @@ func retries(pass *analysis.Pass, defs *defuse.Index) func() []frameworks.JobRet
 			pass.ExportPackageFact(&frameworks.RetryFact{Jobs: own.Own})
 		}
 	}
-	var jobs []frameworks.JobRetry
+	var all, timed []frameworks.JobRetry
 	read := false
-	return func() []frameworks.JobRetry {
+	return func() ([]frameworks.JobRetry, []frameworks.JobRetry) {
 		if !read {
 			read = true
 			var deps []frameworks.JobRetry
@@ -231,9 +239,10 @@ func retries(pass *analysis.Pass, defs *defuse.Index) func() []frameworks.JobRet
 					deps = append(deps, f.Jobs...)
 				}
 			}
-			jobs = ttl.Jobs(own, deps)
+			all = append(append([]frameworks.JobRetry(nil), own.Own...), deps...)
+			timed = ttl.Jobs(own, deps)
 		}
-		return jobs
+		return all, timed
 	}
 }
 

@@ -55,6 +55,8 @@ type Handler struct {
 	Framework string    // "asynq", "river", "watermill", "idempotency", "directive"
 	Effects   effect.Set
 	Wrapped   bool // handed to idemlint's runtime middleware where it is registered
+	// AtMostOnce says why its queue never runs its job again, or "".
+	AtMostOnce string
 }
 
 // HandlerVerdicts are the checks' verdicts on one handler of the package.
@@ -121,7 +123,7 @@ func Emit(in Input) ([]*Handler, []*Finding) {
 // handler reports one handler's problems and findings, with the fixes offered on them.
 func (in Input) handler(hv HandlerVerdicts) (*Handler, []*Finding) {
 	h := hv.Handler
-	hd := &Handler{Pos: h.Pos(), Name: h.Name, Framework: h.Framework, Effects: hv.Effects, Wrapped: h.Wrapped}
+	hd := &Handler{Pos: h.Pos(), Name: h.Name, Framework: h.Framework, Effects: hv.Effects, Wrapped: h.Wrapped, AtMostOnce: h.AtMostOnce}
 	if hv.TTL != nil {
 		in.Report(problem(*hv.TTL))
 	}
