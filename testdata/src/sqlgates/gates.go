@@ -1,4 +1,4 @@
-// Package sqlgates exercises the state gates an application writes itself: a conditional
+// Package sqlgates exercises the state gates an application writes itself: a conditional // want package:"has effects" package:`retries asynq:order:created=unset`
 // UPDATE, DELETE or INSERT ... DO NOTHING whose affected-row count (or RETURNING row) is
 // checked with an early return claims the job, as a Redis SETNX does; a row locked with
 // SELECT ... FOR UPDATE, checked and written in one transaction, guards what commits with

@@ -1,9 +1,10 @@
-package sqlgates
+package txgates
 
 import (
 	"context"
 
 	"github.com/hibiken/asynq"
+	"github.com/jackc/pgx/v5"
 )
 
 // PayLocked locks the order, returns when it is already paid, and writes the ledger and the
@@ -30,7 +31,7 @@ func PayLocked(ctx context.Context, t *asynq.Task) error { // want PayLocked:`ef
 	if _, err := pool.Exec(ctx, "INSERT INTO audit (order_id) VALUES ($1)", id); err != nil { // want `handler PayLocked: SQL write not safe to repeat: INSERT without conflict handling \(PayLocked -> \(\*pgxpool.Pool\).Exec\); missing: key, enforcement, partial$`
 		return err
 	}
-	if err := notify(id); err != nil { // want `handler PayLocked: HTTP POST without an Idempotency-Key header \(this call cannot set one\) \(PayLocked -> sqlgates.notify -> http.Post\); missing: key, enforcement, partial$`
+	if err := notify(id); err != nil { // want `handler PayLocked: HTTP POST without an Idempotency-Key header \(this call cannot set one\) \(PayLocked -> txgates.notify -> http.Post\); missing: key, enforcement, partial$`
 		return err
 	}
 	if _, err := tx.Exec(ctx, "UPDATE orders SET status = 'paid' WHERE id = $1", id); err != nil {
@@ -125,4 +126,10 @@ func ShipOnPool(ctx context.Context, t *asynq.Task) error { // want ShipOnPool:`
 		return err
 	}
 	return tx.Commit(ctx)
+}
+
+// insertShipment writes the shipment on the transaction it is given.
+func insertShipment(ctx context.Context, tx pgx.Tx, id string) error {
+	_, err := tx.Exec(ctx, "INSERT INTO shipments (order_id) VALUES ($1)", id)
+	return err
 }

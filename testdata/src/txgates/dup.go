@@ -1,4 +1,4 @@
-package sqlgates // want package:"has effects"
+package txgates // want package:"has effects"
 
 import (
 	"context"
