@@ -78,7 +78,8 @@ func (w *gateWalk) block(list []ast.Stmt, end token.Pos) {
 	top := len(w.stack) - 1
 	for i, st := range list {
 		w.stack[top].idx = i
-		w.visit(st, env{blocks: append([]envBlock(nil), w.stack...), end: end})
+		// The visit reads the stack at once and keeps none of it: no copy.
+		w.visit(st, env{blocks: w.stack, end: end})
 		w.nested(st)
 	}
 	w.stack = w.stack[:top]
