@@ -164,7 +164,7 @@ type Handler struct {
 	Wrapped   bool // handed to idemlint's runtime middleware where it is registered
 	// AtMostOnce says why its queue never runs its job again (River MaxAttempts 1, asynq
 	// MaxRetry(0) at every insert site in view), or "": its effects are not reported.
-	AtMostOnce string `json:",omitempty"`
+	AtMostOnce string
 	Effects    []Effect
 	Directives []*Directive // directives inside its declaration (doc comment included)
 }
