@@ -7,6 +7,7 @@ package report
 
 import (
 	"fmt"
+	"github.com/chokaq/idemlint/internal/frameworks"
 	"go/ast"
 	"go/token"
 	"go/types"
@@ -35,6 +36,10 @@ type Result struct {
 	// Program summarises the package for a program-wide link; nil unless the analyzer was
 	// made for one (analyzer.ForProgram).
 	Program *callgraph.Summary
+	// Jobs are the retry settings the package gives jobs (program-wide link only): the
+	// driver hands every package's to the next round, where a job runs at most once only
+	// if every insert in the program says so.
+	Jobs []frameworks.JobRetry
 }
 
 // Finding is one reported effect diagnostic in structured form, for drivers that write
