@@ -147,7 +147,7 @@ func (s *settings) run(pass *analysis.Pass) (res any, err error) {
 			testHookEvaluate(name)
 		}
 	}
-	r, g := analyse(pass, index, dirs, cfg.checks(), s.links, visit)
+	r, g := analyse(pass, index, dirs, cfg.checks(), s.links, s.jobs, visit)
 	if s.program {
 		r.Program = g.Summary()
 		r.Program.Converted = callgraph.Conversions(pass.TypesInfo, pass.Files)
@@ -158,7 +158,7 @@ func (s *settings) run(pass *analysis.Pass) (res any, err error) {
 // analyse runs the pipeline on one package: the def-use index, the call graph (sinks
 // judged as it is built) and its solution, the facts for importers, the handlers, the
 // checks, and the report.
-func analyse(pass *analysis.Pass, index *model.Index, dirs map[*token.File]*directive.File, cfg checks.Config, links callgraph.Links, visit func(string)) (*Result, *callgraph.Graph) {
+func analyse(pass *analysis.Pass, index *model.Index, dirs map[*token.File]*directive.File, cfg checks.Config, links callgraph.Links, programJobs []frameworks.JobRetry, visit func(string)) (*Result, *callgraph.Graph) {
 	fileDirs := func(f *ast.File) *directive.File { return dirs[pass.Fset.File(f.Pos())] }
 	defs := defuse.Build(pass.Pkg, pass.TypesInfo, pass.Files)
 	entries := model.NewEntries(index)
@@ -172,21 +172,31 @@ func analyse(pass *analysis.Pass, index *model.Index, dirs map[*token.File]*dire
 	for _, f := range g.Facts() {
 		pass.ExportObjectFact(f.Fn, f.Fact)
 	}
-	jobs := retries(pass, defs)
+	jobs, own := retries(pass, defs)
+	allJobs := func() []frameworks.JobRetry { v, _ := jobs(); return v }
+	if programJobs != nil {
+		allJobs = func() []frameworks.JobRetry { return programJobs }
+	}
+	timed := func() []frameworks.JobRetry { _, v := jobs(); return v }
 
 	in := report.Input{Fset: pass.Fset, Pkg: pass.Pkg, Files: pass.Files, Judge: judge, Report: pass.Report}
 	if _, middleware := frameworks.Imports(pass.Pkg); middleware && cfg.Required[checklist.TTL] {
-		if js := jobs(); len(js) > 0 {
+		if js := timed(); len(js) > 0 {
 			in.Retentions = ttl.Retentions(defs, pass.Files, js)
 		}
 	}
 	hs, remote := handlers.Find(handlers.Input{Pkg: pass.Pkg, Info: pass.TypesInfo, Files: pass.Files, Graph: g, Defs: defs, Models: entries})
 	for _, h := range hs {
+		if len(h.Effects) > 0 {
+			if fw, job := frameworks.JobOf(defs, h.RegCall, h.Sig); fw != "" {
+				h.AtMostOnce = frameworks.AtMostOnce(allJobs(), fw, job)
+			}
+		}
 		hv := report.HandlerVerdicts{Handler: h, Effects: h.Effects.Known()}
 		hv.Decisions = decisions.Judge(h, hv.Effects, pass.TypesInfo, cfg)
 		hv.Decisions.AddOthers(h, func(k effect.Kind) []callgraph.Reached { return g.Reach(h.Node, k) })
 		if d := decisions.Declared(h); d != nil && d.TTL > 0 && cfg.Required[checklist.TTL] {
-			hv.TTL = ttl.Declared(h, d.TTL, defs, jobs())
+			hv.TTL = ttl.Declared(h, d.TTL, defs, timed())
 		}
 		in.Handlers = append(in.Handlers, hv)
 	}
@@ -207,13 +217,14 @@ func analyse(pass *analysis.Pass, index *model.Index, dirs map[*token.File]*dire
 			all = append(all, df.All...)
 		}
 	}
-	return &Result{Handlers: handlersFound, Directives: all, Findings: findings}, g
+	return &Result{Handlers: handlersFound, Directives: all, Findings: findings, Jobs: own}, g
 }
 
 // retries exports the package's retry settings (only packages that import asynq or River
 // pay for the walk) and returns the jobs in view, its own and its dependencies', read on
-// first use.
-func retries(pass *analysis.Pass, defs *defuse.Index) func() []frameworks.JobRetry {
+// first use: all of them, and those whose retry horizons are known (none when the package
+// sets its own retry schedule).
+func retries(pass *analysis.Pass, defs *defuse.Index) (func() (all, timed []frameworks.JobRetry), []frameworks.JobRetry) {
 	var own frameworks.Retries
 	if framework, _ := frameworks.Imports(pass.Pkg); framework {
 		own = frameworks.CollectRetries(defs, pass.Files)
@@ -221,9 +232,9 @@ func retries(pass *analysis.Pass, defs *defuse.Index) func() []frameworks.JobRet
 			pass.ExportPackageFact(&frameworks.RetryFact{Jobs: own.Own})
 		}
 	}
-	var jobs []frameworks.JobRetry
+	var all, timed []frameworks.JobRetry
 	read := false
-	return func() []frameworks.JobRetry {
+	return func() ([]frameworks.JobRetry, []frameworks.JobRetry) {
 		if !read {
 			read = true
 			var deps []frameworks.JobRetry
@@ -232,10 +243,11 @@ func retries(pass *analysis.Pass, defs *defuse.Index) func() []frameworks.JobRet
 					deps = append(deps, f.Jobs...)
 				}
 			}
-			jobs = ttl.Jobs(own, deps)
+			all = append(append([]frameworks.JobRetry(nil), own.Own...), deps...)
+			timed = ttl.Jobs(own, deps)
 		}
-		return jobs
-	}
+		return all, timed
+	}, own.Own
 }
 
 func isStandard(pass *analysis.Pass) bool {
@@ -290,13 +302,15 @@ func directivesAndReach(pass *analysis.Pass, ix *model.Index) (map[*token.File]*
 // ForProgram returns an analyzer with a's settings (after its flags are parsed) for a
 // driver that links the whole program: each package's Result.Program summarises it, and
 // open interface calls also reach links, the implementations a link found elsewhere in
-// the program (see internal/link).
-func ForProgram(a *analysis.Analyzer, links callgraph.Links) (*analysis.Analyzer, error) {
+// the program (see internal/link). jobs, when not nil, are the retry settings of the whole
+// program (every package's Result.Jobs of an earlier round): whether a job runs at most once
+// is then judged from every insert in the program, not those in a package's view.
+func ForProgram(a *analysis.Analyzer, links callgraph.Links, jobs []frameworks.JobRetry) (*analysis.Analyzer, error) {
 	s, err := settingsOf(a)
 	if err != nil {
 		return nil, err
 	}
-	s.program, s.links = true, links
+	s.program, s.links, s.jobs = true, links, jobs
 	if _, err := s.compile(); err != nil {
 		return nil, err
 	}

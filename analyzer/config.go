@@ -14,6 +14,7 @@ import (
 	"github.com/chokaq/idemlint/internal/checks"
 	"github.com/chokaq/idemlint/internal/config"
 	"github.com/chokaq/idemlint/internal/effect"
+	"github.com/chokaq/idemlint/internal/frameworks"
 	"github.com/chokaq/idemlint/internal/model"
 )
 
@@ -34,6 +35,9 @@ type settings struct {
 	// resolve open calls with links, the implementations the link found.
 	program bool
 	links   callgraph.Links
+	// jobs are the retry settings of every package of the program, from a previous round
+	// of a program-wide link (nil: the package's and its dependencies').
+	jobs []frameworks.JobRetry
 
 	once     sync.Once
 	compiled *compiled

@@ -72,6 +72,7 @@ type Graph struct {
 	Open []OpenCall
 
 	importFacts map[*types.Func]*effect.Fact
+	claims      map[*Node]*effect.Claim // ClaimOf's answers for the package's functions
 	generated   map[*types.Package]bool
 	methods     methodIndex
 	// slots are the function values stored in each field and package variable, indexed on
@@ -95,8 +96,6 @@ type Node struct {
 	// Calls marks the function-typed parameters the function only calls (Fact.Calls),
 	// solved before the sites are resolved: the arguments there enter through the call.
 	Calls uint64
-	// claims is set when the body calls a gate: only then is it searched for gate checks.
-	claims bool
 
 	// Directives in the declaration's doc comment.
 	Barrier   *directive.Directive   // //idemlint:idempotent
@@ -131,8 +130,8 @@ type Site struct {
 	sink   *effect.Effect
 	local  *Node
 	fact   *effect.Fact
-	inline bool        // a closure: its effects are the node's own, with no hop
-	gate   *sinks.Gate // the claim checked before the site, whose early return guards it
+	inline bool          // a closure: its effects are the node's own, with no hop
+	gates  []*sinks.Gate // the claims checked before the site (or its error), which guard it
 	// args are the call's arguments in parameter order (a method expression's receiver
 	// dropped); nil for a function value, whose arguments are not in view.
 	args []ast.Expr
@@ -341,26 +340,58 @@ func (g *Graph) resolve(n *Node) {
 		}
 		return visit(x)
 	})
-	if n.claims {
+	if len(n.Sites) > 0 {
 		g.attachGates(n)
 	}
 }
 
-// attachGates attaches to each site of n the best gate covering it: a gate with a stable
-// key before one without.
+// attachGates attaches to each site of n the gates covering it: those with a stable key,
+// else one without (which says why it guards nothing).
 func (g *Graph) attachGates(n *Node) {
-	gates := g.in.Judge.Gates(n.Body, n.scope)
+	gates := g.in.Judge.Gates(n.Body, n.scope, g.ClaimOf)
 	for i := range n.Sites {
 		s := &n.Sites[i]
+		var stable []*sinks.Gate
+		var unstable *sinks.Gate
 		for _, gt := range gates {
-			if !gt.Covers(s.Pos) {
-				continue
-			}
-			if s.gate == nil || (s.gate.Why != "" && gt.Why == "") {
-				s.gate = gt
+			switch {
+			case !gt.Covers(s.Pos):
+			case gt.Why == "":
+				stable = append(stable, gt)
+			case unstable == nil:
+				unstable = gt
 			}
 		}
+		s.gates = stable
+		if len(stable) == 0 && unstable != nil {
+			s.gates = []*sinks.Gate{unstable}
+		}
 	}
+}
+
+// ClaimOf says what fn's result reports of a claim its body makes: for a function of the
+// package, read from its body once; for another package's, from its fact.
+func (g *Graph) ClaimOf(fn *types.Func) *effect.Claim {
+	n := g.ByFunc[fn]
+	if n == nil {
+		if fn.Pkg() == nil || fn.Pkg() == g.in.Pkg {
+			return nil
+		}
+		if f := g.Fact(fn); f != nil {
+			return f.Claim
+		}
+		return nil
+	}
+	if c, ok := g.claims[n]; ok {
+		return c
+	}
+	if g.claims == nil {
+		g.claims = map[*Node]*effect.Claim{}
+	}
+	g.claims[n] = nil // a recursive helper reads no claim of itself
+	c := g.in.Judge.ReturnedClaim(n.Body, n.Sig, g.ClaimOf)
+	g.claims[n] = c
+	return c
 }
 
 // valueRef handles a function used as a value: a method value, a callback, a handler handed
@@ -392,9 +423,6 @@ func (g *Graph) resolveCall(n *Node, call *ast.CallExpr) map[ast.Expr]bool {
 	entry := g.in.Judge.Models.Of(fn)
 	if entry.Read {
 		return nil // the models say it only reads, whatever its body or facts hold (reads)
-	}
-	if entry.Gate != nil {
-		n.claims = true
 	}
 	if entry.HandlerCall != "" && n.HandlerCall == "" {
 		n.HandlerCall = entry.HandlerCall

@@ -99,8 +99,8 @@ func (g *Graph) through(n *Node, s *Site, e effect.Effect) (effect.Effect, bool)
 		}
 		e = e.Prepend(s.callee, effect.ShortPos(g.in.Fset, s.Pos))
 	}
-	if s.gate != nil {
-		e = s.gate.Guard(e)
+	for _, gt := range s.gates {
+		e = gt.Guard(e)
 	}
 	if s.guard != "" && e.Kind == s.guard && e.State != effect.Protected {
 		// The write the generated call reaches is an upsert (its conflict options come
@@ -154,10 +154,14 @@ func (g *Graph) funcFacts(keep func(*types.Func) bool, withCalls bool) []FuncFac
 		if withCalls {
 			calls = n.Calls
 		}
-		if n.Fn == nil || !keep(n.Fn) || (len(n.Effects) == 0 && !n.TxCompletion && calls == 0) {
+		if n.Fn == nil || !keep(n.Fn) {
 			continue
 		}
-		out = append(out, FuncFact{n.Fn, &effect.Fact{Effects: append(effect.Set(nil), n.Effects...), CompletesInTx: n.TxCompletion, Calls: calls}})
+		claim := g.ClaimOf(n.Fn)
+		if len(n.Effects) == 0 && !n.TxCompletion && calls == 0 && claim == nil {
+			continue
+		}
+		out = append(out, FuncFact{n.Fn, &effect.Fact{Effects: append(effect.Set(nil), n.Effects...), CompletesInTx: n.TxCompletion, Calls: calls, Claim: claim}})
 	}
 	return out
 }

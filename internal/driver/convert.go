@@ -146,11 +146,12 @@ func (c *converter) handlersOf(pkg *packages.Package, res *analyzer.Result) {
 	fset := pkg.Fset
 	for _, h := range res.Handlers {
 		rh := &result.Handler{
-			Name:      h.Name,
-			Package:   pkg.PkgPath,
-			Framework: h.Framework,
-			Pos:       position(fset, h.Pos, c.root),
-			Wrapped:   h.Wrapped,
+			Name:       h.Name,
+			Package:    pkg.PkgPath,
+			Framework:  h.Framework,
+			Pos:        position(fset, h.Pos, c.root),
+			Wrapped:    h.Wrapped,
+			AtMostOnce: h.AtMostOnce,
 		}
 		key := rh.Pos.String() + "\x00" + rh.Name
 		if c.handlers[key] {

@@ -9,6 +9,7 @@ import (
 
 	"github.com/chokaq/idemlint/analyzer"
 	"github.com/chokaq/idemlint/internal/callgraph"
+	"github.com/chokaq/idemlint/internal/frameworks"
 	"github.com/chokaq/idemlint/internal/link"
 )
 
@@ -20,10 +21,13 @@ const maxRounds = 3
 
 // analyzeProgram analyses pkgs with a and links the program: the open interface calls of
 // every package are resolved against the implementations anywhere in it, and the packages
-// analysed again until the links settle. first wraps the analyzer of the first round (the
-// progress display counts it); the graph returned is the last round's.
+// analysed again until the links settle. A handler the first round finds to run at most
+// once (every insert of its job in its package's view sets MaxAttempts 1 or MaxRetry(0)) is
+// judged again against every insert in the program, which takes a second round even with no
+// links. first wraps the analyzer of the first round (the progress display counts it); the
+// graph returned is the last round's.
 func analyzeProgram(a *analysis.Analyzer, pkgs []*packages.Package, opts *checker.Options, first func(*analysis.Analyzer) *analysis.Analyzer, verbose bool) (*checker.Graph, error) {
-	pa, err := analyzer.ForProgram(a, nil)
+	pa, err := analyzer.ForProgram(a, nil, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -31,16 +35,18 @@ func analyzeProgram(a *analysis.Analyzer, pkgs []*packages.Package, opts *checke
 	if err != nil {
 		return nil, err
 	}
+	jobs, once := programJobs(graph)
 	var prev callgraph.Links
 	for round := 1; round < maxRounds; round++ {
 		links := link.Link(summaries(graph))
-		if len(links) == 0 || (prev != nil && link.Equal(links, prev)) {
+		settled := len(links) == 0 || (prev != nil && link.Equal(links, prev))
+		if settled && !(round == 1 && once) {
 			break
 		}
 		if verbose {
 			log.Printf("link round %d: %d open calls resolved across packages", round, len(links))
 		}
-		if pa, err = analyzer.ForProgram(a, links); err != nil {
+		if pa, err = analyzer.ForProgram(a, links, jobs); err != nil {
 			return nil, err
 		}
 		if graph, err = checker.Analyze([]*analysis.Analyzer{pa}, pkgs, opts); err != nil {
@@ -49,6 +55,24 @@ func analyzeProgram(a *analysis.Analyzer, pkgs []*packages.Package, opts *checke
 		prev = links
 	}
 	return graph, nil
+}
+
+// programJobs collects the retry settings of every analysed package (never nil), and
+// reports whether some handler was found to run at most once.
+func programJobs(graph *checker.Graph) ([]frameworks.JobRetry, bool) {
+	jobs := []frameworks.JobRetry{}
+	once := false
+	for act := range graph.All() {
+		res, _ := act.Result.(*analyzer.Result)
+		if act.Err != nil || res == nil {
+			continue
+		}
+		jobs = append(jobs, res.Jobs...)
+		for _, h := range res.Handlers {
+			once = once || h.AtMostOnce != ""
+		}
+	}
+	return jobs, once
 }
 
 // summaries collects every analysed package's summary, dependencies included: an

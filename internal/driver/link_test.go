@@ -83,3 +83,39 @@ func TestProgramIsTheModule(t *testing.T) {
 		}
 	}
 }
+
+// A job inserted for one attempt in its own package and with the default retries in a
+// command (testdata/modules/oncejobs): the worker's package alone sees only the first
+// insert, so the job looks like it runs at most once; the program sees both, and the
+// worker's POST is reported. Narrowed to the worker's package, it is not.
+func TestProgramAtMostOnce(t *testing.T) {
+	dir, err := filepath.Abs(filepath.Join("..", "..", "testdata", "modules", "oncejobs"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Chdir(dir)
+	for _, tc := range []struct {
+		patternsOnly bool
+		findings     int
+		once         string
+	}{
+		{false, 1, ""},
+		{true, 0, "River job jobs.PowerArgs is inserted only with MaxAttempts 1"},
+	} {
+		out, err := Run(Config{Analyzer: analyzer.Analyzer, Patterns: []string{"./jobs"}, PatternsOnly: tc.patternsOnly})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(out.Run.Errors) > 0 {
+			t.Fatalf("errors: %+v", out.Run.Errors)
+		}
+		if len(out.Run.Findings) != tc.findings {
+			t.Errorf("PatternsOnly=%v: %d findings, want %d: %+v", tc.patternsOnly, len(out.Run.Findings), tc.findings, out.Run.Findings)
+		}
+		for _, h := range out.Run.Handlers {
+			if h.Name == "(*PowerWorker).Work" && h.AtMostOnce != tc.once {
+				t.Errorf("PatternsOnly=%v: at most once %q, want %q", tc.patternsOnly, h.AtMostOnce, tc.once)
+			}
+		}
+	}
+}

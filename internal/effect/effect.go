@@ -253,7 +253,28 @@ type Fact struct {
 	// transaction (River's JobCompleteTx, the runtime's sqlstore CompleteTx), directly or
 	// through a callee, so its database writes and the completion commit together.
 	CompletesInTx bool
+	// Claim, when set, says that a result of the function reports a claim (see Claim).
+	Claim *Claim
 }
+
+// Claim says that a function's result reports a claim its body makes (a helper that
+// returns `updated bool` from a conditional UPDATE): its callers can check it with an early
+// return, as they would the statement's affected-row count.
+type Claim struct {
+	Result uint8     // the result's index
+	Read   ClaimRead // how the result says whether the claim was made
+	What   string    // the claim in words, with its position: "conditional UPDATE at repo.go:12"
+}
+
+// ClaimRead says how a result reports a claim.
+type ClaimRead uint8
+
+// The ways a result reports a claim.
+const (
+	ReadTrue   ClaimRead = iota + 1 // a bool, true when the claim was made
+	ReadCount                       // a row count, 0 when the claim failed
+	ReadNoRows                      // an error, ErrNoRows when the claim failed
+)
 
 // AFact marks Fact as an analysis fact.
 func (*Fact) AFact() {}
@@ -285,6 +306,9 @@ func (f *Fact) String() string {
 	}
 	if f.Calls != 0 {
 		s = append(s, "calls-params("+bits(f.Calls)+")")
+	}
+	if f.Claim != nil {
+		s = append(s, fmt.Sprintf("claims(result %d)", f.Claim.Result))
 	}
 	return strings.Join(s, " ")
 }

@@ -89,6 +89,7 @@ func TestFactBinaryEncoding(t *testing.T) {
 	f.Effects[0].KeyParams = 1<<0 | 1<<3
 	f.Effects[0].Tx = TxOutside
 	f.Effects[1].MethodParam = 2
+	f.Claim = &Claim{Result: 1, Read: ReadNoRows, What: "DELETE"}
 	data, err := f.MarshalBinary()
 	if err != nil {
 		t.Fatal(err)
@@ -97,7 +98,8 @@ func TestFactBinaryEncoding(t *testing.T) {
 	if err := back.UnmarshalBinary(data); err != nil {
 		t.Fatal(err)
 	}
-	if !back.Effects.Equal(f.Effects) || !back.CompletesInTx || back.Calls != f.Calls || back.Effects[1].MethodParam != 2 || back.Effects[0].Tx != TxOutside {
+	if !back.Effects.Equal(f.Effects) || !back.CompletesInTx || back.Calls != f.Calls || back.Effects[1].MethodParam != 2 || back.Effects[0].Tx != TxOutside ||
+		back.Claim == nil || *back.Claim != *f.Claim {
 		t.Fatalf("round trip changed the fact:\n got %+v\nwant %+v", back, *f)
 	}
 	for i := 0; i < len(data); i++ {

@@ -12,7 +12,8 @@ import (
 // and all, which is most of the bytes of a small fact. The encoding is deterministic (the
 // set is sorted, no maps) and versioned by its first byte.
 //
-//	fact   = version(2) flags uvarint(calls) nEffects effect*
+//	fact   = version(2) flags uvarint(calls) [claim] nEffects effect*   (flags: 1 completes in tx, 2 claim)
+//	claim  = result read str(what)
 //	effect = str(kind) state str(detail) uvarint(keyParams) tx methodParam nHops hop*
 //	hop    = str(func) str(pos)
 //	str    = uvarint(len) bytes
@@ -26,8 +27,15 @@ func (f *Fact) MarshalBinary() ([]byte, error) {
 	if f.CompletesInTx {
 		flags |= 1
 	}
+	if f.Claim != nil {
+		flags |= 2
+	}
 	b = append(b, flags)
 	b = binary.AppendUvarint(b, f.Calls)
+	if f.Claim != nil {
+		b = append(b, f.Claim.Result, byte(f.Claim.Read))
+		b = appendString(b, f.Claim.What)
+	}
 	b = binary.AppendUvarint(b, uint64(len(f.Effects)))
 	for _, e := range f.Effects {
 		b = appendString(b, string(e.Kind))
@@ -53,6 +61,9 @@ func (f *Fact) UnmarshalBinary(data []byte) error {
 	}
 	flags := r.byte()
 	calls := r.uvarint()
+	if flags&2 != 0 {
+		f.Claim = &Claim{Result: r.byte(), Read: ClaimRead(r.byte()), What: r.string()}
+	}
 	n := r.count()
 	effects := make(Set, 0, n)
 	for i := 0; i < n && r.err == nil; i++ {

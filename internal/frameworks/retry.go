@@ -70,6 +70,12 @@ type JobRetry struct {
 	Framework string // "asynq" or "river"
 	Job       string // asynq task type; River args type "pkg/path.Type", "" for the client default
 	Count     int    // asynq: retries after the first attempt; River: attempts in all
+	// Unset: a site that makes or inserts the job leaves the count to the default (Count
+	// is then 0): the job is not known to run at most once.
+	Unset bool
+	// ArgsDefault: the count is the River args type's own InsertOpts, the default of every
+	// insert that sets none.
+	ArgsDefault bool
 }
 
 // AFact marks RetryFact as an analysis fact.
@@ -78,7 +84,14 @@ func (*RetryFact) AFact() {}
 func (f *RetryFact) String() string {
 	parts := make([]string, len(f.Jobs))
 	for i, j := range f.Jobs {
-		parts[i] = fmt.Sprintf("%s:%s=%d", j.Framework, j.Job, j.Count)
+		switch {
+		case j.Unset:
+			parts[i] = fmt.Sprintf("%s:%s=unset", j.Framework, j.Job)
+		case j.ArgsDefault:
+			parts[i] = fmt.Sprintf("%s:%s=%d(args)", j.Framework, j.Job, j.Count)
+		default:
+			parts[i] = fmt.Sprintf("%s:%s=%d", j.Framework, j.Job, j.Count)
+		}
 	}
 	return "retries " + strings.Join(parts, " ")
 }
@@ -96,11 +109,71 @@ func (j JobRetry) Source() string {
 
 func sortRetries(js []JobRetry) {
 	sort.Slice(js, func(i, j int) bool {
-		if js[i].Framework != js[j].Framework {
-			return js[i].Framework < js[j].Framework
+		a, b := js[i], js[j]
+		if a.Framework != b.Framework {
+			return a.Framework < b.Framework
 		}
-		return js[i].Job < js[j].Job
+		if a.Job != b.Job {
+			return a.Job < b.Job
+		}
+		return a.rank() < b.rank()
 	})
+}
+
+// rank orders the records of one job: set at a site, then the args default, then unset.
+func (j JobRetry) rank() int {
+	switch {
+	case j.Unset:
+		return 2
+	case j.ArgsDefault:
+		return 1
+	}
+	return 0
+}
+
+// AtMostOnce says why the job a handler runs (framework and job as JobOf names them) is
+// never run again by its queue, or "": every site in view that makes or inserts it sets
+// asynq MaxRetry(0) or River MaxAttempts 1 (a River insert that sets none takes its args
+// type's InsertOpts, else the client's MaxAttempts, which must then be 1 too), and at least
+// one does. asynq archives such a task when it fails or its worker dies; River discards
+// such a job, its rescuer too. jobs are the settings in view (the package's and its
+// dependencies').
+func AtMostOnce(jobs []JobRetry, framework, job string) string {
+	if framework == "" || job == "" {
+		return ""
+	}
+	once := 0 // asynq: no retry; River: one attempt
+	if framework == River {
+		once = 1
+	}
+	var set, unset, fallback bool
+	clientOnce := false
+	for _, j := range jobs {
+		switch {
+		case j.Framework != framework:
+		case framework == River && j.Job == "":
+			clientOnce = j.Count == once // the client default an unset insert falls back to
+			if j.Count > once {
+				return ""
+			}
+		case j.Job != job:
+		case j.Unset:
+			unset = true
+		case j.Count != once:
+			return ""
+		case j.ArgsDefault:
+			fallback, set = true, true
+		default:
+			set = true
+		}
+	}
+	if (!set && !(unset && clientOnce)) || (unset && !fallback && !clientOnce) {
+		return ""
+	}
+	if framework == Asynq {
+		return fmt.Sprintf("asynq task %q is enqueued only with MaxRetry(0)", job)
+	}
+	return fmt.Sprintf("River job %s is inserted only with MaxAttempts 1", shortType(job))
 }
 
 // shortType drops the import path of "pkg/path.Type" but the last element.

@@ -36,12 +36,15 @@ func Imports(pkg *types.Package) (framework, middleware bool) {
 // Enqueue with a task type in view, River InsertOpts{MaxAttempts: n} returned by an args
 // type's InsertOpts method or given to Insert, and River Config{MaxAttempts: n}.
 func CollectRetries(defs *defuse.Index, files []*ast.File) Retries {
-	c := collector{defs: defs, best: map[[2]string]int{}}
+	c := collector{defs: defs, best: map[[3]string]int{}, asynqSet: map[string]bool{}}
 	for _, f := range files {
 		ast.Inspect(f, c.visit)
 	}
 	for k, n := range c.best {
-		c.rs.Own = append(c.rs.Own, JobRetry{Framework: k[0], Job: k[1], Count: n})
+		if k[2] == "unset" && k[0] == Asynq && c.asynqSet[k[1]] {
+			continue // NewTask leaves it, an Enqueue of the task type here sets it
+		}
+		c.rs.Own = append(c.rs.Own, JobRetry{Framework: k[0], Job: k[1], Count: n, Unset: k[2] == "unset", ArgsDefault: k[2] == "args"})
 	}
 	sortRetries(c.rs.Own)
 	return c.rs
@@ -49,12 +52,18 @@ func CollectRetries(defs *defuse.Index, files []*ast.File) Retries {
 
 type collector struct {
 	defs *defuse.Index
-	best map[[2]string]int
-	rs   Retries
+	// best is the largest count per framework, job and kind of record ("": set at a site,
+	// "args": the River args type's InsertOpts, "unset": a site that sets none).
+	best map[[3]string]int
+	// asynqSet holds the task types an Enqueue here gives MaxRetry.
+	asynqSet map[string]bool
+	rs       Retries
 }
 
-func (c *collector) record(framework, job string, n int) {
-	k := [2]string{framework, job}
+func (c *collector) record(framework, job string, n int) { c.recordAs(framework, job, "", n) }
+
+func (c *collector) recordAs(framework, job, kind string, n int) {
+	k := [3]string{framework, job, kind}
 	if old, ok := c.best[k]; !ok || n > old {
 		c.best[k] = n
 	}
@@ -78,7 +87,7 @@ func (c *collector) visit(x ast.Node) bool {
 		ast.Inspect(x.Body, func(y ast.Node) bool {
 			if lit, ok := y.(*ast.CompositeLit); ok {
 				if n, ok := c.maxAttempts(lit); ok && job != "" {
-					c.record(River, job, n)
+					c.recordAs(River, job, "args", n)
 				}
 			}
 			return true
@@ -96,6 +105,13 @@ func (c *collector) visit(x ast.Node) bool {
 			if _, ok := defuse.FieldValue(x, "RetryDelayFunc"); ok {
 				c.rs.CustomSchedule = true
 			}
+		case RiverPath + ".InsertManyParams":
+			// river.InsertManyParams{Args: A{}, InsertOpts: &river.InsertOpts{...}}
+			args, _ := defuse.FieldValue(x, "Args")
+			if job := TypeName(info.TypeOf(args)); job != "" {
+				opts, _ := defuse.FieldValue(x, "InsertOpts")
+				c.riverSite(job, opts)
+			}
 		}
 	}
 	return true
@@ -111,9 +127,11 @@ func (c *collector) call(x *ast.CallExpr) {
 	}
 	switch model.Normalize(fn.Origin().FullName()) {
 	case AsynqPath + ".NewTask":
-		if t := c.defs.ConstString(defuse.ArgAt(x, 0)); t != "" && len(x.Args) > 2 {
-			if n, ok := c.maxRetry(x.Args[2:]); ok {
+		if t := c.defs.ConstString(defuse.ArgAt(x, 0)); t != "" {
+			if n, ok := c.maxRetry(x.Args[min(2, len(x.Args)):]); ok {
 				c.record(Asynq, t, n)
+			} else {
+				c.recordAs(Asynq, t, "unset", 0)
 			}
 		}
 	case "(*" + AsynqPath + ".Client).Enqueue", "(*" + AsynqPath + ".Client).EnqueueContext":
@@ -124,6 +142,7 @@ func (c *collector) call(x *ast.CallExpr) {
 		if t := c.taskType(defuse.ArgAt(x, i)); t != "" && len(x.Args) > i+1 {
 			if n, ok := c.maxRetry(x.Args[i+1:]); ok {
 				c.record(Asynq, t, n)
+				c.asynqSet[t] = true
 			}
 		}
 	case "(*" + RiverPath + ".Client[TTx]).Insert", "(*" + RiverPath + ".Client[TTx]).InsertTx":
@@ -131,12 +150,19 @@ func (c *collector) call(x *ast.CallExpr) {
 		if fn.Name() == "InsertTx" {
 			i = 2
 		}
-		if n, ok := c.maxAttempts(defuse.ArgAt(x, i+1)); ok {
-			if job := TypeName(c.defs.Info.TypeOf(defuse.ArgAt(x, i))); job != "" {
-				c.record(River, job, n)
-			}
+		if job := TypeName(c.defs.Info.TypeOf(defuse.ArgAt(x, i))); job != "" {
+			c.riverSite(job, defuse.ArgAt(x, i+1))
 		}
 	}
+}
+
+// riverSite records a River insert of job with options opts (nil: none).
+func (c *collector) riverSite(job string, opts ast.Expr) {
+	if n, ok := c.maxAttempts(opts); ok {
+		c.record(River, job, n)
+		return
+	}
+	c.recordAs(River, job, "unset", 0)
 }
 
 // taskType returns the asynq task type of a task expression: asynq.NewTask("t", ...) there

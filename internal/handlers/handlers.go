@@ -25,6 +25,10 @@ type Handler struct {
 	// Dedup names the in-memory deduplicating middleware of the router it is registered on
 	// (Watermill's Deduplicator), or "": its findings say that this is not enforcement.
 	Dedup string
+	// AtMostOnce says why its queue never runs its job again (every insert site in view
+	// sets River MaxAttempts 1 or asynq MaxRetry(0)), or "": its effects are then not
+	// retry duplicates. Set by the analyzer from the retry settings in view.
+	AtMostOnce string
 	// RegCall is the modelled registration in this package that hands it to its framework
 	// (the first one), for the fix that wraps it with the runtime middleware.
 	RegCall *ast.CallExpr

@@ -22,11 +22,12 @@ import (
 
 // Status is what a handler's row says at a glance.
 const (
-	StatusFindings  = "findings"    // at least one effect reported
-	StatusProtected = "protected"   // effects, all guarded, declared or claimed by the middleware
-	StatusUnchecked = "not checked" // unguarded effects only of kinds turned off with -disable
-	StatusDeclared  = "declared"    // no effect left once its own directives apply
-	StatusNoEffects = "no effects"  // nothing to protect (effects suppressed in callees vanish too)
+	StatusFindings  = "findings"     // at least one effect reported
+	StatusProtected = "protected"    // effects, all guarded, declared or claimed by the middleware
+	StatusUnchecked = "not checked"  // unguarded effects only of kinds turned off with -disable
+	StatusDeclared  = "declared"     // no effect left once its own directives apply
+	StatusNoEffects = "no effects"   // nothing to protect (effects suppressed in callees vanish too)
+	StatusOnce      = "at most once" // effects, but its queue never runs its job again
 )
 
 // View is what both renderings show.
@@ -46,7 +47,7 @@ type View struct {
 type Summary struct {
 	Packages     int
 	Handlers     int
-	Protected    int // handlers with effects and no finding
+	Protected    int // handlers with effects and no finding (at most once included)
 	WithFindings int
 	Declared     int // handlers whose effects its own //idemlint: directives declare safe
 	Unchecked    int // handlers whose unguarded effects are all of disabled kinds
@@ -86,6 +87,7 @@ type Handler struct {
 	Line       int
 	Status     string
 	Wrapped    bool
+	AtMostOnce string // why its queue never runs its job again, or ""
 	Effects    []Effect
 	Directives []Directive
 	Findings   int
@@ -169,7 +171,7 @@ func (s *Summary) countStatus(status string) {
 	switch status {
 	case StatusFindings:
 		s.WithFindings++
-	case StatusProtected:
+	case StatusProtected, StatusOnce:
 		s.Protected++
 	case StatusDeclared:
 		s.Declared++
@@ -257,12 +259,13 @@ func groupByFramework(rows []*Handler) ([]Framework, []*Handler) {
 // handler as a whole, its directives, and the status that sums them up.
 func handler(h *result.Handler, run *result.Run) *Handler {
 	row := &Handler{
-		Name:      h.Name,
-		Package:   h.Package,
-		Framework: h.Framework,
-		Location:  location(h.Pos),
-		Line:      h.Pos.Line,
-		Wrapped:   h.Wrapped,
+		Name:       h.Name,
+		Package:    h.Package,
+		Framework:  h.Framework,
+		Location:   location(h.Pos),
+		Line:       h.Pos.Line,
+		Wrapped:    h.Wrapped,
+		AtMostOnce: h.AtMostOnce,
 	}
 	findings := handlerFindings(h, run.Findings)
 	for _, e := range h.Effects {
@@ -329,6 +332,9 @@ func effectOf(h *result.Handler, e result.Effect, findings []*result.Finding) Ef
 	case e.Disabled && e.State != effect.Protected.String():
 		ev.Guard = "not checked: " + e.Kind + " is disabled (-disable)"
 		ev.Key, ev.Enforcement, ev.TTL, ev.Partial = "not checked", "not checked", "not checked", "not checked"
+	case e.State != effect.Protected.String() && h.AtMostOnce != "":
+		ev.Guard = "at most once: " + h.AtMostOnce + ", so its queue never runs the job again (a lost job is not retried either)"
+		ev.setDecisions(nil)
 	case e.State != effect.Protected.String() && h.Wrapped:
 		ev.Guard = "the idempotency middleware: its claim keeps a duplicate from running, and the completion marker commits in the write's own transaction (CompleteTx)"
 		ev.setDecisions(nil)
@@ -386,6 +392,8 @@ func status(row *Handler, h *result.Handler, run *result.Run) (status, note stri
 		return StatusFindings, ""
 	case unchecked:
 		return StatusUnchecked, ""
+	case len(row.Effects) > 0 && h.AtMostOnce != "":
+		return StatusOnce, ""
 	case len(row.Effects) > 0:
 		return StatusProtected, ""
 	case declared:

@@ -38,6 +38,9 @@ func sampleRun() *result.Run {
 			{Name: "Wrapped", Package: "q", Framework: "asynq", Wrapped: true, Pos: pos("q/s.go", 50), Effects: []result.Effect{
 				{Kind: "sql.write", State: "unprotected", Detail: "INSERT"},
 			}},
+			{Name: "Once", Package: "q", Framework: "river", AtMostOnce: "River job q.OnceArgs is inserted only with MaxAttempts 1", Pos: pos("q/s.go", 70), Effects: []result.Effect{
+				{Kind: "http.write", State: "unprotected", Detail: "HTTP POST"},
+			}},
 		},
 		Directives: []*result.Directive{ignore},
 	}
@@ -46,7 +49,7 @@ func sampleRun() *result.Run {
 func TestBuild(t *testing.T) {
 	v := inventory.Build("t", sampleRun())
 	s := v.Summary
-	if s.Handlers != 4 || s.WithFindings != 1 || s.Protected != 1 || s.Unchecked != 1 || s.Declared != 1 || s.Findings != 2 || s.Known != 1 || s.Directives != 1 {
+	if s.Handlers != 5 || s.WithFindings != 1 || s.Protected != 2 || s.Unchecked != 1 || s.Declared != 1 || s.Findings != 2 || s.Known != 1 || s.Directives != 1 {
 		t.Errorf("summary %+v", s)
 	}
 	if len(v.Frameworks) != 2 || v.Frameworks[0].Name != "asynq" || len(v.Frameworks[0].Packages) != 2 {
@@ -62,10 +65,13 @@ func TestBuild(t *testing.T) {
 			guards[h.Name+" "+e.Kind] = e.Guard
 		}
 	}
+	if g := guards["Once http.write"]; !strings.HasPrefix(g, "at most once: River job q.OnceArgs") {
+		t.Errorf("guard of an at-most-once job's effect: %q", g)
+	}
 	if g := guards["(*W).Work store.write"]; !strings.HasPrefix(g, "a claim before the effect") {
 		t.Errorf("guard of a claimed effect: %q", g)
 	}
-	for name, want := range map[string]string{"(*W).Work": "findings", "Ping": "declared", "Sync": "not checked", "Wrapped": "protected"} {
+	for name, want := range map[string]string{"(*W).Work": "findings", "Ping": "declared", "Sync": "not checked", "Wrapped": "protected", "Once": "at most once"} {
 		if status[name] != want {
 			t.Errorf("%s: status %q, want %q", name, status[name], want)
 		}
@@ -111,10 +117,10 @@ func TestHTML(t *testing.T) {
 	if strings.Contains(page, "<script>alert(1)") {
 		t.Errorf("title not escaped")
 	}
-	if n := strings.Count(page, `<tr class="handler"`); n != 4 {
-		t.Errorf("%d handler rows, want 4", n)
+	if n := strings.Count(page, `<tr class="handler"`); n != 5 {
+		t.Errorf("%d handler rows, want 5", n)
 	}
-	for _, want := range []string{`data-status="declared"`, `data-kinds="sql.write payment store.write"`, `id="filter"`, "1 in baseline"} {
+	for _, want := range []string{`data-status="declared"`, `data-status="at most once"`, "runs at most once", `data-kinds="sql.write payment store.write"`, `id="filter"`, "1 in baseline"} {
 		if !strings.Contains(page, want) {
 			t.Errorf("page lacks %s", want)
 		}

@@ -36,6 +36,7 @@ type File struct {
 	Conditions    []ConditionEntry  `yaml:"condition_fields"`
 	HandlerCalls  []string          `yaml:"handler_calls"`
 	TxCompletions []string          `yaml:"tx_completions"`
+	TxnOffsets    []string          `yaml:"txn_offsets"`
 	TxTypes       []string          `yaml:"tx_types"`
 	PoolTypes     []string          `yaml:"pool_types"`
 	// InProcessDedup lists deduplicating middleware that remembers messages in memory only.

@@ -201,6 +201,10 @@ type Library struct {
 	// transaction (River's JobCompleteTx, the runtime's sqlstore CompleteTx): database writes
 	// and the completion commit together, which answers the partial decision for them.
 	TxCompletions []string
+	// TxnOffsets are calls that add the consumed message's offset to a producer's
+	// transaction (sarama's AddMessageToTxn, AddOffsetsToTxn): what that producer sends in
+	// the transaction commits with the offset, exactly once for read_committed consumers.
+	TxnOffsets []string
 	// TxTypes are types whose calls run in a database transaction ("database/sql.Tx"),
 	// PoolTypes those whose calls commit on their own ("database/sql.DB"): a write on a
 	// pool is not covered by a job completion stored in the handler's transaction.
@@ -334,6 +338,7 @@ type Entry struct {
 	Gate         *Gate
 	HandlerCall  string // framework, when a call makes the caller a handler
 	TxCompletion bool
+	TxnOffset    bool // adds the consumed offset to the producer's transaction (TxnOffsets)
 	ChainGuard   bool
 	HeaderSetter bool
 	KeyOption    bool

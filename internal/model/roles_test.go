@@ -102,6 +102,7 @@ func TestRoleRows(t *testing.T) {
 		"header_setters": listCase("header_setters", func(e *Entry) bool { return e.HeaderSetter }),
 		"handler_calls":  listCase("handler_calls", func(e *Entry) bool { return e.HandlerCall == "x" }),
 		"tx_completions": listCase("tx_completions", func(e *Entry) bool { return e.TxCompletion }),
+		"txn_offsets":    listCase("txn_offsets", func(e *Entry) bool { return e.TxnOffset }),
 		"opaque_calls":   listCase("opaque_calls", func(e *Entry) bool { return e.Opaque }),
 		"reads":          listCase("reads", func(e *Entry) bool { return e.Read }),
 		"read_endpoints": {

@@ -7,6 +7,7 @@ package report
 
 import (
 	"fmt"
+	"github.com/chokaq/idemlint/internal/frameworks"
 	"go/ast"
 	"go/token"
 	"go/types"
@@ -35,6 +36,10 @@ type Result struct {
 	// Program summarises the package for a program-wide link; nil unless the analyzer was
 	// made for one (analyzer.ForProgram).
 	Program *callgraph.Summary
+	// Jobs are the retry settings the package gives jobs (program-wide link only): the
+	// driver hands every package's to the next round, where a job runs at most once only
+	// if every insert in the program says so.
+	Jobs []frameworks.JobRetry
 }
 
 // Finding is one reported effect diagnostic in structured form, for drivers that write
@@ -55,6 +60,8 @@ type Handler struct {
 	Framework string    // "asynq", "river", "watermill", "idempotency", "directive"
 	Effects   effect.Set
 	Wrapped   bool // handed to idemlint's runtime middleware where it is registered
+	// AtMostOnce says why its queue never runs its job again, or "".
+	AtMostOnce string
 }
 
 // HandlerVerdicts are the checks' verdicts on one handler of the package.
@@ -132,7 +139,7 @@ func othersOf(idx map[sinkKey][]sharer, i int, hv HandlerVerdicts) [][]sharer {
 // shared holds, per finding, the other handlers of the package that reach its sink.
 func (in Input) handler(hv HandlerVerdicts, shared [][]sharer) (*Handler, []*Finding) {
 	h := hv.Handler
-	hd := &Handler{Pos: h.Pos(), Name: h.Name, Framework: h.Framework, Effects: hv.Effects, Wrapped: h.Wrapped}
+	hd := &Handler{Pos: h.Pos(), Name: h.Name, Framework: h.Framework, Effects: hv.Effects, Wrapped: h.Wrapped, AtMostOnce: h.AtMostOnce}
 	if hv.TTL != nil {
 		in.Report(problem(*hv.TTL))
 	}

@@ -157,11 +157,14 @@ type Error struct {
 
 // Handler is a job or message handler found in one of the named packages.
 type Handler struct {
-	Name       string
-	Package    string
-	Framework  string
-	Pos        Position
-	Wrapped    bool // handed to idemlint's runtime middleware where it is registered
+	Name      string
+	Package   string
+	Framework string
+	Pos       Position
+	Wrapped   bool // handed to idemlint's runtime middleware where it is registered
+	// AtMostOnce says why its queue never runs its job again (River MaxAttempts 1, asynq
+	// MaxRetry(0) at every insert site in view), or "": its effects are not reported.
+	AtMostOnce string
 	Effects    []Effect
 	Directives []*Directive // directives inside its declaration (doc comment included)
 }

@@ -24,63 +24,116 @@ type Gate struct {
 	// Why says why the gate guards nothing (a key that changes on every retry, a constant
 	// key); "" when its key is stable.
 	Why string
+	// OnTx, for a gate read on a database transaction (a conditional UPDATE made on it, a
+	// row locked by SELECT ... FOR UPDATE and written on it), holds the calls of the region
+	// made on that transaction: the gate guards only them, and only what commits with the
+	// transaction (until the commit, a crash undoes the claim, so an external effect made
+	// before it runs again). nil for a gate that commits on its own (SETNX, a statement on a
+	// pool).
+	OnTx map[token.Pos]bool
+	// Duplicate marks the check of a call's unique-violation error taken as success: the
+	// INSERT the call makes is the unique-constraint pattern. Start is the call.
+	Duplicate bool
 }
 
 // Covers reports whether pos is in the gate's guarded region.
-func (g *Gate) Covers(pos token.Pos) bool { return g.Start <= pos && pos < g.End }
+func (g *Gate) Covers(pos token.Pos) bool {
+	if g.OnTx != nil {
+		return g.OnTx[pos]
+	}
+	return g.Start <= pos && pos < g.End
+}
 
 // Gates returns the gates checked in body (not in nested literals, which are functions of
-// their own), judged in scope sc.
-func (j *Judge) Gates(body *ast.BlockStmt, sc Scope) []*Gate {
+// their own), judged in scope sc; of says which functions return a claim.
+func (j *Judge) Gates(body *ast.BlockStmt, sc Scope, of ClaimOf) []*Gate {
 	var gates []*Gate
-	ast.Inspect(body, func(x ast.Node) bool {
-		var list []ast.Stmt
-		var end token.Pos
+	locks := j.lockScans(body)
+	w := gateWalk{visit: func(st ast.Stmt, en env) {
+		ifs, ok := st.(*ast.IfStmt)
+		if !ok {
+			return
+		}
+		en.init = ifs.Init
+		if g := j.gateCheck(ifs, en.end, en, sc, of, locks); g != nil {
+			gates = append(gates, g)
+		}
+		if g := j.duplicateCheck(ifs, en); g != nil {
+			gates = append(gates, g)
+		}
+	}}
+	w.block(body.List, body.Rbrace)
+	return gates
+}
+
+// gateWalk visits each statement of a body (not of nested literals, which are functions of
+// their own) with the statement lists that enclose it.
+type gateWalk struct {
+	visit func(st ast.Stmt, en env)
+	stack []envBlock
+}
+
+func (w *gateWalk) block(list []ast.Stmt, end token.Pos) {
+	w.stack = append(w.stack, envBlock{list: list})
+	top := len(w.stack) - 1
+	for i, st := range list {
+		w.stack[top].idx = i
+		// The visit reads the stack at once and keeps none of it: no copy.
+		w.visit(st, env{blocks: w.stack, end: end})
+		w.nested(st)
+	}
+	w.stack = w.stack[:top]
+}
+
+// nested visits the blocks inside st, not inside function literals.
+func (w *gateWalk) nested(st ast.Stmt) {
+	ast.Inspect(st, func(x ast.Node) bool {
 		switch x := x.(type) {
 		case *ast.FuncLit:
 			return false
 		case *ast.BlockStmt:
-			list, end = x.List, x.Rbrace
+			w.block(x.List, x.Rbrace)
+			return false
 		case *ast.CaseClause:
-			list, end = x.Body, x.End()
+			w.block(x.Body, x.End())
+			return false
 		case *ast.CommClause:
-			list, end = x.Body, x.End()
-		default:
-			return true
-		}
-		for _, st := range list {
-			if ifs, ok := st.(*ast.IfStmt); ok {
-				if g := j.gateCheck(ifs, end, sc); g != nil {
-					gates = append(gates, g)
-				}
-			}
+			w.block(x.Body, x.End())
+			return false
 		}
 		return true
 	})
-	return gates
 }
 
 // gateCheck returns the gate an if statement checks, when its condition is true if the
-// claim failed (!ok, err != nil || !ok, ok == false) and its body ends in a return; nil
-// otherwise. A gate whose result is ignored, or whose failure does not return, guards
-// nothing: the effects after it run on every delivery.
-func (j *Judge) gateCheck(ifs *ast.IfStmt, end token.Pos, sc Scope) *Gate {
+// claim failed (!ok, err != nil || !ok, ok == false, tag.RowsAffected() == 0,
+// errors.Is(err, pgx.ErrNoRows)) or it tests a row locked on a transaction, and its body
+// ends in a return; nil otherwise. A gate whose result is ignored, or whose failure does not
+// return, guards nothing: the effects after it run on every delivery.
+func (j *Judge) gateCheck(ifs *ast.IfStmt, end token.Pos, en env, sc Scope, of ClaimOf, locks map[*types.Var]*lockRead) *Gate {
 	if len(ifs.Body.List) == 0 {
 		return nil
 	}
 	if _, ok := ifs.Body.List[len(ifs.Body.List)-1].(*ast.ReturnStmt); !ok {
 		return nil
 	}
-	call, g := j.claimFailed(ifs.Cond)
-	if g == nil {
-		return nil
+	if call, g := j.claimFailed(ifs.Cond); g != nil {
+		return &Gate{
+			Start: ifs.End(),
+			End:   end,
+			What:  g.What + " gate at " + j.shortPos(call.Pos()),
+			Why:   j.gateKeyProblem(call, g, sc),
+		}
 	}
-	return &Gate{
-		Start: ifs.End(),
-		End:   end,
-		What:  g.What + " gate at " + j.shortPos(call.Pos()),
-		Why:   j.gateKeyProblem(call, g, sc),
+	cl := j.sqlClaimFailed(ifs.Cond, en, of)
+	if cl == nil {
+		return j.lockGate(ifs, end, en, locks)
 	}
+	g := &Gate{Start: ifs.End(), End: end, What: cl.what + " gate at " + j.shortPos(cl.at), Why: cl.why}
+	if cl.tx != nil {
+		g.OnTx = positions(j.callsOnTx(cl.tx, en))
+	}
+	return g
 }
 
 // claimFailed finds the gate call whose failure makes cond true.
@@ -159,12 +212,19 @@ func (j *Judge) gateKeyProblem(call *ast.CallExpr, g *model.Gate, sc Scope) stri
 	return "its key " + v.Because("every job shares one claim, so the first job turns the others away")
 }
 
-// Guard applies the gate to an effect reached after it. A stable gate answers the key: the
+// Guard applies the gate to an effect reached after it (or, for a duplicate check, made
+// by the call whose error it checks). A stable gate answers the key: the
 // effect is Claimed, and enforcement stays open as for the runtime middleware's claim (the
 // key is not enforced by the system that owns the effect; a crash between the claim and the
 // effect loses it, and the gate turns the redelivery away). A gate whose key is not stable
 // leaves the effect as it was, saying why.
 func (g *Gate) Guard(e effect.Effect) effect.Effect {
+	if g.Duplicate {
+		return g.duplicate(e)
+	}
+	if g.OnTx != nil {
+		return g.committed(e)
+	}
 	if e.State >= effect.Claimed {
 		return e
 	}

@@ -84,6 +84,9 @@ func (j *Judge) Eval(call *ast.CallExpr, s *model.Sink, fn *types.Func, sc Scope
 		if arg != nil && j.replySubject(arg) {
 			return nil // an answer to a waiting request (reply_subjects)
 		}
+		if at := j.producerTxn(call); at != "" {
+			return mk(effect.Protected, s.What+" produced in a transaction that commits the consumed offset ("+at+"): exactly once for read_committed consumers")
+		}
 		return mk(effect.Unprotected, s.Problem())
 	case model.ProviderParams:
 		return j.providerEffect(mk, s, arg, sc)
@@ -363,4 +366,30 @@ func (j *Judge) GeneratedGuard(call *ast.CallExpr) (effect.Kind, string) {
 		}
 	}
 	return "", ""
+}
+
+// producerTxn returns where the producer a send is made on has the consumed offset added to
+// its transaction (a txn_offsets call, sarama's AddMessageToTxn, on the same receiver
+// expression), or "". Like the request rules, it is flow-insensitive: the call may be
+// anywhere the receiver's variable is used.
+func (j *Judge) producerTxn(call *ast.CallExpr) string {
+	sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
+	if !ok {
+		return ""
+	}
+	v := j.Defs.RootVar(sel.X)
+	if v == nil {
+		return ""
+	}
+	recv := types.ExprString(sel.X)
+	for _, c := range j.Defs.CallsOn(v) {
+		fn, ok := typeutil.Callee(j.info(), c).(*types.Func)
+		if !ok || !j.Models.Of(fn.Origin()).TxnOffset {
+			continue
+		}
+		if cs, ok := ast.Unparen(c.Fun).(*ast.SelectorExpr); ok && types.ExprString(cs.X) == recv {
+			return fn.Name() + " at " + j.shortPos(c.Pos())
+		}
+	}
+	return ""
 }

@@ -39,6 +39,8 @@ type Verdict struct {
 //   - a handler registered on a router with an in-memory deduplicator (Watermill's
 //     Deduplicator) keeps its missing decisions; its findings say why the deduplicator
 //     answers none of them.
+//   - a handler whose job its queue never runs again (AtMostOnce) has no effect findings:
+//     a retry duplicate cannot happen.
 //   - ttl: a handler wrapped by the runtime middleware needs an explicit retention.
 //   - partial: effects on two or more systems that do not commit together (some effect is
 //     not safe to repeat, and the job's completion is not stored in the handler's own
@@ -52,8 +54,8 @@ func Judge(h handlers.Handler, effects effect.Set, info *types.Info, cfg checks.
 	var v Verdict
 	open := map[checklist.Decision]bool{}
 	for _, e := range effects {
-		if !unsafe(h, e) || cfg.Disabled[e.Kind] {
-			continue
+		if !unsafe(h, e) || cfg.Disabled[e.Kind] || h.AtMostOnce != "" {
+			continue // (an at-most-once job is never run again by its queue)
 		}
 		e, missing := open1(h, e)
 		if partial {
@@ -83,7 +85,7 @@ func Judge(h handlers.Handler, effects effect.Set, info *types.Info, cfg checks.
 		}
 		v.Findings = append(v.Findings, f)
 	}
-	if ttl && len(v.Findings) == 0 && !declared.Answers(string(checklist.TTL)) && cfg.Required[checklist.TTL] {
+	if ttl && h.AtMostOnce == "" && len(v.Findings) == 0 && !declared.Answers(string(checklist.TTL)) && cfg.Required[checklist.TTL] {
 		// All effects are covered, but the middleware's retention is left to its default.
 		open[checklist.TTL] = true
 		v.Findings = append(v.Findings, checks.Finding{

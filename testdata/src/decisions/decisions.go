@@ -1,4 +1,4 @@
-// Package decisions exercises the checklist decisions: partial and ttl in missing lists, // want package:"has effects"
+// Package decisions exercises the checklist decisions: partial and ttl in missing lists, // want package:"has effects" package:`retries river:decisions.ShipArgs=unset`
 // declarations that answer them, and declarations the code contradicts.
 package decisions
 

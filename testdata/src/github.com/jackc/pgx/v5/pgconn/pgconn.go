@@ -41,3 +41,13 @@ type StatementDescription struct {
 	ParamOIDs []uint32
 	Fields    []FieldDescription
 }
+
+// PgError is an error the PostgreSQL server reported; Code is its SQLSTATE.
+type PgError struct {
+	Severity string
+	Code     string
+	Message  string
+}
+
+// Error returns the server's message.
+func (pe *PgError) Error() string { return pe.Severity + ": " + pe.Message }

@@ -1,0 +1,51 @@
+// Claims returned: a helper that makes a claim and returns what it says (`updated bool`, a
+// row count, the error of a RETURNING row), for its callers to check with an early return.
+
+package sinks
+
+import (
+	"go/ast"
+	"go/types"
+
+	"github.com/chokaq/idemlint/internal/effect"
+)
+
+// ReturnedClaim returns what a function's results say of a claim its body makes (sig is its
+// signature, of the claims of the functions it calls), or nil: the first result, in the
+// first return statement that reports one, that is a claim affirmed (a bool), a count, or a
+// RETURNING row's error. A claim whose key identifies nothing is not returned.
+func (j *Judge) ReturnedClaim(body *ast.BlockStmt, sig *types.Signature, of ClaimOf) *effect.Claim {
+	if sig == nil || sig.Results().Len() == 0 || sig.Results().Len() > 255 {
+		return nil
+	}
+	var out *effect.Claim
+	w := gateWalk{}
+	w.visit = func(st ast.Stmt, en env) {
+		ret, ok := st.(*ast.ReturnStmt)
+		if !ok || out != nil || len(ret.Results) != sig.Results().Len() {
+			return
+		}
+		for i, r := range ret.Results {
+			if cl, read := j.resultClaim(r, sig.Results().At(i).Type(), en, of); cl != nil && cl.why == "" {
+				out = &effect.Claim{Result: uint8(i), Read: read, What: cl.what}
+				return
+			}
+		}
+	}
+	w.block(body.List, body.Rbrace)
+	return out
+}
+
+// resultClaim reads one returned value of type t as a claim.
+func (j *Judge) resultClaim(r ast.Expr, t types.Type, en env, of ClaimOf) (*claim, effect.ClaimRead) {
+	switch {
+	case isError(t):
+		return j.sqlNoRows(r, en, of), effect.ReadNoRows
+	case types.Identical(t.Underlying(), types.Typ[types.Bool]):
+		return j.sqlAffirmed(r, en, of), effect.ReadTrue
+	}
+	if b, ok := t.Underlying().(*types.Basic); ok && b.Info()&types.IsInteger != 0 {
+		return j.sqlCount(r, en, of), effect.ReadCount
+	}
+	return nil, 0
+}
