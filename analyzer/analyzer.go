@@ -191,6 +191,9 @@ func analyse(pass *analysis.Pass, index *model.Index, dirs map[*token.File]*dire
 			if fw, job := frameworks.JobOf(defs, h.RegCall, h.Sig); fw != "" {
 				h.AtMostOnce = frameworks.AtMostOnce(allJobs(), fw, job)
 			}
+			if h.AtMostOnce == "" {
+				h.AtMostOnce = frameworks.Synchronous(h.Sig, index)
+			}
 		}
 		hv := report.HandlerVerdicts{Handler: h, Effects: h.Effects.Known()}
 		hv.Decisions = decisions.Judge(h, hv.Effects, pass.TypesInfo, cfg)

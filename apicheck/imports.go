@@ -41,6 +41,7 @@ import (
 	_ "github.com/ThreeDotsLabs/watermill/components/cqrs"
 	_ "github.com/ThreeDotsLabs/watermill/message"
 	_ "github.com/ThreeDotsLabs/watermill/message/router/middleware"
+	_ "github.com/aws/aws-lambda-go/events"
 	_ "github.com/aws/aws-lambda-go/lambda"
 	_ "github.com/aws/aws-sdk-go-v2/aws"
 	_ "github.com/aws/aws-sdk-go-v2/service/dynamodb"

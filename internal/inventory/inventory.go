@@ -333,7 +333,7 @@ func effectOf(h *result.Handler, e result.Effect, findings []*result.Finding) Ef
 		ev.Guard = "not checked: " + e.Kind + " is disabled (-disable)"
 		ev.Key, ev.Enforcement, ev.TTL, ev.Partial = "not checked", "not checked", "not checked", "not checked"
 	case e.State != effect.Protected.String() && h.AtMostOnce != "":
-		ev.Guard = "at most once: " + h.AtMostOnce + ", so its queue never runs the job again (a lost job is not retried either)"
+		ev.Guard = "at most once: " + h.AtMostOnce + "; nothing runs it again (a lost one is not retried either)"
 		ev.setDecisions(nil)
 	case e.State != effect.Protected.String() && h.Wrapped:
 		ev.Guard = "the idempotency middleware: its claim keeps a duplicate from running, and the completion marker commits in the write's own transaction (CompleteTx)"

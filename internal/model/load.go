@@ -48,6 +48,7 @@ type File struct {
 	ReadEndpoints  []string         `yaml:"read_endpoints"`
 	ReplySubjects  []string         `yaml:"reply_subjects"`
 	AppendOnly     []string         `yaml:"append_only"`
+	SyncEvents     []string         `yaml:"sync_events"`
 }
 
 // DedupRow models a deduplicating middleware (the function or method value handed to the

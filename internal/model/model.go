@@ -188,6 +188,10 @@ type Library struct {
 	// write an upsert; GuardTypes are types whose literal there does ("pkg.Type").
 	ChainGuards []string
 	GuardTypes  []string
+	// SyncEvents are event types a handler receives only when its caller waits for the
+	// answer (Lambda behind API Gateway): the caller sees the error and no queue retries
+	// the call, so a handler taking one runs at most once per request.
+	SyncEvents []string
 	// HeaderSetters are request-builder methods that set headers: (name, value string), or
 	// one map[string]string of names to values (resty SetHeader, SetHeaders). In a Builder
 	// sink's chain, one that sets an idempotency header (IdempotencyHeaders) gives the key.
@@ -369,6 +373,7 @@ type Index struct {
 	keyFields    map[string]bool
 	conditions   map[string][]string // condition fields: the strings that make them guard
 	guardTypes   map[string]bool
+	syncEvents   map[string]bool
 	txModes      map[string]effect.TxMode // TxTypes and PoolTypes
 	dedupPkgs    map[string]bool          // packages of InProcessDedup middleware
 	handlers     []HandlerShape
@@ -387,6 +392,7 @@ func Compile(libs []Library) *Index {
 		keyFields:    map[string]bool{},
 		conditions:   map[string][]string{},
 		guardTypes:   map[string]bool{},
+		syncEvents:   map[string]bool{},
 		txModes:      map[string]effect.TxMode{},
 		dedupPkgs:    map[string]bool{},
 		packages:     map[string]bool{},
@@ -509,6 +515,10 @@ func (ix *Index) ConditionField(name string) []string { return ix.conditions[Nor
 // GuardType reports whether a literal of the named type "pkg/path.Type" in a builder chain
 // makes the write an upsert.
 func (ix *Index) GuardType(name string) bool { return ix.guardTypes[Normalize(name)] }
+
+// SyncEvent reports whether the named type "pkg/path.Type" is an event a handler receives
+// only from a caller that waits for its answer (sync_events).
+func (ix *Index) SyncEvent(name string) bool { return ix.syncEvents[Normalize(name)] }
 
 // TxMode says whether calls on the named type "pkg/path.Type" run in a transaction, on a
 // pool outside any, or neither is known.

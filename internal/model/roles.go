@@ -74,6 +74,9 @@ var roles = []role{
 	nameList("guard_types", typeName,
 		func(f *File) []string { return f.GuardTypes }, func(l *Library) *[]string { return &l.GuardTypes },
 		func(ix *Index, _ *Library, n string) { ix.guardTypes[Normalize(n)] = true }),
+	nameList("sync_events", typeName,
+		func(f *File) []string { return f.SyncEvents }, func(l *Library) *[]string { return &l.SyncEvents },
+		func(ix *Index, _ *Library, n string) { ix.syncEvents[Normalize(n)] = true }),
 	// tx_types before pool_types: a type in both is a pool (Compile's order within a library).
 	nameList("tx_types", typeName,
 		func(f *File) []string { return f.TxTypes }, func(l *Library) *[]string { return &l.TxTypes },

@@ -145,6 +145,11 @@ func TestRoleRows(t *testing.T) {
 			index: func(ix *Index) bool { return ix.GuardType("a/b.OnConflict") },
 			bad:   "guard_types: [\"*a/b.OnConflict\"]\n", want: "2:15: a type is written pkg/path.Type",
 		},
+		"sync_events": {
+			yaml: "sync_events: [a/events.HTTPRequest]\n", names: []string{"a/events.HTTPRequest"},
+			index: func(ix *Index) bool { return ix.SyncEvent("a/events.HTTPRequest") },
+			bad:   "sync_events: [HTTPRequest]\n", want: "2:15: a type is written pkg/path.Type",
+		},
 		"tx_types": {
 			yaml: "tx_types: [a/db.Tx]\n", names: []string{"a/db.Tx"},
 			index: func(ix *Index) bool { return ix.TxMode("a/db.Tx") == effect.TxIn },

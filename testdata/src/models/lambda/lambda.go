@@ -5,6 +5,7 @@ import (
 	"context"
 	"database/sql"
 
+	"github.com/aws/aws-lambda-go/events"
 	"github.com/aws/aws-lambda-go/lambda"
 )
 
@@ -22,9 +23,28 @@ func handleUpsert(ctx context.Context, e OrderEvent) error {
 	return err
 }
 
+// handleAPI answers API Gateway: the caller waits for the answer and gets the error, and
+// Lambda does not retry a synchronous invocation, so its INSERT runs once per request.
+func handleAPI(ctx context.Context, req events.APIGatewayV2HTTPRequest) (events.APIGatewayV2HTTPResponse, error) {
+	_, err := db.ExecContext(ctx, "INSERT INTO orders (id) VALUES ($1)", req.Body)
+	return events.APIGatewayV2HTTPResponse{StatusCode: 201}, err
+}
+
+// handleQueue is the same INSERT behind an SQS event-source mapping: delivered at least once.
+func handleQueue(ctx context.Context, ev events.SQSEvent) error {
+	for _, m := range ev.Records {
+		if _, err := db.ExecContext(ctx, "INSERT INTO orders (id) VALUES ($1)", m.Body); err != nil { // want `handler handleQueue: SQL write not safe to repeat: INSERT without conflict handling \(handleQueue -> \(\*sql.DB\).ExecContext\); missing: key, enforcement`
+			return err
+		}
+	}
+	return nil
+}
+
 func main() {
 	if false {
 		lambda.StartWithOptions(handleUpsert)
+		lambda.Start(handleAPI)
+		lambda.Start(handleQueue)
 	}
 	lambda.Start(handle)
 }
