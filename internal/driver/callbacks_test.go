@@ -1,12 +1,11 @@
 package driver
 
 import (
-	"path/filepath"
 	"slices"
-	"strings"
 	"testing"
 
 	"github.com/chokaq/idemlint/analyzer"
+	"github.com/chokaq/idemlint/internal/result"
 )
 
 // A module whose handlers drain a queue through a helper package that calls their callback
@@ -15,11 +14,7 @@ import (
 // through the helper; the twin whose callback upserts stays clean; a helper package that
 // is not analysed (it imports nothing modelled) leaves the effect where the literal is.
 func TestCallbacksThroughHelper(t *testing.T) {
-	dir, err := filepath.Abs(filepath.Join("..", "..", "testdata", "modules", "callbacks"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Chdir(dir)
+	chdirModule(t, "callbacks")
 	out, err := Run(Config{Analyzer: analyzer.Analyzer, Patterns: []string{"./..."}})
 	if err != nil {
 		t.Fatal(err)
@@ -27,14 +22,7 @@ func TestCallbacksThroughHelper(t *testing.T) {
 	if len(out.Run.Errors) > 0 {
 		t.Fatalf("errors: %+v", out.Run.Errors)
 	}
-	var got []string
-	for _, f := range out.Run.Findings {
-		var hops []string
-		for _, h := range f.Chain {
-			hops = append(hops, h.Func)
-		}
-		got = append(got, f.Handler+": "+f.Category+" via "+strings.Join(hops, " -> "))
-	}
+	got := chains(out.Run.Findings, func(f *result.Finding) string { return f.Category })
 	slices.Sort(got)
 	want := []string{
 		"(*Worker).Drain: sql.write via poll.Poll -> func literal in (*Worker).Drain -> store.Add -> (*sql.DB).ExecContext",

@@ -1,12 +1,11 @@
 package driver
 
 import (
-	"path/filepath"
 	"slices"
-	"strings"
 	"testing"
 
 	"github.com/chokaq/idemlint/analyzer"
+	"github.com/chokaq/idemlint/internal/result"
 )
 
 // A layered module (testdata/modules/layered): the handler calls its store through an
@@ -16,11 +15,7 @@ import (
 // linked in a further round; an implementation nothing converts to an interface is not reached; a
 // handler that closes an io.ReadCloser does not reach a database-writing io.Closer.
 func TestProgramLink(t *testing.T) {
-	dir, err := filepath.Abs(filepath.Join("..", "..", "testdata", "modules", "layered"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Chdir(dir)
+	chdirModule(t, "layered")
 	out, err := Run(Config{Analyzer: analyzer.Analyzer, Patterns: []string{"./..."}})
 	if err != nil {
 		t.Fatal(err)
@@ -28,14 +23,7 @@ func TestProgramLink(t *testing.T) {
 	if len(out.Run.Errors) > 0 {
 		t.Fatalf("errors: %+v", out.Run.Errors)
 	}
-	var got []string
-	for _, f := range out.Run.Findings {
-		var hops []string
-		for _, h := range f.Chain {
-			hops = append(hops, h.Func)
-		}
-		got = append(got, f.Handler+": "+f.Detail+" via "+strings.Join(hops, " -> "))
-	}
+	got := chains(out.Run.Findings, func(f *result.Finding) string { return f.Detail })
 	want := []string{
 		"(*Handler).Handle: SQL write not safe to repeat: INSERT without conflict handling via (*pg.Orders).Create -> (*sql.DB).ExecContext",
 		// pg's own open call, linked to mailer in a second round.
@@ -55,11 +43,7 @@ func TestProgramLink(t *testing.T) {
 // sees the store and the notifier wired in cmd/worker, and findings are reported for the
 // patterns' packages only. PatternsOnly narrows the program to what ./orders imports.
 func TestProgramIsTheModule(t *testing.T) {
-	dir, err := filepath.Abs(filepath.Join("..", "..", "testdata", "modules", "layered"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Chdir(dir)
+	chdirModule(t, "layered")
 	for _, tc := range []struct {
 		patternsOnly bool
 		findings     int
@@ -89,11 +73,7 @@ func TestProgramIsTheModule(t *testing.T) {
 // insert, so the job looks like it runs at most once; the program sees both, and the
 // worker's POST is reported. Narrowed to the worker's package, it is not.
 func TestProgramAtMostOnce(t *testing.T) {
-	dir, err := filepath.Abs(filepath.Join("..", "..", "testdata", "modules", "oncejobs"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Chdir(dir)
+	chdirModule(t, "oncejobs")
 	for _, tc := range []struct {
 		patternsOnly bool
 		findings     int

@@ -118,11 +118,7 @@ func TestUnusedImport(t *testing.T) {
 // Parsing the packages the analysis skips (here the standard library) without bodies
 // changes nothing in what a run finds, and leaves no error behind.
 func TestTrimmingChangesNothing(t *testing.T) {
-	dir, err := filepath.Abs(filepath.Join("..", "..", "testdata", "modules", "layered"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Chdir(dir)
+	chdirModule(t, "layered")
 	var outs [2]string
 	for i, full := range []bool{false, true} {
 		cfg := Config{Analyzer: analyzer.Analyzer, Patterns: []string{"./..."}, fullSyntax: full}

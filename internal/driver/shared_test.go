@@ -23,11 +23,7 @@ import (
 // before findings said any of this (the message is not part of a fingerprint): a baseline
 // written then still matches.
 func TestSharedSinks(t *testing.T) {
-	dir, err := filepath.Abs(filepath.Join("..", "..", "testdata", "modules", "shared"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Chdir(dir)
+	chdirModule(t, "shared")
 	out, err := Run(Config{Analyzer: analyzer.Analyzer, Patterns: []string{"./..."}})
 	if err != nil {
 		t.Fatal(err)
