@@ -43,6 +43,7 @@ type Remote struct {
 type Input struct {
 	Pkg    *types.Package
 	Info   *types.Info
+	Fset   *token.FileSet // for file names: nothing in a _test.go file is a handler
 	Files  []*ast.File
 	Graph  *callgraph.Graph
 	Defs   *defuse.Index
@@ -52,6 +53,7 @@ type Input struct {
 type finder struct {
 	pkg    *types.Package
 	info   *types.Info
+	fset   *token.FileSet
 	files  []*ast.File
 	graph  *callgraph.Graph
 	defs   *defuse.Index
@@ -69,13 +71,19 @@ type finder struct {
 //   - functions that call a modelled handler call (a webhook signature check);
 //   - functions marked //idemlint:handler (the directive is marked used).
 //
+// Nothing declared in a _test.go file is a handler, nor a literal that middleware returns
+// (see factories.go), unless a directive says so.
+//
 // Handlers are reported where they are declared: the diagnostic then sits in the handler's
 // body, in the package that owns it, whichever package registers it.
 func Find(in Input) ([]Handler, []Remote) {
-	f := &finder{pkg: in.Pkg, info: in.Info, files: in.Files, graph: in.Graph, defs: in.Defs, models: in.Models}
+	f := &finder{pkg: in.Pkg, info: in.Info, fset: in.Fset, files: in.Files, graph: in.Graph, defs: in.Defs, models: in.Models}
 	regs := f.scanRegistrations()
 	var out []Handler
 	for _, n := range f.graph.Nodes {
+		if n.Marked == nil && f.notHandler(n) {
+			continue
+		}
 		h := Handler{Node: n, Wrapped: regs.wrapped[n], Retention: regs.retention[n]}
 		switch {
 		case n.Marked != nil:

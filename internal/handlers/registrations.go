@@ -226,11 +226,12 @@ func (f *finder) handlerValues(arg ast.Expr, mode handOver, local func(*callgrap
 		case *ast.CallExpr:
 			// A function called here is not itself handed over, what it is given may be:
 			// idemasynq.Handler(mw, h) hands over h. A constructor of this package
-			// (NewHandler(deps)) stands for the handler it returns: its effects include
-			// those of the closure it builds.
+			// (NewHandler(deps)) stands for the handler it returns: the literals it
+			// returns, or itself (its effects include those of what it builds).
+			// Middleware of this package (withLogging(h)) hands over only h.
 			if fn, ok := typeutil.Callee(info, y).(*types.Func); ok {
-				if n := f.graph.ByFunc[fn.Origin()]; n != nil && mode != toMiddleware {
-					local(n)
+				if n := f.graph.ByFunc[fn.Origin()]; n != nil && !isMiddleware(n) {
+					f.factoryValues(n, mode, accept, local)
 				}
 			}
 			for _, arg := range y.Args {
@@ -266,6 +267,22 @@ func (f *finder) handlerValues(arg ast.Expr, mode handOver, local func(*callgrap
 	})
 	if t := info.TypeOf(arg); t != nil {
 		f.typeMethods(t, mode, local)
+	}
+}
+
+// factoryValues hands over what a factory of this package called at a registration
+// builds: the literals it returns, each as itself, or else the factory (not to the
+// middleware, whose handlers have a shape of their own).
+func (f *finder) factoryValues(n *callgraph.Node, mode handOver, accept func(*callgraph.Node, *types.Signature), local func(*callgraph.Node)) {
+	if lits := f.returnedLits(n); len(lits) > 0 {
+		for _, ln := range lits {
+			sig, _ := f.info.TypeOf(ln.Lit).(*types.Signature)
+			accept(ln, sig)
+		}
+		return
+	}
+	if mode != toMiddleware {
+		local(n)
 	}
 }
 
