@@ -69,6 +69,8 @@ type finder struct {
 //     exported methods of a value handed to a registration that registers methods;
 //   - functions handed to the runtime middleware (its shape is func(ctx, job J) error);
 //   - functions that call a modelled handler call (a webhook signature check);
+//   - receive loops: the code after a modelled receive call (sub.Fetch, FetchMessage), to
+//     the end of the innermost loop around it, a region of a function (loops.go);
 //   - functions marked //idemlint:handler (the directive is marked used).
 //
 // Nothing declared in a _test.go file is a handler, nor a literal that middleware returns
@@ -84,6 +86,7 @@ func Find(in Input) ([]Handler, []Remote) {
 		if n.Marked == nil && f.notHandler(n) {
 			continue
 		}
+		out = append(out, f.receiveLoops(n)...)
 		h := Handler{Node: n, Wrapped: regs.wrapped[n], Retention: regs.retention[n]}
 		switch {
 		case n.Marked != nil:

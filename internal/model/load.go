@@ -34,6 +34,7 @@ type File struct {
 	HeaderSetters []string          `yaml:"header_setters"`
 	Conditions    []ConditionEntry  `yaml:"condition_fields"`
 	HandlerCalls  []string          `yaml:"handler_calls"`
+	ReceiveCalls  []string          `yaml:"receive_calls"`
 	TxCompletions []string          `yaml:"tx_completions"`
 	TxTypes       []string          `yaml:"tx_types"`
 	PoolTypes     []string          `yaml:"pool_types"`

@@ -207,6 +207,11 @@ type Library struct {
 	// net/http handler that verifies a webhook signature (stripe webhook.ConstructEvent)
 	// handles a delivery that the sender retries until it succeeds.
 	HandlerCalls []string
+	// ReceiveCalls are calls that receive a message (or a batch) that the caller handles
+	// itself, usually in a loop (sub.Fetch, reader.FetchMessage, sqs ReceiveMessage): the
+	// code after the call, to the end of the innermost loop around it (or of the function),
+	// is a handler.
+	ReceiveCalls []string
 	// InProcessDedup are deduplicating middleware that remember the messages they have seen
 	// in the process's memory (Watermill's Deduplicator): a handler registered on a router
 	// that uses one is still reported, with the note that the deduplication does not
@@ -315,6 +320,7 @@ type Entry struct {
 	Registration *Registration
 	Gate         *Gate
 	HandlerCall  string // framework, when a call makes the caller a handler
+	Receive      string // framework, when a call receives a message the caller handles in place
 	TxCompletion bool
 	ChainGuard   bool
 	HeaderSetter bool
