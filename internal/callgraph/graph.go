@@ -544,3 +544,15 @@ func (g *Graph) Region(n *Node, name string, body *ast.BlockStmt, from, to token
 	g.evaluate(r, true)
 	return r
 }
+
+// Callees returns the nodes of this package n calls or defines (its closures), in source
+// order: the edges a caller-side search (who reaches a webhook check) walks backwards.
+func (n *Node) Callees() []*Node {
+	var out []*Node
+	for _, s := range n.Sites {
+		if s.local != nil {
+			out = append(out, s.local)
+		}
+	}
+	return out
+}

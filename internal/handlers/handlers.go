@@ -68,7 +68,8 @@ type finder struct {
 //   - functions, method values and literals handed to a modelled registration, and the
 //     exported methods of a value handed to a registration that registers methods;
 //   - functions handed to the runtime middleware (its shape is func(ctx, job J) error);
-//   - functions that call a modelled handler call (a webhook signature check);
+//   - functions that call a modelled handler call (a webhook signature check), or the
+//     net/http handlers of this package that reach such a function (webhooks.go);
 //   - receive loops: the code after a modelled receive call (sub.Fetch, FetchMessage), to
 //     the end of the innermost loop around it, a region of a function (loops.go);
 //   - functions marked //idemlint:handler (the directive is marked used).
@@ -81,6 +82,7 @@ type finder struct {
 func Find(in Input) ([]Handler, []Remote) {
 	f := &finder{pkg: in.Pkg, info: in.Info, fset: in.Fset, files: in.Files, graph: in.Graph, defs: in.Defs, models: in.Models}
 	regs := f.scanRegistrations()
+	owners, moved := f.handlerCallOwners()
 	var out []Handler
 	for _, n := range f.graph.Nodes {
 		if n.Marked == nil && f.notHandler(n) {
@@ -94,8 +96,10 @@ func Find(in Input) ([]Handler, []Remote) {
 			h.Framework = "directive"
 		case regs.registered[n] != "":
 			h.Framework = regs.registered[n]
-		case n.HandlerCall != "":
+		case n.HandlerCall != "" && !moved[n]:
 			h.Framework = n.HandlerCall
+		case owners[n] != "":
+			h.Framework = owners[n] // it calls a helper that checks a webhook (webhooks.go)
 		case h.Wrapped:
 			h.Framework = "idempotency"
 		default:
