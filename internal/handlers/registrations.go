@@ -256,7 +256,16 @@ func (f *finder) handlerValues(arg ast.Expr, mode handOver, local func(*callgrap
 		}
 		if fn, ok := obj.(*types.Func); ok {
 			fn = fn.Origin()
-			if n := f.graph.ByFunc[fn]; n != nil {
+			if iface := interfaceOf(fn); iface != nil {
+				// l.Handle with l an interface: each implementation's Handle in view.
+				f.implementations(iface, func(m *types.Func) {
+					if m.Name() == fn.Name() {
+						if n := f.graph.ByFunc[m]; n != nil {
+							accept(n, m.Signature())
+						}
+					}
+				})
+			} else if n := f.graph.ByFunc[fn]; n != nil {
 				accept(n, fn.Signature())
 			} else if remote != nil && fn.Pkg() != f.pkg && f.shapeOf(fn.Signature(), methodName(fn)) == nil {
 				remote(fn, pos)
@@ -320,6 +329,19 @@ func (f *finder) typeMethods(t types.Type, mode handOver, local func(*callgraph.
 	if !ok {
 		return
 	}
+	if iface, ok := named.Underlying().(*types.Interface); ok {
+		// A value of an interface type (an asynq.Handler field, a lambda.Handler): the
+		// methods of each implementation in view that a framework calls: those with a
+		// handler shape, or the one method of a one-method interface.
+		f.implementations(iface, func(m *types.Func) {
+			if n := f.graph.ByFunc[m]; n != nil && iface.NumMethods() > 0 &&
+				((mode == toFrameworkMethods && m.Exported()) || f.shapeOf(m.Signature(), m.Name()) != nil ||
+					(iface.NumMethods() == 1 && hasMethod(iface, m.Name()))) {
+				local(n)
+			}
+		})
+		return
+	}
 	for i := 0; i < named.NumMethods(); i++ {
 		m := named.Method(i)
 		n := f.graph.ByFunc[m]
@@ -330,4 +352,51 @@ func (f *finder) typeMethods(t types.Type, mode handOver, local func(*callgraph.
 			local(n)
 		}
 	}
+}
+
+// interfaceOf returns the interface whose method fn is, or nil for a concrete method or a
+// function.
+func interfaceOf(fn *types.Func) *types.Interface {
+	recv := fn.Signature().Recv()
+	if recv == nil {
+		return nil
+	}
+	iface, _ := recv.Type().Underlying().(*types.Interface)
+	return iface
+}
+
+// implementations calls yield with each method of each named, non-generic type of this
+// package whose value or pointer implements iface (a non-empty interface: every type
+// implements any).
+func (f *finder) implementations(iface *types.Interface, yield func(*types.Func)) {
+	if iface.NumMethods() == 0 {
+		return
+	}
+	scope := f.pkg.Scope()
+	for _, name := range scope.Names() {
+		tn, ok := scope.Lookup(name).(*types.TypeName)
+		if !ok || tn.IsAlias() {
+			continue
+		}
+		named, ok := tn.Type().(*types.Named)
+		if !ok || named.TypeParams().Len() > 0 || types.IsInterface(named) {
+			continue
+		}
+		if !types.Implements(named, iface) && !types.Implements(types.NewPointer(named), iface) {
+			continue
+		}
+		for i := 0; i < named.NumMethods(); i++ {
+			yield(named.Method(i))
+		}
+	}
+}
+
+// hasMethod reports whether iface declares a method named name.
+func hasMethod(iface *types.Interface, name string) bool {
+	for i := 0; i < iface.NumMethods(); i++ {
+		if iface.Method(i).Name() == name {
+			return true
+		}
+	}
+	return false
 }
