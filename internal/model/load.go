@@ -35,6 +35,7 @@ type File struct {
 	Conditions    []ConditionEntry  `yaml:"condition_fields"`
 	HandlerCalls  []string          `yaml:"handler_calls"`
 	ReceiveCalls  []string          `yaml:"receive_calls"`
+	SQLExprs      []string          `yaml:"sql_exprs"`
 	TxCompletions []string          `yaml:"tx_completions"`
 	TxTypes       []string          `yaml:"tx_types"`
 	PoolTypes     []string          `yaml:"pool_types"`
@@ -270,7 +271,7 @@ func boolInt(b bool) int {
 
 func needsArg(s Shape) bool {
 	switch s {
-	case SQLExec, SQLQuery, SQLBatch, HTTPDo, HTTPForm, ProviderParams, KeyArg, UpdateExpression:
+	case SQLExec, SQLQuery, SQLBatch, HTTPDo, HTTPForm, ProviderParams, KeyArg, UpdateExpression, UpdateValues:
 		return true
 	}
 	return false
