@@ -127,7 +127,7 @@ func (s *settings) run(pass *analysis.Pass) (res any, err error) {
 	if testHookRun != nil {
 		testHookRun(pass)
 	}
-	if !s.std && isStandard(pass) {
+	if (!s.std && isStandard(pass)) || isTestMain(pass) {
 		return &Result{}, nil
 	}
 	index, err := cfg.indexFor(packageDir(pass))
@@ -185,7 +185,7 @@ func analyse(pass *analysis.Pass, index *model.Index, dirs map[*token.File]*dire
 			in.Retentions = ttl.Retentions(defs, pass.Files, js)
 		}
 	}
-	hs, remote := handlers.Find(handlers.Input{Pkg: pass.Pkg, Info: pass.TypesInfo, Files: pass.Files, Graph: g, Defs: defs, Models: entries})
+	hs, remote := handlers.Find(handlers.Input{Pkg: pass.Pkg, Info: pass.TypesInfo, Fset: pass.Fset, Files: pass.Files, Graph: g, Defs: defs, Models: entries})
 	for _, h := range hs {
 		if len(h.Effects) > 0 {
 			if fw, job := frameworks.JobOf(defs, h.RegCall, h.Sig); fw != "" {
@@ -259,6 +259,12 @@ func isStandard(pass *analysis.Pass) bool {
 	}
 	name := pass.Fset.File(pass.Files[0].Pos()).Name()
 	return strings.HasPrefix(name, goroot)
+}
+
+// isTestMain reports whether the package is the main package go test generates for a
+// package's tests (path "p.test"): it holds no code of the user's.
+func isTestMain(pass *analysis.Pass) bool {
+	return pass.Pkg.Name() == "main" && strings.HasSuffix(pass.Pkg.Path(), ".test")
 }
 
 // isModelled reports whether the package belongs to a library the models describe: its

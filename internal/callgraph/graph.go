@@ -109,6 +109,9 @@ type Node struct {
 	// HandlerCall is the framework of a modelled handler call in the body (a webhook
 	// signature check), which makes the node a handler.
 	HandlerCall string
+	// Receives are the modelled receive calls in the body (sub.Fetch, reader.FetchMessage):
+	// the code after each handles what it received, a handler of its own (Region).
+	Receives []Receive
 
 	Effects effect.Set // after the function's own directives: what callers see
 	From    map[effect.Kind]Origin
@@ -257,7 +260,68 @@ func (g *Graph) newScope(n *Node) sinks.Scope {
 			sc.Params[m.Sig.Params().At(i)] = true
 		}
 	}
+	for m := n; m != nil; m = m.Parent {
+		g.receivedVars(m.Body, sc.Params)
+	}
 	return sc
+}
+
+// receivedVars adds to params the variables a modelled receive call in body is assigned to
+// (msgs, err := sub.Fetch(10)), and those of a range over one of them (for _, m := range
+// msgs): in a receive loop the message comes from there, not from a parameter, and a key
+// made from it identifies the message.
+func (g *Graph) receivedVars(body *ast.BlockStmt, params map[*types.Var]bool) {
+	if body == nil {
+		return
+	}
+	received := map[*types.Var]bool{}
+	add := func(e ast.Expr) {
+		if id, ok := e.(*ast.Ident); ok {
+			if v, ok := g.in.Info.ObjectOf(id).(*types.Var); ok {
+				params[v], received[v] = true, true
+			}
+		}
+	}
+	ast.Inspect(body, func(x ast.Node) bool {
+		switch x := x.(type) {
+		case *ast.AssignStmt:
+			if len(x.Rhs) == 1 && g.receives(x.Rhs[0]) {
+				for _, l := range x.Lhs {
+					add(l)
+				}
+			}
+		case *ast.RangeStmt:
+			if g.mentions(x.X, received) {
+				add(x.Key)
+				add(x.Value)
+			}
+		}
+		return true
+	})
+}
+
+// receives reports whether e is a call of a modelled receive call.
+func (g *Graph) receives(e ast.Expr) bool {
+	call, ok := ast.Unparen(e).(*ast.CallExpr)
+	if !ok {
+		return false
+	}
+	fn, ok := typeutil.Callee(g.in.Info, call).(*types.Func)
+	return ok && g.in.Judge.Models.Of(fn.Origin()).Receive != ""
+}
+
+// mentions reports whether e uses one of vars.
+func (g *Graph) mentions(e ast.Expr, vars map[*types.Var]bool) bool {
+	found := false
+	ast.Inspect(e, func(x ast.Node) bool {
+		if id, ok := x.(*ast.Ident); ok {
+			if v, ok := g.in.Info.Uses[id].(*types.Var); ok && vars[v] {
+				found = true
+			}
+		}
+		return !found
+	})
+	return found
 }
 
 // Pos is where n is declared: its name, or the literal.
@@ -427,6 +491,9 @@ func (g *Graph) resolveCall(n *Node, call *ast.CallExpr) map[ast.Expr]bool {
 	if entry.HandlerCall != "" && n.HandlerCall == "" {
 		n.HandlerCall = entry.HandlerCall
 	}
+	if entry.Receive != "" {
+		n.Receives = append(n.Receives, Receive{Call: call, Framework: entry.Receive})
+	}
 	if entry.TxCompletion {
 		n.completesHere = true
 	}
@@ -509,3 +576,38 @@ func (g *Graph) generatedPkg(pkg *types.Package) bool {
 
 // Models returns the model lookups the graph was built with.
 func (g *Graph) Models() *model.Entries { return g.in.Judge.Models }
+
+// Receive is a modelled receive call in a node's body and the framework of its model.
+type Receive struct {
+	Call      *ast.CallExpr
+	Framework string
+}
+
+// Region returns a node for a part of n's body, the sites between from and to, evaluated
+// from the solved effects of what they call: the code of a receive loop that handles each
+// message in place. It is named name and declared at body (a loop's, or a synthetic block
+// that starts at the receive), is not in Nodes and exports no fact; n's directives apply.
+// Call it after Solve.
+func (g *Graph) Region(n *Node, name string, body *ast.BlockStmt, from, to token.Pos) *Node {
+	r := &Node{Name: name, Body: body, Parent: n.Parent, File: n.File, scope: n.scope,
+		Barrier: n.Barrier, Ignores: n.Ignores, Decisions: n.Decisions}
+	for _, s := range n.Sites {
+		if s.Pos >= from && s.Pos < to {
+			r.Sites = append(r.Sites, s)
+		}
+	}
+	g.evaluate(r, true)
+	return r
+}
+
+// Callees returns the nodes of this package n calls or defines (its closures), in source
+// order: the edges a caller-side search (who reaches a webhook check) walks backwards.
+func (n *Node) Callees() []*Node {
+	var out []*Node
+	for _, s := range n.Sites {
+		if s.local != nil {
+			out = append(out, s.local)
+		}
+	}
+	return out
+}

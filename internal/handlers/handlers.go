@@ -47,6 +47,7 @@ type Remote struct {
 type Input struct {
 	Pkg    *types.Package
 	Info   *types.Info
+	Fset   *token.FileSet // for file names: nothing in a _test.go file is a handler
 	Files  []*ast.File
 	Graph  *callgraph.Graph
 	Defs   *defuse.Index
@@ -56,6 +57,7 @@ type Input struct {
 type finder struct {
 	pkg    *types.Package
 	info   *types.Info
+	fset   *token.FileSet
 	files  []*ast.File
 	graph  *callgraph.Graph
 	defs   *defuse.Index
@@ -70,16 +72,27 @@ type finder struct {
 //   - functions, method values and literals handed to a modelled registration, and the
 //     exported methods of a value handed to a registration that registers methods;
 //   - functions handed to the runtime middleware (its shape is func(ctx, job J) error);
-//   - functions that call a modelled handler call (a webhook signature check);
+//   - functions that call a modelled handler call (a webhook signature check), or the
+//     net/http handlers of this package that reach such a function (webhooks.go);
+//   - receive loops: the code after a modelled receive call (sub.Fetch, FetchMessage), to
+//     the end of the innermost loop around it, a region of a function (loops.go);
 //   - functions marked //idemlint:handler (the directive is marked used).
+//
+// Nothing declared in a _test.go file is a handler, nor a literal that middleware returns
+// (see factories.go), unless a directive says so.
 //
 // Handlers are reported where they are declared: the diagnostic then sits in the handler's
 // body, in the package that owns it, whichever package registers it.
 func Find(in Input) ([]Handler, []Remote) {
-	f := &finder{pkg: in.Pkg, info: in.Info, files: in.Files, graph: in.Graph, defs: in.Defs, models: in.Models}
+	f := &finder{pkg: in.Pkg, info: in.Info, fset: in.Fset, files: in.Files, graph: in.Graph, defs: in.Defs, models: in.Models}
 	regs := f.scanRegistrations()
+	owners, moved := f.handlerCallOwners()
 	var out []Handler
 	for _, n := range f.graph.Nodes {
+		if n.Marked == nil && f.notHandler(n) {
+			continue
+		}
+		out = append(out, f.receiveLoops(n)...)
 		h := Handler{Node: n, Wrapped: regs.wrapped[n], Retention: regs.retention[n]}
 		switch {
 		case n.Marked != nil:
@@ -87,8 +100,10 @@ func Find(in Input) ([]Handler, []Remote) {
 			h.Framework = "directive"
 		case regs.registered[n] != "":
 			h.Framework = regs.registered[n]
-		case n.HandlerCall != "":
+		case n.HandlerCall != "" && !moved[n]:
 			h.Framework = n.HandlerCall
+		case owners[n] != "":
+			h.Framework = owners[n] // it calls a helper that checks a webhook (webhooks.go)
 		case h.Wrapped:
 			h.Framework = "idempotency"
 		default:

@@ -226,11 +226,12 @@ func (f *finder) handlerValues(arg ast.Expr, mode handOver, local func(*callgrap
 		case *ast.CallExpr:
 			// A function called here is not itself handed over, what it is given may be:
 			// idemasynq.Handler(mw, h) hands over h. A constructor of this package
-			// (NewHandler(deps)) stands for the handler it returns: its effects include
-			// those of the closure it builds.
+			// (NewHandler(deps)) stands for the handler it returns: the literals it
+			// returns, or itself (its effects include those of what it builds).
+			// Middleware of this package (withLogging(h)) hands over only h.
 			if fn, ok := typeutil.Callee(info, y).(*types.Func); ok {
-				if n := f.graph.ByFunc[fn.Origin()]; n != nil && mode != toMiddleware {
-					local(n)
+				if n := f.graph.ByFunc[fn.Origin()]; n != nil && !isMiddleware(n) {
+					f.factoryValues(n, mode, accept, local)
 				}
 			}
 			for _, arg := range y.Args {
@@ -255,7 +256,16 @@ func (f *finder) handlerValues(arg ast.Expr, mode handOver, local func(*callgrap
 		}
 		if fn, ok := obj.(*types.Func); ok {
 			fn = fn.Origin()
-			if n := f.graph.ByFunc[fn]; n != nil {
+			if iface := interfaceOf(fn); iface != nil {
+				// l.Handle with l an interface: each implementation's Handle in view.
+				f.implementations(iface, func(m *types.Func) {
+					if m.Name() == fn.Name() {
+						if n := f.graph.ByFunc[m]; n != nil {
+							accept(n, m.Signature())
+						}
+					}
+				})
+			} else if n := f.graph.ByFunc[fn]; n != nil {
 				accept(n, fn.Signature())
 			} else if remote != nil && fn.Pkg() != f.pkg && f.shapeOf(fn.Signature(), methodName(fn)) == nil {
 				remote(fn, pos)
@@ -266,6 +276,22 @@ func (f *finder) handlerValues(arg ast.Expr, mode handOver, local func(*callgrap
 	})
 	if t := info.TypeOf(arg); t != nil {
 		f.typeMethods(t, mode, local)
+	}
+}
+
+// factoryValues hands over what a factory of this package called at a registration
+// builds: the literals it returns, each as itself, or else the factory (not to the
+// middleware, whose handlers have a shape of their own).
+func (f *finder) factoryValues(n *callgraph.Node, mode handOver, accept func(*callgraph.Node, *types.Signature), local func(*callgraph.Node)) {
+	if lits := f.returnedLits(n); len(lits) > 0 {
+		for _, ln := range lits {
+			sig, _ := f.info.TypeOf(ln.Lit).(*types.Signature)
+			accept(ln, sig)
+		}
+		return
+	}
+	if mode != toMiddleware {
+		local(n)
 	}
 }
 
@@ -303,6 +329,19 @@ func (f *finder) typeMethods(t types.Type, mode handOver, local func(*callgraph.
 	if !ok {
 		return
 	}
+	if iface, ok := named.Underlying().(*types.Interface); ok {
+		// A value of an interface type (an asynq.Handler field, a lambda.Handler): the
+		// methods of each implementation in view that a framework calls: those with a
+		// handler shape, or the one method of a one-method interface.
+		f.implementations(iface, func(m *types.Func) {
+			if n := f.graph.ByFunc[m]; n != nil && iface.NumMethods() > 0 &&
+				((mode == toFrameworkMethods && m.Exported()) || f.shapeOf(m.Signature(), m.Name()) != nil ||
+					(iface.NumMethods() == 1 && hasMethod(iface, m.Name()))) {
+				local(n)
+			}
+		})
+		return
+	}
 	for i := 0; i < named.NumMethods(); i++ {
 		m := named.Method(i)
 		n := f.graph.ByFunc[m]
@@ -313,4 +352,51 @@ func (f *finder) typeMethods(t types.Type, mode handOver, local func(*callgraph.
 			local(n)
 		}
 	}
+}
+
+// interfaceOf returns the interface whose method fn is, or nil for a concrete method or a
+// function.
+func interfaceOf(fn *types.Func) *types.Interface {
+	recv := fn.Signature().Recv()
+	if recv == nil {
+		return nil
+	}
+	iface, _ := recv.Type().Underlying().(*types.Interface)
+	return iface
+}
+
+// implementations calls yield with each method of each named, non-generic type of this
+// package whose value or pointer implements iface (a non-empty interface: every type
+// implements any).
+func (f *finder) implementations(iface *types.Interface, yield func(*types.Func)) {
+	if iface.NumMethods() == 0 {
+		return
+	}
+	scope := f.pkg.Scope()
+	for _, name := range scope.Names() {
+		tn, ok := scope.Lookup(name).(*types.TypeName)
+		if !ok || tn.IsAlias() {
+			continue
+		}
+		named, ok := tn.Type().(*types.Named)
+		if !ok || named.TypeParams().Len() > 0 || types.IsInterface(named) {
+			continue
+		}
+		if !types.Implements(named, iface) && !types.Implements(types.NewPointer(named), iface) {
+			continue
+		}
+		for i := 0; i < named.NumMethods(); i++ {
+			yield(named.Method(i))
+		}
+	}
+}
+
+// hasMethod reports whether iface declares a method named name.
+func hasMethod(iface *types.Interface, name string) bool {
+	for i := 0; i < iface.NumMethods(); i++ {
+		if iface.Method(i).Name() == name {
+			return true
+		}
+	}
+	return false
 }

@@ -35,6 +35,8 @@ type File struct {
 	HeaderSetters []string          `yaml:"header_setters"`
 	Conditions    []ConditionEntry  `yaml:"condition_fields"`
 	HandlerCalls  []string          `yaml:"handler_calls"`
+	ReceiveCalls  []string          `yaml:"receive_calls"`
+	SQLExprs      []string          `yaml:"sql_exprs"`
 	TxCompletions []string          `yaml:"tx_completions"`
 	TxnOffsets    []string          `yaml:"txn_offsets"`
 	TxTypes       []string          `yaml:"tx_types"`
@@ -282,7 +284,7 @@ func boolInt(b bool) int {
 
 func needsArg(s Shape) bool {
 	switch s {
-	case SQLExec, SQLQuery, SQLBatch, HTTPDo, HTTPForm, ProviderParams, KeyArg, UpdateExpression:
+	case SQLExec, SQLQuery, SQLBatch, HTTPDo, HTTPForm, ProviderParams, KeyArg, UpdateExpression, UpdateValues:
 		return true
 	}
 	return false

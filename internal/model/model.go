@@ -71,6 +71,11 @@ const (
 	// UpdateItem): an effect only when the constant text is relative (ADD, SET a = a + :n,
 	// list_append); it is guarded then by a condition field or a key field on the params.
 	UpdateExpression
+	// UpdateValues sets columns to values (gorm Update(column, value), UpdateColumn,
+	// Updates(map[string]any{...})): Arg is the column name, its value the next argument, or
+	// a map of column to value. It is an effect only when a value is an SQL expression (a
+	// call of a sql_exprs function, gorm.Expr) that adds to the column it sets.
+	UpdateValues
 )
 
 // shapeNames are the names of the shapes in model files.
@@ -89,6 +94,7 @@ var shapeNames = map[string]Shape{
 	"key.arg":           KeyArg,
 	"builder":           Builder,
 	"update.expression": UpdateExpression,
+	"update.values":     UpdateValues,
 }
 
 // Sink is a function or method that performs a side effect.
@@ -218,6 +224,14 @@ type Library struct {
 	// net/http handler that verifies a webhook signature (stripe webhook.ConstructEvent)
 	// handles a delivery that the sender retries until it succeeds.
 	HandlerCalls []string
+	// ReceiveCalls are calls that receive a message (or a batch) that the caller handles
+	// itself, usually in a loop (sub.Fetch, reader.FetchMessage, sqs ReceiveMessage): the
+	// code after the call, to the end of the innermost loop around it (or of the function),
+	// is a handler.
+	ReceiveCalls []string
+	// SQLExprs are functions that make an SQL expression of their first argument's text,
+	// used as a value by an update.values sink (gorm.Expr("balance + ?", n)).
+	SQLExprs []string
 	// InProcessDedup are deduplicating middleware that remember the messages they have seen
 	// in the process's memory (Watermill's Deduplicator): a handler registered on a router
 	// that uses one is still reported, with the note that the deduplication does not
@@ -341,6 +355,8 @@ type Entry struct {
 	Registration *Registration
 	Gate         *Gate
 	HandlerCall  string // framework, when a call makes the caller a handler
+	Receive      string // framework, when a call receives a message the caller handles in place
+	SQLExpr      bool   // makes an SQL expression of its first argument (gorm.Expr)
 	TxCompletion bool
 	TxnOffset    bool // adds the consumed offset to the producer's transaction (TxnOffsets)
 	ChainGuard   bool

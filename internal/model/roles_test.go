@@ -101,6 +101,8 @@ func TestRoleRows(t *testing.T) {
 		"chain_guards":   listCase("chain_guards", func(e *Entry) bool { return e.ChainGuard }),
 		"header_setters": listCase("header_setters", func(e *Entry) bool { return e.HeaderSetter }),
 		"handler_calls":  listCase("handler_calls", func(e *Entry) bool { return e.HandlerCall == "x" }),
+		"receive_calls":  listCase("receive_calls", func(e *Entry) bool { return e.Receive == "x" }),
+		"sql_exprs":      listCase("sql_exprs", func(e *Entry) bool { return e.SQLExpr }),
 		"tx_completions": listCase("tx_completions", func(e *Entry) bool { return e.TxCompletion }),
 		"txn_offsets":    listCase("txn_offsets", func(e *Entry) bool { return e.TxnOffset }),
 		"opaque_calls":   listCase("opaque_calls", func(e *Entry) bool { return e.Opaque }),

@@ -98,6 +98,8 @@ func (j *Judge) Eval(call *ast.CallExpr, s *model.Sink, fn *types.Func, sc Scope
 		return mk(effect.Unprotected, s.What+" "+fn.Name()+" adds to the stored value: not safe to repeat")
 	case model.UpdateExpression:
 		return j.updateEffect(mk, s, arg, sc)
+	case model.UpdateValues:
+		return j.valuesEffect(mk, call, s.Arg)
 	case model.KeyArg:
 		return j.keyedEffect(mk, s, arg, arg != nil && !j.Defs.IsEmptyString(arg), sc)
 	}

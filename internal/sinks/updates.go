@@ -5,12 +5,16 @@ package sinks
 
 import (
 	"go/ast"
+	"go/types"
 	"regexp"
 	"strings"
+
+	"golang.org/x/tools/go/types/typeutil"
 
 	"github.com/chokaq/idemlint/internal/defuse"
 	"github.com/chokaq/idemlint/internal/effect"
 	"github.com/chokaq/idemlint/internal/model"
+	"github.com/chokaq/idemlint/internal/sqlstmt"
 )
 
 // updateEffect judges a write by its update expression (DynamoDB UpdateItem): only a
@@ -138,4 +142,61 @@ func splitTop(s string) []string {
 		}
 	}
 	return append(out, strings.TrimSpace(s[start:]))
+}
+
+// valuesEffect judges a column update (gorm Update("balance", gorm.Expr("balance + ?", n)),
+// Updates(map[string]any{...})): an effect only when a value is a modelled SQL expression
+// whose text adds to the column it sets; plain values converge. Arg is the column (its
+// value follows) or the map.
+func (j *Judge) valuesEffect(mk mkEffect, call *ast.CallExpr, arg int) *effect.Effect {
+	if arg < 0 || arg >= len(call.Args) {
+		return nil
+	}
+	if col := j.Defs.ConstString(call.Args[arg]); col != "" && arg+1 < len(call.Args) {
+		return j.relativeValue(mk, col, call.Args[arg+1])
+	}
+	m := ast.Unparen(call.Args[arg])
+	if v := j.Defs.RootVar(m); v != nil {
+		m = ast.Unparen(j.Defs.Def(v))
+	}
+	cl, ok := m.(*ast.CompositeLit)
+	if !ok {
+		return nil
+	}
+	for _, elt := range cl.Elts {
+		if kv, ok := elt.(*ast.KeyValueExpr); ok {
+			if col := j.Defs.ConstString(kv.Key); col != "" {
+				if e := j.relativeValue(mk, col, kv.Value); e != nil {
+					return e
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// relativeValue returns the effect of setting col to value when value is a modelled SQL
+// expression (followed through local variables) that adds to col, or nil.
+func (j *Judge) relativeValue(mk mkEffect, col string, value ast.Expr) *effect.Effect {
+	value = ast.Unparen(value)
+	if v := j.Defs.RootVar(value); v != nil && j.Defs.Def(v) != nil {
+		value = ast.Unparen(j.Defs.Def(v))
+	}
+	call, ok := value.(*ast.CallExpr)
+	if !ok || len(call.Args) == 0 {
+		return nil
+	}
+	fn, ok := typeutil.Callee(j.info(), call).(*types.Func)
+	if !ok || !j.Models.Of(fn).SQLExpr {
+		return nil
+	}
+	text := j.Defs.ConstString(call.Args[0])
+	if text == "" {
+		return nil
+	}
+	res := sqlstmt.Classify("UPDATE t SET " + col + " = " + text)
+	if res.Class != sqlstmt.NonIdempotent {
+		return nil
+	}
+	return mk(effect.Unprotected, "SQL write not safe to repeat: "+res.Reason+" ("+fn.Pkg().Name()+"."+fn.Name()+")")
 }

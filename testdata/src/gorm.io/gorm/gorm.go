@@ -37,6 +37,21 @@ func (db *DB) CreateInBatches(value interface{}, batchSize int) (tx *DB) { panic
 // FirstOrCreate finds the first match of conds, or creates dest.
 func (db *DB) FirstOrCreate(dest interface{}, conds ...interface{}) (tx *DB) { panic("stub") }
 
+// Update updates one column.
+func (db *DB) Update(column string, value interface{}) (tx *DB) { panic("stub") }
+
+// Updates updates the columns of a struct or map.
+func (db *DB) Updates(values interface{}) (tx *DB) { panic("stub") }
+
+// UpdateColumn updates one column without hooks or time tracking.
+func (db *DB) UpdateColumn(column string, value interface{}) (tx *DB) { panic("stub") }
+
+// UpdateColumns updates columns without hooks or time tracking.
+func (db *DB) UpdateColumns(values interface{}) (tx *DB) { panic("stub") }
+
+// Expr makes an SQL expression of its text and variables.
+func Expr(expr string, args ...interface{}) clause.Expr { panic("stub") }
+
 // Exec runs a raw statement.
 func (db *DB) Exec(sql string, values ...interface{}) (tx *DB) { panic("stub") }
 

@@ -53,3 +53,25 @@ func RawRead(ctx context.Context, t *asynq.Task) error {
 func FindOrCreate(ctx context.Context, t *asynq.Task) error {
 	return db.WithContext(ctx).FirstOrCreate(&Ledger{}, Ledger{OrderID: t.Type()}).Error
 }
+
+type Account struct {
+	ID      string
+	Balance int64
+}
+
+// Credit adds to the balance with gorm.Expr: a repeat credits twice.
+func Credit(ctx context.Context, t *asynq.Task) error { // want Credit:`effects sql.write:unprotected\(\(\*gorm.DB\).Update\)`
+	return db.WithContext(ctx).Model(&Account{ID: t.Type()}).Update("balance", gorm.Expr("balance + ?", 10)).Error // want `handler Credit: SQL write not safe to repeat: relative UPDATE of balance \(gorm.Expr\) \(Credit -> \(\*gorm.DB\).Update\); missing: key, enforcement`
+}
+
+// CreditMap: the same through Updates with a map.
+func CreditMap(ctx context.Context, t *asynq.Task) error { // want CreditMap:`effects sql.write:unprotected\(\(\*gorm.DB\).Updates\)`
+	delta := gorm.Expr("balance - ?", 5)
+	return db.WithContext(ctx).Model(&Account{ID: t.Type()}).Updates(map[string]interface{}{"status": "debited", "balance": delta}).Error // want `handler CreditMap: SQL write not safe to repeat: relative UPDATE of balance`
+}
+
+// SetBalance is the twin with absolute values: a repeat converges, no effect.
+func SetBalance(ctx context.Context, t *asynq.Task) error {
+	db.WithContext(ctx).Model(&Account{ID: t.Type()}).UpdateColumn("balance", gorm.Expr("? * 2", 21))
+	return db.WithContext(ctx).Model(&Account{ID: t.Type()}).Updates(map[string]interface{}{"balance": 42}).Error
+}

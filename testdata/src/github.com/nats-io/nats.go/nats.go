@@ -78,7 +78,40 @@ type JetStream interface {
 	PublishMsg(m *Msg, opts ...PubOpt) (*PubAck, error)
 	Subscribe(subj string, cb MsgHandler, opts ...SubOpt) (*Subscription, error)
 	QueueSubscribe(subj, queue string, cb MsgHandler, opts ...SubOpt) (*Subscription, error)
+	PullSubscribe(subj, durable string, opts ...SubOpt) (*Subscription, error)
 }
+
+type pullOpts struct{}
+
+// PullOpt are the options that can be passed when pulling a batch of messages.
+type PullOpt interface {
+	configurePull(opts *pullOpts) error
+}
+
+// Fetch pulls a batch of messages from a pull subscription.
+func (sub *Subscription) Fetch(batch int, opts ...PullOpt) ([]*Msg, error) { panic("stub") }
+
+// MessageBatch provides methods to retrieve messages consumed using FetchBatch.
+type MessageBatch interface {
+	Messages() <-chan *Msg
+	Error() error
+	Done() <-chan struct{}
+}
+
+// FetchBatch pulls a batch of messages, delivered on a channel.
+func (sub *Subscription) FetchBatch(batch int, opts ...PullOpt) (MessageBatch, error) {
+	panic("stub")
+}
+
+type ackOpts struct{}
+
+// AckOpt are the options that can be passed when acknowledging a message.
+type AckOpt interface {
+	configureAck(opts *ackOpts) error
+}
+
+// Ack acknowledges a JetStream message.
+func (m *Msg) Ack(opts ...AckOpt) error { panic("stub") }
 
 // JetStreamContext allows JetStream messaging and stream management.
 type JetStreamContext interface {

@@ -37,3 +37,13 @@ type OnConflict struct {
 
 // Build writes the clause.
 func (onConflict OnConflict) Build(builder Builder) { panic("stub") }
+
+// Expr is a raw SQL expression with its variables.
+type Expr struct {
+	SQL                string
+	Vars               []interface{}
+	WithoutParentheses bool
+}
+
+// Build builds the expression.
+func (expr Expr) Build(builder Builder) { panic("stub") }

@@ -4,6 +4,8 @@
 // real API.
 package lambda
 
+import "context"
+
 type handlerOptions struct{}
 
 // Option configures the handler.
@@ -14,3 +16,8 @@ func Start(handler interface{}) { panic("stub") }
 
 // StartWithOptions runs handler as the function's handler.
 func StartWithOptions(handler interface{}, options ...Option) { panic("stub") }
+
+// Handler is implemented by a type whose Invoke is called with each event's raw payload.
+type Handler interface {
+	Invoke(ctx context.Context, payload []byte) ([]byte, error)
+}

@@ -103,3 +103,15 @@ func NewEventGroupProcessorWithConfig(router *message.Router, config EventGroupP
 func (p *EventGroupProcessor) AddHandlersGroup(groupName string, handlers ...GroupEventHandler) error {
 	return nil
 }
+
+// EventBus publishes events, each marshaled into a message with a new UUID.
+type EventBus struct{}
+
+// Publish publishes an event.
+func (c EventBus) Publish(ctx context.Context, event any) error { panic("stub") }
+
+// CommandBus sends commands, each marshaled into a message with a new UUID.
+type CommandBus struct{}
+
+// Send sends a command.
+func (c CommandBus) Send(ctx context.Context, cmd any) error { panic("stub") }

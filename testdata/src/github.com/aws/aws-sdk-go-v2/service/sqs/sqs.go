@@ -54,3 +54,35 @@ type SendMessageBatchOutput struct{}
 func (c *Client) SendMessageBatch(ctx context.Context, params *SendMessageBatchInput, optFns ...func(*Options)) (*SendMessageBatchOutput, error) {
 	panic("stub")
 }
+
+// ReceiveMessageInput asks for up to MaxNumberOfMessages messages of a queue.
+type ReceiveMessageInput struct {
+	QueueUrl            *string
+	MaxNumberOfMessages int32
+	WaitTimeSeconds     int32
+}
+
+// ReceiveMessageOutput holds the messages received.
+type ReceiveMessageOutput struct {
+	Messages []types.Message
+}
+
+// ReceiveMessage receives messages; each stays invisible for the visibility timeout, then
+// is delivered again unless deleted.
+func (c *Client) ReceiveMessage(ctx context.Context, params *ReceiveMessageInput, optFns ...func(*Options)) (*ReceiveMessageOutput, error) {
+	panic("stub")
+}
+
+// DeleteMessageInput names the message to delete by its receipt handle.
+type DeleteMessageInput struct {
+	QueueUrl      *string
+	ReceiptHandle *string
+}
+
+// DeleteMessageOutput is the result of DeleteMessage.
+type DeleteMessageOutput struct{}
+
+// DeleteMessage deletes a received message: it is not delivered again.
+func (c *Client) DeleteMessage(ctx context.Context, params *DeleteMessageInput, optFns ...func(*Options)) (*DeleteMessageOutput, error) {
+	panic("stub")
+}

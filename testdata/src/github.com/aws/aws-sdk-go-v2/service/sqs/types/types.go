@@ -11,3 +11,10 @@ type SendMessageBatchRequestEntry struct {
 	MessageDeduplicationId *string
 	MessageGroupId         *string
 }
+
+// Message is a message received from a queue.
+type Message struct {
+	Body          *string
+	MessageId     *string
+	ReceiptHandle *string
+}

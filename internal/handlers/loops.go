@@ -1,0 +1,73 @@
+// Receive loops: a consumer that pulls messages itself (sub.Fetch, reader.FetchMessage,
+// sqs ReceiveMessage) and handles each in place. Its handler is no function but a region of
+// one: the code after the receive, to the end of the innermost loop around it, where the
+// message is processed and then acknowledged, committed or deleted; without a loop around
+// the receive (a function that reschedules itself), the rest of the function.
+
+package handlers
+
+import (
+	"go/ast"
+	"go/token"
+
+	"github.com/chokaq/idemlint/internal/callgraph"
+)
+
+// receiveLoops returns a handler per loop (or function tail) that handles what a modelled
+// receive call in n's body received. Two receives in one loop make one handler.
+func (f *finder) receiveLoops(n *callgraph.Node) []Handler {
+	var out []Handler
+	seen := map[ast.Node]bool{}
+	for _, r := range n.Receives {
+		loop := innermostLoop(n.Body, r.Call.Pos())
+		var body *ast.BlockStmt
+		var end token.Pos
+		name := "receive loop in " + n.Name
+		if loop != nil {
+			if seen[loop] {
+				continue
+			}
+			seen[loop] = true
+			body, end = loopBlock(loop), loop.End()
+		} else {
+			// The block starts at the receive, so that the handler is declared there.
+			body, end = &ast.BlockStmt{Lbrace: r.Call.Pos(), List: n.Body.List, Rbrace: n.Body.Rbrace}, n.Body.End()
+			name = "receive in " + n.Name
+		}
+		region := f.graph.Region(n, name, body, r.Call.End(), end)
+		out = append(out, Handler{Node: region, Framework: r.Framework})
+	}
+	return out
+}
+
+// innermostLoop returns the innermost for or range statement of body that holds pos, not
+// looking into function literals (their loops are their own), or nil.
+func innermostLoop(body *ast.BlockStmt, pos token.Pos) ast.Stmt {
+	var loop ast.Stmt
+	ast.Inspect(body, func(x ast.Node) bool {
+		if x == nil || pos < x.Pos() || pos >= x.End() {
+			return false
+		}
+		switch x := x.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.ForStmt, *ast.RangeStmt:
+			loop = x.(ast.Stmt)
+		}
+		return true
+	})
+	return loop
+}
+
+// loopBlock returns a loop's body as a block that starts at the loop's keyword, where the
+// handler is declared.
+func loopBlock(loop ast.Stmt) *ast.BlockStmt {
+	var b *ast.BlockStmt
+	switch l := loop.(type) {
+	case *ast.ForStmt:
+		b = l.Body
+	case *ast.RangeStmt:
+		b = l.Body
+	}
+	return &ast.BlockStmt{Lbrace: loop.Pos(), List: b.List, Rbrace: b.Rbrace}
+}
