@@ -196,6 +196,7 @@ func analyse(pass *analysis.Pass, index *model.Index, dirs map[*token.File]*dire
 			}
 		}
 		hv := report.HandlerVerdicts{Handler: h, Effects: h.Effects.Known()}
+		hv.Unresolved = g.Unresolved(h.Node) // for a driver that sees the whole program to judge
 		hv.Decisions = decisions.Judge(h, hv.Effects, pass.TypesInfo, cfg)
 		hv.Decisions.AddOthers(h, func(k effect.Kind) []callgraph.Reached { return g.Reach(h.Node, k) })
 		if d := decisions.Declared(h); d != nil && d.TTL > 0 && cfg.Required[checklist.TTL] {

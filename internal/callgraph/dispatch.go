@@ -35,7 +35,11 @@ func (g *Graph) dispatch(n *Node, m *types.Func, call *ast.CallExpr) {
 		return
 	}
 	args := callArgs(g.in.Info, call)
+	open := len(g.Open)
 	g.Open = append(g.Open, OpenCall{Caller: n, Pos: call.Pos(), Kind: OpenInterface, Method: m, Recv: iface})
+	if len(g.in.Links[call.Pos()]) > 0 {
+		g.Open[open].InView = true
+	}
 	for _, l := range g.in.Links[call.Pos()] {
 		n.Sites = append(n.Sites, Site{Pos: call.Pos(), line: g.line(call.Pos()), callee: l.Name, fact: l.Fact, args: args})
 	}
@@ -54,6 +58,7 @@ func (g *Graph) dispatch(n *Node, m *types.Func, call *ast.CallExpr) {
 		}
 	}
 	if seen {
+		g.Open[open].InView = true
 		return
 	}
 	// No implementation with effects in view: a modelled sink method behind the interface?
@@ -65,6 +70,7 @@ func (g *Graph) dispatch(n *Node, m *types.Func, call *ast.CallExpr) {
 			if e := g.in.Judge.Eval(call, s, m, n.scope); e != nil {
 				n.Sites = append(n.Sites, Site{Pos: call.Pos(), line: g.line(call.Pos()), sink: e})
 			}
+			g.Open[open].InView = true
 			return
 		}
 	}

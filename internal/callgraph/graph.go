@@ -166,6 +166,10 @@ type OpenCall struct {
 	// the receiver expression's static type, whose method set an implementation must have.
 	Method *types.Func
 	Recv   *types.Interface
+	// InView is set when the package's analysis resolved the interface call to something:
+	// an implementation of this package, one with effects among its dependencies, a
+	// modelled sink, or what a program-wide link found.
+	InView bool
 }
 
 // Build creates a node per function and literal, then resolves every call site once; Solve

@@ -29,6 +29,9 @@ type converter struct {
 	// resolve the "file.go:line" of a chain's hops (facts carry no full paths).
 	files map[string]map[string][]string
 
+	// impls judges the interface calls handlers left unresolved (nil: no program summaries).
+	impls *implementations
+
 	findings   map[string]bool
 	handlers   map[string]bool
 	directives map[string]*result.Directive
@@ -152,6 +155,7 @@ func (c *converter) handlersOf(pkg *packages.Package, res *analyzer.Result) {
 			Pos:        position(fset, h.Pos, c.root),
 			Wrapped:    h.Wrapped,
 			AtMostOnce: h.AtMostOnce,
+			Partial:    c.impls.partial(pkg, h.Unresolved),
 		}
 		key := rh.Pos.String() + "\x00" + rh.Name
 		if c.handlers[key] {

@@ -157,6 +157,7 @@ func analyse(cfg Config, l *Loaded, start time.Time, progress *progress) (*Outpu
 		// patterns' packages.
 		graph.Roots = slices.DeleteFunc(graph.Roots, func(act *checker.Action) bool { return !l.named[act.Package.ID] })
 	}
+	conv.impls = newImplementations(graph)
 	for _, act := range graph.Roots {
 		if act.Err != nil {
 			continue

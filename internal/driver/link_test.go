@@ -2,6 +2,7 @@ package driver
 
 import (
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/chokaq/idemlint/analyzer"
@@ -32,9 +33,23 @@ func TestProgramLink(t *testing.T) {
 	if !slices.Equal(got, want) {
 		t.Errorf("findings:\n got %q\nwant %q", got, want)
 	}
+	partial := map[string]string{}
 	for _, h := range out.Run.Handlers {
 		if h.Name == "Status" && len(h.Effects) != 0 {
 			t.Errorf("Status reaches %+v: resp.Body.Close was resolved to an io.Closer", h.Effects)
+		}
+		partial[h.Name] = h.Partial
+	}
+	// Only Audit calls an interface of the module that nothing in the program implements;
+	// Handle's Store is implemented in pg, Status's io.ReadCloser is not the module's.
+	wantPartial := map[string]string{
+		"(*Handler).Handle": "",
+		"Status":            "",
+		"(*Audited).Audit":  "calls (orders.Auditor).Record with no implementation in the program: what runs there is not known",
+	}
+	for name, want := range wantPartial {
+		if got, ok := partial[name]; !ok || got != want {
+			t.Errorf("%s: partial %q (found %v), want %q", name, got, ok, want)
 		}
 	}
 }
@@ -58,6 +73,11 @@ func TestProgramIsTheModule(t *testing.T) {
 		for _, h := range out.Run.Handlers {
 			if h.Package != "layered/orders" {
 				t.Errorf("PatternsOnly=%v: handler %s of %s reported, outside the patterns", tc.patternsOnly, h.Name, h.Package)
+			}
+			// Narrowed to what ./orders imports, the program has no Store: the inventory
+			// says the handler's resolution is partial.
+			if h.Name == "(*Handler).Handle" && strings.Contains(h.Partial, "(orders.Store).Create") != tc.patternsOnly {
+				t.Errorf("PatternsOnly=%v: Handle partial %q", tc.patternsOnly, h.Partial)
 			}
 		}
 		for _, act := range out.Graph.Roots {

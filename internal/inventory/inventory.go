@@ -88,6 +88,7 @@ type Handler struct {
 	Status     string
 	Wrapped    bool
 	AtMostOnce string // why its queue never runs its job again, or ""
+	Partial    string // the interfaces it calls with nothing in the program behind them, or ""
 	Effects    []Effect
 	Directives []Directive
 	Findings   int
@@ -266,6 +267,7 @@ func handler(h *result.Handler, run *result.Run) *Handler {
 		Line:       h.Pos.Line,
 		Wrapped:    h.Wrapped,
 		AtMostOnce: h.AtMostOnce,
+		Partial:    h.Partial,
 	}
 	findings := handlerFindings(h, run.Findings)
 	for _, e := range h.Effects {

@@ -62,6 +62,10 @@ type Handler struct {
 	Wrapped   bool // handed to idemlint's runtime middleware where it is registered
 	// AtMostOnce says why its queue never runs its job again, or "".
 	AtMostOnce string
+	// Unresolved are the interface calls it makes (in its body or its package's callees)
+	// that the analysis resolved to nothing: a driver that sees the whole program tells
+	// which nothing implements (callgraph.Unresolved).
+	Unresolved []callgraph.OpenCall
 }
 
 // HandlerVerdicts are the checks' verdicts on one handler of the package.
@@ -70,6 +74,8 @@ type HandlerVerdicts struct {
 	Effects   effect.Set // its known effects
 	Decisions decisions.Verdict
 	TTL       *checks.Problem // a declared ttl the retry horizon contradicts
+	// Unresolved are the interface calls the handler makes that resolved to nothing.
+	Unresolved []callgraph.OpenCall
 }
 
 // RemoteVerdicts are the verdicts on a handler of another package registered here.
@@ -139,7 +145,7 @@ func othersOf(idx map[sinkKey][]sharer, i int, hv HandlerVerdicts) [][]sharer {
 // shared holds, per finding, the other handlers of the package that reach its sink.
 func (in Input) handler(hv HandlerVerdicts, shared [][]sharer) (*Handler, []*Finding) {
 	h := hv.Handler
-	hd := &Handler{Pos: h.Pos(), Name: h.Name, Framework: h.Framework, Effects: hv.Effects, Wrapped: h.Wrapped, AtMostOnce: h.AtMostOnce}
+	hd := &Handler{Pos: h.Pos(), Name: h.Name, Framework: h.Framework, Effects: hv.Effects, Wrapped: h.Wrapped, AtMostOnce: h.AtMostOnce, Unresolved: hv.Unresolved}
 	if hv.TTL != nil {
 		in.Report(problem(*hv.TTL))
 	}

@@ -165,6 +165,10 @@ type Handler struct {
 	// AtMostOnce says why its queue never runs its job again (River MaxAttempts 1, asynq
 	// MaxRetry(0) at every insert site in view), or "": its effects are not reported.
 	AtMostOnce string
+	// Partial names the interfaces of its module it calls with no implementation anywhere
+	// in the program (what runs there is not known), or "". Only the command, which sees
+	// the whole program, can tell.
+	Partial    string
 	Effects    []Effect
 	Directives []*Directive // directives inside its declaration (doc comment included)
 }

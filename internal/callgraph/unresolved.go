@@ -1,0 +1,46 @@
+package callgraph
+
+import (
+	"cmp"
+	"slices"
+)
+
+// unresolvedBudget bounds the nodes one Unresolved call visits; what it lists is for the
+// inventory only, never for effects.
+const unresolvedBudget = 5000
+
+// Unresolved returns the interface calls n makes, itself or through the functions of this
+// package it calls, that the analysis resolved to nothing (no implementation in view, no
+// modelled sink, no link), by position. A driver that sees the whole program can tell
+// which of them nothing in the program implements: there the handler's effects may be
+// incomplete, and the inventory says so.
+func (g *Graph) Unresolved(n *Node) []OpenCall {
+	byCaller := map[*Node][]OpenCall{}
+	for _, o := range g.Open {
+		if o.Kind == OpenInterface && !o.InView {
+			byCaller[o.Caller] = append(byCaller[o.Caller], o)
+		}
+	}
+	if len(byCaller) == 0 {
+		return nil
+	}
+	var out []OpenCall
+	seen := map[*Node]bool{}
+	stack := []*Node{n}
+	for budget := unresolvedBudget; len(stack) > 0 && budget > 0; budget-- {
+		m := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if seen[m] {
+			continue
+		}
+		seen[m] = true
+		out = append(out, byCaller[m]...)
+		for _, s := range m.Sites {
+			if s.local != nil && !seen[s.local] {
+				stack = append(stack, s.local)
+			}
+		}
+	}
+	slices.SortFunc(out, func(a, b OpenCall) int { return cmp.Compare(a.Pos, b.Pos) })
+	return out
+}
