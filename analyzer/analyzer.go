@@ -169,7 +169,9 @@ func analyse(pass *analysis.Pass, index *model.Index, dirs map[*token.File]*dire
 		Facts: callgraph.Facts{ImportObjectFact: pass.ImportObjectFact, AllObjectFacts: pass.AllObjectFacts},
 	})
 	g.Solve()
-	for _, f := range g.Facts() {
+	hin := handlers.Input{Pkg: pass.Pkg, Info: pass.TypesInfo, Files: pass.Files, Graph: g, Defs: defs, Models: entries}
+	hin.Wrappers = handlers.FindWrappers(hin)
+	for _, f := range handlers.WithRegisters(g.Facts(), g.Nodes, hin.Wrappers) {
 		pass.ExportObjectFact(f.Fn, f.Fact)
 	}
 	jobs, own := retries(pass, defs)
@@ -185,7 +187,7 @@ func analyse(pass *analysis.Pass, index *model.Index, dirs map[*token.File]*dire
 			in.Retentions = ttl.Retentions(defs, pass.Files, js)
 		}
 	}
-	hs, remote := handlers.Find(handlers.Input{Pkg: pass.Pkg, Info: pass.TypesInfo, Files: pass.Files, Graph: g, Defs: defs, Models: entries})
+	hs, remote := handlers.Find(hin)
 	for _, h := range hs {
 		if len(h.Effects) > 0 {
 			if fw, job := frameworks.JobOf(defs, h.RegCall, h.Sig); fw != "" {

@@ -78,7 +78,21 @@ type JetStream interface {
 	PublishMsg(m *Msg, opts ...PubOpt) (*PubAck, error)
 	Subscribe(subj string, cb MsgHandler, opts ...SubOpt) (*Subscription, error)
 	QueueSubscribe(subj, queue string, cb MsgHandler, opts ...SubOpt) (*Subscription, error)
+	PullSubscribe(subj, durable string, opts ...SubOpt) (*Subscription, error)
 }
+
+// PullOpt configures a pull subscription's Fetch.
+type PullOpt interface {
+	configurePull(opts *pullOpts) error
+}
+
+type pullOpts struct{}
+
+// Fetch pulls a batch of messages from a pull subscription's consumer.
+func (sub *Subscription) Fetch(batch int, opts ...PullOpt) ([]*Msg, error) { panic("stub") }
+
+// Ack acknowledges a JetStream message.
+func (m *Msg) Ack() error { panic("stub") }
 
 // JetStreamContext allows JetStream messaging and stream management.
 type JetStreamContext interface {
