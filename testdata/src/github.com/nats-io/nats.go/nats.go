@@ -91,8 +91,15 @@ type pullOpts struct{}
 // Fetch pulls a batch of messages from a pull subscription's consumer.
 func (sub *Subscription) Fetch(batch int, opts ...PullOpt) ([]*Msg, error) { panic("stub") }
 
+// AckOpt configures an acknowledgement.
+type AckOpt interface {
+	configureAck(opts *ackOpts) error
+}
+
+type ackOpts struct{}
+
 // Ack acknowledges a JetStream message.
-func (m *Msg) Ack() error { panic("stub") }
+func (m *Msg) Ack(opts ...AckOpt) error { panic("stub") }
 
 // JetStreamContext allows JetStream messaging and stream management.
 type JetStreamContext interface {
