@@ -2,6 +2,7 @@ package callgraph
 
 import (
 	"go/ast"
+	"go/token"
 	"go/types"
 	"sort"
 
@@ -248,6 +249,10 @@ func Selects(t types.Type, iface *types.Interface, fn *types.Func) bool {
 	f, ok := obj.(*types.Func)
 	return ok && f.Origin() == fn.Origin()
 }
+
+// Linked returns the implementations a program-wide link found for the interface call at
+// pos, outside the package's import cone (nil without a link).
+func (g *Graph) Linked(pos token.Pos) []Linked { return g.in.Links[pos] }
 
 // Implementations returns the methods a call of the interface method m may run, among
 // those in view: the package's own and those of dependencies that carry facts, whose

@@ -144,7 +144,8 @@ func (f *finder) paramRegs(n *callgraph.Node, w Wrappers) []effect.ParamReg {
 // regsOf returns the registrations call makes: a modelled registration's handler argument
 // (every argument from it on, for a variadic one), a wrapper's registration parameters
 // (this package's from w, another's from its fact), and for a call of an interface method
-// the models do not name, those of its implementations in view.
+// the models do not name, those of its implementations in view and of those a
+// program-wide link found.
 func (f *finder) regsOf(call *ast.CallExpr, w Wrappers) []regUse {
 	fn, ok := typeutil.Callee(f.info, call).(*types.Func)
 	if !ok || fn.Pkg() == nil {
@@ -161,14 +162,22 @@ func (f *finder) regsOf(call *ast.CallExpr, w Wrappers) []regUse {
 		}
 		return []regUse{{args: args, framework: r.Framework, methods: r.Methods, modelled: true}}
 	}
-	targets := []*types.Func{fn}
+	var lists [][]effect.ParamReg
 	if recv := fn.Signature().Recv(); recv != nil && types.IsInterface(recv.Type()) {
-		targets = f.graph.Implementations(fn, call)
+		for _, impl := range f.graph.Implementations(fn, call) {
+			lists = append(lists, f.wrapperRegs(impl, w))
+		}
+		// Implementations out of the import cone, from a program-wide link.
+		for _, l := range f.graph.Linked(call.Pos()) {
+			lists = append(lists, l.Fact.Registers)
+		}
+	} else {
+		lists = append(lists, f.wrapperRegs(fn, w))
 	}
 	var out []regUse
 	seen := map[int]bool{}
-	for _, t := range targets {
-		for _, r := range f.wrapperRegs(t, w) {
+	for _, regs := range lists {
+		for _, r := range regs {
 			if int(r.Param) < len(call.Args) && !seen[int(r.Param)] {
 				seen[int(r.Param)] = true
 				out = append(out, regUse{args: call.Args[r.Param : r.Param+1], framework: r.Framework, methods: r.Methods})
