@@ -147,18 +147,32 @@ func (s *settings) run(pass *analysis.Pass) (res any, err error) {
 			testHookEvaluate(name)
 		}
 	}
-	r, g := analyse(pass, index, dirs, cfg.checks(), s.links, s.jobs, visit)
+	r, g, wrappers := analyse(pass, index, dirs, cfg.checks(), s.links, s.jobs, visit)
 	if s.program {
 		r.Program = g.Summary()
+		// A method that registers its parameter is linked like one with effects: an
+		// application's Registrar implemented where its callers do not import.
+		r.Program.Methods = handlers.WithRegisters(r.Program.Methods, methodNodes(g), wrappers)
 		r.Program.Converted = callgraph.Conversions(pass.TypesInfo, pass.Files)
 	}
 	return r, nil
 }
 
+// methodNodes returns the graph's nodes of methods.
+func methodNodes(g *callgraph.Graph) []*callgraph.Node {
+	var out []*callgraph.Node
+	for _, n := range g.Nodes {
+		if n.Fn != nil && n.Fn.Signature().Recv() != nil {
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
 // analyse runs the pipeline on one package: the def-use index, the call graph (sinks
-// judged as it is built) and its solution, the facts for importers, the handlers, the
-// checks, and the report.
-func analyse(pass *analysis.Pass, index *model.Index, dirs map[*token.File]*directive.File, cfg checks.Config, links callgraph.Links, programJobs []frameworks.JobRetry, visit func(string)) (*Result, *callgraph.Graph) {
+// judged as it is built) and its solution, the registration wrappers and the facts for
+// importers, the handlers, the checks, and the report.
+func analyse(pass *analysis.Pass, index *model.Index, dirs map[*token.File]*directive.File, cfg checks.Config, links callgraph.Links, programJobs []frameworks.JobRetry, visit func(string)) (*Result, *callgraph.Graph, handlers.Wrappers) {
 	fileDirs := func(f *ast.File) *directive.File { return dirs[pass.Fset.File(f.Pos())] }
 	defs := defuse.Build(pass.Pkg, pass.TypesInfo, pass.Files)
 	entries := model.NewEntries(index)
@@ -169,7 +183,9 @@ func analyse(pass *analysis.Pass, index *model.Index, dirs map[*token.File]*dire
 		Facts: callgraph.Facts{ImportObjectFact: pass.ImportObjectFact, AllObjectFacts: pass.AllObjectFacts},
 	})
 	g.Solve()
-	for _, f := range g.Facts() {
+	hin := handlers.Input{Pkg: pass.Pkg, Info: pass.TypesInfo, Fset: pass.Fset, Files: pass.Files, Graph: g, Defs: defs, Models: entries}
+	hin.Wrappers = handlers.FindWrappers(hin)
+	for _, f := range handlers.WithRegisters(g.Facts(), g.Nodes, hin.Wrappers) {
 		pass.ExportObjectFact(f.Fn, f.Fact)
 	}
 	jobs, own := retries(pass, defs)
@@ -185,7 +201,7 @@ func analyse(pass *analysis.Pass, index *model.Index, dirs map[*token.File]*dire
 			in.Retentions = ttl.Retentions(defs, pass.Files, js)
 		}
 	}
-	hs, remote := handlers.Find(handlers.Input{Pkg: pass.Pkg, Info: pass.TypesInfo, Fset: pass.Fset, Files: pass.Files, Graph: g, Defs: defs, Models: entries})
+	hs, remote := handlers.Find(hin)
 	for _, h := range hs {
 		if len(h.Effects) > 0 {
 			if fw, job := frameworks.JobOf(defs, h.RegCall, h.Sig); fw != "" {
@@ -221,7 +237,7 @@ func analyse(pass *analysis.Pass, index *model.Index, dirs map[*token.File]*dire
 			all = append(all, df.All...)
 		}
 	}
-	return &Result{Handlers: handlersFound, Directives: all, Findings: findings, Jobs: own}, g
+	return &Result{Handlers: handlersFound, Directives: all, Findings: findings, Jobs: own}, g, hin.Wrappers
 }
 
 // retries exports the package's retry settings (only packages that import asynq or River

@@ -30,8 +30,8 @@ var partialInterfaces = map[string]string{
 	"github.com/redis/go-redis/v9.SortedSetCmdable": "declares the command the models name (ZINCRBY) out of dozens",
 	"github.com/redis/go-redis/v9.StreamCmdable":    "declares the command the models name (XADD) out of dozens",
 	"github.com/redis/go-redis/v9.PubSubCmdable":    "declares the commands the models name (PUBLISH, SPUBLISH) out of a handful",
-	"github.com/nats-io/nats.go.JetStream": "the legacy JetStream API; the stub declares the publishes and " +
-		"subscriptions the models name, the real one also pull subscriptions and async publishing",
+	"github.com/nats-io/nats.go.JetStream": "the legacy JetStream API; the stub declares the publishes, " +
+		"subscriptions and the pull subscription the models and tests name, the real one also async publishing",
 	"github.com/nats-io/nats.go.JetStreamContext": "embeds the stub's JetStream; the real one also embeds the " +
 		"stream, key-value and object store managers, which no model names",
 	"entgo.io/ent.Mutation": "only the parameter type of Mutator.Mutate, which the ent model names; " +

@@ -2,6 +2,7 @@ package callgraph
 
 import (
 	"go/ast"
+	"go/token"
 	"go/types"
 	"sort"
 
@@ -253,4 +254,31 @@ func Selects(t types.Type, iface *types.Interface, fn *types.Func) bool {
 	obj, _, _ := types.LookupFieldOrMethod(t, true, fn.Pkg(), fn.Name())
 	f, ok := obj.(*types.Func)
 	return ok && f.Origin() == fn.Origin()
+}
+
+// Linked returns the implementations a program-wide link found for the interface call at
+// pos, outside the package's import cone (nil without a link).
+func (g *Graph) Linked(pos token.Pos) []Linked { return g.in.Links[pos] }
+
+// Implementations returns the methods a call of the interface method m may run, among
+// those in view: the package's own and those of dependencies that carry facts, whose
+// receivers implement the call's receiver interface; the package's first, each group in a
+// stable order. A program-wide link may know more (Links), this is what the package sees.
+func (g *Graph) Implementations(m *types.Func, call *ast.CallExpr) []*types.Func {
+	iface := g.receiverInterface(m, call)
+	if iface == nil {
+		return nil
+	}
+	var out []*types.Func
+	for _, cand := range g.localMethods(m.Name()) {
+		if g.implements(cand.Fn, iface) {
+			out = append(out, cand.Fn)
+		}
+	}
+	for _, fn := range g.importedMethods()[m.Name()] {
+		if g.implements(fn, iface) {
+			out = append(out, fn)
+		}
+	}
+	return out
 }

@@ -119,3 +119,27 @@ func TestProgramAtMostOnce(t *testing.T) {
 		}
 	}
 }
+
+// A registration through the application's own interface (testdata/modules/registrar):
+// orders registers onOrder with app.Registrar, whose implementation (muxreg, wired in main)
+// hands it to asynq; orders never imports muxreg, so only the program-wide link sees that
+// Add registers its parameter. The twin, a function handed to an interface whose
+// implementation only calls it, is no handler.
+func TestProgramLinkRegistrar(t *testing.T) {
+	chdirModule(t, "registrar")
+	out, err := Run(Config{Analyzer: analyzer.Analyzer, Patterns: []string{"./..."}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(out.Run.Errors) > 0 {
+		t.Fatalf("errors: %+v", out.Run.Errors)
+	}
+	var got []string
+	for _, f := range out.Run.Findings {
+		got = append(got, f.Handler+": "+f.Detail)
+	}
+	want := []string{"onOrder: SQL write not safe to repeat: INSERT without conflict handling"}
+	if !slices.Equal(got, want) {
+		t.Errorf("findings:\n got %q\nwant %q", got, want)
+	}
+}

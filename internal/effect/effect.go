@@ -255,6 +255,21 @@ type Fact struct {
 	CompletesInTx bool
 	// Claim, when set, says that a result of the function reports a claim (see Claim).
 	Claim *Claim
+	// Registers lists the parameters that reach a framework's registration (a wrapper such
+	// as Register(mux, pattern, fn) or Consume(ctx, sub, f)), sorted by parameter: what a
+	// caller passes there is a handler of that framework.
+	Registers []ParamReg
+}
+
+// ParamReg says that a function hands its parameter Param to a framework as a handler:
+// to a modelled registration, directly or in a closure it registers, to another function's
+// registration parameter, or to its own calls after pulling messages (Fetch, then f(msgs)).
+type ParamReg struct {
+	Param     uint8  // the parameter's index, the receiver not counted
+	Framework string // the framework the handler is registered with
+	// Methods: the parameter reaches a registration of a value's exported methods
+	// (Temporal's RegisterActivity): a struct passed there registers them all.
+	Methods bool
 }
 
 // Claim says that a function's result reports a claim its body makes (a helper that
@@ -281,7 +296,7 @@ func (*Fact) AFact() {}
 
 // String is what analysistest matches in `// want name:"..."` fact expectations:
 // kinds with their state and the sink, e.g. "effects payment:unprotected(paymentintent.New)",
-// then "completes-in-tx" and "calls-params(1)" when they hold.
+// then "completes-in-tx", "calls-params(1)" and "registers(2 asynq)" when they hold.
 func (f *Fact) String() string {
 	parts := make([]string, len(f.Effects))
 	for i, e := range f.Effects {
@@ -309,6 +324,13 @@ func (f *Fact) String() string {
 	}
 	if f.Claim != nil {
 		s = append(s, fmt.Sprintf("claims(result %d)", f.Claim.Result))
+	}
+	for _, r := range f.Registers {
+		methods := ""
+		if r.Methods {
+			methods = " methods"
+		}
+		s = append(s, fmt.Sprintf("registers(%d %s%s)", r.Param, r.Framework, methods))
 	}
 	return strings.Join(s, " ")
 }

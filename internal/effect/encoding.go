@@ -12,12 +12,13 @@ import (
 // and all, which is most of the bytes of a small fact. The encoding is deterministic (the
 // set is sorted, no maps) and versioned by its first byte.
 //
-//	fact   = version(2) flags uvarint(calls) [claim] nEffects effect*   (flags: 1 completes in tx, 2 claim)
+//	fact   = version(3) flags uvarint(calls) [claim] nEffects effect* nRegs reg*   (flags: 1 completes in tx, 2 claim)
 //	claim  = result read str(what)
+//	reg    = param methods(0|1) str(framework)
 //	effect = str(kind) state str(detail) uvarint(keyParams) tx methodParam nHops hop*
 //	hop    = str(func) str(pos)
 //	str    = uvarint(len) bytes
-const factEncoding = 2
+const factEncoding = 3
 
 // MarshalBinary encodes f; gob uses it for facts.
 func (f *Fact) MarshalBinary() ([]byte, error) {
@@ -48,6 +49,15 @@ func (f *Fact) MarshalBinary() ([]byte, error) {
 			b = appendString(b, h.Func)
 			b = appendString(b, h.Pos)
 		}
+	}
+	b = binary.AppendUvarint(b, uint64(len(f.Registers)))
+	for _, r := range f.Registers {
+		var methods byte
+		if r.Methods {
+			methods = 1
+		}
+		b = append(b, r.Param, methods)
+		b = appendString(b, r.Framework)
 	}
 	return b, nil
 }
@@ -80,13 +90,27 @@ func (f *Fact) UnmarshalBinary(data []byte) error {
 		}
 		effects = append(effects, e)
 	}
+	var regs []ParamReg
+	nRegs := r.count()
+	for i := 0; i < nRegs && r.err == nil; i++ {
+		reg := ParamReg{Param: r.byte()}
+		switch r.byte() {
+		case 0:
+		case 1:
+			reg.Methods = true
+		default:
+			r.fail("registration")
+		}
+		reg.Framework = r.string()
+		regs = append(regs, reg)
+	}
 	if r.err == nil && len(r.data) > 0 {
 		r.err = errors.New("trailing bytes")
 	}
 	if r.err != nil {
 		return fmt.Errorf("effect fact: %w", r.err)
 	}
-	f.Effects, f.CompletesInTx, f.Calls = effects, flags&1 != 0, calls
+	f.Effects, f.CompletesInTx, f.Calls, f.Registers = effects, flags&1 != 0, calls, regs
 	return nil
 }
 

@@ -52,6 +52,9 @@ type Input struct {
 	Graph  *callgraph.Graph
 	Defs   *defuse.Index
 	Models *model.Entries
+	// Wrappers are the package's registration wrappers (FindWrappers): their callers'
+	// arguments are handlers too.
+	Wrappers Wrappers
 }
 
 type finder struct {
@@ -62,6 +65,8 @@ type finder struct {
 	graph  *callgraph.Graph
 	defs   *defuse.Index
 	models *model.Entries
+	// wrappers: the package's registration wrappers, nil while they are being found.
+	wrappers Wrappers
 }
 
 // Find lists the handlers of the package:
@@ -69,8 +74,9 @@ type finder struct {
 //   - functions with a framework's handler function shape, when exported (another package
 //     may register them) or used as a value here (registered, converted, stored);
 //   - function literals with such a shape that are not called on the spot;
-//   - functions, method values and literals handed to a modelled registration, and the
-//     exported methods of a value handed to a registration that registers methods;
+//   - functions, method values and literals handed to a modelled registration or to a
+//     registration wrapper (FindWrappers, facts), and the exported methods of a value
+//     handed to a registration that registers methods;
 //   - functions handed to the runtime middleware (its shape is func(ctx, job J) error);
 //   - functions that call a modelled handler call (a webhook signature check), or the
 //     net/http handlers of this package that reach such a function (webhooks.go);
@@ -84,7 +90,7 @@ type finder struct {
 // Handlers are reported where they are declared: the diagnostic then sits in the handler's
 // body, in the package that owns it, whichever package registers it.
 func Find(in Input) ([]Handler, []Remote) {
-	f := &finder{pkg: in.Pkg, info: in.Info, fset: in.Fset, files: in.Files, graph: in.Graph, defs: in.Defs, models: in.Models}
+	f := &finder{pkg: in.Pkg, info: in.Info, fset: in.Fset, files: in.Files, graph: in.Graph, defs: in.Defs, models: in.Models, wrappers: in.Wrappers}
 	regs := f.scanRegistrations()
 	owners, moved := f.handlerCallOwners()
 	var out []Handler

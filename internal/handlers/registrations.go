@@ -61,38 +61,43 @@ func (f *finder) scanRegistrations() registrations {
 				}
 				return true
 			}
-			if r := f.models.Of(fn).Registration; r != nil && r.Arg < len(call.Args) {
-				mode := toFramework
-				if r.Methods {
-					mode = toFrameworkMethods
-				}
-				// A variadic handler parameter (cqrs AddHandlers(h ...CommandHandler)) takes
-				// every argument from its index on.
-				args := call.Args[r.Arg : r.Arg+1]
-				if sig := fn.Signature(); sig.Variadic() && r.Arg == sig.Params().Len()-1 {
-					args = call.Args[r.Arg:]
-				}
-				dedup := f.dedupOf(call, deduped)
-				for _, arg := range args {
-					f.handlerValues(arg, mode,
-						func(n *callgraph.Node) {
-							if regs.registered[n] == "" {
-								regs.registered[n] = r.Framework
-								regs.regCall[n] = call
-							}
-							if dedup != "" {
-								regs.dedup[n] = dedup
-							}
-						},
-						func(remote *types.Func, pos token.Pos) {
-							regs.remote = append(regs.remote, Remote{remote, pos, r.Framework})
-						})
-				}
+			for _, use := range f.regsOf(call, f.wrappers) {
+				f.registerArgs(call, use, deduped, &regs)
 			}
 			return true
 		})
 	}
 	return regs
+}
+
+// registerArgs records the handlers one registration hands over: a modelled one, or a
+// wrapper's parameter (whose call is no modelled registration a fix could wrap).
+func (f *finder) registerArgs(call *ast.CallExpr, use regUse, deduped map[any]string, regs *registrations) {
+	mode := toFramework
+	if use.methods {
+		mode = toFrameworkMethods
+	}
+	dedup := ""
+	if use.modelled {
+		dedup = f.dedupOf(call, deduped)
+	}
+	for _, arg := range use.args {
+		f.handlerValues(arg, mode,
+			func(n *callgraph.Node) {
+				if regs.registered[n] == "" {
+					regs.registered[n] = use.framework
+					if use.modelled {
+						regs.regCall[n] = call
+					}
+				}
+				if dedup != "" {
+					regs.dedup[n] = dedup
+				}
+			},
+			func(remote *types.Func, pos token.Pos) {
+				regs.remote = append(regs.remote, Remote{remote, pos, use.framework})
+			})
+	}
 }
 
 // dedupTargets finds where an in-memory deduplicating middleware is installed: calls that

@@ -27,7 +27,7 @@ type Package struct {
 
 // Link returns, for each open interface call of the program, the implementations outside
 // the calling package's import cone that it may run (those inside were resolved by the
-// package's own analysis): the methods with effects that a type converted to an interface
+// package's own analysis): the methods with effects, or that register a parameter, that a type converted to an interface
 // somewhere, and implementing the call's receiver type, has under the method's name
 // (declared on it, or promoted from a field it embeds).
 func Link(pkgs []Package) callgraph.Links {
@@ -142,7 +142,8 @@ func Equal(a, b callgraph.Links) bool {
 			return false
 		}
 		for i := range la {
-			if la[i].Name != lb[i].Name || !la[i].Fact.Effects.Equal(lb[i].Fact.Effects) || la[i].Fact.CompletesInTx != lb[i].Fact.CompletesInTx {
+			if la[i].Name != lb[i].Name || !la[i].Fact.Effects.Equal(lb[i].Fact.Effects) || la[i].Fact.CompletesInTx != lb[i].Fact.CompletesInTx ||
+				!slices.Equal(la[i].Fact.Registers, lb[i].Fact.Registers) {
 				return false
 			}
 		}

@@ -1,0 +1,305 @@
+// Registration wrappers: the application's own functions that hand a parameter to a
+// framework (a Runtime.RegisterActivity(a) that calls the worker's, a generic
+// Register(mux, pattern, fn) that registers a closure calling fn, a Consume(ctx, sub, f)
+// that fetches messages and calls f). What their callers pass there is a handler.
+
+package handlers
+
+import (
+	"cmp"
+	"go/ast"
+	"go/types"
+	"slices"
+
+	"golang.org/x/tools/go/types/typeutil"
+
+	"github.com/chokaq/idemlint/internal/callgraph"
+	"github.com/chokaq/idemlint/internal/effect"
+)
+
+// Wrappers maps the package's functions to the parameters they register, sorted by
+// parameter.
+type Wrappers map[*types.Func][]effect.ParamReg
+
+// regUse is one registration a call makes: the arguments that are handed over, to which
+// framework, and whether a value's exported methods are what is registered.
+type regUse struct {
+	args      []ast.Expr
+	framework string
+	methods   bool
+	modelled  bool // a modelled registration, not a wrapper: its call is the one a fix wraps
+}
+
+// FindWrappers finds the package's registration wrappers. A parameter is a registration
+// when, in its function's body (its closures included):
+//   - it is handed to a registration: a modelled one, a wrapper of this package, a
+//     function of another package whose fact says so, or a method of an interface whose
+//     implementations in view register it, directly or inside a closure handed there
+//     that calls it;
+//   - it is called with a message pulled in the same function or one enclosing the call
+//     (msgs, _ := sub.Fetch(n); f(ctx, msgs)): a modelled handler call that pulls.
+//
+// A helper that only calls its callback (retry(f), withTx(f)) is no wrapper. Wrappers of
+// wrappers are found by iterating to a fixpoint: the set only grows.
+func FindWrappers(in Input) Wrappers {
+	f := &finder{pkg: in.Pkg, info: in.Info, files: in.Files, graph: in.Graph, defs: in.Defs, models: in.Models}
+	w := Wrappers{}
+	var decls []*callgraph.Node
+	for _, n := range f.graph.Nodes {
+		if n.Fn != nil && n.Sig != nil && n.Body != nil && n.Sig.Params().Len() > 0 {
+			decls = append(decls, n)
+		}
+	}
+	for round := 0; round <= len(decls); round++ {
+		changed := false
+		for _, n := range decls {
+			if regs := f.paramRegs(n, w); !slices.Equal(regs, w[n.Fn]) {
+				w[n.Fn], changed = regs, true
+			}
+		}
+		if !changed {
+			break
+		}
+	}
+	for fn, regs := range w {
+		if len(regs) == 0 {
+			delete(w, fn)
+		}
+	}
+	return w
+}
+
+// WithRegisters adds the wrappers' registration parameters to the facts the package
+// exports, making a fact for a wrapper that has none; like the others, only exported
+// functions and methods get one. facts keeps its order; new ones follow in the graph's.
+func WithRegisters(facts []callgraph.FuncFact, nodes []*callgraph.Node, w Wrappers) []callgraph.FuncFact {
+	if len(w) == 0 {
+		return facts
+	}
+	done := map[*types.Func]bool{}
+	for _, ff := range facts {
+		if regs := w[ff.Fn]; len(regs) > 0 {
+			ff.Fact.Registers = regs
+		}
+		done[ff.Fn] = true
+	}
+	for _, n := range nodes {
+		if n.Fn == nil || done[n.Fn] || len(w[n.Fn]) == 0 || (!n.Fn.Exported() && n.Fn.Signature().Recv() == nil) {
+			continue
+		}
+		facts = append(facts, callgraph.FuncFact{Fn: n.Fn, Fact: &effect.Fact{Registers: w[n.Fn]}})
+	}
+	return facts
+}
+
+// paramRegs returns the registration parameters of n, given the wrappers known so far.
+func (f *finder) paramRegs(n *callgraph.Node, w Wrappers) []effect.ParamReg {
+	params := map[*types.Var]int{}
+	for i := 0; i < n.Sig.Params().Len() && i < 256; i++ {
+		params[n.Sig.Params().At(i)] = i
+	}
+	found := map[int]effect.ParamReg{}
+	add := func(i int, framework string, methods bool) {
+		if _, ok := found[i]; !ok {
+			found[i] = effect.ParamReg{Param: uint8(i), Framework: framework, Methods: methods}
+		}
+	}
+	var stack []ast.Node // the enclosing nodes of the one visited, for the pull shape
+	ast.Inspect(n.Body, func(x ast.Node) bool {
+		if x == nil {
+			stack = stack[:len(stack)-1]
+			return true
+		}
+		stack = append(stack, x)
+		call, ok := x.(*ast.CallExpr)
+		if !ok {
+			return true
+		}
+		for _, use := range f.regsOf(call, w) {
+			for _, arg := range use.args {
+				for i, direct := range f.paramsIn(arg, params) {
+					add(i, use.framework, use.methods && direct)
+				}
+			}
+		}
+		if id, ok := ast.Unparen(call.Fun).(*ast.Ident); ok {
+			if v, ok := f.info.Uses[id].(*types.Var); ok {
+				if i, ok := params[v]; ok {
+					if fw := f.pulledInto(n, stack, call); fw != "" {
+						add(i, fw, false)
+					}
+				}
+			}
+		}
+		return true
+	})
+	var out []effect.ParamReg
+	for i := 0; i < n.Sig.Params().Len(); i++ {
+		if r, ok := found[i]; ok {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// regsOf returns the registrations call makes: a modelled registration's handler argument
+// (every argument from it on, for a variadic one), a wrapper's registration parameters
+// (this package's from w, another's from its fact), and for a call of an interface method
+// the models do not name, those of its implementations in view and of those a
+// program-wide link found.
+func (f *finder) regsOf(call *ast.CallExpr, w Wrappers) []regUse {
+	fn, ok := typeutil.Callee(f.info, call).(*types.Func)
+	if !ok || fn.Pkg() == nil {
+		return nil
+	}
+	fn = fn.Origin()
+	if r := f.models.Of(fn).Registration; r != nil {
+		if r.Arg >= len(call.Args) {
+			return nil
+		}
+		args := call.Args[r.Arg : r.Arg+1]
+		if sig := fn.Signature(); sig.Variadic() && r.Arg == sig.Params().Len()-1 {
+			args = call.Args[r.Arg:]
+		}
+		return []regUse{{args: args, framework: r.Framework, methods: r.Methods, modelled: true}}
+	}
+	var lists [][]effect.ParamReg
+	if recv := fn.Signature().Recv(); recv != nil && types.IsInterface(recv.Type()) {
+		for _, impl := range f.graph.Implementations(fn, call) {
+			lists = append(lists, f.wrapperRegs(impl, w))
+		}
+		// Implementations out of the import cone, from a program-wide link.
+		for _, l := range f.graph.Linked(call.Pos()) {
+			lists = append(lists, l.Fact.Registers)
+		}
+	} else {
+		lists = append(lists, f.wrapperRegs(fn, w))
+	}
+	var out []regUse
+	seen := map[int]bool{}
+	for _, regs := range lists {
+		for _, r := range regs {
+			if int(r.Param) < len(call.Args) && !seen[int(r.Param)] {
+				seen[int(r.Param)] = true
+				out = append(out, regUse{args: call.Args[r.Param : r.Param+1], framework: r.Framework, methods: r.Methods})
+			}
+		}
+	}
+	return out
+}
+
+// wrapperRegs returns the registration parameters of fn: from w for this package's
+// functions, from its fact for another package's.
+func (f *finder) wrapperRegs(fn *types.Func, w Wrappers) []effect.ParamReg {
+	if fn.Pkg() == f.pkg {
+		return w[fn]
+	}
+	if fact := f.graph.Fact(fn); fact != nil {
+		return fact.Registers
+	}
+	return nil
+}
+
+// paramsIn returns the parameters of params that arg hands over, and whether each is the
+// argument itself (or a conversion of it), which alone can register a value's methods.
+// Outside function literals, any mention of a function-typed parameter hands it over
+// (asynq.HandlerFunc(fn), logged(fn)); inside one, a call of it does (the closure runs it
+// as the handler). A parameter of another type is handed over only as the argument itself.
+func (f *finder) paramsIn(arg ast.Expr, params map[*types.Var]int) map[int]bool {
+	out := map[int]bool{}
+	param := func(e ast.Expr) (int, *types.Var) {
+		id, ok := ast.Unparen(e).(*ast.Ident)
+		if !ok {
+			return -1, nil
+		}
+		v, _ := f.info.Uses[id].(*types.Var)
+		if i, ok := params[v]; ok {
+			return i, v
+		}
+		return -1, nil
+	}
+	direct := ast.Unparen(arg)
+	if c, ok := direct.(*ast.CallExpr); ok && len(c.Args) == 1 && f.info.Types[c.Fun].IsType() {
+		direct = c.Args[0] // a conversion: asynq.HandlerFunc(fn)
+	}
+	if i, _ := param(direct); i >= 0 {
+		out[i] = true
+		return out
+	}
+	handed := func(i int) {
+		if _, ok := out[i]; !ok {
+			out[i] = false
+		}
+	}
+	var walk func(x ast.Node, inLit bool)
+	walk = func(x ast.Node, inLit bool) {
+		ast.Inspect(x, func(y ast.Node) bool {
+			switch y := y.(type) {
+			case *ast.FuncLit:
+				if !inLit {
+					walk(y.Body, true)
+					return false
+				}
+			case *ast.CallExpr:
+				if i, _ := param(y.Fun); i >= 0 && inLit {
+					handed(i)
+				}
+			case *ast.Ident:
+				if i, v := param(y); i >= 0 && !inLit && isFunc(v.Type()) {
+					handed(i)
+				}
+			}
+			return true
+		})
+	}
+	walk(arg, false)
+	return out
+}
+
+func isFunc(t types.Type) bool {
+	_, ok := t.Underlying().(*types.Signature)
+	return ok
+}
+
+// pulledInto returns the framework of a modelled pull (a receive call: sub.Fetch,
+// FetchMessage; or a handler call that pulls: jetstream Next) when an argument of call
+// holds what it pulled (the messages, one of them ranged over, a field of it), through
+// the local definitions of n and the literals around call; "".
+func (f *finder) pulledInto(n *callgraph.Node, stack []ast.Node, call *ast.CallExpr) string {
+	for _, arg := range call.Args {
+		if fw := f.fromPull(arg, map[*types.Var]bool{}); fw != "" {
+			return fw
+		}
+	}
+	return ""
+}
+
+// fromPull returns the framework of the modelled pull whose result e is made from,
+// through local variables and the range loops over them, or "".
+func (f *finder) fromPull(e ast.Expr, seen map[*types.Var]bool) string {
+	fw := ""
+	f.defs.Find(e, 0, func(x ast.Node) bool {
+		switch x := x.(type) {
+		case *ast.CallExpr:
+			fn, ok := typeutil.Callee(f.info, x).(*types.Func)
+			if !ok {
+				return false
+			}
+			entry := f.models.Of(fn.Origin())
+			fw = cmp.Or(entry.Receive, entry.HandlerCall)
+			return fw != ""
+		case *ast.Ident:
+			v, ok := f.info.Uses[x].(*types.Var)
+			if !ok || seen[v] {
+				return false
+			}
+			seen[v] = true
+			if r := f.defs.RangedOver(v); r != nil {
+				fw = f.fromPull(r, seen)
+				return fw != ""
+			}
+		}
+		return false
+	})
+	return fw
+}

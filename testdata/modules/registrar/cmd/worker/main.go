@@ -1,0 +1,20 @@
+// Command worker wires the registrar and the scheduler.
+package main
+
+import (
+	"context"
+
+	"github.com/hibiken/asynq"
+
+	"registrar/muxreg"
+	"registrar/orders"
+)
+
+type inline struct{}
+
+func (inline) Run(f func(ctx context.Context, data []byte) error) { _ = f(context.Background(), nil) }
+
+func main() {
+	orders.Setup(muxreg.Mux{M: asynq.NewServeMux()})
+	orders.Schedule(inline{})
+}
