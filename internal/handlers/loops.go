@@ -35,9 +35,24 @@ func (f *finder) receiveLoops(n *callgraph.Node) []Handler {
 			name = "receive in " + n.Name
 		}
 		region := f.graph.Region(n, name, body, r.Call.End(), end)
+		if len(region.Effects) == 0 && f.inWrapper(n) {
+			// A registration wrapper's own loop (fetch, hand the batch to the callback, ack)
+			// with nothing of its own: the handlers are the callbacks its callers pass.
+			continue
+		}
 		out = append(out, Handler{Node: region, Framework: r.Framework})
 	}
 	return out
+}
+
+// inWrapper reports whether n is a registration wrapper or a literal inside one.
+func (f *finder) inWrapper(n *callgraph.Node) bool {
+	for ; n != nil; n = n.Parent {
+		if n.Fn != nil && len(f.wrappers[n.Fn]) > 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // innermostLoop returns the innermost for or range statement of body that holds pos, not

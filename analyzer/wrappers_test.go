@@ -1,0 +1,32 @@
+package analyzer_test
+
+import (
+	"slices"
+	"strings"
+	"testing"
+
+	"golang.org/x/tools/go/analysis/analysistest"
+
+	"github.com/chokaq/idemlint/analyzer"
+)
+
+// A registration wrapper that pulls messages and hands them to its callback
+// (wrappers/runtime.Consume) is no handler itself when its loop does nothing of its own:
+// the handlers are the callbacks its callers pass. Its twin in the inventory would be a
+// "receive loop in func literal in Consume" with no effects, counted for nothing.
+func TestWrapperLoopIsNoHandler(t *testing.T) {
+	results := analysistest.Run(t, testdata(t), analyzer.Analyzer, "wrappers/runtime")
+	var names []string
+	for _, r := range results {
+		res, ok := r.Result.(*analyzer.Result)
+		if !ok || r.Err != nil {
+			t.Fatalf("%s: no result (%v)", r.Pass.Pkg.Path(), r.Err)
+		}
+		for _, h := range res.Handlers {
+			names = append(names, h.Name)
+		}
+	}
+	if i := slices.IndexFunc(names, func(n string) bool { return strings.Contains(n, "Consume") }); i >= 0 {
+		t.Errorf("handler %q found in the wrapper Consume; handlers of wrappers/runtime: %q", names[i], names)
+	}
+}
