@@ -15,17 +15,29 @@ import (
 func Conversions(info *types.Info, files []*ast.File) []*types.Named {
 	set := map[*types.Named]bool{}
 	var out []*types.Named
-	note := func(dst types.Type, e ast.Expr) {
-		if dst == nil || e == nil || !types.IsInterface(dst) {
-			return
-		}
-		t := info.TypeOf(e)
-		if t == nil || types.IsInterface(t) {
+	noteType := func(dst, t types.Type) {
+		if dst == nil || t == nil || !types.IsInterface(dst) || types.IsInterface(t) {
 			return
 		}
 		if n, ok := types.Unalias(defuse.Deref(t)).(*types.Named); ok && !set[n.Origin()] {
 			set[n.Origin()] = true
 			out = append(out, n.Origin())
+		}
+	}
+	note := func(dst types.Type, e ast.Expr) {
+		if e != nil {
+			noteType(dst, info.TypeOf(e))
+		}
+	}
+	// noteTuple notes the values of a call that returns several (return newStore(), or
+	// s, err := newStore() into interface-typed variables) against their destinations.
+	noteTuple := func(dst func(i int) types.Type, n int, call ast.Expr) {
+		tuple, ok := info.TypeOf(call).(*types.Tuple)
+		if !ok || tuple.Len() != n {
+			return
+		}
+		for i := 0; i < n; i++ {
+			noteType(dst(i), tuple.At(i).Type())
 		}
 	}
 	var sigs []*types.Signature // of the enclosing functions, for returns
@@ -51,20 +63,26 @@ func Conversions(info *types.Info, files []*ast.File) []*types.Named {
 				for i := range x.Lhs {
 					note(info.TypeOf(x.Lhs[i]), x.Rhs[i])
 				}
+			} else if len(x.Rhs) == 1 {
+				noteTuple(func(i int) types.Type { return info.TypeOf(x.Lhs[i]) }, len(x.Lhs), x.Rhs[0])
 			}
 		case *ast.ValueSpec:
 			if x.Type != nil && len(x.Values) == len(x.Names) {
 				for _, v := range x.Values {
 					note(info.TypeOf(x.Type), v)
 				}
+			} else if x.Type != nil && len(x.Values) == 1 {
+				noteTuple(func(int) types.Type { return info.TypeOf(x.Type) }, len(x.Names), x.Values[0])
 			}
 		case *ast.ReturnStmt:
 			if len(sigs) > 0 {
 				res := sigs[len(sigs)-1].Results()
-				for i, r := range x.Results {
-					if i < res.Len() && len(x.Results) == res.Len() {
+				if len(x.Results) == res.Len() {
+					for i, r := range x.Results {
 						note(res.At(i).Type(), r)
 					}
+				} else if len(x.Results) == 1 {
+					noteTuple(func(i int) types.Type { return res.At(i).Type() }, res.Len(), x.Results[0])
 				}
 			}
 		case *ast.SendStmt:
