@@ -13,93 +13,122 @@ import (
 // type can be behind an interface value, so only its methods can be reached by an
 // interface call.
 func Conversions(info *types.Info, files []*ast.File) []*types.Named {
-	set := map[*types.Named]bool{}
-	var out []*types.Named
-	noteType := func(dst, t types.Type) {
-		if dst == nil || t == nil || !types.IsInterface(dst) || types.IsInterface(t) {
-			return
-		}
-		if n, ok := types.Unalias(defuse.Deref(t)).(*types.Named); ok && !set[n.Origin()] {
-			set[n.Origin()] = true
-			out = append(out, n.Origin())
-		}
-	}
-	note := func(dst types.Type, e ast.Expr) {
-		if e != nil {
-			noteType(dst, info.TypeOf(e))
-		}
-	}
-	// noteTuple notes the values of a call that returns several (return newStore(), or
-	// s, err := newStore() into interface-typed variables) against their destinations.
-	noteTuple := func(dst func(i int) types.Type, n int, call ast.Expr) {
-		tuple, ok := info.TypeOf(call).(*types.Tuple)
-		if !ok || tuple.Len() != n {
-			return
-		}
-		for i := 0; i < n; i++ {
-			noteType(dst(i), tuple.At(i).Type())
-		}
-	}
-	var sigs []*types.Signature // of the enclosing functions, for returns
-	var visit func(x ast.Node) bool
-	visit = func(x ast.Node) bool {
-		switch x := x.(type) {
-		case *ast.FuncDecl:
-			if fn, ok := info.Defs[x.Name].(*types.Func); ok && x.Body != nil {
-				sigs = append(sigs, fn.Signature())
-				ast.Inspect(x.Body, visit)
-				sigs = sigs[:len(sigs)-1]
-			}
-			return false
-		case *ast.FuncLit:
-			if sig, ok := info.TypeOf(x).(*types.Signature); ok {
-				sigs = append(sigs, sig)
-				ast.Inspect(x.Body, visit)
-				sigs = sigs[:len(sigs)-1]
-			}
-			return false
-		case *ast.AssignStmt:
-			if len(x.Lhs) == len(x.Rhs) {
-				for i := range x.Lhs {
-					note(info.TypeOf(x.Lhs[i]), x.Rhs[i])
-				}
-			} else if len(x.Rhs) == 1 {
-				noteTuple(func(i int) types.Type { return info.TypeOf(x.Lhs[i]) }, len(x.Lhs), x.Rhs[0])
-			}
-		case *ast.ValueSpec:
-			if x.Type != nil && len(x.Values) == len(x.Names) {
-				for _, v := range x.Values {
-					note(info.TypeOf(x.Type), v)
-				}
-			} else if x.Type != nil && len(x.Values) == 1 {
-				noteTuple(func(int) types.Type { return info.TypeOf(x.Type) }, len(x.Names), x.Values[0])
-			}
-		case *ast.ReturnStmt:
-			if len(sigs) > 0 {
-				res := sigs[len(sigs)-1].Results()
-				if len(x.Results) == res.Len() {
-					for i, r := range x.Results {
-						note(res.At(i).Type(), r)
-					}
-				} else if len(x.Results) == 1 {
-					noteTuple(func(i int) types.Type { return res.At(i).Type() }, res.Len(), x.Results[0])
-				}
-			}
-		case *ast.SendStmt:
-			if ch, ok := types.Unalias(info.TypeOf(x.Chan)).Underlying().(*types.Chan); ok {
-				note(ch.Elem(), x.Value)
-			}
-		case *ast.CallExpr:
-			callConversions(info, x, note)
-		case *ast.CompositeLit:
-			literalConversions(info, x, note)
-		}
-		return true
-	}
+	c := &converted{info: info, set: map[*types.Named]bool{}}
 	for _, f := range files {
-		ast.Inspect(f, visit)
+		ast.Inspect(f, c.visit)
 	}
-	return out
+	return c.out
+}
+
+// converted collects the types of one Conversions call; sigs are the signatures of the
+// functions enclosing the node visited, for its returns.
+type converted struct {
+	info *types.Info
+	set  map[*types.Named]bool
+	out  []*types.Named
+	sigs []*types.Signature
+}
+
+// noteType records t when a value of it goes to dst, an interface.
+func (c *converted) noteType(dst, t types.Type) {
+	if dst == nil || t == nil || !types.IsInterface(dst) || types.IsInterface(t) {
+		return
+	}
+	if n, ok := types.Unalias(defuse.Deref(t)).(*types.Named); ok && !c.set[n.Origin()] {
+		c.set[n.Origin()] = true
+		c.out = append(c.out, n.Origin())
+	}
+}
+
+// note records the type of e when e goes to dst.
+func (c *converted) note(dst types.Type, e ast.Expr) {
+	if e != nil {
+		c.noteType(dst, c.info.TypeOf(e))
+	}
+}
+
+// noteTuple notes the n values of a call that returns several (return newStore(), or
+// s, err := newStore() into interface-typed variables) against their destinations.
+func (c *converted) noteTuple(dst func(i int) types.Type, n int, call ast.Expr) {
+	tuple, ok := c.info.TypeOf(call).(*types.Tuple)
+	if !ok || tuple.Len() != n {
+		return
+	}
+	for i := 0; i < n; i++ {
+		c.noteType(dst(i), tuple.At(i).Type())
+	}
+}
+
+func (c *converted) visit(x ast.Node) bool {
+	info := c.info
+	switch x := x.(type) {
+	case *ast.FuncDecl:
+		if fn, ok := info.Defs[x.Name].(*types.Func); ok && x.Body != nil {
+			c.within(fn.Signature(), x.Body)
+		}
+		return false
+	case *ast.FuncLit:
+		if sig, ok := info.TypeOf(x).(*types.Signature); ok {
+			c.within(sig, x.Body)
+		}
+		return false
+	case *ast.AssignStmt:
+		if len(x.Lhs) == len(x.Rhs) {
+			for i := range x.Lhs {
+				c.note(info.TypeOf(x.Lhs[i]), x.Rhs[i])
+			}
+		} else if len(x.Rhs) == 1 {
+			c.noteTuple(func(i int) types.Type { return info.TypeOf(x.Lhs[i]) }, len(x.Lhs), x.Rhs[0])
+		}
+	case *ast.ValueSpec:
+		c.valueSpec(x)
+	case *ast.ReturnStmt:
+		c.returned(x)
+	case *ast.SendStmt:
+		if ch, ok := types.Unalias(info.TypeOf(x.Chan)).Underlying().(*types.Chan); ok {
+			c.note(ch.Elem(), x.Value)
+		}
+	case *ast.CallExpr:
+		callConversions(info, x, c.note)
+	case *ast.CompositeLit:
+		literalConversions(info, x, c.note)
+	}
+	return true
+}
+
+// within visits a function body with its signature in scope for its returns.
+func (c *converted) within(sig *types.Signature, body *ast.BlockStmt) {
+	c.sigs = append(c.sigs, sig)
+	ast.Inspect(body, c.visit)
+	c.sigs = c.sigs[:len(c.sigs)-1]
+}
+
+func (c *converted) valueSpec(x *ast.ValueSpec) {
+	if x.Type == nil {
+		return
+	}
+	dst := c.info.TypeOf(x.Type)
+	if len(x.Values) == len(x.Names) {
+		for _, v := range x.Values {
+			c.note(dst, v)
+		}
+	} else if len(x.Values) == 1 {
+		c.noteTuple(func(int) types.Type { return dst }, len(x.Names), x.Values[0])
+	}
+}
+
+func (c *converted) returned(x *ast.ReturnStmt) {
+	if len(c.sigs) == 0 {
+		return
+	}
+	res := c.sigs[len(c.sigs)-1].Results()
+	if len(x.Results) == res.Len() {
+		for i, r := range x.Results {
+			c.note(res.At(i).Type(), r)
+		}
+	} else if len(x.Results) == 1 {
+		c.noteTuple(func(i int) types.Type { return res.At(i).Type() }, res.Len(), x.Results[0])
+	}
 }
 
 // callConversions notes an explicit conversion I(x) and the arguments passed to interface
