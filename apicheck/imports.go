@@ -57,6 +57,7 @@ import (
 	_ "github.com/aws/aws-sdk-go/service/ses"
 	_ "github.com/aws/aws-sdk-go/service/sns"
 	_ "github.com/aws/aws-sdk-go/service/sqs"
+	_ "github.com/aws/aws-sdk-go/service/sqs/sqsiface"
 	_ "github.com/contribsys/faktory_worker_go"
 	_ "github.com/go-resty/resty/v2"
 	_ "github.com/gocraft/work"

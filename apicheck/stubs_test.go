@@ -34,6 +34,8 @@ var partialInterfaces = map[string]string{
 		"subscriptions and the pull subscription the models and tests name, the real one also async publishing",
 	"github.com/nats-io/nats.go.JetStreamContext": "embeds the stub's JetStream; the real one also embeds the " +
 		"stream, key-value and object store managers, which no model names",
+	"github.com/aws/aws-sdk-go/service/sqs/sqsiface.SQSAPI": "the interface v1 code holds the SQS client as; the stub " +
+		"declares the sends and receives the model and tests name, the real one every SQS operation in three forms",
 	"entgo.io/ent.Mutation": "only the parameter type of Mutator.Mutate, which the ent model names; " +
 		"the real interface has some twenty field and edge methods the test client need not implement",
 }

@@ -9,3 +9,6 @@ type Request struct{}
 
 // Option changes a request before it is sent.
 type Option func(*Request)
+
+// Send sends the request and fills in its output.
+func (r *Request) Send() error { panic("stub") }

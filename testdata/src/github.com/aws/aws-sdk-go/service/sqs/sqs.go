@@ -91,6 +91,12 @@ func (c *SQS) ReceiveMessageWithContext(ctx aws.Context, input *ReceiveMessageIn
 	panic("stub")
 }
 
+// ReceiveMessageRequest returns the request that receives messages, and the output that
+// its Send fills in.
+func (c *SQS) ReceiveMessageRequest(input *ReceiveMessageInput) (req *request.Request, output *ReceiveMessageOutput) {
+	panic("stub")
+}
+
 // DeleteMessageInput names the message to delete by its receipt handle.
 type DeleteMessageInput struct {
 	QueueUrl      *string
