@@ -30,7 +30,9 @@ type PowerArgs struct{ ID string }
 func (PowerArgs) Kind() string { return "power" }
 
 // PowerWorker's job runs at most once: River discards it after its one attempt.
-type PowerWorker struct{ river.WorkerDefaults[PowerArgs] }
+type PowerWorker struct {
+	river.WorkerDefaults[PowerArgs]
+}
 
 func (w *PowerWorker) Work(ctx context.Context, job *river.Job[PowerArgs]) error { // want Work:`effects http.write:unprotected\(http.Post\)`
 	return post(job.Args.ID)
@@ -42,14 +44,18 @@ type ChargeArgs struct{ ID string }
 func (ChargeArgs) Kind() string { return "charge" }
 
 // ChargeWorker's job is retried when the second site inserts it.
-type ChargeWorker struct{ river.WorkerDefaults[ChargeArgs] }
+type ChargeWorker struct {
+	river.WorkerDefaults[ChargeArgs]
+}
 
 func (w *ChargeWorker) Work(ctx context.Context, job *river.Job[ChargeArgs]) error { // want Work:`effects http.write:unprotected\(http.Post\)`
 	return post(job.Args.ID) // want `handler \(\*ChargeWorker\).Work: HTTP POST without an Idempotency-Key header \(this call cannot set one\) \(\(\*ChargeWorker\).Work -> atmostonce.post -> http.Post\); handler sendRetried reaches it too, through atmostonce.post; missing: key, enforcement$`
 }
 
 // ProvisionWorker's args type makes every insert a single attempt.
-type ProvisionWorker struct{ river.WorkerDefaults[jobs.ProvisionArgs] }
+type ProvisionWorker struct {
+	river.WorkerDefaults[jobs.ProvisionArgs]
+}
 
 func (w *ProvisionWorker) Work(ctx context.Context, job *river.Job[jobs.ProvisionArgs]) error { // want Work:`effects http.write:unprotected\(http.Post\)`
 	return post(job.Args.ID)
