@@ -107,4 +107,5 @@ import (
 	_ "gopkg.in/gomail.v2"
 	_ "gorm.io/gorm"
 	_ "gorm.io/gorm/clause"
+	_ "xorm.io/xorm"
 )

@@ -5,6 +5,7 @@ package sinks
 
 import (
 	"go/ast"
+	"go/token"
 	"go/types"
 	"regexp"
 	"strings"
@@ -155,6 +156,9 @@ func (j *Judge) valuesEffect(mk mkEffect, call *ast.CallExpr, arg int) *effect.E
 	if col := j.Defs.ConstString(call.Args[arg]); col != "" && arg+1 < len(call.Args) {
 		return j.relativeValue(mk, col, call.Args[arg+1])
 	}
+	if e := j.recordEffect(mk, call, call.Args[arg]); e != nil {
+		return e
+	}
 	m := ast.Unparen(call.Args[arg])
 	if v := j.Defs.RootVar(m); v != nil {
 		m = ast.Unparen(j.Defs.Def(v))
@@ -199,4 +203,70 @@ func (j *Judge) relativeValue(mk mkEffect, col string, value ast.Expr) *effect.E
 		return nil
 	}
 	return mk(effect.Unprotected, "SQL write not safe to repeat: "+res.Reason+" ("+fn.Pkg().Name()+"."+fn.Name()+")")
+}
+
+// recordEffect judges a record written back whole (gorm Save(&t), Updates(&t)) after a
+// read-modify-write: t is a local struct filled by another call given its address (the
+// read, db.First(&t, id)) and one of its fields is set from its own value (t.N += d,
+// t.N = t.N - d). A repeat applies the change twice. Fields set to plain values converge
+// (nil). Flow-insensitive: any such read and set in the function count.
+func (j *Judge) recordEffect(mk mkEffect, call *ast.CallExpr, rec ast.Expr) *effect.Effect {
+	rec = ast.Unparen(rec)
+	if u, ok := rec.(*ast.UnaryExpr); ok && u.Op == token.AND {
+		rec = ast.Unparen(u.X)
+	}
+	id, ok := rec.(*ast.Ident)
+	if !ok {
+		return nil
+	}
+	v, _ := j.info().ObjectOf(id).(*types.Var)
+	if v == nil || !j.readBesides(v, call) {
+		return nil
+	}
+	for _, set := range j.Defs.FieldSets(v) {
+		if f := relativeFieldSet(j.info(), set, v); f != "" {
+			return mk(effect.Unprotected, "SQL write not safe to repeat: relative UPDATE of "+f+" (read-modify-write of "+v.Name()+")")
+		}
+	}
+	return nil
+}
+
+// readBesides says whether a call other than write is given v's address (the read that
+// fills the record before it is changed).
+func (j *Judge) readBesides(v *types.Var, write *ast.CallExpr) bool {
+	for _, c := range j.Defs.Fills(v) {
+		if c != write {
+			return true
+		}
+	}
+	return false
+}
+
+// relativeFieldSet returns the field of v an assignment sets from its own value (v.F += x,
+// v.F -= x, v.F = v.F + x), or "".
+func relativeFieldSet(info *types.Info, set *ast.AssignStmt, v *types.Var) string {
+	if len(set.Lhs) != 1 || len(set.Rhs) != 1 {
+		return ""
+	}
+	sel, ok := ast.Unparen(set.Lhs[0]).(*ast.SelectorExpr)
+	if !ok || defuse.RootVar(info, sel) != v {
+		return ""
+	}
+	switch set.Tok {
+	case token.ADD_ASSIGN, token.SUB_ASSIGN:
+		return sel.Sel.Name
+	case token.ASSIGN:
+		bin, ok := ast.Unparen(set.Rhs[0]).(*ast.BinaryExpr)
+		if ok && (bin.Op == token.ADD || bin.Op == token.SUB) && (sameField(info, bin.X, sel) || sameField(info, bin.Y, sel)) {
+			return sel.Sel.Name
+		}
+	}
+	return ""
+}
+
+// sameField says whether e selects the same field of the same variable as sel.
+func sameField(info *types.Info, e ast.Expr, sel *ast.SelectorExpr) bool {
+	other, ok := ast.Unparen(e).(*ast.SelectorExpr)
+	return ok && info.Uses[other.Sel] == info.Uses[sel.Sel] && info.Uses[other.Sel] != nil &&
+		defuse.RootVar(info, other) == defuse.RootVar(info, sel)
 }

@@ -34,6 +34,12 @@ func (db *DB) Create(value interface{}) (tx *DB) { panic("stub") }
 // CreateInBatches inserts value in batches.
 func (db *DB) CreateInBatches(value interface{}, batchSize int) (tx *DB) { panic("stub") }
 
+// First finds the first record matching conds, ordered by primary key, into dest.
+func (db *DB) First(dest interface{}, conds ...interface{}) (tx *DB) { panic("stub") }
+
+// Save updates all fields of value by its primary key (inserts it when the key is zero).
+func (db *DB) Save(value interface{}) (tx *DB) { panic("stub") }
+
 // FirstOrCreate finds the first match of conds, or creates dest.
 func (db *DB) FirstOrCreate(dest interface{}, conds ...interface{}) (tx *DB) { panic("stub") }
 

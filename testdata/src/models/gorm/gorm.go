@@ -75,3 +75,31 @@ func SetBalance(ctx context.Context, t *asynq.Task) error {
 	db.WithContext(ctx).Model(&Account{ID: t.Type()}).UpdateColumn("balance", gorm.Expr("? * 2", 21))
 	return db.WithContext(ctx).Model(&Account{ID: t.Type()}).Updates(map[string]interface{}{"balance": 42}).Error
 }
+
+// Deposit reads the account, adds to its balance and saves it back: a repeat adds twice.
+func Deposit(ctx context.Context, t *asynq.Task) error { // want Deposit:`effects sql.write:unprotected\(\(\*gorm.DB\).Save\)`
+	var acc Account
+	if err := db.WithContext(ctx).First(&acc, "id = ?", t.Type()).Error; err != nil {
+		return err
+	}
+	acc.Balance += 10
+	return db.WithContext(ctx).Save(&acc).Error // want `handler Deposit: SQL write not safe to repeat: relative UPDATE of Balance \(read-modify-write of acc\) \(Deposit -> \(\*gorm.DB\).Save\); missing: key, enforcement`
+}
+
+// Withdraw is the same written as a = a - d, saved through Updates.
+func Withdraw(ctx context.Context, t *asynq.Task) error { // want Withdraw:`effects sql.write:unprotected\(\(\*gorm.DB\).Updates\)`
+	var acc Account
+	db.First(&acc, t.Type())
+	acc.Balance = acc.Balance - 5
+	return db.Model(&acc).Updates(&acc).Error // want `handler Withdraw: SQL write not safe to repeat: relative UPDATE of Balance \(read-modify-write of acc\)`
+}
+
+// ResetBalance is Deposit's twin with an absolute value: a repeat converges, no effect.
+func ResetBalance(ctx context.Context, t *asynq.Task) error {
+	var acc Account
+	if err := db.WithContext(ctx).First(&acc, "id = ?", t.Type()).Error; err != nil {
+		return err
+	}
+	acc.Balance = 10
+	return db.WithContext(ctx).Save(&acc).Error
+}
