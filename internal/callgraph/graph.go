@@ -72,9 +72,12 @@ type Graph struct {
 	Open []OpenCall
 
 	importFacts map[*types.Func]*effect.Fact
-	claims      map[*Node]*effect.Claim // ClaimOf's answers for the package's functions
-	generated   map[*types.Package]bool
-	methods     methodIndex
+	// unresolved indexes the open interface calls resolved to nothing by caller, built on
+	// the first Unresolved call (after Build: Open no longer grows).
+	unresolved map[*Node][]OpenCall
+	claims     map[*Node]*effect.Claim // ClaimOf's answers for the package's functions
+	generated  map[*types.Package]bool
+	methods    methodIndex
 	// slots are the function values stored in each field and package variable, indexed on
 	// the first call of one (slotStores); slotCache their resolved values.
 	slots     map[slotKey][]ast.Expr

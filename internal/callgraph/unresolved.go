@@ -15,12 +15,15 @@ const unresolvedBudget = 5000
 // which of them nothing in the program implements: there the handler's effects may be
 // incomplete, and the inventory says so.
 func (g *Graph) Unresolved(n *Node) []OpenCall {
-	byCaller := map[*Node][]OpenCall{}
-	for _, o := range g.Open {
-		if o.Kind == OpenInterface && !o.InView {
-			byCaller[o.Caller] = append(byCaller[o.Caller], o)
+	if g.unresolved == nil {
+		g.unresolved = map[*Node][]OpenCall{}
+		for _, o := range g.Open {
+			if o.Kind == OpenInterface && !o.InView {
+				g.unresolved[o.Caller] = append(g.unresolved[o.Caller], o)
+			}
 		}
 	}
+	byCaller := g.unresolved
 	if len(byCaller) == 0 {
 		return nil
 	}

@@ -17,7 +17,9 @@ type PowerArgs struct{ ID string }
 func (PowerArgs) Kind() string { return "power" }
 
 // PowerWorker powers the machine off.
-type PowerWorker struct{ river.WorkerDefaults[PowerArgs] }
+type PowerWorker struct {
+	river.WorkerDefaults[PowerArgs]
+}
 
 // Work posts the power-off request.
 func (w *PowerWorker) Work(ctx context.Context, job *river.Job[PowerArgs]) error {
