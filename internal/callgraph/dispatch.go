@@ -35,37 +35,14 @@ func (g *Graph) dispatch(n *Node, m *types.Func, call *ast.CallExpr) {
 	if iface == nil {
 		return
 	}
-	args := callArgs(g.in.Info, call)
 	open := len(g.Open)
-	g.Open = append(g.Open, OpenCall{Caller: n, Pos: call.Pos(), Kind: OpenInterface, Method: m, Recv: iface})
-	if len(g.in.Links[call.Pos()]) > 0 {
-		g.Open[open].InView = true
-	}
-	for _, l := range g.in.Links[call.Pos()] {
-		n.Sites = append(n.Sites, Site{Pos: call.Pos(), line: g.line(call.Pos()), callee: l.Name, fact: l.Fact, args: args})
-	}
-	implements := func(fn *types.Func) bool { return g.implements(fn, iface) }
-	seen := false
-	for _, cand := range g.localMethods(m.Name()) {
-		if implements(cand.Fn) {
-			g.callTarget(n, cand.Fn, call.Pos(), args)
-			seen = true
-		}
-	}
-	for _, fn := range g.importedMethods()[m.Name()] {
-		if implements(fn) {
-			g.callTarget(n, fn, call.Pos(), args)
-			seen = true
-		}
-	}
-	if seen {
-		g.Open[open].InView = true
+	if g.implementationsAt(n, m, iface, call.Pos(), callArgs(g.in.Info, call), true) {
 		return
 	}
 	// No implementation with effects in view: a modelled sink method behind the interface?
 	for _, s := range g.in.Judge.Models.Index.MethodSinks(m.Name()) {
 		impl := g.lookupMethod(s.Func)
-		if impl != nil && implements(impl) {
+		if impl != nil && g.implements(impl, iface) {
 			// The chain names the interface method called: which implementation runs is
 			// decided at run time.
 			if e := g.in.Judge.Eval(call, s, m, n.scope); e != nil {
@@ -75,6 +52,46 @@ func (g *Graph) dispatch(n *Node, m *types.Func, call *ast.CallExpr) {
 			return
 		}
 	}
+}
+
+// implementationsAt adds to n a site per implementation of m on iface that a call at pos
+// may run: the program-wide link's, this package's (unless not local), and its
+// dependencies' with facts. It records the call as open (in view when anything answered
+// it), and reports whether an implementation of the package or its dependencies did.
+func (g *Graph) implementationsAt(n *Node, m *types.Func, iface *types.Interface, pos token.Pos, args []ast.Expr, local bool) bool {
+	open := len(g.Open)
+	g.Open = append(g.Open, OpenCall{Caller: n, Pos: pos, Kind: OpenInterface, Method: m, Recv: iface})
+	seen := false
+	for _, l := range g.in.Links[pos] {
+		n.Sites = append(n.Sites, Site{Pos: pos, line: g.line(pos), callee: l.Name, fact: l.Fact, args: args})
+	}
+	for _, cand := range g.localMethods(m.Name()) {
+		if local && g.implements(cand.Fn, iface) {
+			g.callTarget(n, cand.Fn, pos, args)
+			seen = true
+		}
+	}
+	for _, fn := range g.importedMethods()[m.Name()] {
+		if g.implements(fn, iface) {
+			g.callTarget(n, fn, pos, args)
+			seen = true
+		}
+	}
+	g.Open[open].InView = seen || len(g.in.Links[pos]) > 0
+	return seen
+}
+
+// Dispatched returns a node for what a framework runs when it calls interface method m of
+// a value handed to it at pos (the method value l.Handle of an interface l, registered in
+// owner): the implementations of its dependencies and those a program-wide link found,
+// not this package's (handlers of their own). Like a region, it is evaluated on the
+// solved graph and is not one of g.Nodes; its call is open, for the link and for the
+// partial marker.
+func (g *Graph) Dispatched(owner *Node, name string, m *types.Func, iface *types.Interface, pos token.Pos) *Node {
+	d := &Node{Name: name, Body: &ast.BlockStmt{Lbrace: pos, Rbrace: pos}, Parent: owner, File: owner.File, scope: owner.scope, Sig: m.Signature()}
+	g.implementationsAt(d, m, iface, pos, nil, false)
+	g.evaluate(d, true)
+	return d
 }
 
 // receiverInterface returns the interface an implementation must satisfy to be called by

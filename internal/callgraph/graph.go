@@ -607,6 +607,18 @@ func (g *Graph) Region(n *Node, name string, body *ast.BlockStmt, from, to token
 	return r
 }
 
+// Innermost returns the node whose body most closely encloses pos, or nil.
+func (g *Graph) Innermost(pos token.Pos) *Node {
+	var best *Node
+	for _, n := range g.Nodes {
+		if n.Body != nil && n.Body.Pos() <= pos && pos < n.Body.End() &&
+			(best == nil || n.Body.Pos() >= best.Body.Pos()) {
+			best = n
+		}
+	}
+	return best
+}
+
 // Callees returns the nodes of this package n calls or defines (its closures), in source
 // order: the edges a caller-side search (who reaches a webhook check) walks backwards.
 func (n *Node) Callees() []*Node {

@@ -8,6 +8,7 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"slices"
 
 	"github.com/chokaq/idemlint/internal/callgraph"
 	"github.com/chokaq/idemlint/internal/defuse"
@@ -67,6 +68,10 @@ type finder struct {
 	models *model.Entries
 	// wrappers: the package's registration wrappers, nil while they are being found.
 	wrappers Wrappers
+	// extra are nodes made for interface method values handed over (dispatched), not
+	// among the graph's nodes, and byPos indexes them by the value's position.
+	extra []*callgraph.Node
+	byPos map[token.Pos]*callgraph.Node
 }
 
 // Find lists the handlers of the package:
@@ -76,7 +81,10 @@ type finder struct {
 //   - function literals with such a shape that are not called on the spot;
 //   - functions, method values and literals handed to a modelled registration or to a
 //     registration wrapper (FindWrappers, facts), and the exported methods of a value
-//     handed to a registration that registers methods;
+//     handed to a registration that registers methods; an interface's method value
+//     (l.Handle) stands for its implementations in this package, or else for what the
+//     framework's call may run (a node of its own: the implementations in the
+//     dependencies, and those a program-wide link finds);
 //   - functions handed to the runtime middleware (its shape is func(ctx, job J) error);
 //   - functions that call a modelled handler call (a webhook signature check), or the
 //     net/http handlers of this package that reach such a function (webhooks.go);
@@ -90,11 +98,12 @@ type finder struct {
 // Handlers are reported where they are declared: the diagnostic then sits in the handler's
 // body, in the package that owns it, whichever package registers it.
 func Find(in Input) ([]Handler, []Remote) {
-	f := &finder{pkg: in.Pkg, info: in.Info, fset: in.Fset, files: in.Files, graph: in.Graph, defs: in.Defs, models: in.Models, wrappers: in.Wrappers}
+	f := &finder{pkg: in.Pkg, info: in.Info, fset: in.Fset, files: in.Files, graph: in.Graph, defs: in.Defs, models: in.Models, wrappers: in.Wrappers,
+		byPos: map[token.Pos]*callgraph.Node{}}
 	regs := f.scanRegistrations()
 	owners, moved := f.handlerCallOwners()
 	var out []Handler
-	for _, n := range f.graph.Nodes {
+	for _, n := range slices.Concat(f.graph.Nodes, f.extra) {
 		if n.Marked == nil && f.notHandler(n) {
 			continue
 		}

@@ -12,6 +12,7 @@ import (
 
 	"github.com/chokaq/idemlint/internal/callgraph"
 	"github.com/chokaq/idemlint/internal/defuse"
+	"github.com/chokaq/idemlint/internal/effect"
 	"github.com/chokaq/idemlint/internal/model"
 )
 
@@ -262,14 +263,25 @@ func (f *finder) handlerValues(arg ast.Expr, mode handOver, local func(*callgrap
 		if fn, ok := obj.(*types.Func); ok {
 			fn = fn.Origin()
 			if iface := interfaceOf(fn); iface != nil {
-				// l.Handle with l an interface: each implementation's Handle in view.
+				// l.Handle with l an interface: each implementation's Handle in this
+				// package, or else what the framework's call of l.Handle may run.
+				local := false
 				f.implementations(iface, func(m *types.Func) {
 					if m.Name() == fn.Name() {
 						if n := f.graph.ByFunc[m]; n != nil {
 							accept(n, m.Signature())
+							local = true
 						}
 					}
 				})
+				// An implementation declared here is a handler of its own; the rest are
+				// a node's at the registration, unless they do nothing.
+				if d, fresh := f.dispatched(fn, recvInterface(info, y, iface), pos); d != nil && (!local || len(d.Effects) > 0) {
+					if fresh {
+						f.extra = append(f.extra, d)
+					}
+					accept(d, fn.Signature())
+				}
 			} else if n := f.graph.ByFunc[fn]; n != nil {
 				accept(n, fn.Signature())
 			} else if remote != nil && fn.Pkg() != f.pkg && f.shapeOf(fn.Signature(), methodName(fn)) == nil {
@@ -357,6 +369,34 @@ func (f *finder) typeMethods(t types.Type, mode handOver, local func(*callgraph.
 			local(n)
 		}
 	}
+}
+
+// dispatched returns the node for what a framework may run through the interface method
+// value handed over at pos, other than the implementations of this package: those of its
+// dependencies, and those wired elsewhere that the program-wide link finds. It is made
+// once per position (fresh the first time); nil outside any function.
+func (f *finder) dispatched(m *types.Func, iface *types.Interface, pos token.Pos) (d *callgraph.Node, fresh bool) {
+	if d := f.byPos[pos]; d != nil {
+		return d, false
+	}
+	owner := f.graph.Innermost(pos)
+	if owner == nil {
+		return nil, false
+	}
+	d = f.graph.Dispatched(owner, effect.FuncName(m, f.pkg), m, iface, pos)
+	f.byPos[pos] = d
+	return d, true
+}
+
+// recvInterface returns the static type of the method value's receiver expression when it
+// is an interface (an implementation must have its whole method set), else iface.
+func recvInterface(info *types.Info, x ast.Node, iface *types.Interface) *types.Interface {
+	if sel, ok := x.(*ast.SelectorExpr); ok {
+		if it, ok := info.TypeOf(sel.X).Underlying().(*types.Interface); ok {
+			return it
+		}
+	}
+	return iface
 }
 
 // interfaceOf returns the interface whose method fn is, or nil for a concrete method or a

@@ -10,6 +10,8 @@ import (
 	"github.com/ThreeDotsLabs/watermill/message"
 	"github.com/aws/aws-lambda-go/lambda"
 	"github.com/hibiken/asynq"
+
+	"handlervalues/mail"
 )
 
 func send() error {
@@ -34,7 +36,9 @@ type audit struct{}
 func (audit) Handle(msg string) error { return send() } // want Handle:`effects email.send:unprotected\(smtp.SendMail\)`
 
 func Route(r *message.Router, sub message.Subscriber, l Listener) {
-	r.AddConsumerHandler("orders", "in", sub, l.Handle)
+	// orders is a Listener of this package, a handler of its own; mail.Welcome, imported,
+	// is one too (it has the method), reported here.
+	r.AddConsumerHandler("orders", "in", sub, l.Handle) // want `handler \(Listener\).Handle: email sent with no deduplication \(\(Listener\).Handle -> \(mail.Welcome\).Handle -> smtp.SendMail\); handler \(mail.Sender\).Handle reaches it too`
 }
 
 // Invoker is a lambda.Handler: Start given a value of that interface runs its Invoke.
@@ -63,4 +67,22 @@ func (*mailer) ProcessTask(ctx context.Context, t *asynq.Task) error { // want P
 
 func Serve(mux *asynq.ServeMux, a *app) {
 	mux.Handle("mail", a.mails)
+}
+
+// RouteMail registers a Sender declared, with its implementations, in another package: the
+// router runs what they do, reported at the registration with the implementation in the
+// chain.
+func RouteMail(r *message.Router, sub message.Subscriber, s mail.Sender) {
+	r.AddConsumerHandler("mail", "in", sub, s.Handle) // want `handler \(mail.Sender\).Handle: email sent with no deduplication \(\(mail.Sender\).Handle -> \(mail.Welcome\).Handle -> smtp.SendMail\)`
+}
+
+// Quiet is the twin: a Listener of this package with no implementation anywhere in view
+// that does anything.
+type Quiet interface {
+	Handle(msg *message.Message) error
+	Quiet()
+}
+
+func RouteQuiet(r *message.Router, sub message.Subscriber, q Quiet) {
+	r.AddConsumerHandler("quiet", "in", sub, q.Handle)
 }

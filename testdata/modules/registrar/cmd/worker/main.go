@@ -6,8 +6,10 @@ import (
 
 	"github.com/hibiken/asynq"
 
+	"registrar/billing"
 	"registrar/muxreg"
 	"registrar/orders"
+	"registrar/tasks"
 )
 
 type inline struct{}
@@ -17,4 +19,5 @@ func (inline) Run(f func(ctx context.Context, data []byte) error) { _ = f(contex
 func main() {
 	orders.Setup(muxreg.Mux{M: asynq.NewServeMux()})
 	orders.Schedule(inline{})
+	tasks.Route(asynq.NewServeMux(), map[string]tasks.Handler{"charge": billing.Charges{}, "refund": billing.Refunds{}})
 }
