@@ -6,6 +6,7 @@ import (
 	"go/ast"
 	"go/build"
 	"go/token"
+	"go/types"
 	"path/filepath"
 	"reflect"
 	"strings"
@@ -147,9 +148,10 @@ func (s *settings) run(pass *analysis.Pass) (res any, err error) {
 			testHookEvaluate(name)
 		}
 	}
-	r, g, wrappers := analyse(pass, index, dirs, cfg.checks(), s.links, s.jobs, visit)
+	r, g, wrappers := analyse(pass, index, dirs, cfg.checks(), s.Program, visit)
 	if s.program {
 		r.Program = g.Summary()
+		r.Program.TakenOver = handlers.TakenOver(g.Nodes)
 		// A method that registers its parameter is linked like one with effects: an
 		// application's Registrar implemented where its callers do not import.
 		r.Program.Methods = handlers.WithRegisters(r.Program.Methods, methodNodes(g), wrappers)
@@ -172,26 +174,29 @@ func methodNodes(g *callgraph.Graph) []*callgraph.Node {
 // analyse runs the pipeline on one package: the def-use index, the call graph (sinks
 // judged as it is built) and its solution, the registration wrappers and the facts for
 // importers, the handlers, the checks, and the report.
-func analyse(pass *analysis.Pass, index *model.Index, dirs map[*token.File]*directive.File, cfg checks.Config, links callgraph.Links, programJobs []frameworks.JobRetry, visit func(string)) (*Result, *callgraph.Graph, handlers.Wrappers) {
+func analyse(pass *analysis.Pass, index *model.Index, dirs map[*token.File]*directive.File, cfg checks.Config, program Program, visit func(string)) (*Result, *callgraph.Graph, handlers.Wrappers) {
 	fileDirs := func(f *ast.File) *directive.File { return dirs[pass.Fset.File(f.Pos())] }
 	defs := defuse.Build(pass.Pkg, pass.TypesInfo, pass.Files)
 	entries := model.NewEntries(index)
 	judge := &sinks.Judge{Defs: defs, Models: entries, Fset: pass.Fset}
 	g := callgraph.Build(callgraph.Input{
 		Pkg: pass.Pkg, Info: pass.TypesInfo, Fset: pass.Fset, Files: pass.Files,
-		Directives: fileDirs, Judge: judge, Visit: visit, Links: links,
+		Directives: fileDirs, Judge: judge, Visit: visit, Links: program.Links,
 		Facts: callgraph.Facts{ImportObjectFact: pass.ImportObjectFact, AllObjectFacts: pass.AllObjectFacts},
 	})
 	g.Solve()
 	hin := handlers.Input{Pkg: pass.Pkg, Info: pass.TypesInfo, Fset: pass.Fset, Files: pass.Files, Graph: g, Defs: defs, Models: entries}
 	hin.Wrappers = handlers.FindWrappers(hin)
-	for _, f := range handlers.WithRegisters(g.Facts(), g.Nodes, hin.Wrappers) {
+	if len(program.TakenOver) > 0 {
+		hin.TakenOver = func(fn *types.Func) bool { return program.TakenOver[fn.FullName()] }
+	}
+	for _, f := range handlers.WithChecks(handlers.WithRegisters(g.Facts(), g.Nodes, hin.Wrappers), g.Nodes) {
 		pass.ExportObjectFact(f.Fn, f.Fact)
 	}
 	jobs, own := retries(pass, defs)
 	allJobs := func() []frameworks.JobRetry { v, _ := jobs(); return v }
-	if programJobs != nil {
-		allJobs = func() []frameworks.JobRetry { return programJobs }
+	if program.Jobs != nil {
+		allJobs = func() []frameworks.JobRetry { return program.Jobs }
 	}
 	timed := func() []frameworks.JobRetry { _, v := jobs(); return v }
 
@@ -325,18 +330,31 @@ func directivesAndReach(pass *analysis.Pass, ix *model.Index) (map[*token.File]*
 	return dirs, touches
 }
 
+// Program is what a round of a program-wide link learned of the whole program, for the
+// next round's analysis of each package (the zero value for the first round).
+type Program struct {
+	// Links are the implementations elsewhere in the program that open interface calls
+	// reach (see internal/link).
+	Links callgraph.Links
+	// Jobs, when not nil, are the retry settings of the whole program (every package's
+	// Result.Jobs): whether a job runs at most once is then judged from every insert in the
+	// program, not those in a package's view.
+	Jobs []frameworks.JobRetry
+	// TakenOver holds the functions (full names) that check a webhook and that HTTP
+	// handlers of other packages call (every package's Result.Program.TakenOver): those
+	// HTTP handlers are the deliveries' handlers, not these.
+	TakenOver map[string]bool
+}
+
 // ForProgram returns an analyzer with a's settings (after its flags are parsed) for a
 // driver that links the whole program: each package's Result.Program summarises it, and
-// open interface calls also reach links, the implementations a link found elsewhere in
-// the program (see internal/link). jobs, when not nil, are the retry settings of the whole
-// program (every package's Result.Jobs of an earlier round): whether a job runs at most once
-// is then judged from every insert in the program, not those in a package's view.
-func ForProgram(a *analysis.Analyzer, links callgraph.Links, jobs []frameworks.JobRetry) (*analysis.Analyzer, error) {
+// the analysis uses what p says of the rest of the program.
+func ForProgram(a *analysis.Analyzer, p Program) (*analysis.Analyzer, error) {
 	s, err := settingsOf(a)
 	if err != nil {
 		return nil, err
 	}
-	s.program, s.links, s.jobs = true, links, jobs
+	s.program, s.Program = true, p
 	if _, err := s.compile(); err != nil {
 		return nil, err
 	}

@@ -9,12 +9,10 @@ import (
 
 	"golang.org/x/tools/go/analysis"
 
-	"github.com/chokaq/idemlint/internal/callgraph"
 	"github.com/chokaq/idemlint/internal/checklist"
 	"github.com/chokaq/idemlint/internal/checks"
 	"github.com/chokaq/idemlint/internal/config"
 	"github.com/chokaq/idemlint/internal/effect"
-	"github.com/chokaq/idemlint/internal/frameworks"
 	"github.com/chokaq/idemlint/internal/model"
 )
 
@@ -32,12 +30,9 @@ type settings struct {
 	// name counts), so this is for robustness runs over a large body of real code.
 	std bool
 	// program: summarise each package for a program-wide link (Result.Program), and
-	// resolve open calls with links, the implementations the link found.
+	// use what an earlier round of the link learned of the whole program.
 	program bool
-	links   callgraph.Links
-	// jobs are the retry settings of every package of the program, from a previous round
-	// of a program-wide link (nil: the package's and its dependencies').
-	jobs []frameworks.JobRetry
+	Program
 
 	once     sync.Once
 	compiled *compiled

@@ -112,6 +112,10 @@ type Node struct {
 	// HandlerCall is the framework of a modelled handler call in the body (a webhook
 	// signature check), which makes the node a handler.
 	HandlerCall string
+	// ChecksVia are the calls of functions of other packages that check a webhook (their
+	// fact's Checks): an HTTP handler that makes one, or reaches a node that does, is the
+	// delivery's handler in their place.
+	ChecksVia []Checked
 	// Receives are the modelled receive calls in the body (sub.Fetch, reader.FetchMessage):
 	// the code after each handles what it received, a handler of its own (Region).
 	Receives []Receive
@@ -119,6 +123,13 @@ type Node struct {
 	Effects effect.Set // after the function's own directives: what callers see
 	From    map[effect.Kind]Origin
 	scope   sinks.Scope
+}
+
+// Checked is a function of another package that checks a webhook, and the webhook's
+// framework.
+type Checked struct {
+	Fn        *types.Func
+	Framework string
 }
 
 // Origin says where, in a node's body, the effect of one kind it keeps comes from.
@@ -551,6 +562,10 @@ func (g *Graph) callTarget(n *Node, fn *types.Func, pos token.Pos, args []ast.Ex
 	}
 	if f := g.Fact(fn); f != nil {
 		n.Sites = append(n.Sites, Site{Pos: pos, line: g.line(pos), callee: effect.FuncName(fn, nil), fact: f, args: args})
+		if f.Checks != "" && args != nil {
+			// A call, not a reference (mux.HandleFunc(path, svc.Handle) registers it).
+			n.ChecksVia = append(n.ChecksVia, Checked{fn, f.Checks})
+		}
 	}
 }
 

@@ -173,6 +173,10 @@ type Summary struct {
 	Open      []OpenGroup
 	Methods   []FuncFact
 	Converted []*types.Named
+	// TakenOver are the functions of other packages (full names) that check a webhook and
+	// that this package's HTTP handlers call: they handle the delivery in their place.
+	// Filled by the caller (handlers.TakenOver).
+	TakenOver []string
 }
 
 // OpenGroup is the package's open interface calls of one method on one receiver type: a

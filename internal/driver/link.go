@@ -27,7 +27,7 @@ const maxRounds = 3
 // links. first wraps the analyzer of the first round (the progress display counts it); the
 // graph returned is the last round's.
 func analyzeProgram(a *analysis.Analyzer, pkgs []*packages.Package, opts *checker.Options, first func(*analysis.Analyzer) *analysis.Analyzer, verbose bool) (*checker.Graph, error) {
-	pa, err := analyzer.ForProgram(a, nil, nil)
+	pa, err := analyzer.ForProgram(a, analyzer.Program{})
 	if err != nil {
 		return nil, err
 	}
@@ -38,15 +38,17 @@ func analyzeProgram(a *analysis.Analyzer, pkgs []*packages.Package, opts *checke
 	jobs, once := programJobs(graph)
 	var prev callgraph.Links
 	for round := 1; round < maxRounds; round++ {
-		links := link.Link(summaries(graph))
+		sums := summaries(graph)
+		links := link.Link(sums)
+		taken := takenOver(sums)
 		settled := len(links) == 0 || (prev != nil && link.Equal(links, prev))
-		if settled && !(round == 1 && once) {
+		if settled && !(round == 1 && (once || len(taken) > 0)) {
 			break
 		}
 		if verbose {
 			log.Printf("link round %d: %d open calls resolved across packages", round, len(links))
 		}
-		if pa, err = analyzer.ForProgram(a, links, jobs); err != nil {
+		if pa, err = analyzer.ForProgram(a, analyzer.Program{Links: links, Jobs: jobs, TakenOver: taken}); err != nil {
 			return nil, err
 		}
 		if graph, err = checker.Analyze([]*analysis.Analyzer{pa}, pkgs, opts); err != nil {
@@ -73,6 +75,18 @@ func programJobs(graph *checker.Graph) ([]frameworks.JobRetry, bool) {
 		}
 	}
 	return jobs, once
+}
+
+// takenOver collects the webhook checks that HTTP handlers of other packages take over,
+// from every package's summary.
+func takenOver(sums []link.Package) map[string]bool {
+	out := map[string]bool{}
+	for _, p := range sums {
+		for _, fn := range p.Summary.TakenOver {
+			out[fn] = true
+		}
+	}
+	return out
 }
 
 // summaries collects every analysed package's summary, dependencies included: an

@@ -145,3 +145,33 @@ func TestProgramLinkRegistrar(t *testing.T) {
 		t.Errorf("findings:\n got %q\nwant %q", got, want)
 	}
 }
+
+// A webhook checked in a service method of one package and served by an HTTP handler of
+// another (testdata/modules/webhooks): the HTTP handler is the delivery's handler, and the
+// program-wide link tells the service's package that Record is not one. The twin, Replay,
+// is called by no HTTP handler and stays the handler.
+func TestProgramWebhookTakenOver(t *testing.T) {
+	chdirModule(t, "webhooks")
+	out, err := Run(Config{Analyzer: analyzer.Analyzer, Patterns: []string{"./..."}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(out.Run.Errors) > 0 {
+		t.Fatalf("errors: %+v", out.Run.Errors)
+	}
+	got := chains(out.Run.Findings, func(f *result.Finding) string { return f.Detail })
+	want := []string{
+		"(*API).Stripe: SQL write not safe to repeat: INSERT without conflict handling via (*billing.Service).Record -> (*sql.DB).ExecContext",
+		"(*Service).Replay: SQL write not safe to repeat: INSERT without conflict handling via (*sql.DB).ExecContext",
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("findings:\n got %q\nwant %q", got, want)
+	}
+	var names []string
+	for _, h := range out.Run.Handlers {
+		names = append(names, h.Name)
+	}
+	if want := []string{"(*API).Stripe", "(*Service).Replay"}; !slices.Equal(names, want) {
+		t.Errorf("handlers %q, want %q", names, want)
+	}
+}

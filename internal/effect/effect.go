@@ -259,6 +259,11 @@ type Fact struct {
 	// as Register(mux, pattern, fn) or Consume(ctx, sub, f)), sorted by parameter: what a
 	// caller passes there is a handler of that framework.
 	Registers []ParamReg
+	// Checks is the framework of a webhook whose signature the function checks (a modelled
+	// handler call in its body), when it is no net/http handler itself: a service method.
+	// Its callers in other packages take over the role of the delivery's handler, as an
+	// HTTP handler of its own package would.
+	Checks string
 }
 
 // ParamReg says that a function hands its parameter Param to a framework as a handler:
@@ -331,6 +336,9 @@ func (f *Fact) String() string {
 			methods = " methods"
 		}
 		s = append(s, fmt.Sprintf("registers(%d %s%s)", r.Param, r.Framework, methods))
+	}
+	if f.Checks != "" {
+		s = append(s, "checks("+f.Checks+")")
 	}
 	return strings.Join(s, " ")
 }

@@ -94,6 +94,7 @@ func TestFactBinaryEncoding(t *testing.T) {
 	f.Effects[1].MethodParam = 2
 	f.Claim = &Claim{Result: 1, Read: ReadNoRows, What: "DELETE"}
 	f.Registers = []ParamReg{{Param: 0, Framework: "temporal", Methods: true}, {Param: 2, Framework: "asynq"}}
+	f.Checks = "github.com/stripe/stripe-go/v82"
 	data, err := f.MarshalBinary()
 	if err != nil {
 		t.Fatal(err)
@@ -103,7 +104,7 @@ func TestFactBinaryEncoding(t *testing.T) {
 		t.Fatal(err)
 	}
 	if !back.Effects.Equal(f.Effects) || !back.CompletesInTx || back.Calls != f.Calls || back.Effects[1].MethodParam != 2 || back.Effects[0].Tx != TxOutside ||
-		back.Claim == nil || *back.Claim != *f.Claim || !slices.Equal(back.Registers, f.Registers) {
+		back.Claim == nil || *back.Claim != *f.Claim || !slices.Equal(back.Registers, f.Registers) || back.Checks != f.Checks {
 		t.Fatalf("round trip changed the fact:\n got %+v\nwant %+v", back, *f)
 	}
 	for i := 0; i < len(data); i++ {
@@ -134,7 +135,7 @@ func FuzzFactDecode(f *testing.F) {
 		}
 		var back Fact
 		if err := back.UnmarshalBinary(again); err != nil || !back.Effects.Equal(fact.Effects) || back.Calls != fact.Calls ||
-			!slices.Equal(back.Registers, fact.Registers) {
+			!slices.Equal(back.Registers, fact.Registers) || back.Checks != fact.Checks {
 			t.Fatalf("a decoded fact does not survive a second round trip: %v", err)
 		}
 	})

@@ -56,6 +56,9 @@ type Input struct {
 	// Wrappers are the package's registration wrappers (FindWrappers): their callers'
 	// arguments are handlers too.
 	Wrappers Wrappers
+	// TakenOver, when set, reports the functions of the package that check a webhook and
+	// that HTTP handlers of other packages call (from a program-wide link): not handlers.
+	TakenOver func(*types.Func) bool
 }
 
 type finder struct {
@@ -101,7 +104,7 @@ func Find(in Input) ([]Handler, []Remote) {
 	f := &finder{pkg: in.Pkg, info: in.Info, fset: in.Fset, files: in.Files, graph: in.Graph, defs: in.Defs, models: in.Models, wrappers: in.Wrappers,
 		byPos: map[token.Pos]*callgraph.Node{}}
 	regs := f.scanRegistrations()
-	owners, moved := f.handlerCallOwners()
+	owners, moved := f.handlerCallOwners(in.TakenOver)
 	var out []Handler
 	for _, n := range slices.Concat(f.graph.Nodes, f.extra) {
 		if n.Marked == nil && f.notHandler(n) {

@@ -1,6 +1,7 @@
 // Webhook checks in helpers: a service method that verifies a webhook's signature (a
 // modelled handler call) is not the handler of the delivery; the net/http handler that
-// calls it is.
+// calls it is, in this package or in another (the method's fact says it checks one:
+// Checks; the program-wide link tells its own package that it was taken over).
 
 package handlers
 
@@ -16,11 +17,20 @@ import (
 // handler call but has no net/http handler signature, the nearest functions of this package
 // with one that reach it (through calls and closures) are the handlers, with its framework,
 // and the helper is not. A helper no HTTP handler in view reaches stays the handler.
-func (f *finder) handlerCallOwners() (owners map[*callgraph.Node]string, moved map[*callgraph.Node]bool) {
+//
+// A call of another package's function that checks one (callgraph.Checked) is moved the
+// same way, to the HTTP handler that makes it or the nearest that reach its caller; and a
+// helper of this package that the program's other packages took over (takenOver) is no
+// handler.
+func (f *finder) handlerCallOwners(takenOver func(*types.Func) bool) (owners map[*callgraph.Node]string, moved map[*callgraph.Node]bool) {
 	owners, moved = map[*callgraph.Node]string{}, map[*callgraph.Node]bool{}
 	var callers map[*callgraph.Node][]*callgraph.Node
 	for _, n := range f.graph.Nodes {
-		if n.HandlerCall == "" || isHTTPHandler(n.Sig) {
+		framework := checkOf(n)
+		if framework == "" || isHTTPHandler(n.Sig) {
+			if framework != "" && owners[n] == "" {
+				owners[n] = framework
+			}
 			continue
 		}
 		if callers == nil {
@@ -29,12 +39,71 @@ func (f *finder) handlerCallOwners() (owners map[*callgraph.Node]string, moved m
 		found := httpCallers(n, callers)
 		for _, o := range found {
 			if owners[o] == "" {
-				owners[o] = n.HandlerCall
+				owners[o] = framework
 			}
 		}
-		moved[n] = len(found) > 0
+		moved[n] = len(found) > 0 || (n.Fn != nil && takenOver != nil && takenOver(n.Fn))
 	}
 	return owners, moved
+}
+
+// checkOf returns the framework of the webhook n checks, itself or by calling another
+// package's function that does, or "".
+func checkOf(n *callgraph.Node) string {
+	if n.HandlerCall != "" {
+		return n.HandlerCall
+	}
+	if len(n.ChecksVia) > 0 {
+		return n.ChecksVia[0].Framework
+	}
+	return ""
+}
+
+// WithChecks marks, in the facts the package exports, the exported functions and methods
+// that check a webhook (checkOf) and are no net/http handler: their callers in other
+// packages take over the delivery. facts keeps its order; new ones follow in the graph's.
+func WithChecks(facts []callgraph.FuncFact, nodes []*callgraph.Node) []callgraph.FuncFact {
+	byFn := map[*types.Func]*effect.Fact{}
+	for _, ff := range facts {
+		byFn[ff.Fn] = ff.Fact
+	}
+	for _, n := range nodes {
+		framework := checkOf(n)
+		if n.Fn == nil || framework == "" || isHTTPHandler(n.Sig) || (!n.Fn.Exported() && n.Fn.Signature().Recv() == nil) {
+			continue
+		}
+		if fact := byFn[n.Fn]; fact != nil {
+			fact.Checks = framework
+			continue
+		}
+		facts = append(facts, callgraph.FuncFact{Fn: n.Fn, Fact: &effect.Fact{Checks: framework}})
+	}
+	return facts
+}
+
+// TakenOver returns the functions of other packages (full names) whose webhook check an
+// HTTP handler of this package makes, or reaches through this package's calls: for the
+// program-wide link to tell their own packages that they are not the handlers.
+func TakenOver(nodes []*callgraph.Node) []string {
+	var out []string
+	var callers map[*callgraph.Node][]*callgraph.Node
+	for _, n := range nodes {
+		if len(n.ChecksVia) == 0 {
+			continue
+		}
+		if !isHTTPHandler(n.Sig) {
+			if callers == nil {
+				callers = callerIndex(nodes)
+			}
+			if len(httpCallers(n, callers)) == 0 {
+				continue
+			}
+		}
+		for _, c := range n.ChecksVia {
+			out = append(out, c.Fn.FullName())
+		}
+	}
+	return out
 }
 
 // callerIndex maps each node to the nodes that call it or define it.

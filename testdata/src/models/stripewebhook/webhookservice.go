@@ -34,7 +34,7 @@ func (s *Server) StripeWebhook(w http.ResponseWriter, r *http.Request) { // want
 // package): the method itself stays the handler.
 type Ledger struct{}
 
-func (l *Ledger) Record(ctx context.Context, payload []byte, sig string) error { // want Record:`effects sql.write:unprotected\(\(\*sql.DB\).ExecContext\)`
+func (l *Ledger) Record(ctx context.Context, payload []byte, sig string) error { // want Record:`effects sql.write:unprotected\(\(\*sql.DB\).ExecContext\) checks\(github.com/stripe/stripe-go/v82\)$`
 	ev, err := webhook.ConstructEvent(payload, sig, "whsec")
 	if err != nil {
 		return err
