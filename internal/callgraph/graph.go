@@ -11,6 +11,7 @@
 package callgraph
 
 import (
+	"cmp"
 	"go/ast"
 	"go/token"
 	"go/types"
@@ -620,6 +621,20 @@ func (g *Graph) Region(n *Node, name string, body *ast.BlockStmt, from, to token
 	}
 	g.evaluate(r, true)
 	return r
+}
+
+// comparePos orders two positions of the package (ComparePos).
+func (g *Graph) comparePos(a, b token.Pos) int { return ComparePos(g.in.Fset, a, b) }
+
+// ComparePos orders two positions by file name, then offset: the order of token.Pos values
+// across files is the order the loader happened to parse them in, which concurrent parsing
+// does not fix, and output sorted by it would change from run to run.
+func ComparePos(fset *token.FileSet, a, b token.Pos) int {
+	fa, fb := fset.File(a), fset.File(b)
+	if fa == nil || fb == nil || fa == fb {
+		return cmp.Compare(a, b)
+	}
+	return cmp.Or(cmp.Compare(fa.Name(), fb.Name()), cmp.Compare(fa.Offset(a), fb.Offset(b)))
 }
 
 // Innermost returns the node whose body most closely encloses pos, or nil.

@@ -94,7 +94,7 @@ func (r *reacher) of(n *Node) ([]Reached, bool) {
 		out = append(out, x)
 	}
 	slices.SortFunc(out, func(a, b Reached) int {
-		return cmp.Or(cmp.Compare(a.Pos, b.Pos), cmp.Compare(SinkID(a.Effect), SinkID(b.Effect)))
+		return cmp.Or(r.g.comparePos(a.Pos, b.Pos), cmp.Compare(SinkID(a.Effect), SinkID(b.Effect)))
 	})
 	if complete {
 		r.memo[n] = out

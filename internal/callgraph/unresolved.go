@@ -1,7 +1,6 @@
 package callgraph
 
 import (
-	"cmp"
 	"slices"
 )
 
@@ -44,6 +43,6 @@ func (g *Graph) Unresolved(n *Node) []OpenCall {
 			}
 		}
 	}
-	slices.SortFunc(out, func(a, b OpenCall) int { return cmp.Compare(a.Pos, b.Pos) })
+	slices.SortFunc(out, func(a, b OpenCall) int { return g.comparePos(a.Pos, b.Pos) })
 	return out
 }

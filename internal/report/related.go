@@ -1,7 +1,6 @@
 package report
 
 import (
-	"cmp"
 	"fmt"
 	"go/token"
 	"slices"
@@ -74,7 +73,7 @@ func ownEffect(hv HandlerVerdicts, f checks.Finding) effect.Effect {
 
 // othersSharing returns the handlers other than handler i that reach the sink of finding
 // f with the same problem, sorted by position.
-func othersSharing(idx map[sinkKey][]sharer, i int, hv HandlerVerdicts, f checks.Finding) []sharer {
+func othersSharing(fset *token.FileSet, idx map[sinkKey][]sharer, i int, hv HandlerVerdicts, f checks.Finding) []sharer {
 	if f.Synthetic || f.Contradiction != "" {
 		return nil
 	}
@@ -84,7 +83,7 @@ func othersSharing(idx map[sinkKey][]sharer, i int, hv HandlerVerdicts, f checks
 			out = append(out, s)
 		}
 	}
-	slices.SortStableFunc(out, func(a, b sharer) int { return cmp.Compare(a.pos, b.pos) })
+	slices.SortStableFunc(out, func(a, b sharer) int { return callgraph.ComparePos(fset, a.pos, b.pos) })
 	return out
 }
 

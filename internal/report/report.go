@@ -108,7 +108,7 @@ func Emit(in Input) ([]*Handler, []*Finding) {
 	var findings []*Finding
 	shared := sharedSinks(in.Handlers)
 	for i, hv := range in.Handlers {
-		hd, fs := in.handler(hv, othersOf(shared, i, hv))
+		hd, fs := in.handler(hv, othersOf(in.Fset, shared, i, hv))
 		out = append(out, hd)
 		findings = append(findings, fs...)
 	}
@@ -133,10 +133,10 @@ func Emit(in Input) ([]*Handler, []*Finding) {
 }
 
 // othersOf returns, per finding of handler i, the other handlers that reach its sink.
-func othersOf(idx map[sinkKey][]sharer, i int, hv HandlerVerdicts) [][]sharer {
+func othersOf(fset *token.FileSet, idx map[sinkKey][]sharer, i int, hv HandlerVerdicts) [][]sharer {
 	out := make([][]sharer, len(hv.Decisions.Findings))
 	for j, f := range hv.Decisions.Findings {
-		out[j] = othersSharing(idx, i, hv, f)
+		out[j] = othersSharing(fset, idx, i, hv, f)
 	}
 	return out
 }
