@@ -124,6 +124,10 @@ type Node struct {
 	Effects effect.Set // after the function's own directives: what callers see
 	From    map[effect.Kind]Origin
 	scope   sinks.Scope
+	// region, on a node made by Region, is the function it is part of and the span it
+	// covers, [from, to): that function's open calls in the span are the region's.
+	region   *Node
+	from, to token.Pos
 }
 
 // Checked is a function of another package that checks a webhook, and the webhook's
@@ -613,7 +617,7 @@ type Receive struct {
 // Call it after Solve.
 func (g *Graph) Region(n *Node, name string, body *ast.BlockStmt, from, to token.Pos) *Node {
 	r := &Node{Name: name, Body: body, Parent: n.Parent, File: n.File, scope: n.scope,
-		Barrier: n.Barrier, Ignores: n.Ignores, Decisions: n.Decisions}
+		Barrier: n.Barrier, Ignores: n.Ignores, Decisions: n.Decisions, region: n, from: from, to: to}
 	for _, s := range n.Sites {
 		if s.Pos >= from && s.Pos < to {
 			r.Sites = append(r.Sites, s)

@@ -222,3 +222,45 @@ func TestCallsParams(t *testing.T) {
 		t.Errorf("a function with no effects and no called parameter got a fact: %v", facts)
 	}
 }
+
+const regionSrc = `package p
+
+type Notifier interface{ Notify(string) error }
+
+func Send(to string) error { return nil }
+
+// Loop: one open call before the loop, one inside it, one after it.
+func Loop(n Notifier, msgs []string) {
+	n.Notify("before")
+	for _, m := range msgs {
+		n.Notify(m)
+		Send(m)
+	}
+	n.Notify("after")
+}
+`
+
+// A region (a receive loop's handler) lists the unresolved calls of its span of the
+// function, not the function's others.
+func TestRegionUnresolved(t *testing.T) {
+	g := buildFrom(t, regionSrc)
+	loop := node(t, g, "Loop")
+	var rng *ast.RangeStmt
+	ast.Inspect(loop.Body, func(x ast.Node) bool {
+		if r, ok := x.(*ast.RangeStmt); ok {
+			rng = r
+		}
+		return rng == nil
+	})
+	r := g.Region(loop, "receive loop in Loop", rng.Body, rng.Body.Pos(), rng.End())
+	if _, ok := r.Effects.Get(effect.EmailSend); !ok {
+		t.Fatalf("the region has no effect of its Send: %v", r.Effects)
+	}
+	got := g.Unresolved(r)
+	if len(got) != 1 || got[0].Pos < rng.Body.Pos() || got[0].Pos >= rng.End() {
+		t.Errorf("region's unresolved calls = %+v, want the one Notify inside the loop", got)
+	}
+	if all := g.Unresolved(loop); len(all) != 3 {
+		t.Errorf("function's unresolved calls = %d, want 3", len(all))
+	}
+}

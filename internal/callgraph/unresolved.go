@@ -37,6 +37,14 @@ func (g *Graph) Unresolved(n *Node) []OpenCall {
 		}
 		seen[m] = true
 		out = append(out, byCaller[m]...)
+		if f := m.region; f != nil {
+			// A receive loop: its function's open calls inside the loop.
+			for _, o := range byCaller[f] {
+				if o.Pos >= m.from && o.Pos < m.to {
+					out = append(out, o)
+				}
+			}
+		}
 		for _, s := range m.Sites {
 			if s.local != nil && !seen[s.local] {
 				stack = append(stack, s.local)
