@@ -155,9 +155,21 @@ func (s *settings) run(pass *analysis.Pass) (res any, err error) {
 		// A method that registers its parameter is linked like one with effects: an
 		// application's Registrar implemented where its callers do not import.
 		r.Program.Methods = handlers.WithRegisters(r.Program.Methods, methodNodes(g), wrappers)
-		r.Program.Converted = callgraph.Conversions(pass.TypesInfo, pass.Files)
+		r.Program.Converted = callgraph.Conversions(pass.TypesInfo, serviceFiles(pass))
 	}
 	return r, nil
+}
+
+// serviceFiles returns the package's files but its _test.go files: a type converted to an
+// interface only in a test (a double) never runs in the service.
+func serviceFiles(pass *analysis.Pass) []*ast.File {
+	var out []*ast.File
+	for _, f := range pass.Files {
+		if !strings.HasSuffix(pass.Fset.File(f.Pos()).Name(), "_test.go") {
+			out = append(out, f)
+		}
+	}
+	return out
 }
 
 // methodNodes returns the graph's nodes of methods.

@@ -109,12 +109,14 @@ func (g *Graph) receiverInterface(m *types.Func, call *ast.CallExpr) *types.Inte
 	return it
 }
 
-// localMethods returns the package's methods named name.
+// localMethods returns the package's methods named name, but for those declared in a
+// _test.go file: a test double never runs in the service, whatever the test variant of the
+// package sees.
 func (g *Graph) localMethods(name string) []*Node {
 	if g.methods.local == nil {
 		g.methods.local = map[string][]*Node{}
 		for _, n := range g.Nodes {
-			if n.Fn != nil && n.Fn.Signature().Recv() != nil {
+			if n.Fn != nil && n.Fn.Signature().Recv() != nil && !g.inTestFile(n.Fn.Pos()) {
 				g.methods.local[n.Fn.Name()] = append(g.methods.local[n.Fn.Name()], n)
 			}
 		}

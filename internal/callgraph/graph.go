@@ -15,6 +15,7 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"strings"
 
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/types/typeutil"
@@ -625,6 +626,12 @@ func (g *Graph) Region(n *Node, name string, body *ast.BlockStmt, from, to token
 	}
 	g.evaluate(r, true)
 	return r
+}
+
+// inTestFile reports whether pos is in a _test.go file.
+func (g *Graph) inTestFile(pos token.Pos) bool {
+	f := g.in.Fset.File(pos)
+	return f != nil && strings.HasSuffix(f.Name(), "_test.go")
 }
 
 // comparePos orders two positions of the package (ComparePos).

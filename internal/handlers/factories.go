@@ -6,6 +6,7 @@ package handlers
 
 import (
 	"go/ast"
+	"go/token"
 	"go/types"
 	"strings"
 
@@ -28,6 +29,11 @@ func (f *finder) inTestFile(n *callgraph.Node) bool {
 		return false
 	}
 	return strings.HasSuffix(f.fset.Position(n.Body.Pos()).Filename, "_test.go")
+}
+
+// inTest reports whether pos is in a _test.go file.
+func (f *finder) inTest(pos token.Pos) bool {
+	return f.fset != nil && strings.HasSuffix(f.fset.Position(pos).Filename, "_test.go")
 }
 
 // isMiddleware reports whether a function has middleware's shape: it returns a value of a

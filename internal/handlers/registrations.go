@@ -420,8 +420,8 @@ func (f *finder) implementations(iface *types.Interface, yield func(*types.Func)
 	scope := f.pkg.Scope()
 	for _, name := range scope.Names() {
 		tn, ok := scope.Lookup(name).(*types.TypeName)
-		if !ok || tn.IsAlias() {
-			continue
+		if !ok || tn.IsAlias() || f.inTest(tn.Pos()) {
+			continue // a test double is no handler
 		}
 		named, ok := tn.Type().(*types.Named)
 		if !ok || named.TypeParams().Len() > 0 || types.IsInterface(named) {

@@ -20,3 +20,10 @@ func TestFake(t *testing.T) { // want TestFake:`effects email.send:unprotected\(
 func fakeHandler(ctx context.Context, task *asynq.Task) error { return send() }
 
 var _ = asynq.HandlerFunc(fakeHandler)
+
+// mailingDouble is a test double with an effect: no handler of the package reaches it.
+type mailingDouble struct{}
+
+func (mailingDouble) Notify(ctx context.Context) error { return send() } // want Notify:`effects email.send:unprotected\(smtp.SendMail\)`
+
+var _ Notifier = mailingDouble{}
