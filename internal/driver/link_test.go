@@ -144,6 +144,14 @@ func TestProgramLinkRegistrar(t *testing.T) {
 	if !slices.Equal(got, want) {
 		t.Errorf("findings:\n got %q\nwant %q", got, want)
 	}
+	// muxreg's closure only calls what Add was given: no handler of its own.
+	var names []string
+	for _, h := range out.Run.Handlers {
+		names = append(names, h.Name)
+	}
+	if want := []string{"onOrder", "(Handler).Handle"}; !slices.Equal(names, want) {
+		t.Errorf("handlers %q, want %q", names, want)
+	}
 }
 
 // A webhook checked in a service method of one package and served by an HTTP handler of

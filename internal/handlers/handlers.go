@@ -116,6 +116,10 @@ func Find(in Input) ([]Handler, []Remote) {
 		case n.Marked != nil:
 			n.Marked.Used = true
 			h.Framework = "directive"
+		case regs.registered[n] != "" && n.Lit != nil && len(n.Effects) == 0 && f.inWrapper(n):
+			// A registration wrapper's closure that does nothing but call what the
+			// wrapper was given: the handlers are what its callers pass.
+			continue
 		case regs.registered[n] != "":
 			h.Framework = regs.registered[n]
 		case n.HandlerCall != "" && !moved[n]:
