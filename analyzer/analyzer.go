@@ -151,7 +151,7 @@ func (s *settings) run(pass *analysis.Pass) (res any, err error) {
 	r, g, wrappers := analyse(pass, index, dirs, cfg.checks(), s.Program, visit)
 	if s.program {
 		r.Program = g.Summary()
-		r.Program.TakenOver = handlers.TakenOver(g.Nodes)
+		r.Program.CheckCalls = handlers.CheckCalls(g.Nodes)
 		// A method that registers its parameter is linked like one with effects: an
 		// application's Registrar implemented where its callers do not import.
 		r.Program.Methods = handlers.WithRegisters(r.Program.Methods, methodNodes(g), wrappers)
@@ -352,9 +352,9 @@ type Program struct {
 	// Result.Jobs): whether a job runs at most once is then judged from every insert in the
 	// program, not those in a package's view.
 	Jobs []frameworks.JobRetry
-	// TakenOver holds the functions (full names) that check a webhook and that HTTP
-	// handlers of other packages call (every package's Result.Program.TakenOver): those
-	// HTTP handlers are the deliveries' handlers, not these.
+	// TakenOver holds the functions (full names) that check a webhook and whose role HTTP
+	// handlers of other packages take over (link.TakenOver): those HTTP handlers are the
+	// deliveries' handlers, not these.
 	TakenOver map[string]bool
 }
 

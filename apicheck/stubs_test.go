@@ -36,6 +36,8 @@ var partialInterfaces = map[string]string{
 		"stream, key-value and object store managers, which no model names",
 	"github.com/aws/aws-sdk-go/service/sqs/sqsiface.SQSAPI": "the interface v1 code holds the SQS client as; the stub " +
 		"declares the sends and receives the model and tests name, the real one every SQS operation in three forms",
+	"github.com/labstack/echo/v4.Context": "an echo handler's parameter, by which a webhook's HTTP handler is " +
+		"known; the stub declares the request accessor the tests call, the real one some forty methods",
 	"entgo.io/ent.Mutation": "only the parameter type of Mutator.Mutate, which the ent model names; " +
 		"the real interface has some twenty field and edge methods the test client need not implement",
 }

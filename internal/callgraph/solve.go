@@ -173,10 +173,18 @@ type Summary struct {
 	Open      []OpenGroup
 	Methods   []FuncFact
 	Converted []*types.Named
-	// TakenOver are the functions of other packages (full names) that check a webhook and
-	// that this package's HTTP handlers call: they handle the delivery in their place.
-	// Filled by the caller (handlers.TakenOver).
-	TakenOver []string
+	// CheckCalls are the package's calls of functions of other packages that check a
+	// webhook (filled by the caller: handlers.CheckCalls).
+	CheckCalls []CheckCall
+}
+
+// CheckCall is a call of a function of another package that checks a webhook (Callee, a
+// full name) by a function of this package (Caller; "" for a literal). HTTP says that the
+// caller is an HTTP handler or one reaches it in the package: the callee is then not the
+// delivery's handler, nor are the callees of a caller taken over in turn.
+type CheckCall struct {
+	Caller, Callee string
+	HTTP           bool
 }
 
 // OpenGroup is the package's open interface calls of one method on one receiver type: a

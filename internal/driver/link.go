@@ -40,7 +40,7 @@ func analyzeProgram(a *analysis.Analyzer, pkgs []*packages.Package, opts *checke
 	for round := 1; round < maxRounds; round++ {
 		sums := summaries(graph)
 		links := link.Link(sums)
-		taken := takenOver(sums)
+		taken := link.TakenOver(sums)
 		settled := len(links) == 0 || (prev != nil && link.Equal(links, prev))
 		if settled && !(round == 1 && (once || len(taken) > 0)) {
 			break
@@ -75,18 +75,6 @@ func programJobs(graph *checker.Graph) ([]frameworks.JobRetry, bool) {
 		}
 	}
 	return jobs, once
-}
-
-// takenOver collects the webhook checks that HTTP handlers of other packages take over,
-// from every package's summary.
-func takenOver(sums []link.Package) map[string]bool {
-	out := map[string]bool{}
-	for _, p := range sums {
-		for _, fn := range p.Summary.TakenOver {
-			out[fn] = true
-		}
-	}
-	return out
 }
 
 // summaries collects every analysed package's summary, dependencies included: an

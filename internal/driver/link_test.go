@@ -157,7 +157,9 @@ func TestProgramLinkRegistrar(t *testing.T) {
 // A webhook checked in a service method of one package and served by an HTTP handler of
 // another (testdata/modules/webhooks): the HTTP handler is the delivery's handler, and the
 // program-wide link tells the service's package that Record is not one. The twin, Replay,
-// is called by no HTTP handler and stays the handler.
+// is called by no HTTP handler and stays the handler. Through two packages: a gin handler
+// calls logic's StripeNotify, which calls payclient's ParseNotify, which checks: the gin
+// handler is the one handler (ParseNotify, alone in its package's view, is one too).
 func TestProgramWebhookTakenOver(t *testing.T) {
 	chdirModule(t, "webhooks")
 	out, err := Run(Config{Analyzer: analyzer.Analyzer, Patterns: []string{"./..."}})
@@ -171,6 +173,7 @@ func TestProgramWebhookTakenOver(t *testing.T) {
 	want := []string{
 		"(*API).Stripe: SQL write not safe to repeat: INSERT without conflict handling via (*billing.Service).Record -> (*sql.DB).ExecContext",
 		"(*Service).Replay: SQL write not safe to repeat: INSERT without conflict handling via (*sql.DB).ExecContext",
+		"func literal in Notify: SQL write not safe to repeat: INSERT without conflict handling via (*logic.Logic).StripeNotify -> (*sql.DB).ExecContext",
 	}
 	if !slices.Equal(got, want) {
 		t.Errorf("findings:\n got %q\nwant %q", got, want)
@@ -179,7 +182,14 @@ func TestProgramWebhookTakenOver(t *testing.T) {
 	for _, h := range out.Run.Handlers {
 		names = append(names, h.Name)
 	}
-	if want := []string{"(*API).Stripe", "(*Service).Replay"}; !slices.Equal(names, want) {
+	if want := []string{"(*API).Stripe", "(*Service).Replay", "func literal in Notify"}; !slices.Equal(names, want) {
 		t.Errorf("handlers %q, want %q", names, want)
+	}
+	alone, err := Run(Config{Analyzer: analyzer.Analyzer, Patterns: []string{"./payclient"}, PatternsOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(alone.Run.Handlers) != 1 || alone.Run.Handlers[0].Name != "(*Client).ParseNotify" {
+		t.Errorf("payclient alone: handlers %+v, want ParseNotify", alone.Run.Handlers)
 	}
 }

@@ -47,6 +47,12 @@ func (f *finder) handlerCallOwners(takenOver func(*types.Func) bool) (owners map
 	return owners, moved
 }
 
+// passesCheck reports whether a function that checks a webhook (checkOf) tells importers
+// so in its fact: an exported function or a method that is no HTTP handler.
+func passesCheck(n *callgraph.Node) bool {
+	return n.Fn != nil && !isHTTPHandler(n.Sig) && (n.Fn.Exported() || n.Fn.Signature().Recv() != nil)
+}
+
 // checkOf returns the framework of the webhook n checks, itself or by calling another
 // package's function that does, or "".
 func checkOf(n *callgraph.Node) string {
@@ -69,7 +75,7 @@ func WithChecks(facts []callgraph.FuncFact, nodes []*callgraph.Node) []callgraph
 	}
 	for _, n := range nodes {
 		framework := checkOf(n)
-		if n.Fn == nil || framework == "" || isHTTPHandler(n.Sig) || (!n.Fn.Exported() && n.Fn.Signature().Recv() == nil) {
+		if framework == "" || !passesCheck(n) {
 			continue
 		}
 		if fact := byFn[n.Fn]; fact != nil {
@@ -81,26 +87,29 @@ func WithChecks(facts []callgraph.FuncFact, nodes []*callgraph.Node) []callgraph
 	return facts
 }
 
-// TakenOver returns the functions of other packages (full names) whose webhook check an
-// HTTP handler of this package makes, or reaches through this package's calls: for the
-// program-wide link to tell their own packages that they are not the handlers.
-func TakenOver(nodes []*callgraph.Node) []string {
-	var out []string
+// CheckCalls returns this package's calls of functions of other packages that check a
+// webhook, for the program-wide link to decide which of those functions are not the
+// deliveries' handlers: those an HTTP handler takes over (link.TakenOver).
+func CheckCalls(nodes []*callgraph.Node) []callgraph.CheckCall {
+	var out []callgraph.CheckCall
 	var callers map[*callgraph.Node][]*callgraph.Node
 	for _, n := range nodes {
 		if len(n.ChecksVia) == 0 {
 			continue
 		}
-		if !isHTTPHandler(n.Sig) {
+		http := isHTTPHandler(n.Sig)
+		if !http {
 			if callers == nil {
 				callers = callerIndex(nodes)
 			}
-			if len(httpCallers(n, callers)) == 0 {
-				continue
-			}
+			http = len(httpCallers(n, callers)) > 0
+		}
+		caller := ""
+		if n.Fn != nil {
+			caller = n.Fn.FullName()
 		}
 		for _, c := range n.ChecksVia {
-			out = append(out, c.Fn.FullName())
+			out = append(out, callgraph.CheckCall{Caller: caller, Callee: c.Fn.FullName(), HTTP: http})
 		}
 	}
 	return out
@@ -143,14 +152,39 @@ func httpCallers(n *callgraph.Node, callers map[*callgraph.Node][]*callgraph.Nod
 	return out
 }
 
-var (
-	responseWriter = model.TypeRef{Path: "net/http", Name: "ResponseWriter"}
-	request        = model.TypeRef{Path: "net/http", Name: "Request", Ptr: true}
-)
+// httpHandlers are the signatures of the functions a webhook delivery lands in: net/http's
+// handlers (a ServeHTTP method has the signature too), and those of the common routers
+// that do not use it: gin, echo and fiber.
+var httpHandlers = []struct {
+	params  []model.TypeRef
+	results int // each an error
+}{
+	{[]model.TypeRef{{Path: "net/http", Name: "ResponseWriter"}, {Path: "net/http", Name: "Request", Ptr: true}}, 0},
+	{[]model.TypeRef{{Path: "github.com/gin-gonic/gin", Name: "Context", Ptr: true}}, 0},
+	{[]model.TypeRef{{Path: "github.com/labstack/echo/v4", Name: "Context"}}, 1},
+	{[]model.TypeRef{{Path: "github.com/gofiber/fiber/v2", Name: "Ctx", Ptr: true}}, 1},
+}
 
-// isHTTPHandler reports whether sig is a net/http handler's: func(http.ResponseWriter,
-// *http.Request) (a ServeHTTP method has it too).
+// isHTTPHandler reports whether sig is an HTTP handler's (httpHandlers).
 func isHTTPHandler(sig *types.Signature) bool {
-	return sig != nil && sig.Params().Len() == 2 && sig.Results().Len() == 0 &&
-		matchType(sig.Params().At(0).Type(), responseWriter) && matchType(sig.Params().At(1).Type(), request)
+	if sig == nil {
+		return false
+	}
+	for _, h := range httpHandlers {
+		if sig.Params().Len() == len(h.params) && sig.Results().Len() == h.results && allMatch(sig.Params(), h.params) &&
+			(h.results == 0 || types.Identical(sig.Results().At(0).Type(), types.Universe.Lookup("error").Type())) {
+			return true
+		}
+	}
+	return false
+}
+
+// allMatch reports whether each parameter has the type of its reference.
+func allMatch(params *types.Tuple, refs []model.TypeRef) bool {
+	for i, ref := range refs {
+		if !matchType(params.At(i).Type(), ref) {
+			return false
+		}
+	}
+	return true
 }

@@ -130,6 +130,28 @@ func coneOf(pkg *types.Package) map[*types.Package]bool {
 	return cone
 }
 
+// TakenOver returns the functions (full names) that check a webhook and are not the
+// deliveries' handlers: an HTTP handler (or a function one reaches) of another package
+// calls them, or a function taken over in turn does (a service method calling a client's
+// ParseNotify, called by a gin handler), to a fixpoint.
+func TakenOver(pkgs []Package) map[string]bool {
+	var calls []callgraph.CheckCall
+	for _, p := range pkgs {
+		calls = append(calls, p.Summary.CheckCalls...)
+	}
+	taken := map[string]bool{}
+	for changed := true; changed; {
+		changed = false
+		for _, c := range calls {
+			if !taken[c.Callee] && (c.HTTP || (c.Caller != "" && taken[c.Caller])) {
+				taken[c.Callee] = true
+				changed = true
+			}
+		}
+	}
+	return taken
+}
+
 // Equal reports whether two link sets resolve every call to the same implementations with
 // the same effects: then analysing again would change nothing.
 func Equal(a, b callgraph.Links) bool {

@@ -57,10 +57,18 @@ var roles = []role{
 		func(ix *Index, _ *Library, n string) { ix.entry(n).HeaderSetter = true }),
 	nameList("handler_calls", funcName,
 		func(f *File) []string { return f.HandlerCalls }, func(l *Library) *[]string { return &l.HandlerCalls },
-		func(ix *Index, lib *Library, n string) { ix.entry(n).HandlerCall = lib.Name }),
+		func(ix *Index, lib *Library, n string) {
+			// Its package counts as modelled: a package that imports only it (a helper
+			// that checks a webhook) is analysed.
+			ix.entry(n).HandlerCall = lib.Name
+			ix.packages[Normalize(PackageOf(n))] = true
+		}),
 	nameList("receive_calls", funcName,
 		func(f *File) []string { return f.ReceiveCalls }, func(l *Library) *[]string { return &l.ReceiveCalls },
-		func(ix *Index, lib *Library, n string) { ix.entry(n).Receive = lib.Name }),
+		func(ix *Index, lib *Library, n string) {
+			ix.entry(n).Receive = lib.Name
+			ix.packages[Normalize(PackageOf(n))] = true
+		}),
 	nameList("sql_exprs", funcName,
 		func(f *File) []string { return f.SQLExprs }, func(l *Library) *[]string { return &l.SQLExprs },
 		func(ix *Index, _ *Library, n string) { ix.entry(n).SQLExpr = true }),
