@@ -8,6 +8,7 @@ package handlers
 import (
 	"cmp"
 	"go/ast"
+	"go/token"
 	"go/types"
 	"slices"
 
@@ -288,6 +289,11 @@ func (f *finder) fromPull(e ast.Expr, seen map[*types.Var]bool) string {
 			entry := f.models.Of(fn.Origin())
 			fw = cmp.Or(entry.Receive, entry.HandlerCall)
 			return fw != ""
+		case *ast.UnaryExpr: // d := <-msgs, msgs a channel of deliveries
+			if rc := f.models.DeliveryChan(f.info.TypeOf(x.X)); x.Op == token.ARROW && rc != nil {
+				fw = rc.Framework
+			}
+			return fw != ""
 		case *ast.Ident:
 			v, ok := f.info.Uses[x].(*types.Var)
 			if !ok || seen[v] {
@@ -295,6 +301,10 @@ func (f *finder) fromPull(e ast.Expr, seen map[*types.Var]bool) string {
 			}
 			seen[v] = true
 			if r := f.defs.RangedOver(v); r != nil {
+				if rc := f.models.DeliveryChan(f.info.TypeOf(r)); rc != nil {
+					fw = rc.Framework // for d := range msgs
+					return true
+				}
 				fw = f.fromPull(r, seen)
 				return fw != ""
 			}

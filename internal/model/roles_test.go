@@ -70,6 +70,16 @@ func TestRoleRows(t *testing.T) {
 			index: func(ix *Index) bool { return entry(ix, "(a/b.C).SetNX").Gate.What == "SetNX" && ix.Modelled("a/b") },
 			bad:   "gates:\n  - func: \"(a/b.C).SetNX\"\n    key_args: []\n", want: "3:9: gate: field key_args is required",
 		},
+		"receive_channels": {
+			yaml:  "receive_channels:\n  - func: \"(*a/b.Ch).Consume\"\n    element: a/b.Delivery\n    auto_ack_arg: 2\n",
+			names: []string{"(*a/b.Ch).Consume", "a/b.Delivery"},
+			index: func(ix *Index) bool {
+				r := entry(ix, "(*a/b.Ch).Consume").ReceiveChannel
+				return r != nil && r.AutoAckArg == 2 && ix.Delivery("a/b.Delivery") == r && ix.Modelled("a/b")
+			},
+			bad: "receive_channels:\n  - func: \"(*a/b.Ch).Consume\"\n    element: \"*a/b.Delivery\"\n", want: "4:14: field element:",
+		},
+		"ack_calls": listCase("ack_calls", func(e *Entry) bool { return e.Ack }),
 		"handlers": {
 			yaml:  "handlers:\n  - framework: q\n    params: [context.Context, \"*a/q.Msg\"]\n    results: [error]\n",
 			names: []string{"a/q.Msg", "context.Context"},

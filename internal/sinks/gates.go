@@ -6,6 +6,7 @@ package sinks
 
 import (
 	"go/ast"
+	"go/constant"
 	"go/token"
 	"go/types"
 
@@ -150,16 +151,22 @@ func (j *Judge) claimFailed(cond ast.Expr) (*ast.CallExpr, *model.Gate) {
 				return call, g
 			}
 			return j.claimFailed(c.Y)
-		case token.EQL:
-			if j.Defs.IsFalse(c.Y) {
+		case token.EQL: // ok == false; n == 0 for a claim that counts what it added (SADD)
+			if j.Defs.IsFalse(c.Y) || j.isZero(c.Y) {
 				return j.claimResult(c.X, 0)
 			}
-			if j.Defs.IsFalse(c.X) {
+			if j.Defs.IsFalse(c.X) || j.isZero(c.X) {
 				return j.claimResult(c.Y, 0)
 			}
 		}
 	}
 	return nil, nil
+}
+
+// isZero reports whether e is the constant 0.
+func (j *Judge) isZero(e ast.Expr) bool {
+	tv, ok := j.info().Types[e]
+	return ok && tv.Value != nil && tv.Value.Kind() == constant.Int && constant.Sign(tv.Value) == 0
 }
 
 // claimResult finds the gate call whose result e is: the call itself, its command's Val()
