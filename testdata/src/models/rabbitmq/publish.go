@@ -10,7 +10,7 @@ import (
 func relay(ctx context.Context, ch *amqp.Channel) {
 	msgs, _ := ch.Consume("in", "", false, false, false, false, nil)
 	for d := range msgs {
-		ch.PublishWithContext(ctx, "", "out", false, false, amqp.Publishing{Body: d.Body}) // want `handler receive loop in relay: RabbitMQ message without an idempotency key \(receive loop in relay -> \(\*amqp.Channel\).PublishWithContext\); missing: key, enforcement$`
+		ch.PublishWithContext(ctx, "", "out", false, false, amqp.Publishing{Body: d.Body}) // want `handler receive loop in relay: RabbitMQ message without an idempotency key \(receive loop in relay -> \(\*amqp091.Channel\).PublishWithContext\); missing: key, enforcement$`
 		d.Ack(false)
 	}
 }
@@ -20,7 +20,7 @@ func relay(ctx context.Context, ch *amqp.Channel) {
 func relayKeyed(ctx context.Context, ch *amqp.Channel) {
 	msgs, _ := ch.Consume("in", "", false, false, false, false, nil)
 	for d := range msgs {
-		ch.PublishWithContext(ctx, "", "out", false, false, amqp.Publishing{MessageId: d.MessageId, Body: d.Body}) // want `handler receive loop in relayKeyed: RabbitMQ message with a message id, which the broker does not deduplicate: each consumer must enforce it \(receive loop in relayKeyed -> \(\*amqp.Channel\).PublishWithContext\); missing: enforcement$`
+		ch.PublishWithContext(ctx, "", "out", false, false, amqp.Publishing{MessageId: d.MessageId, Body: d.Body}) // want `handler receive loop in relayKeyed: RabbitMQ message with a message id, which the broker does not deduplicate: each consumer must enforce it \(receive loop in relayKeyed -> \(\*amqp091.Channel\).PublishWithContext\); missing: enforcement$`
 		d.Ack(false)
 	}
 }

@@ -1,7 +1,7 @@
-// Package amqp is a stub of github.com/rabbitmq/amqp091-go v1.10.0 for the analyzer tests.
+// Package amqp091 is a stub of github.com/rabbitmq/amqp091-go v1.10.0 for the analyzer tests.
 // It declares only what idemlint's models and test packages use, with the real
 // signatures; apicheck keeps it in step with the real API.
-package amqp
+package amqp091
 
 import "context"
 
