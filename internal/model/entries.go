@@ -27,6 +27,9 @@ func (c *Entries) Of(fn *types.Func) *Entry {
 // DeliveryChan returns the receive channel model of a channel type t whose elements (or
 // pointers to them) are a modelled delivery type (ReceiveChannels), or nil.
 func (c *Entries) DeliveryChan(t types.Type) *ReceiveChannel {
+	if t == nil {
+		return nil // not type-checked (a package with errors)
+	}
 	ch, ok := types.Unalias(t).Underlying().(*types.Chan)
 	if !ok {
 		return nil

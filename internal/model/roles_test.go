@@ -2,6 +2,7 @@ package model
 
 import (
 	"fmt"
+	"go/types"
 	"reflect"
 	"slices"
 	"strings"
@@ -213,5 +214,31 @@ func listCase(key string, set func(*Entry) bool) roleCase {
 		index: func(ix *Index) bool { e := ix.entries[Normalize("(*a/b.C).M")]; return e != nil && set(e) },
 		bad:   key + ": [\"(*a/b.C.M\"]\n",
 		want:  fmt.Sprintf("2:%d: a method is written", len(key+": [")+1),
+	}
+}
+
+func TestDeliveryChan(t *testing.T) {
+	lib, err := Parse("m.yml", []byte("library: a/b\nreceive_channels:\n  - func: \"(*a/b.Ch).Consume\"\n    element: a/b.Delivery\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := NewEntries(Compile([]Library{lib}))
+	pkg := types.NewPackage("a/b", "b")
+	delivery := types.NewNamed(types.NewTypeName(0, pkg, "Delivery", nil), types.NewStruct(nil, nil), nil)
+	other := types.NewNamed(types.NewTypeName(0, pkg, "Other", nil), types.NewStruct(nil, nil), nil)
+	for _, tc := range []struct {
+		name string
+		t    types.Type
+		want bool
+	}{
+		{"chan of the element", types.NewChan(types.RecvOnly, delivery), true},
+		{"chan of pointers to it", types.NewChan(types.SendRecv, types.NewPointer(delivery)), true},
+		{"chan of another type", types.NewChan(types.SendRecv, other), false},
+		{"the element itself", delivery, false},
+		{"no type", nil, false},
+	} {
+		if got := c.DeliveryChan(tc.t) != nil; got != tc.want {
+			t.Errorf("%s: DeliveryChan = %v, want %v", tc.name, got, tc.want)
+		}
 	}
 }
