@@ -1,4 +1,4 @@
-package rabbitmq // want package:"has effects"
+package rabbitmq
 
 import (
 	"context"
