@@ -205,8 +205,8 @@ func (ix *Index) Def(v *types.Var) ast.Expr {
 }
 
 // RangedOver returns what v is the value variable of a range over (the element variable of
-// a range over a channel), or nil. The variable is
-// not among the ones Def follows: it takes every element in turn.
+// a range over a channel), or nil. The variable is not among the ones Def follows: it takes
+// every element in turn.
 func (ix *Index) RangedOver(v *types.Var) ast.Expr { return ix.ranged[v] }
 
 // FieldDefs returns what the package assigns to the struct field f, or pairs with its

@@ -38,7 +38,8 @@ type regUse struct {
 //     implementations in view register it, directly or inside a closure handed there
 //     that calls it;
 //   - it is called with a message pulled in the same function or one enclosing the call
-//     (msgs, _ := sub.Fetch(n); f(ctx, msgs)): a modelled handler call that pulls.
+//     (msgs, _ := sub.Fetch(n); f(ctx, msgs)): a modelled handler call that pulls, or a
+//     delivery received from a channel of deliveries (for d := range msgs { f(ctx, d) }).
 //
 // A helper that only calls its callback (retry(f), withTx(f)) is no wrapper. Wrappers of
 // wrappers are found by iterating to a fixpoint: the set only grows.
@@ -263,9 +264,10 @@ func isFunc(t types.Type) bool {
 }
 
 // pulledInto returns the framework of a modelled pull (a receive call: sub.Fetch,
-// FetchMessage; or a handler call that pulls: jetstream Next) when an argument of call
-// holds what it pulled (the messages, one of them ranged over, a field of it), through
-// the local definitions of n and the literals around call; "".
+// FetchMessage; a handler call that pulls: jetstream Next; a receive from a channel of
+// deliveries: <-msgs, range msgs) when an argument of call holds what it pulled (the
+// messages, one of them ranged over, a field of it), through the local definitions of n
+// and the literals around call; "".
 func (f *finder) pulledInto(n *callgraph.Node, stack []ast.Node, call *ast.CallExpr) string {
 	for _, arg := range call.Args {
 		if fw := f.fromPull(arg, map[*types.Var]bool{}); fw != "" {

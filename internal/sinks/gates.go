@@ -109,8 +109,9 @@ func (w *gateWalk) nested(st ast.Stmt) {
 // gateCheck returns the gate an if statement checks, when its condition is true if the
 // claim failed (!ok, err != nil || !ok, ok == false, n == 0, tag.RowsAffected() == 0,
 // errors.Is(err, pgx.ErrNoRows)) or it tests a row locked on a transaction, and its body
-// ends in a return (or, in a loop, a continue or break); nil otherwise. A gate whose result is ignored, or whose failure does not
-// return, guards nothing: the effects after it run on every delivery.
+// ends in a return (or, in a loop, a continue or break); nil otherwise. A gate whose result
+// is ignored, or whose failure does not leave, guards nothing: the effects after it run on
+// every delivery.
 func (j *Judge) gateCheck(ifs *ast.IfStmt, end token.Pos, en env, sc Scope, of ClaimOf, locks map[*types.Var]*lockRead) *Gate {
 	if len(ifs.Body.List) == 0 {
 		return nil
