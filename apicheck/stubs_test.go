@@ -28,7 +28,8 @@ var partialInterfaces = map[string]string{
 	"github.com/redis/go-redis/v9.HashCmdable":      "declares the commands the models name (HINCRBY, HSETNX ...) out of dozens",
 	"github.com/redis/go-redis/v9.ListCmdable":      "declares the commands the models name (LPUSH, RPUSH ...) out of dozens",
 	"github.com/redis/go-redis/v9.SortedSetCmdable": "declares the command the models name (ZINCRBY) out of dozens",
-	"github.com/redis/go-redis/v9.StreamCmdable":    "declares the command the models name (XADD) out of dozens",
+	"github.com/redis/go-redis/v9.StreamCmdable":    "declares the commands the models name (XADD, XREADGROUP, XACK, XCLAIM, XAUTOCLAIM) out of dozens",
+	"github.com/redis/go-redis/v9.SetCmdable":       "declares the command the models name (SADD) out of dozens",
 	"github.com/redis/go-redis/v9.PubSubCmdable":    "declares the commands the models name (PUBLISH, SPUBLISH) out of a handful",
 	"github.com/nats-io/nats.go.JetStream": "the legacy JetStream API; the stub declares the publishes, " +
 		"subscriptions and the pull subscription the models and tests name, the real one also async publishing",

@@ -309,13 +309,13 @@ func (g *Graph) receivedVars(body *ast.BlockStmt, params map[*types.Var]bool) {
 	ast.Inspect(body, func(x ast.Node) bool {
 		switch x := x.(type) {
 		case *ast.AssignStmt:
-			if len(x.Rhs) == 1 && g.receives(x.Rhs[0]) {
+			if len(x.Rhs) == 1 && (g.receives(x.Rhs[0]) || g.deliveryRecv(x.Rhs[0])) {
 				for _, l := range x.Lhs {
 					add(l)
 				}
 			}
 		case *ast.RangeStmt:
-			if g.mentions(x.X, received) {
+			if g.mentions(x.X, received) || g.Models().DeliveryChan(g.in.Info.TypeOf(x.X)) != nil {
 				add(x.Key)
 				add(x.Value)
 			}

@@ -83,8 +83,12 @@ func (ix *Index) visit(x ast.Node) bool {
 	case *ast.CompositeLit:
 		ix.pairedField(x)
 	case *ast.RangeStmt:
-		if x.Value != nil {
-			if v := ix.local(x.Value); v != nil {
+		elem := x.Value
+		if _, ok := ix.Info.TypeOf(x.X).(*types.Chan); ok && elem == nil {
+			elem = x.Key // for d := range msgs: over a channel the key is the element
+		}
+		if elem != nil {
+			if v := ix.local(elem); v != nil {
 				ix.ranged[v] = x.X
 			}
 		}
@@ -200,8 +204,9 @@ func (ix *Index) Def(v *types.Var) ast.Expr {
 	return nil
 }
 
-// RangedOver returns what v is the value variable of a range over, or nil. The variable is
-// not among the ones Def follows: it takes every element in turn.
+// RangedOver returns what v is the value variable of a range over (the element variable of
+// a range over a channel), or nil. The variable is not among the ones Def follows: it takes
+// every element in turn.
 func (ix *Index) RangedOver(v *types.Var) ast.Expr { return ix.ranged[v] }
 
 // FieldDefs returns what the package assigns to the struct field f, or pairs with its

@@ -14,7 +14,9 @@ import (
 )
 
 // receiveLoops returns a handler per loop (or function tail) that handles what a modelled
-// receive call in n's body received. Two receives in one loop make one handler.
+// receive call in n's body received, ending at the first ack of the loop's body (ackEnd),
+// and the handlers of its receives from channels of deliveries (channels.go). Two receives
+// in one loop make one handler.
 func (f *finder) receiveLoops(n *callgraph.Node) []Handler {
 	var out []Handler
 	seen := map[ast.Node]bool{}
@@ -34,6 +36,9 @@ func (f *finder) receiveLoops(n *callgraph.Node) []Handler {
 			body, end = &ast.BlockStmt{Lbrace: r.Call.Pos(), List: n.Body.List, Rbrace: n.Body.Rbrace}, n.Body.End()
 			name = "receive in " + n.Name
 		}
+		if a := f.ackEnd(body.List, r.Call.End()); a != token.NoPos && a < end {
+			end = a // after the ack, a crash no longer redelivers the message
+		}
 		region := f.graph.Region(n, name, body, r.Call.End(), end)
 		if len(region.Effects) == 0 && f.inWrapper(n) {
 			// A registration wrapper's own loop (fetch, hand the batch to the callback, ack)
@@ -42,7 +47,7 @@ func (f *finder) receiveLoops(n *callgraph.Node) []Handler {
 		}
 		out = append(out, Handler{Node: region, Framework: r.Framework})
 	}
-	return out
+	return append(out, f.channelReceives(n)...)
 }
 
 // inWrapper reports whether n is a registration wrapper or a literal inside one.

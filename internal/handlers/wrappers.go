@@ -8,6 +8,7 @@ package handlers
 import (
 	"cmp"
 	"go/ast"
+	"go/token"
 	"go/types"
 	"slices"
 
@@ -37,7 +38,8 @@ type regUse struct {
 //     implementations in view register it, directly or inside a closure handed there
 //     that calls it;
 //   - it is called with a message pulled in the same function or one enclosing the call
-//     (msgs, _ := sub.Fetch(n); f(ctx, msgs)): a modelled handler call that pulls.
+//     (msgs, _ := sub.Fetch(n); f(ctx, msgs)): a modelled handler call that pulls, or a
+//     delivery received from a channel of deliveries (for d := range msgs { f(ctx, d) }).
 //
 // A helper that only calls its callback (retry(f), withTx(f)) is no wrapper. Wrappers of
 // wrappers are found by iterating to a fixpoint: the set only grows.
@@ -262,9 +264,10 @@ func isFunc(t types.Type) bool {
 }
 
 // pulledInto returns the framework of a modelled pull (a receive call: sub.Fetch,
-// FetchMessage; or a handler call that pulls: jetstream Next) when an argument of call
-// holds what it pulled (the messages, one of them ranged over, a field of it), through
-// the local definitions of n and the literals around call; "".
+// FetchMessage; a handler call that pulls: jetstream Next; a receive from a channel of
+// deliveries: <-msgs, range msgs) when an argument of call holds what it pulled (the
+// messages, one of them ranged over, a field of it), through the local definitions of n
+// and the literals around call; "".
 func (f *finder) pulledInto(n *callgraph.Node, stack []ast.Node, call *ast.CallExpr) string {
 	for _, arg := range call.Args {
 		if fw := f.fromPull(arg, map[*types.Var]bool{}); fw != "" {
@@ -288,6 +291,11 @@ func (f *finder) fromPull(e ast.Expr, seen map[*types.Var]bool) string {
 			entry := f.models.Of(fn.Origin())
 			fw = cmp.Or(entry.Receive, entry.HandlerCall)
 			return fw != ""
+		case *ast.UnaryExpr: // d := <-msgs, msgs a channel of deliveries
+			if rc := f.models.DeliveryChan(f.info.TypeOf(x.X)); x.Op == token.ARROW && rc != nil {
+				fw = rc.Framework
+			}
+			return fw != ""
 		case *ast.Ident:
 			v, ok := f.info.Uses[x].(*types.Var)
 			if !ok || seen[v] {
@@ -295,6 +303,10 @@ func (f *finder) fromPull(e ast.Expr, seen map[*types.Var]bool) string {
 			}
 			seen[v] = true
 			if r := f.defs.RangedOver(v); r != nil {
+				if rc := f.models.DeliveryChan(f.info.TypeOf(r)); rc != nil {
+					fw = rc.Framework // for d := range msgs
+					return true
+				}
 				fw = f.fromPull(r, seen)
 				return fw != ""
 			}

@@ -23,3 +23,24 @@ func (c *Entries) Of(fn *types.Func) *Entry {
 	}
 	return e
 }
+
+// DeliveryChan returns the receive channel model of a channel type t whose elements (or
+// pointers to them) are a modelled delivery type (ReceiveChannels), or nil.
+func (c *Entries) DeliveryChan(t types.Type) *ReceiveChannel {
+	if t == nil {
+		return nil // not type-checked (a package with errors)
+	}
+	ch, ok := types.Unalias(t).Underlying().(*types.Chan)
+	if !ok {
+		return nil
+	}
+	elem := types.Unalias(ch.Elem())
+	if p, ok := elem.(*types.Pointer); ok {
+		elem = types.Unalias(p.Elem())
+	}
+	named, ok := elem.(*types.Named)
+	if !ok || named.Obj().Pkg() == nil {
+		return nil
+	}
+	return c.Index.Delivery(named.Obj().Pkg().Path() + "." + named.Obj().Name())
+}

@@ -36,11 +36,14 @@ type File struct {
 	Conditions    []ConditionEntry  `yaml:"condition_fields"`
 	HandlerCalls  []string          `yaml:"handler_calls"`
 	ReceiveCalls  []string          `yaml:"receive_calls"`
-	SQLExprs      []string          `yaml:"sql_exprs"`
-	TxCompletions []string          `yaml:"tx_completions"`
-	TxnOffsets    []string          `yaml:"txn_offsets"`
-	TxTypes       []string          `yaml:"tx_types"`
-	PoolTypes     []string          `yaml:"pool_types"`
+	// ReceiveChannels are calls whose result is a channel of deliveries (RabbitMQ Consume).
+	ReceiveChannels []ReceiveChannelEntry `yaml:"receive_channels"`
+	AckCalls        []string              `yaml:"ack_calls"`
+	SQLExprs        []string              `yaml:"sql_exprs"`
+	TxCompletions   []string              `yaml:"tx_completions"`
+	TxnOffsets      []string              `yaml:"txn_offsets"`
+	TxTypes         []string              `yaml:"tx_types"`
+	PoolTypes       []string              `yaml:"pool_types"`
 	// InProcessDedup lists deduplicating middleware that remembers messages in memory only.
 	InProcessDedup []DedupRow       `yaml:"in_process_dedup"`
 	Gates          []GateEntry      `yaml:"gates"`
@@ -91,6 +94,22 @@ type SinkEntry struct {
 	// URLArg is the index of the URL argument of an HTTP sink: a POST to a read endpoint
 	// (read_endpoints) is not an effect.
 	URLArg *int `yaml:"url_arg"`
+	// ConsumerKey: the key field names the message for its consumers to deduplicate; the
+	// broker itself does not (a RabbitMQ MessageId).
+	ConsumerKey bool `yaml:"consumer_key"`
+}
+
+// ReceiveChannelEntry models calls that return a channel of deliveries (RabbitMQ's
+// Consume): a receive from such a channel starts a handler.
+type ReceiveChannelEntry struct {
+	Func  string   `yaml:"func"`
+	Funcs []string `yaml:"funcs"`
+	// Element is the channel's element type, pkg/path.Type: a receive from any channel of it
+	// (a parameter, a field, a channel the deliveries are forwarded on) is a delivery.
+	Element string `yaml:"element"`
+	// AutoAckArg is the index of the call's auto-acknowledge argument: a channel consumed
+	// with a constant true there is at most once, and its receives are no handlers.
+	AutoAckArg *int `yaml:"auto_ack_arg"`
 }
 
 // ConditionEntry models a params field that guards a write by its text.

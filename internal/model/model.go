@@ -113,6 +113,18 @@ type Sink struct {
 	// URLArg is the index of the URL argument of an http.post, http.form or builder sink,
 	// -1 when the model gives none: a POST to a read endpoint is no effect.
 	URLArg int
+	// ConsumerKey: a key field names the message for its consumers to deduplicate, and the
+	// broker does not (a RabbitMQ MessageId). A stable one answers the key decision only:
+	// enforcement stays open (effect.Claimed).
+	ConsumerKey bool
+}
+
+// ReceiveChannel is a call whose result is a channel of deliveries (RabbitMQ's Consume).
+type ReceiveChannel struct {
+	Func       string // full name
+	Framework  string // the library's name
+	Element    string // the channel's element type, pkg/path.Type
+	AutoAckArg int    // index of the auto-acknowledge argument, -1 for none
 }
 
 // Problem is the sentence a finding uses for an unprotected call of this sink.
@@ -229,6 +241,14 @@ type Library struct {
 	// code after the call, to the end of the innermost loop around it (or of the function),
 	// is a handler.
 	ReceiveCalls []string
+	// ReceiveChannels are calls that return a channel of deliveries (RabbitMQ's Consume): the
+	// code after a receive from a channel of their element type, to the end of the loop or
+	// select case around it, is a handler (handlers/channels.go).
+	ReceiveChannels []ReceiveChannel
+	// AckCalls acknowledge, commit or delete a received message (d.Ack, CommitMessages,
+	// DeleteMessage, XAck): a receive loop's handler ends at the first one in its body, since
+	// after it a crash no longer redelivers the message.
+	AckCalls []string
 	// SQLExprs are functions that make an SQL expression of their first argument's text,
 	// used as a value by an update.values sink (gorm.Expr("balance + ?", n)).
 	SQLExprs []string
@@ -356,14 +376,17 @@ type Entry struct {
 	Gate         *Gate
 	HandlerCall  string // framework, when a call makes the caller a handler
 	Receive      string // framework, when a call receives a message the caller handles in place
-	SQLExpr      bool   // makes an SQL expression of its first argument (gorm.Expr)
-	TxCompletion bool
-	TxnOffset    bool // adds the consumed offset to the producer's transaction (TxnOffsets)
-	ChainGuard   bool
-	HeaderSetter bool
-	KeyOption    bool
-	KeySetter    bool
-	Unstable     bool
+	// ReceiveChannel is set on a call that returns a channel of deliveries.
+	ReceiveChannel *ReceiveChannel
+	Ack            bool // acknowledges a received message (AckCalls)
+	SQLExpr        bool // makes an SQL expression of its first argument (gorm.Expr)
+	TxCompletion   bool
+	TxnOffset      bool // adds the consumed offset to the producer's transaction (TxnOffsets)
+	ChainGuard     bool
+	HeaderSetter   bool
+	KeyOption      bool
+	KeySetter      bool
+	Unstable       bool
 	// InProcessDedup names an in-memory deduplicating middleware ("" for other functions).
 	InProcessDedup string
 	// GuardKind is set on a generated chain guard: the kind of effect it protects when it
@@ -395,8 +418,9 @@ type Index struct {
 	handlers     []HandlerShape
 	packages     map[string]bool // normalized package paths any model names
 	generated    []*Generated
-	readPaths    []string        // ReadEndpoints
-	appendOnly   map[string]bool // AppendOnly, lower case
+	readPaths    []string                   // ReadEndpoints
+	appendOnly   map[string]bool            // AppendOnly, lower case
+	deliveries   map[string]*ReceiveChannel // ReceiveChannels by normalized element type
 }
 
 // Compile builds an Index over libs: each role (roles.go) adds its entries of each library.
@@ -413,6 +437,7 @@ func Compile(libs []Library) *Index {
 		dedupPkgs:    map[string]bool{},
 		packages:     map[string]bool{},
 		appendOnly:   map[string]bool{},
+		deliveries:   map[string]*ReceiveChannel{},
 	}
 	for i := range libs {
 		// Library by library, not role by role: where two libraries say different things of
@@ -539,6 +564,10 @@ func (ix *Index) SyncEvent(name string) bool { return ix.syncEvents[Normalize(na
 // TxMode says whether calls on the named type "pkg/path.Type" run in a transaction, on a
 // pool outside any, or neither is known.
 func (ix *Index) TxMode(name string) effect.TxMode { return ix.txModes[Normalize(name)] }
+
+// Delivery returns the receive channel model whose element type is the named type name
+// (pkg/path.Type), or nil: a receive from a channel of it is a delivery.
+func (ix *Index) Delivery(name string) *ReceiveChannel { return ix.deliveries[Normalize(name)] }
 
 // DedupPackage reports whether the package at path declares an in-memory deduplicating
 // middleware: only a package importing one can install it.

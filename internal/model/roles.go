@@ -69,6 +69,10 @@ var roles = []role{
 			ix.entry(n).Receive = lib.Name
 			ix.packages[Normalize(PackageOf(n))] = true
 		}),
+	{key: "receive_channels", load: loadReceiveChannels, compile: compileReceiveChannels, names: receiveChannelNames},
+	nameList("ack_calls", funcName,
+		func(f *File) []string { return f.AckCalls }, func(l *Library) *[]string { return &l.AckCalls },
+		func(ix *Index, _ *Library, n string) { ix.entry(n).Ack = true }),
 	nameList("sql_exprs", funcName,
 		func(f *File) []string { return f.SQLExprs }, func(l *Library) *[]string { return &l.SQLExprs },
 		func(ix *Index, _ *Library, n string) { ix.entry(n).SQLExpr = true }),
@@ -297,7 +301,7 @@ func checkSink(at string, s SinkEntry, c *checker) Sink {
 			c.bad(at+".url_arg", "field url_arg: only shapes http.post, http.form and builder take a URL argument (http.do reads it where the request is built)")
 		}
 	}
-	return Sink{Kind: kind, Shape: shape, Arg: arg, What: what, InTx: s.TxArg != nil && *s.TxArg >= 0, Field: s.Field, URLArg: urlArg}
+	return Sink{Kind: kind, Shape: shape, Arg: arg, What: what, InTx: s.TxArg != nil && *s.TxArg >= 0, Field: s.Field, URLArg: urlArg, ConsumerKey: s.ConsumerKey}
 }
 
 // compileSinks also indexes method sinks by method name, for calls through interfaces.
@@ -317,6 +321,42 @@ func sinkNames(lib *Library) []string {
 	var names []string
 	for _, s := range lib.Sinks {
 		names = append(names, s.Func, s.Field)
+	}
+	return names
+}
+
+// loadReceiveChannels stores one ReceiveChannel per name of each entry.
+func loadReceiveChannels(f *File, lib *Library, c *checker) {
+	for i, r := range f.ReceiveChannels {
+		at := fmt.Sprintf("$.receive_channels[%d]", i)
+		names := funcNames(at, "receive channel", r.Func, r.Funcs, c)
+		if ref, msg := parseTypeRef(r.Element); msg != "" || ref.Path == "" || ref.Ptr || ref.Slice {
+			c.bad(at+".element", "field element: a type is written pkg/path.Type, got %q", r.Element)
+		}
+		autoAck := -1
+		if r.AutoAckArg != nil {
+			autoAck = *r.AutoAckArg
+			c.argIndex(at+".auto_ack_arg", "auto_ack_arg", autoAck)
+		}
+		for _, n := range names {
+			lib.ReceiveChannels = append(lib.ReceiveChannels, ReceiveChannel{Func: n, Framework: lib.Name, Element: r.Element, AutoAckArg: autoAck})
+		}
+	}
+}
+
+func compileReceiveChannels(ix *Index, lib *Library) {
+	for i := range lib.ReceiveChannels {
+		r := &lib.ReceiveChannels[i]
+		ix.entry(r.Func).ReceiveChannel = r
+		ix.deliveries[Normalize(r.Element)] = r
+		ix.packages[Normalize(PackageOf(r.Func))] = true
+	}
+}
+
+func receiveChannelNames(lib *Library) []string {
+	var names []string
+	for _, r := range lib.ReceiveChannels {
+		names = append(names, r.Func, r.Element)
 	}
 	return names
 }

@@ -2,6 +2,7 @@ package model
 
 import (
 	"fmt"
+	"go/types"
 	"reflect"
 	"slices"
 	"strings"
@@ -70,6 +71,16 @@ func TestRoleRows(t *testing.T) {
 			index: func(ix *Index) bool { return entry(ix, "(a/b.C).SetNX").Gate.What == "SetNX" && ix.Modelled("a/b") },
 			bad:   "gates:\n  - func: \"(a/b.C).SetNX\"\n    key_args: []\n", want: "3:9: gate: field key_args is required",
 		},
+		"receive_channels": {
+			yaml:  "receive_channels:\n  - func: \"(*a/b.Ch).Consume\"\n    element: a/b.Delivery\n    auto_ack_arg: 2\n",
+			names: []string{"(*a/b.Ch).Consume", "a/b.Delivery"},
+			index: func(ix *Index) bool {
+				r := entry(ix, "(*a/b.Ch).Consume").ReceiveChannel
+				return r != nil && r.AutoAckArg == 2 && ix.Delivery("a/b.Delivery") == r && ix.Modelled("a/b")
+			},
+			bad: "receive_channels:\n  - func: \"(*a/b.Ch).Consume\"\n    element: \"*a/b.Delivery\"\n", want: "4:14: field element:",
+		},
+		"ack_calls": listCase("ack_calls", func(e *Entry) bool { return e.Ack }),
 		"handlers": {
 			yaml:  "handlers:\n  - framework: q\n    params: [context.Context, \"*a/q.Msg\"]\n    results: [error]\n",
 			names: []string{"a/q.Msg", "context.Context"},
@@ -203,5 +214,31 @@ func listCase(key string, set func(*Entry) bool) roleCase {
 		index: func(ix *Index) bool { e := ix.entries[Normalize("(*a/b.C).M")]; return e != nil && set(e) },
 		bad:   key + ": [\"(*a/b.C.M\"]\n",
 		want:  fmt.Sprintf("2:%d: a method is written", len(key+": [")+1),
+	}
+}
+
+func TestDeliveryChan(t *testing.T) {
+	lib, err := Parse("m.yml", []byte("library: a/b\nreceive_channels:\n  - func: \"(*a/b.Ch).Consume\"\n    element: a/b.Delivery\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := NewEntries(Compile([]Library{lib}))
+	pkg := types.NewPackage("a/b", "b")
+	delivery := types.NewNamed(types.NewTypeName(0, pkg, "Delivery", nil), types.NewStruct(nil, nil), nil)
+	other := types.NewNamed(types.NewTypeName(0, pkg, "Other", nil), types.NewStruct(nil, nil), nil)
+	for _, tc := range []struct {
+		name string
+		t    types.Type
+		want bool
+	}{
+		{"chan of the element", types.NewChan(types.RecvOnly, delivery), true},
+		{"chan of pointers to it", types.NewChan(types.SendRecv, types.NewPointer(delivery)), true},
+		{"chan of another type", types.NewChan(types.SendRecv, other), false},
+		{"the element itself", delivery, false},
+		{"no type", nil, false},
+	} {
+		if got := c.DeliveryChan(tc.t) != nil; got != tc.want {
+			t.Errorf("%s: DeliveryChan = %v, want %v", tc.name, got, tc.want)
+		}
 	}
 }

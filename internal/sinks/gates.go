@@ -6,6 +6,7 @@ package sinks
 
 import (
 	"go/ast"
+	"go/constant"
 	"go/token"
 	"go/types"
 
@@ -106,15 +107,16 @@ func (w *gateWalk) nested(st ast.Stmt) {
 }
 
 // gateCheck returns the gate an if statement checks, when its condition is true if the
-// claim failed (!ok, err != nil || !ok, ok == false, tag.RowsAffected() == 0,
+// claim failed (!ok, err != nil || !ok, ok == false, n == 0, tag.RowsAffected() == 0,
 // errors.Is(err, pgx.ErrNoRows)) or it tests a row locked on a transaction, and its body
-// ends in a return; nil otherwise. A gate whose result is ignored, or whose failure does not
-// return, guards nothing: the effects after it run on every delivery.
+// ends in a return (or, in a loop, a continue or break); nil otherwise. A gate whose result
+// is ignored, or whose failure does not leave, guards nothing: the effects after it run on
+// every delivery.
 func (j *Judge) gateCheck(ifs *ast.IfStmt, end token.Pos, en env, sc Scope, of ClaimOf, locks map[*types.Var]*lockRead) *Gate {
 	if len(ifs.Body.List) == 0 {
 		return nil
 	}
-	if _, ok := ifs.Body.List[len(ifs.Body.List)-1].(*ast.ReturnStmt); !ok {
+	if !leaves(ifs.Body.List[len(ifs.Body.List)-1]) {
 		return nil
 	}
 	if call, g := j.claimFailed(ifs.Cond); g != nil {
@@ -136,6 +138,19 @@ func (j *Judge) gateCheck(ifs *ast.IfStmt, end token.Pos, en env, sc Scope, of C
 	return g
 }
 
+// leaves reports whether st leaves the rest of the block it ends (and of every block around
+// it up to the function or loop body): a return, or a continue or break, which in a receive
+// loop skips the rest of the message's handling as a return skips the rest of a handler.
+func leaves(st ast.Stmt) bool {
+	switch st := st.(type) {
+	case *ast.ReturnStmt:
+		return true
+	case *ast.BranchStmt:
+		return st.Tok == token.CONTINUE || st.Tok == token.BREAK
+	}
+	return false
+}
+
 // claimFailed finds the gate call whose failure makes cond true.
 func (j *Judge) claimFailed(cond ast.Expr) (*ast.CallExpr, *model.Gate) {
 	switch c := ast.Unparen(cond).(type) {
@@ -150,16 +165,22 @@ func (j *Judge) claimFailed(cond ast.Expr) (*ast.CallExpr, *model.Gate) {
 				return call, g
 			}
 			return j.claimFailed(c.Y)
-		case token.EQL:
-			if j.Defs.IsFalse(c.Y) {
+		case token.EQL: // ok == false; n == 0 for a claim that counts what it added (SADD)
+			if j.Defs.IsFalse(c.Y) || j.isZero(c.Y) {
 				return j.claimResult(c.X, 0)
 			}
-			if j.Defs.IsFalse(c.X) {
+			if j.Defs.IsFalse(c.X) || j.isZero(c.X) {
 				return j.claimResult(c.Y, 0)
 			}
 		}
 	}
 	return nil, nil
+}
+
+// isZero reports whether e is the constant 0.
+func (j *Judge) isZero(e ast.Expr) bool {
+	tv, ok := j.info().Types[e]
+	return ok && tv.Value != nil && tv.Value.Kind() == constant.Int && constant.Sign(tv.Value) == 0
 }
 
 // claimResult finds the gate call whose result e is: the call itself, its command's Val()

@@ -89,7 +89,7 @@ func (j *Judge) Eval(call *ast.CallExpr, s *model.Sink, fn *types.Func, sc Scope
 		}
 		return mk(effect.Unprotected, s.Problem())
 	case model.ProviderParams:
-		return j.providerEffect(mk, s, arg, sc)
+		return consumerKey(s, j.providerEffect(mk, s, arg, sc))
 	case model.Options:
 		return j.optionsEffect(mk, s, call, sc)
 	case model.Builder:
@@ -104,6 +104,18 @@ func (j *Judge) Eval(call *ast.CallExpr, s *model.Sink, fn *types.Func, sc Scope
 		return j.keyedEffect(mk, s, arg, arg != nil && !j.Defs.IsEmptyString(arg), sc)
 	}
 	return nil
+}
+
+// consumerKey makes a keyed effect of a sink whose key only names the message for its
+// consumers (a RabbitMQ MessageId) Claimed: the key decision is answered, enforcement is left
+// to every consumer, since the broker delivers the repeat all the same.
+func consumerKey(s *model.Sink, e *effect.Effect) *effect.Effect {
+	if !s.ConsumerKey || e == nil || e.State != effect.Protected {
+		return e
+	}
+	e.State = effect.Claimed
+	e.Detail = s.What + " with a message id, which the broker does not deduplicate: each consumer must enforce it"
+	return e
 }
 
 type mkEffect func(effect.State, string) *effect.Effect

@@ -73,3 +73,32 @@ func PushLegacy(js nats.JetStreamContext) { // want PushLegacy:`effects sql.writ
 		_, _ = db.Exec("INSERT INTO audit (order_id) VALUES ($1) ON CONFLICT DO NOTHING", string(m.Data))
 	})
 }
+
+// pullOneAckFirst fetches one message and acks it before its write: a crash after the ack
+// does not redeliver it, so the write is not repeated (no finding); pullOneAckLast, its twin,
+// writes first.
+func pullOneAckFirst(sub *nats.Subscription) {
+	for {
+		msgs, err := sub.Fetch(1)
+		if err != nil || len(msgs) == 0 {
+			continue
+		}
+		m := msgs[0]
+		if err := m.AckSync(); err != nil {
+			continue
+		}
+		_, _ = db.Exec("INSERT INTO charges (order_id) VALUES ($1)", string(m.Data))
+	}
+}
+
+func pullOneAckLast(sub *nats.Subscription) {
+	for {
+		msgs, err := sub.Fetch(1)
+		if err != nil || len(msgs) == 0 {
+			continue
+		}
+		m := msgs[0]
+		_, _ = db.Exec("INSERT INTO charges (order_id) VALUES ($1)", string(m.Data)) // want `handler receive loop in pullOneAckLast: SQL write not safe to repeat: INSERT without conflict handling`
+		_ = m.Term()
+	}
+}

@@ -113,6 +113,15 @@ type AckOpt interface {
 // Ack acknowledges a JetStream message.
 func (m *Msg) Ack(opts ...AckOpt) error { panic("stub") }
 
+// AckSync acknowledges a JetStream message and waits for the server's confirmation.
+func (m *Msg) AckSync(opts ...AckOpt) error { panic("stub") }
+
+// Nak asks for the message to be redelivered.
+func (m *Msg) Nak(opts ...AckOpt) error { panic("stub") }
+
+// Term stops the message's redelivery.
+func (m *Msg) Term(opts ...AckOpt) error { panic("stub") }
+
 // JetStreamContext allows JetStream messaging and stream management.
 type JetStreamContext interface {
 	JetStream

@@ -119,6 +119,89 @@ type XAddArgs struct {
 	Values interface{}
 }
 
+// XReadGroupArgs are the arguments of XREADGROUP.
+type XReadGroupArgs struct {
+	Group    string
+	Consumer string
+	Streams  []string
+	Count    int64
+	Block    time.Duration
+	NoAck    bool
+}
+
+// XAutoClaimArgs are the arguments of XAUTOCLAIM.
+type XAutoClaimArgs struct {
+	Stream   string
+	Group    string
+	MinIdle  time.Duration
+	Start    string
+	Count    int64
+	Consumer string
+}
+
+// XClaimArgs are the arguments of XCLAIM.
+type XClaimArgs struct {
+	Stream   string
+	Group    string
+	Consumer string
+	MinIdle  time.Duration
+	Messages []string
+}
+
+// XMessage is a stream entry.
+type XMessage struct {
+	ID     string
+	Values map[string]interface{}
+}
+
+// XStream is the entries read from one stream.
+type XStream struct {
+	Stream   string
+	Messages []XMessage
+}
+
+// XStreamSliceCmd is a command with a reply of streams' entries.
+type XStreamSliceCmd struct {
+	baseCmd
+
+	val []XStream
+}
+
+// Val returns the reply.
+func (cmd *XStreamSliceCmd) Val() []XStream { return cmd.val }
+
+// Result returns the reply and the error.
+func (cmd *XStreamSliceCmd) Result() ([]XStream, error) { return cmd.val, cmd.err }
+
+// XMessageSliceCmd is a command with a reply of entries.
+type XMessageSliceCmd struct {
+	baseCmd
+
+	val []XMessage
+}
+
+// Val returns the reply.
+func (cmd *XMessageSliceCmd) Val() []XMessage { return cmd.val }
+
+// Result returns the reply and the error.
+func (cmd *XMessageSliceCmd) Result() ([]XMessage, error) { return cmd.val, cmd.err }
+
+// XAutoClaimCmd is the XAUTOCLAIM command: the claimed entries and the next start id.
+type XAutoClaimCmd struct {
+	baseCmd
+
+	start string
+	val   []XMessage
+}
+
+// Val returns the reply.
+func (cmd *XAutoClaimCmd) Val() (messages []XMessage, start string) { return cmd.val, cmd.start }
+
+// Result returns the reply and the error.
+func (cmd *XAutoClaimCmd) Result() (messages []XMessage, start string, err error) {
+	return cmd.val, cmd.start, cmd.err
+}
+
 // UniversalClient is implemented by Client, ClusterClient and Ring.
 type UniversalClient interface {
 	Cmdable
@@ -132,6 +215,7 @@ type Cmdable interface {
 	ListCmdable
 	PubSubCmdable
 	SortedSetCmdable
+	SetCmdable
 	StringCmdable
 	StreamCmdable
 }
@@ -176,6 +260,15 @@ type SortedSetCmdable interface {
 // StreamCmdable holds the stream commands.
 type StreamCmdable interface {
 	XAdd(ctx context.Context, a *XAddArgs) *StringCmd
+	XReadGroup(ctx context.Context, a *XReadGroupArgs) *XStreamSliceCmd
+	XAck(ctx context.Context, stream, group string, ids ...string) *IntCmd
+	XClaim(ctx context.Context, a *XClaimArgs) *XMessageSliceCmd
+	XAutoClaim(ctx context.Context, a *XAutoClaimArgs) *XAutoClaimCmd
+}
+
+// SetCmdable holds the set commands.
+type SetCmdable interface {
+	SAdd(ctx context.Context, key string, members ...interface{}) *IntCmd
 }
 
 // PubSubCmdable holds the publish commands.
@@ -245,6 +338,26 @@ func (c cmdable) ZIncrBy(ctx context.Context, key string, increment float64, mem
 }
 
 func (c cmdable) XAdd(ctx context.Context, a *XAddArgs) *StringCmd { return &StringCmd{} }
+
+func (c cmdable) XReadGroup(ctx context.Context, a *XReadGroupArgs) *XStreamSliceCmd {
+	return &XStreamSliceCmd{}
+}
+
+func (c cmdable) XAck(ctx context.Context, stream, group string, ids ...string) *IntCmd {
+	return &IntCmd{}
+}
+
+func (c cmdable) XClaim(ctx context.Context, a *XClaimArgs) *XMessageSliceCmd {
+	return &XMessageSliceCmd{}
+}
+
+func (c cmdable) XAutoClaim(ctx context.Context, a *XAutoClaimArgs) *XAutoClaimCmd {
+	return &XAutoClaimCmd{}
+}
+
+func (c cmdable) SAdd(ctx context.Context, key string, members ...interface{}) *IntCmd {
+	return &IntCmd{}
+}
 
 func (c cmdable) Publish(ctx context.Context, channel string, message interface{}) *IntCmd {
 	return &IntCmd{}

@@ -86,3 +86,16 @@ type DeleteMessageOutput struct{}
 func (c *Client) DeleteMessage(ctx context.Context, params *DeleteMessageInput, optFns ...func(*Options)) (*DeleteMessageOutput, error) {
 	panic("stub")
 }
+
+// DeleteMessageBatchInput names the messages to delete.
+type DeleteMessageBatchInput struct {
+	QueueUrl *string
+}
+
+// DeleteMessageBatchOutput is the result of DeleteMessageBatch.
+type DeleteMessageBatchOutput struct{}
+
+// DeleteMessageBatch deletes up to ten received messages.
+func (c *Client) DeleteMessageBatch(ctx context.Context, params *DeleteMessageBatchInput, optFns ...func(*Options)) (*DeleteMessageBatchOutput, error) {
+	panic("stub")
+}

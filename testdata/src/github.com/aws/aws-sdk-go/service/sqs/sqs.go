@@ -115,3 +115,21 @@ func (c *SQS) DeleteMessage(input *DeleteMessageInput) (*DeleteMessageOutput, er
 func (c *SQS) DeleteMessageWithContext(ctx aws.Context, input *DeleteMessageInput, opts ...request.Option) (*DeleteMessageOutput, error) {
 	panic("stub")
 }
+
+// DeleteMessageBatchInput names the messages to delete.
+type DeleteMessageBatchInput struct {
+	QueueUrl *string
+}
+
+// DeleteMessageBatchOutput is the result of DeleteMessageBatch.
+type DeleteMessageBatchOutput struct{}
+
+// DeleteMessageBatch deletes up to ten received messages.
+func (c *SQS) DeleteMessageBatch(input *DeleteMessageBatchInput) (*DeleteMessageBatchOutput, error) {
+	panic("stub")
+}
+
+// DeleteMessageBatchWithContext deletes up to ten received messages.
+func (c *SQS) DeleteMessageBatchWithContext(ctx aws.Context, input *DeleteMessageBatchInput, opts ...request.Option) (*DeleteMessageBatchOutput, error) {
+	panic("stub")
+}
