@@ -36,6 +36,14 @@ var partialInterfaces = map[string]string{
 		"stream, key-value and object store managers, which no model names",
 	"github.com/aws/aws-sdk-go/service/sqs/sqsiface.SQSAPI": "the interface v1 code holds the SQS client as; the stub " +
 		"declares the sends and receives the model and tests name, the real one every SQS operation in three forms",
+	"github.com/apache/pulsar-client-go/pulsar.Consumer": "the consumer handlers hold; the stub declares the " +
+		"receives and acknowledgements the model and tests name, the real one also seeks, unsubscribes and reconsumes",
+	"github.com/apache/pulsar-client-go/pulsar.Message": "the received message; the stub declares the accessors the " +
+		"tests read, the real one also schema, replication and encryption details",
+	"github.com/apache/pulsar-client-go/pulsar.MessageID": "the stub declares the accessors the tests read " +
+		"(a sequence id made from the entry id), the real one also batch and partition indexes",
+	"github.com/apache/pulsar-client-go/pulsar.Producer": "the stub declares the sends the model names, the real " +
+		"one also FlushWithCtx and LastSequenceID",
 	"entgo.io/ent.Mutation": "only the parameter type of Mutator.Mutate, which the ent model names; " +
 		"the real interface has some twenty field and edge methods the test client need not implement",
 }
