@@ -289,30 +289,6 @@ func (j *Judge) stmtText(e ast.Expr, depth int) string {
 	return strval.Hole
 }
 
-// batchEffect classifies the statements queued on a pgx batch (b.Queue(sql, ...)) in view.
-func (j *Judge) batchEffect(mk mkEffect, batch ast.Expr) *effect.Effect {
-	v := j.Defs.RootVar(batch)
-	var worst *effect.Effect
-	found := false
-	if v != nil {
-		for _, c := range j.Defs.CallsOn(v) {
-			sel := ast.Unparen(c.Fun).(*ast.SelectorExpr)
-			if sel.Sel.Name != "Queue" || len(c.Args) == 0 {
-				continue
-			}
-			found = true
-			e := j.sqlEffect(mk, j.Defs.Text(c.Args[0]), false, c.Args[1:])
-			if e != nil && (worst == nil || e.Worse(*worst)) {
-				worst = e
-			}
-		}
-	}
-	if !found {
-		return mk(effect.Unprotected, "SQL write not safe to repeat: statements queued on the batch not known")
-	}
-	return worst
-}
-
 // chainGuarded reports whether the receiver chain of a builder call (x.A().B().Create(v)),
 // followed through local variables, calls a chain guard or builds a guard type's literal.
 func (j *Judge) chainGuarded(call *ast.CallExpr) bool {
