@@ -80,6 +80,7 @@ import (
 	_ "github.com/nats-io/nats.go"
 	_ "github.com/nats-io/nats.go/jetstream"
 	_ "github.com/nexus-rpc/sdk-go/nexus"
+	_ "github.com/opensearch-project/opensearch-go/v4/opensearchapi"
 	_ "github.com/redis/go-redis/v9"
 	_ "github.com/riverqueue/river"
 	_ "github.com/riverqueue/river/riverdriver"
