@@ -145,7 +145,10 @@ func (j *Judge) sliceTexts(e ast.Expr) []string {
 			if !j.isBuiltin(d, "append") && !j.isBuiltin(d, "make") {
 				return nil
 			}
-			if j.isBuiltin(d, "append") && len(d.Args) > 1 && d.Ellipsis == 0 {
+			if j.isBuiltin(d, "append") && d.Ellipsis != 0 {
+				return nil // append(s, more...): elements from elsewhere
+			}
+			if j.isBuiltin(d, "append") && len(d.Args) > 1 {
 				texts = append(texts, j.elementTexts(d.Args[1:])...)
 			}
 		case *ast.Ident:
