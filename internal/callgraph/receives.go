@@ -17,7 +17,8 @@ import (
 // receiveOf returns the framework of the receive call that call (of fn, in n) makes: fn's
 // own model; for a method of an interface the models do not name, a modelled receive
 // method of the same name whose receiver type implements the interface; for a function of
-// this package, the receive whose result it returns. It is "" for a receive that n itself
+// this package, the receive whose result it returns, and for another package's, what its
+// fact says (Fact.Receives). It is "" for a receive that n itself
 // returns to its caller outside any loop: the caller's loop handles the message.
 func (g *Graph) receiveOf(n *Node, fn *types.Func, call *ast.CallExpr) string {
 	fw := g.receiveCall(fn, call)
@@ -37,6 +38,11 @@ func (g *Graph) receiveCall(fn *types.Func, call *ast.CallExpr) string {
 	}
 	if local := g.ByFunc[fn]; local != nil {
 		return g.returnsReceive(local)
+	}
+	if fn.Pkg() != nil && fn.Pkg() != g.in.Pkg {
+		if f := g.Fact(fn); f != nil {
+			return f.Receives
+		}
 	}
 	return ""
 }

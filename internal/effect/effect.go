@@ -259,6 +259,10 @@ type Fact struct {
 	// as Register(mux, pattern, fn) or Consume(ctx, sub, f)), sorted by parameter: what a
 	// caller passes there is a handler of that framework.
 	Registers []ParamReg
+	// Receives is the framework of the receive call whose result the function returns (a
+	// helper that polls and hands the batch back): a call of it is a receive call of the
+	// caller, whose loop is the handler. "" for other functions.
+	Receives string
 }
 
 // ParamReg says that a function hands its parameter Param to a framework as a handler:
@@ -324,6 +328,9 @@ func (f *Fact) String() string {
 	}
 	if f.Claim != nil {
 		s = append(s, fmt.Sprintf("claims(result %d)", f.Claim.Result))
+	}
+	if f.Receives != "" {
+		s = append(s, "receives("+f.Receives+")")
 	}
 	for _, r := range f.Registers {
 		methods := ""

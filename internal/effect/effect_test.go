@@ -94,6 +94,7 @@ func TestFactBinaryEncoding(t *testing.T) {
 	f.Effects[1].MethodParam = 2
 	f.Claim = &Claim{Result: 1, Read: ReadNoRows, What: "DELETE"}
 	f.Registers = []ParamReg{{Param: 0, Framework: "temporal", Methods: true}, {Param: 2, Framework: "asynq"}}
+	f.Receives = "github.com/twmb/franz-go"
 	data, err := f.MarshalBinary()
 	if err != nil {
 		t.Fatal(err)
@@ -103,7 +104,7 @@ func TestFactBinaryEncoding(t *testing.T) {
 		t.Fatal(err)
 	}
 	if !back.Effects.Equal(f.Effects) || !back.CompletesInTx || back.Calls != f.Calls || back.Effects[1].MethodParam != 2 || back.Effects[0].Tx != TxOutside ||
-		back.Claim == nil || *back.Claim != *f.Claim || !slices.Equal(back.Registers, f.Registers) {
+		back.Claim == nil || *back.Claim != *f.Claim || !slices.Equal(back.Registers, f.Registers) || back.Receives != f.Receives {
 		t.Fatalf("round trip changed the fact:\n got %+v\nwant %+v", back, *f)
 	}
 	for i := 0; i < len(data); i++ {

@@ -12,13 +12,13 @@ import (
 // and all, which is most of the bytes of a small fact. The encoding is deterministic (the
 // set is sorted, no maps) and versioned by its first byte.
 //
-//	fact   = version(3) flags uvarint(calls) [claim] nEffects effect* nRegs reg*   (flags: 1 completes in tx, 2 claim)
+//	fact   = version(4) flags uvarint(calls) [claim] [str(receives)] nEffects effect* nRegs reg*   (flags: 1 completes in tx, 2 claim, 4 receives)
 //	claim  = result read str(what)
 //	reg    = param methods(0|1) str(framework)
 //	effect = str(kind) state str(detail) uvarint(keyParams) tx methodParam nHops hop*
 //	hop    = str(func) str(pos)
 //	str    = uvarint(len) bytes
-const factEncoding = 3
+const factEncoding = 4
 
 // MarshalBinary encodes f; gob uses it for facts.
 func (f *Fact) MarshalBinary() ([]byte, error) {
@@ -31,11 +31,17 @@ func (f *Fact) MarshalBinary() ([]byte, error) {
 	if f.Claim != nil {
 		flags |= 2
 	}
+	if f.Receives != "" {
+		flags |= 4
+	}
 	b = append(b, flags)
 	b = binary.AppendUvarint(b, f.Calls)
 	if f.Claim != nil {
 		b = append(b, f.Claim.Result, byte(f.Claim.Read))
 		b = appendString(b, f.Claim.What)
+	}
+	if f.Receives != "" {
+		b = appendString(b, f.Receives)
 	}
 	b = binary.AppendUvarint(b, uint64(len(f.Effects)))
 	for _, e := range f.Effects {
@@ -73,6 +79,9 @@ func (f *Fact) UnmarshalBinary(data []byte) error {
 	calls := r.uvarint()
 	if flags&2 != 0 {
 		f.Claim = &Claim{Result: r.byte(), Read: ClaimRead(r.byte()), What: r.string()}
+	}
+	if flags&4 != 0 {
+		f.Receives = r.string()
 	}
 	n := r.count()
 	effects := make(Set, 0, n)

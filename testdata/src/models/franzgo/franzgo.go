@@ -1,4 +1,4 @@
-// Package franzgo exercises the franz-go model: poll loops (PollFetches, PollRecords) whose // want package:"has effects"
+// Package franzgo exercises the franz-go model: poll loops (PollFetches, PollRecords) whose
 // records are handled in EachRecord, EachPartition and EachTopic callbacks or a RecordIter
 // loop, produces from them, and a group transact session's exactly-once produce.
 package franzgo

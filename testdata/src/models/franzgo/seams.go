@@ -28,7 +28,7 @@ func (i Ingest) Run(ctx context.Context) { // want Run:`effects sql.write:unprot
 
 // poll is a helper that polls and returns the batch, or its error: the loop that calls it
 // handles the records, not the helper.
-func (i Ingest) poll(ctx context.Context) (kgo.Fetches, error) {
+func (i Ingest) poll(ctx context.Context) (kgo.Fetches, error) { // want poll:"receives\\(github.com/twmb/franz-go\\)"
 	fetches := i.cl.PollFetches(ctx)
 	if err := fetches.Err(); err != nil {
 		return nil, errors.New("poll: " + err.Error())
