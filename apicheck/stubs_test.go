@@ -39,6 +39,14 @@ var partialInterfaces = map[string]string{
 		"declares the sends and receives the model and tests name, the real one every SQS operation in three forms",
 	"github.com/labstack/echo/v4.Context": "an echo handler's parameter, by which a webhook's HTTP handler is " +
 		"known; the stub declares the request accessor the tests call, the real one some forty methods",
+	"github.com/apache/pulsar-client-go/pulsar.Consumer": "the consumer handlers hold; the stub declares the " +
+		"receives and acknowledgements the model and tests name, the real one also seeks, unsubscribes and reconsumes",
+	"github.com/apache/pulsar-client-go/pulsar.Message": "the received message; the stub declares the accessors the " +
+		"tests read, the real one also schema, replication and encryption details",
+	"github.com/apache/pulsar-client-go/pulsar.MessageID": "the stub declares the accessors the tests read " +
+		"(a sequence id made from the entry id), the real one also batch and partition indexes",
+	"github.com/apache/pulsar-client-go/pulsar.Producer": "the stub declares the sends the model names, the real " +
+		"one also FlushWithCtx and LastSequenceID",
 	"entgo.io/ent.Mutation": "only the parameter type of Mutator.Mutate, which the ent model names; " +
 		"the real interface has some twenty field and edge methods the test client need not implement",
 }

@@ -84,6 +84,9 @@ type Graph struct {
 	// the first call of one (slotStores); slotCache their resolved values.
 	slots     map[slotKey][]ast.Expr
 	slotCache map[slotKey][]funcValue
+	// helpers caches returnsReceive: the framework of the receive each function of the
+	// package returns the result of ("" for none).
+	helpers map[*Node]string
 }
 
 // Node is a function declaration or function literal of the package.
@@ -515,8 +518,8 @@ func (g *Graph) resolveCall(n *Node, call *ast.CallExpr) map[ast.Expr]bool {
 	if entry.HandlerCall != "" && n.HandlerCall == "" {
 		n.HandlerCall = entry.HandlerCall
 	}
-	if entry.Receive != "" {
-		n.Receives = append(n.Receives, Receive{Call: call, Framework: entry.Receive})
+	if fw := g.receiveOf(n, fn, call); fw != "" {
+		n.Receives = append(n.Receives, Receive{Call: call, Framework: fw})
 	}
 	if entry.TxCompletion {
 		n.completesHere = true

@@ -158,10 +158,11 @@ func (g *Graph) funcFacts(keep func(*types.Func) bool, withCalls bool) []FuncFac
 			continue
 		}
 		claim := g.ClaimOf(n.Fn)
-		if len(n.Effects) == 0 && !n.TxCompletion && calls == 0 && claim == nil {
+		receives := g.helpers[n] // set while resolving the function's own receive call
+		if len(n.Effects) == 0 && !n.TxCompletion && calls == 0 && claim == nil && receives == "" {
 			continue
 		}
-		out = append(out, FuncFact{n.Fn, &effect.Fact{Effects: append(effect.Set(nil), n.Effects...), CompletesInTx: n.TxCompletion, Calls: calls, Claim: claim}})
+		out = append(out, FuncFact{n.Fn, &effect.Fact{Effects: append(effect.Set(nil), n.Effects...), CompletesInTx: n.TxCompletion, Calls: calls, Claim: claim, Receives: receives}})
 	}
 	return out
 }

@@ -43,6 +43,8 @@ type Index struct {
 	// package (s.stmt, err = db.Prepare(q)), and to the values paired with its address in a
 	// two-element literal ({&s.stmt, q}: a list of statements prepared in a loop).
 	fieldDefs map[*types.Var][]ast.Expr
+	// passes maps a local variable to the calls it is a direct argument of (queue(b, stmts)).
+	passes map[*types.Var][]*ast.CallExpr
 }
 
 // Build indexes the files of pkg.
@@ -56,6 +58,7 @@ func Build(pkg *types.Package, info *types.Info, files []*ast.File) *Index {
 		fills:     map[*types.Var][]*ast.CallExpr{},
 		ranged:    map[*types.Var]ast.Expr{},
 		fieldDefs: map[*types.Var][]ast.Expr{},
+		passes:    map[*types.Var][]*ast.CallExpr{},
 	}
 	for _, f := range files {
 		ast.Inspect(f, ix.visit)
@@ -112,6 +115,9 @@ func (ix *Index) visit(x ast.Node) bool {
 			}
 		}
 		for _, arg := range x.Args {
+			if v := ix.local(arg); v != nil {
+				ix.passes[v] = append(ix.passes[v], x)
+			}
 			if u, ok := ast.Unparen(arg).(*ast.UnaryExpr); ok && u.Op == token.AND {
 				if v := ix.local(u.X); v != nil {
 					ix.fills[v] = append(ix.fills[v], x)
@@ -218,6 +224,9 @@ func (ix *Index) Field(e ast.Expr) *types.Var { return ix.field(e) }
 
 // CallsOn returns the calls made on v or on a field or element of it.
 func (ix *Index) CallsOn(v *types.Var) []*ast.CallExpr { return ix.callsOn[v] }
+
+// Passes returns the calls v is a direct argument of (f(v), x.M(a, v)), in source order.
+func (ix *Index) Passes(v *types.Var) []*ast.CallExpr { return ix.passes[v] }
 
 // FieldSets returns the assignments to fields or elements of v.
 func (ix *Index) FieldSets(v *types.Var) []*ast.AssignStmt { return ix.fieldSets[v] }

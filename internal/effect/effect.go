@@ -264,6 +264,10 @@ type Fact struct {
 	// Its callers in other packages take over the role of the delivery's handler, as an
 	// HTTP handler of its own package would.
 	Checks string
+	// Receives is the framework of the receive call whose result the function returns (a
+	// helper that polls and hands the batch back): a call of it is a receive call of the
+	// caller, whose loop is the handler. "" for other functions.
+	Receives string
 }
 
 // ParamReg says that a function hands its parameter Param to a framework as a handler:
@@ -329,6 +333,9 @@ func (f *Fact) String() string {
 	}
 	if f.Claim != nil {
 		s = append(s, fmt.Sprintf("claims(result %d)", f.Claim.Result))
+	}
+	if f.Receives != "" {
+		s = append(s, "receives("+f.Receives+")")
 	}
 	for _, r := range f.Registers {
 		methods := ""

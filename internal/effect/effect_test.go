@@ -95,6 +95,7 @@ func TestFactBinaryEncoding(t *testing.T) {
 	f.Claim = &Claim{Result: 1, Read: ReadNoRows, What: "DELETE"}
 	f.Registers = []ParamReg{{Param: 0, Framework: "temporal", Methods: true}, {Param: 2, Framework: "asynq"}}
 	f.Checks = "github.com/stripe/stripe-go/v82"
+	f.Receives = "github.com/twmb/franz-go"
 	data, err := f.MarshalBinary()
 	if err != nil {
 		t.Fatal(err)
@@ -104,7 +105,7 @@ func TestFactBinaryEncoding(t *testing.T) {
 		t.Fatal(err)
 	}
 	if !back.Effects.Equal(f.Effects) || !back.CompletesInTx || back.Calls != f.Calls || back.Effects[1].MethodParam != 2 || back.Effects[0].Tx != TxOutside ||
-		back.Claim == nil || *back.Claim != *f.Claim || !slices.Equal(back.Registers, f.Registers) || back.Checks != f.Checks {
+		back.Claim == nil || *back.Claim != *f.Claim || !slices.Equal(back.Registers, f.Registers) || back.Checks != f.Checks || back.Receives != f.Receives {
 		t.Fatalf("round trip changed the fact:\n got %+v\nwant %+v", back, *f)
 	}
 	for i := 0; i < len(data); i++ {
@@ -135,7 +136,7 @@ func FuzzFactDecode(f *testing.F) {
 		}
 		var back Fact
 		if err := back.UnmarshalBinary(again); err != nil || !back.Effects.Equal(fact.Effects) || back.Calls != fact.Calls ||
-			!slices.Equal(back.Registers, fact.Registers) || back.Checks != fact.Checks {
+			!slices.Equal(back.Registers, fact.Registers) || back.Checks != fact.Checks || back.Receives != fact.Receives {
 			t.Fatalf("a decoded fact does not survive a second round trip: %v", err)
 		}
 	})

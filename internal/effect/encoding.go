@@ -12,14 +12,14 @@ import (
 // and all, which is most of the bytes of a small fact. The encoding is deterministic (the
 // set is sorted, no maps) and versioned by its first byte.
 //
-//	fact   = version(4) flags uvarint(calls) [claim] [str(checks)] nEffects effect* nRegs reg*
-//	         (flags: 1 completes in tx, 2 claim, 4 checks)
+//	fact   = version(5) flags uvarint(calls) [claim] [str(checks)] [str(receives)] nEffects effect* nRegs reg*
+//	         (flags: 1 completes in tx, 2 claim, 4 checks, 8 receives)
 //	claim  = result read str(what)
 //	reg    = param methods(0|1) str(framework)
 //	effect = str(kind) state str(detail) uvarint(keyParams) tx methodParam nHops hop*
 //	hop    = str(func) str(pos)
 //	str    = uvarint(len) bytes
-const factEncoding = 4
+const factEncoding = 5
 
 // MarshalBinary encodes f; gob uses it for facts.
 func (f *Fact) MarshalBinary() ([]byte, error) {
@@ -35,6 +35,9 @@ func (f *Fact) MarshalBinary() ([]byte, error) {
 	if f.Checks != "" {
 		flags |= 4
 	}
+	if f.Receives != "" {
+		flags |= 8
+	}
 	b = append(b, flags)
 	b = binary.AppendUvarint(b, f.Calls)
 	if f.Claim != nil {
@@ -43,6 +46,9 @@ func (f *Fact) MarshalBinary() ([]byte, error) {
 	}
 	if f.Checks != "" {
 		b = appendString(b, f.Checks)
+	}
+	if f.Receives != "" {
+		b = appendString(b, f.Receives)
 	}
 	b = binary.AppendUvarint(b, uint64(len(f.Effects)))
 	for _, e := range f.Effects {
@@ -84,6 +90,9 @@ func (f *Fact) UnmarshalBinary(data []byte) error {
 	checks := ""
 	if flags&4 != 0 {
 		checks = r.string()
+	}
+	if flags&8 != 0 {
+		f.Receives = r.string()
 	}
 	n := r.count()
 	effects := make(Set, 0, n)

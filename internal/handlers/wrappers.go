@@ -269,8 +269,9 @@ func isFunc(t types.Type) bool {
 // messages, one of them ranged over, a field of it), through the local definitions of n
 // and the literals around call; "".
 func (f *finder) pulledInto(n *callgraph.Node, stack []ast.Node, call *ast.CallExpr) string {
+	via := f.iteratorParams(stack)
 	for _, arg := range call.Args {
-		if fw := f.fromPull(arg, map[*types.Var]bool{}); fw != "" {
+		if fw := f.fromPull(arg, map[*types.Var]bool{}, via); fw != "" {
 			return fw
 		}
 	}
@@ -278,8 +279,9 @@ func (f *finder) pulledInto(n *callgraph.Node, stack []ast.Node, call *ast.CallE
 }
 
 // fromPull returns the framework of the modelled pull whose result e is made from,
-// through local variables and the range loops over them, or "".
-func (f *finder) fromPull(e ast.Expr, seen map[*types.Var]bool) string {
+// through local variables, the range loops over them and the parameters of the callbacks
+// a message iterator is given (via), or "".
+func (f *finder) fromPull(e ast.Expr, seen map[*types.Var]bool, via map[*types.Var]ast.Expr) string {
 	fw := ""
 	f.defs.Find(e, 0, func(x ast.Node) bool {
 		switch x := x.(type) {
@@ -307,7 +309,11 @@ func (f *finder) fromPull(e ast.Expr, seen map[*types.Var]bool) string {
 					fw = rc.Framework // for d := range msgs
 					return true
 				}
-				fw = f.fromPull(r, seen)
+				fw = f.fromPull(r, seen, via)
+				return fw != ""
+			}
+			if r := via[v]; r != nil {
+				fw = f.fromPull(r, seen, via)
 				return fw != ""
 			}
 		}

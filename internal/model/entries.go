@@ -7,6 +7,9 @@ import "go/types"
 type Entries struct {
 	Index *Index
 	cache map[*types.Func]*Entry
+	// receiveMethods are the receive calls that are methods, by method name, built on the
+	// first ReceiveMethods call (receives.go).
+	receiveMethods map[string][]string
 }
 
 // NewEntries returns an empty cache over ix.

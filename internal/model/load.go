@@ -54,6 +54,9 @@ type File struct {
 	ReplySubjects  []string         `yaml:"reply_subjects"`
 	AppendOnly     []string         `yaml:"append_only"`
 	SyncEvents     []string         `yaml:"sync_events"`
+	// MessageIterators are methods that call the callback they are given with each message
+	// of their receiver, a received batch (franz-go Fetches.EachRecord).
+	MessageIterators []string `yaml:"message_iterators"`
 }
 
 // DedupRow models a deduplicating middleware (the function or method value handed to the

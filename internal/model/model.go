@@ -282,6 +282,11 @@ type Library struct {
 	// AppendOnly are tables that take a new row on every run by design (attempts, runs, an
 	// audit log): an INSERT into one without conflict handling is not reported.
 	AppendOnly []string
+	// MessageIterators are methods that call the callback they are given with each message
+	// of their receiver, a received batch (franz-go's Fetches.EachRecord): the callback's
+	// parameters carry what was received, and a consumer loop that hands one of them to its
+	// own callback parameter is a registration wrapper.
+	MessageIterators []string
 	// Source is the model file the library was read from, or "" for code.
 	Source string
 }
@@ -398,6 +403,9 @@ type Entry struct {
 	Read bool
 	// ReplySubject is set on a field or method that gives a message's reply subject.
 	ReplySubject bool
+	// Iterator is set on a method that calls its callback with each message of its
+	// receiver (MessageIterators).
+	Iterator bool
 }
 
 // none is the entry of a function the models do not name.

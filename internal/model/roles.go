@@ -115,6 +115,9 @@ var roles = []role{
 	textList("append_only", tableProblem,
 		func(f *File) []string { return f.AppendOnly }, func(l *Library) *[]string { return &l.AppendOnly },
 		func(ix *Index, n string) { ix.appendOnly[strings.ToLower(n)] = true }),
+	nameList("message_iterators", funcName,
+		func(f *File) []string { return f.MessageIterators }, func(l *Library) *[]string { return &l.MessageIterators },
+		func(ix *Index, _ *Library, n string) { ix.entry(n).Iterator = true }),
 }
 
 // nameKind is the kind of name a list role holds; it decides how each name is checked.

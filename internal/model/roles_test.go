@@ -179,6 +179,7 @@ func TestRoleRows(t *testing.T) {
 			bad:   "generated:\n  - imports: a/orm\n    kind: sql.write\n    relative: [add]\n", want: "5:16: a relative setter prefix",
 		},
 	}
+	cases["message_iterators"] = listCase("message_iterators", func(e *Entry) bool { return e.Iterator })
 	for _, r := range roles {
 		tc, ok := cases[r.key]
 		if !ok {

@@ -301,30 +301,6 @@ func (j *Judge) stmtText(e ast.Expr, depth int) string {
 	return strval.Hole
 }
 
-// batchEffect classifies the statements queued on a pgx batch (b.Queue(sql, ...)) in view.
-func (j *Judge) batchEffect(mk mkEffect, batch ast.Expr) *effect.Effect {
-	v := j.Defs.RootVar(batch)
-	var worst *effect.Effect
-	found := false
-	if v != nil {
-		for _, c := range j.Defs.CallsOn(v) {
-			sel := ast.Unparen(c.Fun).(*ast.SelectorExpr)
-			if sel.Sel.Name != "Queue" || len(c.Args) == 0 {
-				continue
-			}
-			found = true
-			e := j.sqlEffect(mk, j.Defs.Text(c.Args[0]), false, c.Args[1:])
-			if e != nil && (worst == nil || e.Worse(*worst)) {
-				worst = e
-			}
-		}
-	}
-	if !found {
-		return mk(effect.Unprotected, "SQL write not safe to repeat: statements queued on the batch not known")
-	}
-	return worst
-}
-
 // chainGuarded reports whether the receiver chain of a builder call (x.A().B().Create(v)),
 // followed through local variables, calls a chain guard or builds a guard type's literal.
 func (j *Judge) chainGuarded(call *ast.CallExpr) bool {
@@ -384,18 +360,28 @@ func (j *Judge) GeneratedGuard(call *ast.CallExpr) (effect.Kind, string) {
 
 // producerTxn returns where the producer a send is made on has the consumed offset added to
 // its transaction (a txn_offsets call, sarama's AddMessageToTxn, on the same receiver
-// expression), or "". Like the request rules, it is flow-insensitive: the call may be
-// anywhere the receiver's variable is used.
+// expression), or "". A producer got from an accessor without arguments of that receiver
+// (franz-go's sess.Client() of a GroupTransactSession) is the same producer. Like the
+// request rules, it is flow-insensitive: the call may be anywhere the receiver's variable is
+// used.
 func (j *Judge) producerTxn(call *ast.CallExpr) string {
 	sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
 	if !ok {
 		return ""
 	}
-	v := j.Defs.RootVar(sel.X)
+	x := sel.X
+	if acc, ok := ast.Unparen(x).(*ast.CallExpr); ok && len(acc.Args) == 0 {
+		if s, ok := ast.Unparen(acc.Fun).(*ast.SelectorExpr); ok {
+			if _, method := j.info().Selections[s]; method {
+				x = s.X
+			}
+		}
+	}
+	v := j.Defs.RootVar(x)
 	if v == nil {
 		return ""
 	}
-	recv := types.ExprString(sel.X)
+	recv := types.ExprString(x)
 	for _, c := range j.Defs.CallsOn(v) {
 		fn, ok := typeutil.Callee(j.info(), c).(*types.Func)
 		if !ok || !j.Models.Of(fn.Origin()).TxnOffset {

@@ -1,0 +1,186 @@
+package sinks
+
+import (
+	"go/ast"
+	"go/types"
+
+	"golang.org/x/tools/go/types/typeutil"
+
+	"github.com/chokaq/idemlint/internal/effect"
+	"github.com/chokaq/idemlint/internal/strval"
+)
+
+// Batches (pgx.Batch): the statements queued on the batch decide its effect. They are
+// queued on the batch variable itself (b.Queue(sql, args...)), or by a helper of the package
+// the batch is handed to (queueAll(b, stmts)), and the text is a constant, or each element
+// of a []string ranged over: a literal, or constants appended to it
+// (stmts = append(stmts, "INSERT ..."); for _, s := range stmts { b.Queue(s) }).
+
+// maxBatchHelpers bounds how deep helpers that hand the batch on are followed.
+const maxBatchHelpers = 2
+
+// batchEffect judges a batch by the worst statement queued on it; a batch with no Queue in
+// view is reported as not known.
+func (j *Judge) batchEffect(mk mkEffect, batch ast.Expr) *effect.Effect {
+	var worst *effect.Effect
+	found := false
+	if v := j.Defs.RootVar(batch); v != nil {
+		for _, q := range j.queued(v, nil, 0) {
+			found = true
+			for _, text := range q.texts {
+				e := j.sqlEffect(mk, text, false, q.call.Args[1:])
+				if e != nil && (worst == nil || e.Worse(*worst)) {
+					worst = e
+				}
+			}
+		}
+	}
+	if !found {
+		return mk(effect.Unprotected, "SQL write not safe to repeat: statements queued on the batch not known")
+	}
+	return worst
+}
+
+// queuedStmt is a Queue call and the texts its statement argument may have.
+type queuedStmt struct {
+	call  *ast.CallExpr
+	texts []string
+}
+
+// queued returns the Queue calls made on v, and those of the package's functions v is
+// handed to (on the parameter it arrives in); args maps the parameters of the function
+// being read to the caller's arguments, nil at the top.
+func (j *Judge) queued(v *types.Var, args map[*types.Var]ast.Expr, depth int) []queuedStmt {
+	var out []queuedStmt
+	for _, c := range j.Defs.CallsOn(v) {
+		sel, ok := ast.Unparen(c.Fun).(*ast.SelectorExpr)
+		if !ok || sel.Sel.Name != "Queue" || len(c.Args) == 0 {
+			continue
+		}
+		out = append(out, queuedStmt{call: c, texts: j.queuedTexts(c.Args[0], args)})
+	}
+	if depth >= maxBatchHelpers {
+		return out
+	}
+	for _, c := range j.Defs.Passes(v) {
+		fn := typeutil.StaticCallee(j.info(), c)
+		if fn == nil || fn.Pkg() != v.Pkg() {
+			continue
+		}
+		sig := fn.Origin().Signature()
+		inner := map[*types.Var]ast.Expr{}
+		var param *types.Var
+		for i, a := range c.Args {
+			if i >= sig.Params().Len() {
+				break
+			}
+			p := sig.Params().At(i)
+			inner[p] = j.through(a, args)
+			if id, isID := ast.Unparen(a).(*ast.Ident); isID && j.info().Uses[id] == v {
+				param = p
+			}
+		}
+		if param != nil {
+			out = append(out, j.queued(param, inner, depth+1)...)
+		}
+	}
+	return out
+}
+
+// through returns the caller's expression for e when e names a parameter args maps.
+func (j *Judge) through(e ast.Expr, args map[*types.Var]ast.Expr) ast.Expr {
+	if id, ok := ast.Unparen(e).(*ast.Ident); ok {
+		if v, ok := j.info().Uses[id].(*types.Var); ok {
+			if a, ok := args[v]; ok {
+				return a
+			}
+		}
+	}
+	return e
+}
+
+// queuedTexts returns the texts a queued statement may have: its own text, or, for the
+// value variable of a range over a []string, the text of each element.
+func (j *Judge) queuedTexts(arg ast.Expr, args map[*types.Var]ast.Expr) []string {
+	id, ok := ast.Unparen(arg).(*ast.Ident)
+	if !ok {
+		return []string{j.Defs.Text(arg)}
+	}
+	v, _ := j.info().Uses[id].(*types.Var)
+	over := ast.Expr(nil)
+	if v != nil {
+		over = j.Defs.RangedOver(v)
+	}
+	if over == nil {
+		return []string{j.Defs.Text(j.through(arg, args))}
+	}
+	if texts := j.sliceTexts(j.through(over, args)); len(texts) > 0 {
+		return texts
+	}
+	return []string{j.Defs.Text(arg)}
+}
+
+// sliceTexts returns the texts of the elements of a []string variable built from a literal
+// and appends in view (s := []string{...}; s = append(s, "...")), or nil when a definition
+// is something else (the slice comes from elsewhere).
+func (j *Judge) sliceTexts(e ast.Expr) []string {
+	e = ast.Unparen(e)
+	if lit, ok := e.(*ast.CompositeLit); ok {
+		return j.elementTexts(lit.Elts)
+	}
+	id, ok := e.(*ast.Ident)
+	if !ok {
+		return nil
+	}
+	w, _ := j.info().Uses[id].(*types.Var)
+	if w == nil {
+		return nil
+	}
+	var texts []string
+	for _, d := range j.Defs.Defs(w) {
+		switch d := ast.Unparen(d).(type) {
+		case *ast.CompositeLit:
+			texts = append(texts, j.elementTexts(d.Elts)...)
+		case *ast.CallExpr:
+			if !j.isBuiltin(d, "append") && !j.isBuiltin(d, "make") {
+				return nil
+			}
+			if j.isBuiltin(d, "append") && d.Ellipsis != 0 {
+				return nil // append(s, more...): elements from elsewhere
+			}
+			if j.isBuiltin(d, "append") && len(d.Args) > 1 {
+				texts = append(texts, j.elementTexts(d.Args[1:])...)
+			}
+		case *ast.Ident:
+			if d.Name != "nil" {
+				return nil
+			}
+		default:
+			return nil
+		}
+	}
+	return texts
+}
+
+// elementTexts returns the text of each element expression.
+func (j *Judge) elementTexts(elts []ast.Expr) []string {
+	out := make([]string, 0, len(elts))
+	for _, el := range elts {
+		if t := j.Defs.Text(el); t != "" {
+			out = append(out, t)
+		} else {
+			out = append(out, strval.Hole)
+		}
+	}
+	return out
+}
+
+// isBuiltin reports whether call calls the predeclared function name.
+func (j *Judge) isBuiltin(call *ast.CallExpr, name string) bool {
+	id, ok := ast.Unparen(call.Fun).(*ast.Ident)
+	if !ok || id.Name != name {
+		return false
+	}
+	_, ok = j.info().Uses[id].(*types.Builtin)
+	return ok
+}

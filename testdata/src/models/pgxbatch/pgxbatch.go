@@ -1,0 +1,71 @@
+// Package pgxbatch exercises the pgx model's batches: statements gathered in a []string by // want package:"has effects"
+// appends of constants and queued on the batch in a loop, or by a helper the batch is
+// handed to.
+package pgxbatch
+
+import (
+	"context"
+
+	"github.com/hibiken/asynq"
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
+)
+
+var pool *pgxpool.Pool
+
+// queueAll queues each statement on the batch.
+func queueAll(b *pgx.Batch, stmts []string, id string) {
+	for _, s := range stmts {
+		b.Queue(s, id)
+	}
+}
+
+// Settle gathers an update and an insert without conflict handling, queued by the helper.
+func Settle(ctx context.Context, t *asynq.Task) error { // want Settle:`effects sql.write:unprotected\(\(\*pgxpool.Pool\).SendBatch\)`
+	var stmts []string
+	stmts = append(stmts, "UPDATE orders SET status = 'settled' WHERE id = $1")
+	stmts = append(stmts, "INSERT INTO ledger (order_id) VALUES ($1)")
+	b := &pgx.Batch{}
+	queueAll(b, stmts, string(t.Payload()))
+	return pool.SendBatch(ctx, b).Close() // want `handler Settle: SQL write not safe to repeat: INSERT without conflict handling \(Settle -> \(\*pgxpool.Pool\).SendBatch\); missing: key, enforcement$`
+}
+
+// SettleSafe gathers the same statements made safe to repeat.
+func SettleSafe(ctx context.Context, t *asynq.Task) error { // want SettleSafe:`effects sql.write:protected\(\(\*pgxpool.Pool\).SendBatch\)`
+	var stmts []string
+	stmts = append(stmts, "UPDATE orders SET status = 'settled' WHERE id = $1")
+	stmts = append(stmts, "INSERT INTO ledger (order_id) VALUES ($1) ON CONFLICT (order_id) DO NOTHING")
+	b := &pgx.Batch{}
+	queueAll(b, stmts, string(t.Payload()))
+	return pool.SendBatch(ctx, b).Close()
+}
+
+// Inline queues a literal list in a loop of its own: a relative update.
+func Inline(ctx context.Context, t *asynq.Task) error { // want Inline:`effects sql.write:unprotected\(\(\*pgxpool.Pool\).SendBatch\)`
+	stmts := []string{
+		"UPDATE accounts SET balance = balance - 10 WHERE id = $1",
+		"DELETE FROM holds WHERE account_id = $1",
+	}
+	b := &pgx.Batch{}
+	for _, s := range stmts {
+		b.Queue(s, string(t.Payload()))
+	}
+	return pool.SendBatch(ctx, b).Close() // want `handler Inline: SQL write not safe to repeat: relative UPDATE of balance \(Inline -> \(\*pgxpool.Pool\).SendBatch\); missing: key, enforcement$`
+}
+
+// InlineSafe queues converging statements in a loop.
+func InlineSafe(ctx context.Context, t *asynq.Task) error { // want InlineSafe:`effects sql.write:protected\(\(\*pgxpool.Pool\).SendBatch\)`
+	stmts := []string{"UPDATE accounts SET frozen = true WHERE id = $1", "DELETE FROM holds WHERE account_id = $1"}
+	b := &pgx.Batch{}
+	for _, s := range stmts {
+		b.Queue(s, string(t.Payload()))
+	}
+	return pool.SendBatch(ctx, b).Close()
+}
+
+// Unknown queues statements it is given: their text is not in view.
+func Unknown(ctx context.Context, stmts []string) error { // want Unknown:`effects sql.write:unprotected\(\(\*pgxpool.Pool\).SendBatch\)`
+	b := &pgx.Batch{}
+	queueAll(b, stmts, "")
+	return pool.SendBatch(ctx, b).Close()
+}
