@@ -5,6 +5,7 @@
 //
 //	idemlint [flags] [packages]                 check, print findings
 //	idemlint report [flags] [packages]          write the handler inventory (HTML or Markdown)
+//	idemlint cache clean|dir                    empty the result cache, or print where it is
 //	idemlint help [report]                      usage
 //	idemlint version                            the version of this build
 //	go vet -vettool=$(command -v idemlint) [packages]
@@ -57,6 +58,8 @@ func command(args []string, stdout, stderr io.Writer) int {
 		switch args[0] {
 		case "report":
 			return report(args[1:], stdout, stderr)
+		case "cache":
+			return cacheCommand(args[1:], stdout, stderr)
 		case "help":
 			return help(args[1:], stdout, stderr)
 		case "version":
