@@ -9,6 +9,8 @@
 // as a miss and is recomputed. Two processes that write the same entry at once each rename
 // a complete file; the last rename wins and both files are valid.
 //
+// Entries not used for five days are trimmed, as the go command trims its build cache.
+//
 // Where it lives follows the Go tools: $IDEMLINT_CACHE if set ("off" turns caching off),
 // else idemlint under os.UserCacheDir().
 package cache
@@ -25,6 +27,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 )
 
 // EnvVar names the environment variable that places the cache or turns it off.
@@ -116,13 +119,22 @@ func (c *Cache) path(k Key) string {
 }
 
 // Get returns the data stored under key, or ok false when there is none or the entry is
-// not whole and valid (corrupt, truncated, another format version, another key).
+// not whole and valid (corrupt, truncated, another format version, another key). An entry
+// read is marked used (its modification time, at most once an hour), so that Trim keeps it.
 func (c *Cache) Get(k Key) (data []byte, ok bool) {
-	raw, err := os.ReadFile(c.path(k))
+	name := c.path(k)
+	raw, err := os.ReadFile(name)
 	if err != nil {
 		return nil, false
 	}
-	return decode(k, raw)
+	data, ok = decode(k, raw)
+	if ok {
+		if st, err := os.Stat(name); err == nil && time.Since(st.ModTime()) > markInterval {
+			now := time.Now()
+			os.Chtimes(name, now, now) // a failure only means the entry may be trimmed early
+		}
+	}
+	return data, ok
 }
 
 // decode checks an entry file and returns its data.
@@ -198,6 +210,40 @@ func writeAtomic(dir, name string, data []byte) error {
 	return nil
 }
 
+// Entries not used for trimAge are removed, by a trim at most once per trimInterval; an
+// entry read is marked used at most once per markInterval (the go command's build cache
+// keeps the same habits), so that a cache kept between CI runs does not grow forever.
+const (
+	trimAge      = 5 * 24 * time.Hour
+	trimInterval = 24 * time.Hour
+	markInterval = time.Hour
+)
+
+// Trim removes the entries not used for five days, unless the cache was trimmed in the
+// last day. Errors are ignored: a trim is housekeeping, and another process may be
+// trimming the same directory.
+func (c *Cache) Trim() {
+	stamp := filepath.Join(c.dir, "trim.txt")
+	if st, err := os.Stat(stamp); err == nil && time.Since(st.ModTime()) < trimInterval {
+		return
+	}
+	writeAtomic(c.dir, stamp, []byte(time.Now().UTC().Format(time.RFC3339)+"\n"))
+	subdirs, _ := os.ReadDir(c.dir)
+	cutoff := time.Now().Add(-trimAge)
+	for _, d := range subdirs {
+		if !d.IsDir() || len(d.Name()) != 2 {
+			continue
+		}
+		sub := filepath.Join(c.dir, d.Name())
+		files, _ := os.ReadDir(sub)
+		for _, f := range files {
+			if info, err := f.Info(); err == nil && info.ModTime().Before(cutoff) {
+				os.Remove(filepath.Join(sub, f.Name()))
+			}
+		}
+	}
+}
+
 // Clean removes every entry (and leftover temporary file) from the cache directory, and
 // the directory itself when nothing else is in it.
 func Clean(dir string) error {
@@ -212,7 +258,7 @@ func Clean(dir string) error {
 	for _, e := range entries {
 		name := e.Name()
 		// Only what this package writes: a directory holding nothing else can be removed.
-		if e.IsDir() && len(name) == 2 || name == "README" || strings.HasPrefix(name, ".tmp-") {
+		if (e.IsDir() && len(name) == 2) || name == "README" || name == "trim.txt" || strings.HasPrefix(name, ".tmp-") {
 			errs = append(errs, os.RemoveAll(filepath.Join(dir, name)))
 		}
 	}

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 )
 
 func key(s string) Key {
@@ -274,5 +275,38 @@ func TestDefaultDir(t *testing.T) {
 	t.Setenv("HOME", "/home/u")
 	if dir, off, err := DefaultDir(); err != nil || off || !strings.HasSuffix(dir, "idemlint") {
 		t.Errorf("default: %q, off=%v, %v", dir, off, err)
+	}
+}
+
+// Trim removes entries unused for five days and keeps the others; a read marks an entry
+// used; a second trim within a day does nothing.
+func TestTrim(t *testing.T) {
+	c, err := Open(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	old := time.Now().Add(-6 * 24 * time.Hour)
+	for _, name := range []string{"stale", "read", "fresh"} {
+		if err := c.Put(key(name), []byte(name)); err != nil {
+			t.Fatal(err)
+		}
+		if name != "fresh" {
+			os.Chtimes(c.path(key(name)), old, old)
+		}
+	}
+	if _, ok := c.Get(key("read")); !ok {
+		t.Fatal("entry not read")
+	}
+	c.Trim()
+	for name, want := range map[string]bool{"stale": false, "read": true, "fresh": true} {
+		if _, ok := c.Get(key(name)); ok != want {
+			t.Errorf("after Trim, %s: present %v, want %v", name, ok, want)
+		}
+	}
+	c.Put(key("later"), []byte("x"))
+	os.Chtimes(c.path(key("later")), old, old)
+	c.Trim() // trimmed less than a day ago: nothing happens
+	if _, ok := c.Get(key("later")); !ok {
+		t.Error("a second Trim within a day removed an entry")
 	}
 }

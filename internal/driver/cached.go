@@ -59,6 +59,7 @@ func runCached(cfg Config, start time.Time, progress *progress) (*Output, error)
 		if err := cfg.Cache.Put(key, data); err != nil && verbose {
 			log.Printf("cache: %v", err)
 		}
+		cfg.Cache.Trim()
 	}
 	return out, nil
 }

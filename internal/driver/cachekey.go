@@ -30,7 +30,8 @@ const metadataMode = packages.NeedName | packages.NeedFiles | packages.NeedImpor
 
 // goEnvVars are the go command's settings that can change which files make a package or
 // how they type-check; go env reports them with go env -w settings and defaults applied.
-var goEnvVars = []string{"GOVERSION", "GOROOT", "GOMODCACHE", "GOOS", "GOARCH", "CGO_ENABLED", "GOFLAGS", "GOEXPERIMENT", "GOWORK", "GOAMD64", "GOARM64", "GO386", "GOARM", "GOPATH", "GOTOOLCHAIN"}
+var goEnvVars = []string{"GOVERSION", "GOROOT", "GOMODCACHE", "GOOS", "GOARCH", "CGO_ENABLED", "GOFLAGS", "GOEXPERIMENT", "GOWORK",
+	"GOAMD64", "GOARM64", "GO386", "GOARM", "GOPATH", "GOTOOLCHAIN", "CC", "CGO_CFLAGS", "CGO_CPPFLAGS", "CGO_CXXFLAGS", "CGO_LDFLAGS"}
 
 // keyInputs is what the package keys are computed against.
 type keyInputs struct {
