@@ -150,6 +150,11 @@ func TestCacheCommand(t *testing.T) {
 	if _, err := os.Stat(dir); !os.IsNotExist(err) {
 		t.Errorf("$%s=off: the cache directory was made (%v)", cache.EnvVar, err)
 	}
+	for _, args := range [][]string{{"help", "cache"}, {"cache", "-h"}} {
+		if out, code := inProcessAll(t, pkgDir, args...); code != exitClean || !strings.Contains(out, "idemlint cache clean") {
+			t.Errorf("%v: exit %d, %q", args, code, out)
+		}
+	}
 	for _, args := range [][]string{{"cache"}, {"cache", "purge"}, {"cache", "clean", "x"}} {
 		if _, code := inProcessAll(t, pkgDir, args...); code != exitUsage {
 			t.Errorf("%v: exit %d, want %d", args, code, exitUsage)

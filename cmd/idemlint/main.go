@@ -6,7 +6,7 @@
 //	idemlint [flags] [packages]                 check, print findings
 //	idemlint report [flags] [packages]          write the handler inventory (HTML or Markdown)
 //	idemlint cache clean|dir                    empty the result cache, or print where it is
-//	idemlint help [report]                      usage
+//	idemlint help [report|cache]                usage
 //	idemlint version                            the version of this build
 //	go vet -vettool=$(command -v idemlint) [packages]
 //
@@ -74,7 +74,7 @@ func command(args []string, stdout, stderr io.Writer) int {
 	return check(args, stdout, stderr)
 }
 
-// help prints the usage of the check (no topic) or of report.
+// help prints the usage of the check (no topic), of report or of cache.
 func help(topics []string, stdout, stderr io.Writer) int {
 	switch strings.Join(topics, " ") {
 	case "":
@@ -85,8 +85,10 @@ func help(topics []string, stdout, stderr io.Writer) int {
 		fs, _ := newReportFlags()
 		fs.SetOutput(stdout)
 		fs.Usage()
+	case "cache":
+		fmt.Fprint(stdout, cacheUsage)
 	default:
-		fmt.Fprintf(stderr, "idemlint: help %s: unknown topic; try idemlint help, or idemlint help report\n", strings.Join(topics, " "))
+		fmt.Fprintf(stderr, "idemlint: help %s: unknown topic; try idemlint help, idemlint help report or idemlint help cache\n", strings.Join(topics, " "))
 		return exitUsage
 	}
 	return exitClean
