@@ -6,13 +6,22 @@
 # the bytes of facts idemlint exports, and idemlint against the floor on a generated layered
 # module (cmd/layered) where the program-wide link does work. Ratios, not absolute times.
 #
+# idemlint's result cache is measured in the same runs, on both modules: cold (-cache=off,
+# and with an empty cache, which adds computing the keys), warm (the cache the cold run
+# filled, nothing changed: against staticcheck's warm run on its own filled cache) and
+# one-change (one handler file edited, the same cache).
+#
 #   bench/bench.sh            # from the repository root or bench/
 #   RUNS=5 bench/bench.sh
+#   VET=0 bench/bench.sh      # without go vet (a cold go vet run takes minutes)
 set -euo pipefail
 cd "$(dirname "$0")"
 runs=${RUNS:-3}
+vet=${VET:-1}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
+# No run reads or fills the user's cache: the cached modes name their own directories.
+export IDEMLINT_CACHE=off
 
 echo "building idemlint, floor and staticcheck v0.8.2" >&2
 go build -o "$work/idemlint" github.com/chokaq/idemlint/cmd/idemlint
@@ -23,6 +32,33 @@ go list -deps ./corpus >/dev/null # download and warm the module cache
 npkg=$(go list -deps ./corpus | wc -l)
 echo "corpus: $npkg packages in the import closure" >&2
 
+# The corpus is measured in a copy of this module (its replace made absolute) with one
+# handler file added, which the one-change runs edit.
+repo=$(cd .. && pwd)
+mkdir -p "$work/bench"
+cp -r go.mod go.sum corpus "$work/bench/"
+(cd "$work/bench" && go mod edit -replace "github.com/chokaq/idemlint=$repo")
+cat >"$work/bench/corpus/handler.go" <<'GO'
+package corpus
+
+import (
+	"context"
+	"database/sql"
+
+	"github.com/hibiken/asynq"
+)
+
+var db *sql.DB
+
+// Register hands the handler to asynq: the one-change runs edit this file.
+func Register(mux *asynq.ServeMux) { mux.HandleFunc("charge", handleCharge) }
+
+func handleCharge(ctx context.Context, t *asynq.Task) error {
+	_, err := db.ExecContext(ctx, "INSERT INTO charges (payload) VALUES ($1)", t.Payload())
+	return err
+}
+GO
+
 # measure NAME CMD...: one run, appending "wall cpu rss_kib" to $work/NAME.
 measure() {
   local name=$1
@@ -30,7 +66,7 @@ measure() {
   /usr/bin/time -f "%e %U %S %M" -o "$work/time.out" "$@" >/dev/null 2>"$work/$name.stderr" || {
     local code=$?
     # idemlint exits 3 with findings, staticcheck 1 with problems, go vet 1 with reports.
-    case "$name:$code" in idemlint:3 | layered-idemlint:3 | staticcheck:1 | vet:1) ;; *)
+    case "$name:$code" in idemlint*:3 | layered-idemlint*:3 | staticcheck*:1 | vet:1) ;; *)
       echo "$name failed ($code):" >&2
       tail -5 "$work/$name.stderr" >&2
       exit 1
@@ -41,14 +77,30 @@ measure() {
   tail -n 1 "$work/time.out" | awk '{printf "%s %.2f %s\n", $1, $2+$3, $4}' >>"$work/m.$name"
 }
 
+# cached NAME CACHE DIR FILE ARGS...: in DIR, the cold run with CACHE empty (it fills it),
+# the warm run on it, and a run after an edit of FILE (a comment appended), all with ARGS.
+cached() {
+  local name=$1 cache=$2 dir=$3 file=$4
+  shift 4
+  (cd "$dir" && measure "$name-cached-cold" "$work/idemlint" -q -cache="$cache" "$@")
+  (cd "$dir" && measure "$name-warm" "$work/idemlint" -q -cache="$cache" "$@")
+  echo "// edited by bench.sh run $(date +%s%N)" >>"$dir/$file"
+  (cd "$dir" && measure "$name-one-change" "$work/idemlint" -q -cache="$cache" "$@")
+}
+
 for i in $(seq "$runs"); do
   echo "run $i/$runs" >&2
-  measure idemlint "$work/idemlint" -q -program=patterns ./corpus
-  measure floor "$work/floor" ./corpus
-  # staticcheck and go vet keep result caches: give each run an empty one, so every run
-  # analyses everything (go vet's cache also holds compiled export data: it compiles too).
-  measure staticcheck env STATICCHECK_CACHE="$work/sc-cache-$i" "$work/staticcheck" ./corpus
-  measure vet env GOCACHE="$work/go-cache-$i" go vet ./corpus
+  (cd "$work/bench" && measure idemlint "$work/idemlint" -q -cache=off -program=patterns ./corpus)
+  cached idemlint "$work/ic-$i" "$work/bench" corpus/handler.go -program=patterns ./corpus
+  (cd "$work/bench" && measure floor "$work/floor" ./corpus)
+  # staticcheck and go vet keep result caches: give each cold run an empty one, so every
+  # run analyses everything (go vet's cache also holds compiled export data: it compiles
+  # too). staticcheck's warm run reads the cache its cold run filled.
+  (cd "$work/bench" && measure staticcheck env STATICCHECK_CACHE="$work/sc-cache-$i" "$work/staticcheck" ./corpus)
+  (cd "$work/bench" && measure staticcheck-warm env STATICCHECK_CACHE="$work/sc-cache-$i" "$work/staticcheck" ./corpus)
+  if [ "$vet" != 0 ]; then
+    (cd "$work/bench" && measure vet env GOCACHE="$work/go-cache-$i" go vet ./corpus)
+  fi
 done
 
 # The layered module: handlers reach their stores only through interfaces wired in main, so
@@ -56,22 +108,35 @@ done
 go run ./cmd/layered -n "${LAYERED:-100}" "$work/layered"
 for i in $(seq "$runs"); do
   echo "layered run $i/$runs" >&2
-  (cd "$work/layered" && measure layered-idemlint "$work/idemlint" -q ./... && measure layered-floor "$work/floor" ./...)
+  (cd "$work/layered" && measure layered-idemlint "$work/idemlint" -q -cache=off ./... && measure layered-floor "$work/floor" ./...)
+  cached layered-idemlint "$work/lc-$i" "$work/layered" d000/api/api.go ./...
 done
 
 median() { sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
 col() { awk -v c="$2" '{print $c}' "$work/m.$1" | median; }
 
-printf '\n%-12s %10s %10s %12s\n' tool "wall (s)" "cpu (s)" "peak RSS MiB"
-for t in idemlint floor staticcheck vet; do
-  printf '%-12s %10s %10s %12.0f\n' "$t" "$(col "$t" 1)" "$(col "$t" 2)" "$(awk -v k="$(col "$t" 3)" 'BEGIN {print k / 1024}')"
+tools="idemlint idemlint-cached-cold idemlint-warm idemlint-one-change floor staticcheck staticcheck-warm"
+[ "$vet" != 0 ] && tools="$tools vet"
+tools="$tools layered-idemlint layered-idemlint-cached-cold layered-idemlint-warm layered-idemlint-one-change layered-floor"
+printf '\n%-30s %10s %10s %12s\n' tool "wall (s)" "cpu (s)" "peak RSS MiB"
+for t in $tools; do
+  printf '%-30s %10s %10s %12.0f\n' "$t" "$(col "$t" 1)" "$(col "$t" 2)" "$(awk -v k="$(col "$t" 3)" 'BEGIN {print k / 1024}')"
 done
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN {printf "%.2f", a / b}'; }
+# r NAME OTHER COLUMN: the ratio of two medians (1 wall, 2 CPU, 3 peak RSS).
+r() { ratio "$(col "$1" "$3")" "$(col "$2" "$3")"; }
 echo
-echo "idemlint / floor:        wall $(ratio "$(col idemlint 1)" "$(col floor 1)")x (target <= 1.2)   peak RSS $(ratio "$(col idemlint 3)" "$(col floor 3)")x (target <= 1.3)"
-echo "idemlint / staticcheck:  wall $(ratio "$(col idemlint 1)" "$(col staticcheck 1)")x (target < 1)"
-echo "idemlint / go vet (cold): wall $(ratio "$(col idemlint 1)" "$(col vet 1)")x"
-echo "layered module (program-wide link), idemlint / floor: wall $(ratio "$(col layered-idemlint 1)" "$(col layered-floor 1)")x (target <= 1.0)   peak RSS $(ratio "$(col layered-idemlint 3)" "$(col layered-floor 3)")x (target <= 0.8)"
+echo "corpus:"
+echo "  idemlint / floor:          wall $(r idemlint floor 1)x (target <= 0.92)   peak RSS $(r idemlint floor 3)x (target <= 0.74)"
+echo "  idemlint / staticcheck:    wall $(r idemlint staticcheck 1)x (target < 1)"
+[ "$vet" != 0 ] && echo "  idemlint / go vet (cold):  wall $(r idemlint vet 1)x"
+echo "  cache: cold with an empty cache / cold without: wall $(r idemlint-cached-cold idemlint 1)x   CPU $(r idemlint-cached-cold idemlint 2)x"
+echo "  cache: warm / staticcheck warm: wall $(r idemlint-warm staticcheck-warm 1)x (target <= 1)   warm / cold: $(r idemlint-warm idemlint 1)x"
+echo "  cache: one change / cold:      wall $(r idemlint-one-change idemlint 1)x (target <= 0.3)"
+echo "layered module (program-wide link):"
+echo "  idemlint / floor:          wall $(r layered-idemlint layered-floor 1)x (target <= 1.0)   peak RSS $(r layered-idemlint layered-floor 3)x (target <= 0.8)"
+echo "  cache: cold with an empty cache / cold without: wall $(r layered-idemlint-cached-cold layered-idemlint 1)x"
+echo "  cache: warm / cold:        wall $(r layered-idemlint-warm layered-idemlint 1)x   one change / cold: $(r layered-idemlint-one-change layered-idemlint 1)x (target <= 0.3)"
 echo
 "$work/factsize" ./corpus
 
@@ -80,7 +145,7 @@ echo
 echo
 echo "robustness: idemlint -std over the whole standard library" >&2
 status=0
-"$work/idemlint" -std -format json -o "$work/std.json" std 2>"$work/std.stderr" || status=$?
+"$work/idemlint" -std -cache=off -format json -o "$work/std.json" std 2>"$work/std.stderr" || status=$?
 if [ "$status" -ne 0 ] || ! grep -q '"errors": \[\]' "$work/std.json"; then
   echo "robustness: exit status $status, errors over the standard library:" >&2
   grep -A5 '"errors"' "$work/std.json" >&2 || cat "$work/std.stderr" >&2

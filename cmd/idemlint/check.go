@@ -52,7 +52,7 @@ var checkGroups = []group{
 	{"Baseline", []string{"baseline", "write-baseline"}},
 	{"What to check (override .idemlint.yml)", []string{"disable", "enable", "decisions", "models", "builtin", "test", "tags", "program"}},
 	{"Fixes", []string{"fix", "diff"}},
-	{"Other", []string{"models-check", "json", "version"}},
+	{"Other", []string{"cache", "models-check", "json", "version"}},
 }
 
 func newCheckFlags() (*flag.FlagSet, *checkFlags) {
@@ -83,6 +83,7 @@ func newCheckFlags() (*flag.FlagSet, *checkFlags) {
 Usage:
   idemlint [flags] [packages]          check packages, e.g. ./...
   idemlint report [flags] [packages]   write the handler inventory (idemlint help report)
+  idemlint cache clean|dir             empty the result cache, or print where it is
   idemlint version                     print the version
   go vet -vettool=$(command -v idemlint) [packages]
 
@@ -120,6 +121,9 @@ func check(args []string, stdout, stderr io.Writer) int {
 	cfg, base, err := f.prepare(fs, stderr)
 	if err != nil {
 		return fail(stderr, err)
+	}
+	if f.fix || f.legacyJSON {
+		cfg.Cache = nil // both read the checker's graph, which the cache does not keep
 	}
 	stop, err := f.profile()
 	if err != nil {
@@ -421,7 +425,15 @@ func summary(run *result.Run, reported []*result.Finding) string {
 	if len(run.Errors) > 0 {
 		s += fmt.Sprintf(", %s", plural(len(run.Errors), "package error"))
 	}
-	return s + fmt.Sprintf(", %.1fs", run.Duration.Seconds())
+	return s + fmt.Sprintf(", %.1fs", run.Duration.Seconds()) + cachedNote(run)
+}
+
+// cachedNote marks a summary line of a run answered from the cache, as go test does.
+func cachedNote(run *result.Run) string {
+	if run.Cached {
+		return " (cached)"
+	}
+	return ""
 }
 
 func plural(n int, what string) string {
@@ -511,8 +523,11 @@ func isTerminal(w io.Writer) bool {
 // loadPackages loads what cfg names; the tests replace it to share loaded packages.
 var loadPackages = func(cfg driver.Config) (*driver.Loaded, error) { return driver.Load(cfg, nil) }
 
-// analyse loads and analyses.
+// analyse loads and analyses, or answers from the cache when cfg has one.
 func analyse(cfg driver.Config) (*driver.Output, error) {
+	if cfg.Cache != nil {
+		return driver.Run(cfg)
+	}
 	l, err := loadPackages(cfg)
 	if err != nil {
 		return nil, err

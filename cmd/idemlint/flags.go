@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/chokaq/idemlint/analyzer"
+	"github.com/chokaq/idemlint/internal/cache"
 	"github.com/chokaq/idemlint/internal/config"
 	"github.com/chokaq/idemlint/internal/driver"
 	"github.com/chokaq/idemlint/internal/effect"
@@ -27,6 +28,7 @@ type common struct {
 	debug    string
 	baseline string
 	std      bool
+	cache    string
 
 	disable, enable, models, decisions string
 	builtin                            bool
@@ -46,6 +48,7 @@ func (c *common) register(fs *flag.FlagSet) {
 	fs.StringVar(&c.program, "program", "module", "what the program-wide link sees: module (every package of the main module, whatever the patterns name; findings only for the patterns' packages) or patterns")
 	fs.StringVar(&c.tags, "tags", "", "comma-separated build tags to load packages with")
 	fs.BoolVar(&c.quiet, "q", false, "quiet: no progress line and no summary line on stderr")
+	fs.StringVar(&c.cache, "cache", "", "the result cache's directory, or off (default $"+cache.EnvVar+", else idemlint in the user's cache directory; see idemlint cache)")
 	fs.StringVar(&c.debug, "debug", "", `debug flags, any subset of "fpstv" (facts, sequential, sanity, timing, verbose)`)
 }
 
@@ -131,6 +134,9 @@ func (c *common) config(fs *flag.FlagSet, patterns []string, stderr io.Writer) (
 	}
 	if !c.quiet && isTerminal(stderr) {
 		cfg.Progress = stderr
+	}
+	if c.debug == "" { // -debug asks for what only an analysis shows (timing, facts, logs)
+		cfg.Cache = openCache(c.cache, stderr)
 	}
 	return cfg, nil
 }

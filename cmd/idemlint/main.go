@@ -5,7 +5,8 @@
 //
 //	idemlint [flags] [packages]                 check, print findings
 //	idemlint report [flags] [packages]          write the handler inventory (HTML or Markdown)
-//	idemlint help [report]                      usage
+//	idemlint cache clean|dir                    empty the result cache, or print where it is
+//	idemlint help [report|cache]                usage
 //	idemlint version                            the version of this build
 //	go vet -vettool=$(command -v idemlint) [packages]
 //
@@ -57,6 +58,8 @@ func command(args []string, stdout, stderr io.Writer) int {
 		switch args[0] {
 		case "report":
 			return report(args[1:], stdout, stderr)
+		case "cache":
+			return cacheCommand(args[1:], stdout, stderr)
 		case "help":
 			return help(args[1:], stdout, stderr)
 		case "version":
@@ -71,7 +74,7 @@ func command(args []string, stdout, stderr io.Writer) int {
 	return check(args, stdout, stderr)
 }
 
-// help prints the usage of the check (no topic) or of report.
+// help prints the usage of the check (no topic), of report or of cache.
 func help(topics []string, stdout, stderr io.Writer) int {
 	switch strings.Join(topics, " ") {
 	case "":
@@ -82,8 +85,10 @@ func help(topics []string, stdout, stderr io.Writer) int {
 		fs, _ := newReportFlags()
 		fs.SetOutput(stdout)
 		fs.Usage()
+	case "cache":
+		fmt.Fprint(stdout, cacheUsage)
 	default:
-		fmt.Fprintf(stderr, "idemlint: help %s: unknown topic; try idemlint help, or idemlint help report\n", strings.Join(topics, " "))
+		fmt.Fprintf(stderr, "idemlint: help %s: unknown topic; try idemlint help, idemlint help report or idemlint help cache\n", strings.Join(topics, " "))
 		return exitUsage
 	}
 	return exitClean

@@ -11,6 +11,8 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/chokaq/idemlint/internal/cache"
 )
 
 var (
@@ -41,6 +43,8 @@ func build(t *testing.T) string {
 }
 
 func TestMain(m *testing.M) {
+	// No test reads or fills the user's result cache: those that test it name their own.
+	os.Setenv(cache.EnvVar, cache.Off)
 	code := m.Run()
 	if binPath != "" {
 		os.RemoveAll(filepath.Dir(binPath))

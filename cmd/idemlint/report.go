@@ -12,6 +12,7 @@ import (
 	"github.com/chokaq/idemlint/internal/baseline"
 	"github.com/chokaq/idemlint/internal/driver"
 	"github.com/chokaq/idemlint/internal/inventory"
+	"github.com/chokaq/idemlint/internal/result"
 )
 
 type reportFlags struct {
@@ -23,6 +24,7 @@ var reportGroups = []group{
 	{"Output", []string{"o", "format", "title", "q"}},
 	{"Findings", []string{"baseline"}},
 	{"What to check (override .idemlint.yml)", []string{"disable", "enable", "decisions", "models", "builtin", "test", "tags", "program"}},
+	{"Other", []string{"cache"}},
 }
 
 func newReportFlags() (*flag.FlagSet, *reportFlags) {
@@ -80,7 +82,7 @@ func report(args []string, stdout, stderr io.Writer) int {
 		return fail(stderr, fmt.Errorf("report: %v", err))
 	}
 	if !f.quiet {
-		printReportSummary(stderr, view.Summary, f.output, run.Duration)
+		printReportSummary(stderr, view.Summary, f.output, run)
 	}
 	if len(run.Errors) > 0 {
 		return exitError
@@ -153,11 +155,11 @@ func (f *reportFlags) render(stdout io.Writer, view *inventory.View) error {
 
 // printReportSummary prints the closing line: the counts a reader checks first, and
 // where the report went.
-func printReportSummary(stderr io.Writer, s inventory.Summary, output string, took time.Duration) {
+func printReportSummary(stderr io.Writer, s inventory.Summary, output string, run *result.Run) {
 	where := ""
 	if output != "" {
 		where = " in " + output
 	}
-	fmt.Fprintf(stderr, "idemlint report: %s (%d protected, %d with findings), %s%s, %.1fs\n",
-		plural(s.Handlers, "handler"), s.Protected, s.WithFindings, plural(s.Findings, "finding"), where, took.Seconds())
+	fmt.Fprintf(stderr, "idemlint report: %s (%d protected, %d with findings), %s%s, %.1fs%s\n",
+		plural(s.Handlers, "handler"), s.Protected, s.WithFindings, plural(s.Findings, "finding"), where, run.Duration.Seconds(), cachedNote(run))
 }

@@ -24,6 +24,7 @@ import (
 	"golang.org/x/tools/go/packages"
 
 	"github.com/chokaq/idemlint/analyzer"
+	"github.com/chokaq/idemlint/internal/cache"
 	"github.com/chokaq/idemlint/internal/result"
 )
 
@@ -46,13 +47,18 @@ type Config struct {
 	// checks of facts), v (verbose log); t is handled by the caller from Graph.
 	Debug string
 
+	// Cache, when set, answers a run whose inputs are all unchanged from a stored result,
+	// without parsing or type-checking (see runCached). Output.Graph is nil then: a caller
+	// that needs the checker's graph (-fix, the legacy -json tree, -debug) leaves it unset.
+	Cache *cache.Cache
+
 	// fullSyntax parses every package in full, as go/packages does by default, even those
 	// the analysis skips whole (for tests that prove the trimming changes nothing).
 	fullSyntax bool
 }
 
 // Output is a finished run: the checker's graph (for -fix and the legacy -json tree) and
-// the result the formats read.
+// the result the formats read (Graph is nil when the result came from the cache).
 type Output struct {
 	Graph *checker.Graph
 	Run   *result.Run
@@ -65,6 +71,9 @@ type Output struct {
 func Run(cfg Config) (*Output, error) {
 	start := time.Now()
 	progress := newProgress(cfg.Progress)
+	if cfg.Cache != nil {
+		return runCached(cfg, start, progress)
+	}
 	pkgs, err := Load(cfg, progress)
 	if err != nil {
 		return nil, err

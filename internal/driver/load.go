@@ -29,12 +29,23 @@ func (e *ConfigError) Unwrap() error { return e.Err }
 // every other package of their main module (the wiring in cmd/ that a program-wide link
 // needs). named is the set of the patterns' package IDs when the program is wider, else nil.
 func load(cfg Config) (pkgs []*packages.Package, named map[string]bool, err error) {
-	patterns := cfg.Patterns
-	if !cfg.PatternsOnly {
-		if named, patterns, err = widen(cfg); err != nil {
-			return nil, nil, err
-		}
+	named, patterns, err := program(cfg)
+	if err != nil {
+		return nil, nil, err
 	}
+	return loadProgram(cfg, named, patterns)
+}
+
+// program returns the patterns that load the program (see load) and the named set.
+func program(cfg Config) (named map[string]bool, patterns []string, err error) {
+	if cfg.PatternsOnly {
+		return nil, cfg.Patterns, nil
+	}
+	return widen(cfg)
+}
+
+// loadProgram loads the patterns of program, with syntax and types, and checks them.
+func loadProgram(cfg Config, named map[string]bool, patterns []string) ([]*packages.Package, map[string]bool, error) {
 	conf := &packages.Config{
 		// The analyzer exchanges facts, so dependencies need syntax too.
 		Mode:       packages.LoadAllSyntax | packages.NeedModule,
@@ -48,7 +59,7 @@ func load(cfg Config) (pkgs []*packages.Package, named map[string]bool, err erro
 	if trim != nil {
 		conf.ParseFile = trim.parse
 	}
-	pkgs, err = packages.Load(conf, patterns...)
+	pkgs, err := packages.Load(conf, patterns...)
 	if err != nil {
 		return nil, nil, goError(err)
 	}

@@ -28,6 +28,7 @@ type Run struct {
 	Errors     []Error      // packages that could not be loaded or analysed
 	Disabled   []string     // effect kinds not reported (-disable)
 	Duration   time.Duration
+	Cached     bool // the run was answered from the result cache: nothing was loaded or analysed
 }
 
 // Tool names the program that made the run.

@@ -1,0 +1,145 @@
+package driver
+
+import (
+	"encoding/json"
+	"log"
+	"os"
+	"strconv"
+	"strings"
+	"time"
+
+	"golang.org/x/tools/go/packages"
+
+	"github.com/chokaq/idemlint/internal/cache"
+	"github.com/chokaq/idemlint/internal/result"
+)
+
+// runFormat names the layout and meaning of a stored run: change it whenever result.Run
+// or what the driver puts in it changes in a way this build's key would not tell.
+const runFormat = "run/1"
+
+// runCached is Run with a cache: the run's key is computed from the packages' metadata
+// (one go list, no parsing or type-checking), and on a hit the stored result is the run's.
+// On a miss the program is loaded and analysed as without a cache, and the result stored
+// when no package failed (a failure may come from outside the key: a module not yet
+// downloaded, a network error). A cache that cannot be read or written only costs time.
+func runCached(cfg Config, start time.Time, progress *progress) (*Output, error) {
+	named, patterns, err := program(cfg)
+	if err != nil {
+		return nil, err
+	}
+	verbose := dbg(cfg.Debug, 'v')
+	key, keyErr := cachedRunKey(cfg, named, patterns)
+	if keyErr != nil && verbose {
+		log.Printf("cache: no key, analysing without the cache: %v", keyErr)
+	}
+	if keyErr == nil {
+		if data, ok := cfg.Cache.Get(key); ok {
+			if run, err := decodeRun(data); err == nil {
+				if verbose {
+					log.Printf("cache: hit %s", key)
+				}
+				run.Duration = time.Since(start)
+				run.Cached = true
+				return &Output{Run: run}, nil
+			}
+		}
+	}
+	progress.phase("loading " + strings.Join(cfg.Patterns, " "))
+	pkgs, named, err := loadProgram(cfg, named, patterns)
+	progress.clear()
+	if err != nil {
+		return nil, err
+	}
+	out, err := analyse(cfg, &Loaded{pkgs: pkgs, named: named}, start, progress)
+	if err != nil || keyErr != nil || len(out.Run.Errors) > 0 {
+		return out, err
+	}
+	if data, err := encodeRun(out.Run); err == nil {
+		if err := cfg.Cache.Put(key, data); err != nil && verbose {
+			log.Printf("cache: %v", err)
+		}
+		cfg.Cache.Trim()
+	}
+	return out, nil
+}
+
+// cachedRunKey lists the program's packages (metadata only) and computes the run's key.
+func cachedRunKey(cfg Config, named map[string]bool, patterns []string) (cache.Key, error) {
+	tool, err := toolKey(cfg.Cache)
+	if err != nil {
+		return cache.Key{}, err
+	}
+	in, err := newKeyInputs()
+	if err != nil {
+		return cache.Key{}, err
+	}
+	conf := &packages.Config{Mode: metadataMode, Tests: cfg.Tests, BuildFlags: cfg.BuildFlags}
+	roots, err := packages.Load(conf, patterns...)
+	if err != nil {
+		return cache.Key{}, err
+	}
+	keys, err := in.packageKeys(roots)
+	if err != nil {
+		return cache.Key{}, err
+	}
+	return runKey(cfg, in, tool, roots, named, keys)
+}
+
+// toolKey identifies this build of idemlint: the hash of its executable. Hashing tens of
+// megabytes on every run would cost more than the rest of a warm run, so the hash is kept
+// in the cache under the executable's path, size and modification time.
+func toolKey(c *cache.Cache) (cache.Key, error) {
+	exe, err := os.Executable()
+	if err != nil {
+		return cache.Key{}, err
+	}
+	st, err := os.Stat(exe)
+	if err != nil {
+		return cache.Key{}, err
+	}
+	h := cache.NewHasher("executable")
+	h.String("path", exe)
+	h.String("stat", st.ModTime().UTC().Format(time.RFC3339Nano)+" "+st.Mode().String()+" "+strconv.FormatInt(st.Size(), 10))
+	memo := h.Sum()
+	var k cache.Key
+	if data, ok := c.Get(memo); ok && len(data) == len(k) {
+		copy(k[:], data)
+		return k, nil
+	}
+	sum, err := hashFile(exe)
+	if err != nil {
+		return cache.Key{}, err
+	}
+	k = cache.Key(sum)
+	c.Put(memo, k[:]) // a failure to write only means hashing again next time
+	return k, nil
+}
+
+// encodeRun and decodeRun store a run as JSON, which keeps nil and empty lists apart (the
+// JSON output prints them differently).
+func encodeRun(run *result.Run) ([]byte, error) {
+	stored := *run
+	stored.Duration, stored.Cached = 0, false
+	return json.Marshal(&stored)
+}
+
+func decodeRun(data []byte) (*result.Run, error) {
+	var run result.Run
+	if err := json.Unmarshal(data, &run); err != nil {
+		return nil, err
+	}
+	// A handler's directives are the run's own, shared, as the converter made them.
+	byPos := map[result.Position]*result.Directive{}
+	for _, d := range run.Directives {
+		byPos[d.Pos] = d
+	}
+	for _, h := range run.Handlers {
+		for i, d := range h.Directives {
+			if shared, ok := byPos[d.Pos]; ok {
+				h.Directives[i] = shared
+			}
+		}
+	}
+	return &run, nil
+}

@@ -1,0 +1,288 @@
+package driver
+
+import (
+	"crypto/sha256"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"strings"
+	"sync"
+
+	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/packages"
+
+	"github.com/chokaq/idemlint/internal/cache"
+	"github.com/chokaq/idemlint/internal/config"
+)
+
+// The keys of the run cache are computed from the packages' metadata alone (one go list,
+// no parsing, no type-checking): a package's key hashes its files' bytes, its module, the
+// .idemlint.yml in force for it and its dependencies' keys; a run's key hashes its
+// packages' keys with everything else that can change the result (see runKey).
+
+// metadataMode is what the keys need of go list: names, files, imports and modules.
+const metadataMode = packages.NeedName | packages.NeedFiles | packages.NeedImports | packages.NeedDeps | packages.NeedModule
+
+// goEnvVars are the go command's settings that can change which files make a package or
+// how they type-check; go env reports them with go env -w settings and defaults applied.
+var goEnvVars = []string{"GOVERSION", "GOROOT", "GOMODCACHE", "GOOS", "GOARCH", "CGO_ENABLED", "GOFLAGS", "GOEXPERIMENT", "GOWORK",
+	"GOAMD64", "GOARM64", "GO386", "GOARM", "GOPATH", "GOTOOLCHAIN", "CC", "CGO_CFLAGS", "CGO_CPPFLAGS", "CGO_CXXFLAGS", "CGO_LDFLAGS"}
+
+// keyInputs is what the package keys are computed against.
+type keyInputs struct {
+	modcache string // the module cache, with a trailing separator ("" if unknown)
+	env      string // the go env values of goEnvVars, one a line
+
+	mu    sync.Mutex
+	files map[string][sha256.Size]byte // content hashes, by file name
+	dirs  map[string]string            // the .idemlint.yml for a directory, with its hash
+}
+
+// newKeyInputs asks the go command for its settings (one go env).
+func newKeyInputs() (*keyInputs, error) {
+	out, err := exec.Command("go", append([]string{"env"}, goEnvVars...)...).Output()
+	if err != nil {
+		return nil, fmt.Errorf("go env: %v", err)
+	}
+	lines := strings.Split(string(out), "\n")
+	in := &keyInputs{env: string(out), files: map[string][sha256.Size]byte{}, dirs: map[string]string{}}
+	if i := slices.Index(goEnvVars, "GOMODCACHE"); i < len(lines) && lines[i] != "" {
+		in.modcache = filepath.Clean(lines[i]) + string(filepath.Separator)
+	}
+	return in, nil
+}
+
+// packageKeys computes the key of every package in the graph under roots.
+func (in *keyInputs) packageKeys(roots []*packages.Package) (map[*packages.Package]cache.Key, error) {
+	var all []*packages.Package
+	packages.Visit(roots, nil, func(p *packages.Package) { all = append(all, p) })
+	if err := in.hashFiles(all); err != nil {
+		return nil, err
+	}
+	keys := map[*packages.Package]cache.Key{}
+	// Visit's post order puts every package after its dependencies.
+	for _, p := range all {
+		keys[p] = in.packageKey(p, keys)
+	}
+	return keys, nil
+}
+
+// packageKey hashes what the package's analysis reads: its files, module, settings file
+// and errors, and its dependencies' keys (their facts and types flow into it).
+func (in *keyInputs) packageKey(p *packages.Package, keys map[*packages.Package]cache.Key) cache.Key {
+	h := cache.NewHasher("package")
+	h.String("id", p.ID)
+	h.String("path", p.PkgPath)
+	h.String("name", p.Name)
+	for _, list := range [][]string{p.GoFiles, p.OtherFiles} {
+		h.String("files", fmt.Sprint(len(list)))
+		for _, f := range list {
+			h.String("file", f)
+			if sum, ok := in.fileHash(f); ok {
+				h.Bytes("content", sum[:])
+			}
+		}
+	}
+	if m := p.Module; m != nil {
+		h.String("module", fmt.Sprintf("%s@%s main=%v dir=%s go=%s", m.Path, m.Version, m.Main, m.Dir, m.GoVersion))
+		if m.Replace != nil {
+			h.String("replace", fmt.Sprintf("%s@%s dir=%s", m.Replace.Path, m.Replace.Version, m.Replace.Dir))
+		}
+		if m.Error != nil {
+			h.String("module error", m.Error.Err)
+		}
+		if m.GoMod != "" {
+			h.String("go.mod", m.GoMod)
+			if sum, ok := in.fileHash(m.GoMod); ok {
+				h.Bytes("go.mod content", sum[:])
+			}
+		}
+	}
+	for _, e := range p.Errors {
+		h.String("error", e.Error())
+	}
+	if len(p.GoFiles) > 0 {
+		h.String("settings", in.settingsFile(filepath.Dir(p.GoFiles[0])))
+	}
+	imports := make([]string, 0, len(p.Imports))
+	for path := range p.Imports {
+		imports = append(imports, path)
+	}
+	slices.Sort(imports)
+	for _, path := range imports {
+		h.String("import", path)
+		h.Key("dep", keys[p.Imports[path]])
+	}
+	return h.Sum()
+}
+
+// immutable reports whether a file is in the module cache, whose files never change once
+// written (a module version's content is fixed and checked against go.sum): its name,
+// which holds the version, stands for its content.
+func (in *keyInputs) immutable(name string) bool {
+	return in.modcache != "" && strings.HasPrefix(name, in.modcache)
+}
+
+// hashFiles hashes the content of every file of the packages outside the module cache,
+// on as many goroutines as there are CPUs.
+func (in *keyInputs) hashFiles(pkgs []*packages.Package) error {
+	var names []string
+	seen := map[string]bool{}
+	add := func(f string) {
+		if f != "" && !seen[f] && !in.immutable(f) {
+			seen[f] = true
+			names = append(names, f)
+		}
+	}
+	for _, p := range pkgs {
+		for _, f := range slices.Concat(p.GoFiles, p.OtherFiles) {
+			add(f)
+		}
+		if p.Module != nil {
+			add(p.Module.GoMod)
+		}
+	}
+	work := make(chan string)
+	errs := make(chan error, 1)
+	var wg sync.WaitGroup
+	for range runtime.GOMAXPROCS(0) {
+		wg.Go(func() {
+			for name := range work {
+				sum, err := hashFile(name)
+				if err != nil {
+					select {
+					case errs <- err:
+					default:
+					}
+					continue
+				}
+				in.mu.Lock()
+				in.files[name] = sum
+				in.mu.Unlock()
+			}
+		})
+	}
+	for _, n := range names {
+		work <- n
+	}
+	close(work)
+	wg.Wait()
+	select {
+	case err := <-errs:
+		return err
+	default:
+		return nil
+	}
+}
+
+func hashFile(name string) ([sha256.Size]byte, error) {
+	f, err := os.Open(name)
+	if err != nil {
+		return [sha256.Size]byte{}, err
+	}
+	defer f.Close()
+	h := sha256.New()
+	if _, err := io.Copy(h, f); err != nil {
+		return [sha256.Size]byte{}, err
+	}
+	var sum [sha256.Size]byte
+	h.Sum(sum[:0])
+	return sum, nil
+}
+
+// fileHash returns the content hash of a file hashed by hashFiles; ok is false for files
+// in the module cache, whose names stand for their content.
+func (in *keyInputs) fileHash(name string) ([sha256.Size]byte, bool) {
+	in.mu.Lock()
+	defer in.mu.Unlock()
+	sum, ok := in.files[name]
+	return sum, ok
+}
+
+// settingsFile names the .idemlint.yml that applies to dir (config.Find, as the analyzer
+// looks it up) with its content's hash, or "" when none does.
+func (in *keyInputs) settingsFile(dir string) string {
+	in.mu.Lock()
+	s, ok := in.dirs[dir]
+	in.mu.Unlock()
+	if ok {
+		return s
+	}
+	if file := config.Find(dir); file != "" {
+		sum, err := hashFile(file)
+		s = fmt.Sprintf("%s %x", file, sum)
+		if err != nil {
+			s = fmt.Sprintf("%s unreadable: %v", file, err)
+		}
+	}
+	in.mu.Lock()
+	in.dirs[dir] = s
+	in.mu.Unlock()
+	return s
+}
+
+// runKey hashes everything a run's result depends on: the format of what is stored, this
+// build of idemlint, the go command's settings, where it runs (paths in the result are
+// absolute and relative to the repository's root), what to load and how, the analyzer's
+// settings and the model files they name, which packages are reported, and the key of
+// every package of the program.
+func runKey(cfg Config, in *keyInputs, tool cache.Key, roots []*packages.Package, named map[string]bool, keys map[*packages.Package]cache.Key) (cache.Key, error) {
+	h := cache.NewHasher("run")
+	h.String("driver format", runFormat)
+	h.Key("tool", tool)
+	h.String("runtime", runtime.Version()+" "+runtime.GOOS+"/"+runtime.GOARCH)
+	h.String("go env", in.env)
+	wd, _ := os.Getwd()
+	h.String("wd", wd)
+	h.String("root", sourceRoot())
+	h.String("patterns", strings.Join(cfg.Patterns, "\x00"))
+	h.String("load", fmt.Sprintf("tests=%v patterns-only=%v full-syntax=%v", cfg.Tests, cfg.PatternsOnly, cfg.fullSyntax))
+	h.String("build flags", strings.Join(cfg.BuildFlags, "\x00"))
+	h.String("disabled", strings.Join(cfg.Disabled, ","))
+	if err := hashAnalyzer(h, cfg.Analyzer); err != nil {
+		return cache.Key{}, err
+	}
+	var ids []string
+	for id := range named {
+		ids = append(ids, id)
+	}
+	slices.Sort(ids)
+	h.String("named", strings.Join(ids, "\x00"))
+	sorted := slices.Clone(roots)
+	slices.SortFunc(sorted, func(a, b *packages.Package) int { return strings.Compare(a.ID, b.ID) })
+	for _, p := range sorted {
+		h.String("root package", p.ID)
+		h.Key("root key", keys[p])
+	}
+	return h.Sum(), nil
+}
+
+// hashAnalyzer adds the analyzer's settings (its flags) and the content of the model files
+// they name. The built-in models are part of idemlint's build, hashed with it.
+func hashAnalyzer(h *cache.Hasher, a *analysis.Analyzer) error {
+	h.String("analyzer", a.Name)
+	var models string
+	a.Flags.VisitAll(func(f *flag.Flag) {
+		h.String("flag "+f.Name, f.Value.String())
+		if f.Name == "models" {
+			models = f.Value.String()
+		}
+	})
+	for _, m := range strings.Split(models, ",") {
+		if m = strings.TrimSpace(m); m == "" {
+			continue
+		}
+		sum, err := hashFile(m)
+		if err != nil {
+			return err
+		}
+		h.String("model file", m)
+		h.Bytes("model content", sum[:])
+	}
+	return nil
+}
