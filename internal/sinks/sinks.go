@@ -114,7 +114,7 @@ func consumerKey(s *model.Sink, e *effect.Effect) *effect.Effect {
 		return e
 	}
 	e.State = effect.Claimed
-	e.Detail = s.What + " with a message id, which the broker does not deduplicate: each consumer must enforce it"
+	e.Detail = s.What + " with a message id: each consumer must deduplicate by it, unless the broker is configured to"
 	return e
 }
 

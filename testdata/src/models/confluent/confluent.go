@@ -118,3 +118,15 @@ func NoOffsets(ctx context.Context, c *kafka.Consumer, p *kafka.Producer) error 
 		c.CommitMessage(m)
 	}
 }
+
+// StoreFirst stores the message's offset before it writes: the loop's handler ends there.
+func StoreFirst(c *kafka.Consumer) error { // want StoreFirst:`effects sql.write:unprotected\(\(\*sql.DB\).Exec\)`
+	for {
+		m, err := c.ReadMessage(time.Second)
+		if err != nil {
+			continue
+		}
+		c.StoreMessage(m)
+		db.Exec("INSERT INTO late (id) VALUES ($1)", string(m.Key))
+	}
+}

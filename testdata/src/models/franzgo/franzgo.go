@@ -182,3 +182,14 @@ func ClientTxn(ctx context.Context, cl *kgo.Client) error { // want ClientTxn:`e
 		cl.CommitUncommittedOffsets(ctx)
 	}
 }
+
+// CommitFirst commits the polled offsets before it writes: a crash after the commit does
+// not fetch the records again, so the loop's handler ends at the commit (the insert after
+// it runs at most once).
+func CommitFirst(ctx context.Context, cl *kgo.Client) { // want CommitFirst:`effects sql.write:unprotected\(\(\*sql.DB\).ExecContext\)`
+	for {
+		fetches := cl.PollFetches(ctx)
+		cl.CommitRecords(ctx, fetches.Records()...)
+		db.ExecContext(ctx, "INSERT INTO late (n) VALUES ($1)", len(fetches.Records()))
+	}
+}

@@ -27,15 +27,16 @@ func Forward(ctx context.Context, c pulsar.Consumer, p pulsar.Producer) error { 
 	}
 }
 
-// ForwardSeq gives the sent message a sequence id made from the received one's entry.
-func ForwardSeq(ctx context.Context, c pulsar.Consumer, p pulsar.Producer) error { // want ForwardSeq:`effects publish:protected\(\(pulsar.Producer\).Send\)`
+// ForwardSeq gives the sent message a sequence id made from the received one's entry: the
+// key is answered, its enforcement (broker deduplication) is configuration out of view.
+func ForwardSeq(ctx context.Context, c pulsar.Consumer, p pulsar.Producer) error { // want ForwardSeq:`effects publish:claimed\(\(pulsar.Producer\).Send\)`
 	for {
 		m, err := c.Receive(ctx)
 		if err != nil {
 			return err
 		}
 		seq := m.ID().EntryID()
-		if _, err := p.Send(ctx, &pulsar.ProducerMessage{Payload: m.Payload(), SequenceID: &seq}); err != nil {
+		if _, err := p.Send(ctx, &pulsar.ProducerMessage{Payload: m.Payload(), SequenceID: &seq}); err != nil { // want `handler receive loop in ForwardSeq: Pulsar message with a message id: each consumer must deduplicate by it, unless the broker is configured to .*missing: enforcement`
 			continue
 		}
 		c.Ack(m)
@@ -76,5 +77,21 @@ func StoreSafe(ctx context.Context, c pulsar.Consumer) { // want StoreSafe:`effe
 		}
 		db.ExecContext(ctx, "INSERT INTO events (id, body) VALUES ($1, $2) ON CONFLICT (id) DO NOTHING", m.Key(), m.Payload())
 		c.Ack(m)
+	}
+}
+
+// Ranged handles what the consumer's channel delivers: a redelivery inserts again.
+func Ranged(ctx context.Context, c pulsar.Consumer) { // want Ranged:`effects sql.write:unprotected\(\(\*sql.DB\).ExecContext\)`
+	for cm := range c.Chan() {
+		db.ExecContext(ctx, "INSERT INTO events (body) VALUES ($1)", cm.Payload()) // want `handler receive loop in Ranged: SQL write not safe to repeat: INSERT without conflict handling`
+		cm.Ack(cm.Message)
+	}
+}
+
+// AckedFirst acknowledges before it writes: the handler ends at the Ack.
+func AckedFirst(ctx context.Context, c pulsar.Consumer) { // want AckedFirst:`effects sql.write:unprotected\(\(\*sql.DB\).ExecContext\)`
+	for cm := range c.Chan() {
+		c.Ack(cm.Message)
+		db.ExecContext(ctx, "INSERT INTO late (body) VALUES ($1)", cm.Payload())
 	}
 }

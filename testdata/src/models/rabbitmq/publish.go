@@ -20,7 +20,7 @@ func relay(ctx context.Context, ch *amqp.Channel) {
 func relayKeyed(ctx context.Context, ch *amqp.Channel) {
 	msgs, _ := ch.Consume("in", "", false, false, false, false, nil)
 	for d := range msgs {
-		ch.PublishWithContext(ctx, "", "out", false, false, amqp.Publishing{MessageId: d.MessageId, Body: d.Body}) // want `handler receive loop in relayKeyed: RabbitMQ message with a message id, which the broker does not deduplicate: each consumer must enforce it \(receive loop in relayKeyed -> \(\*amqp091.Channel\).PublishWithContext\); missing: enforcement$`
+		ch.PublishWithContext(ctx, "", "out", false, false, amqp.Publishing{MessageId: d.MessageId, Body: d.Body}) // want `handler receive loop in relayKeyed: RabbitMQ message with a message id: each consumer must deduplicate by it, unless the broker is configured to \(receive loop in relayKeyed -> \(\*amqp091.Channel\).PublishWithContext\); missing: enforcement$`
 		d.Ack(false)
 	}
 }

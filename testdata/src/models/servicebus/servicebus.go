@@ -28,8 +28,9 @@ func Relay(ctx context.Context, r *azservicebus.Receiver, s *azservicebus.Sender
 	}
 }
 
-// RelayID sends each with the received message's id.
-func RelayID(ctx context.Context, r *azservicebus.Receiver, s *azservicebus.Sender) error { // want RelayID:`effects publish:protected\(\(\*azservicebus.Sender\).SendMessage\)`
+// RelayID sends each with the received message's id: the key is answered, its enforcement
+// (the queue's duplicate detection) is configuration out of view.
+func RelayID(ctx context.Context, r *azservicebus.Receiver, s *azservicebus.Sender) error { // want RelayID:`effects publish:claimed\(\(\*azservicebus.Sender\).SendMessage\)`
 	for {
 		msgs, err := r.ReceiveMessages(ctx, 10, nil)
 		if err != nil {
@@ -37,7 +38,7 @@ func RelayID(ctx context.Context, r *azservicebus.Receiver, s *azservicebus.Send
 		}
 		for _, m := range msgs {
 			id := "relay-" + m.MessageID
-			if err := s.SendMessage(ctx, &azservicebus.Message{Body: m.Body, MessageID: &id}, nil); err != nil {
+			if err := s.SendMessage(ctx, &azservicebus.Message{Body: m.Body, MessageID: &id}, nil); err != nil { // want `handler receive loop in RelayID: Service Bus message with a message id: each consumer must deduplicate by it, unless the broker is configured to .*missing: enforcement$`
 				return err
 			}
 			r.CompleteMessage(ctx, m, nil)
@@ -65,7 +66,7 @@ func Batch(ctx context.Context, r *azservicebus.Receiver, s *azservicebus.Sender
 }
 
 // BatchID adds every message with the received message's id.
-func BatchID(ctx context.Context, r *azservicebus.Receiver, s *azservicebus.Sender) error { // want BatchID:`effects publish:protected\(\(\*azservicebus.MessageBatch\).AddMessage\)`
+func BatchID(ctx context.Context, r *azservicebus.Receiver, s *azservicebus.Sender) error { // want BatchID:`effects publish:claimed\(\(\*azservicebus.MessageBatch\).AddMessage\)`
 	for {
 		msgs, err := r.ReceiveMessages(ctx, 10, nil)
 		if err != nil {
@@ -73,7 +74,7 @@ func BatchID(ctx context.Context, r *azservicebus.Receiver, s *azservicebus.Send
 		}
 		b, _ := s.NewMessageBatch(ctx, nil)
 		for _, m := range msgs {
-			b.AddMessage(&azservicebus.Message{Body: m.Body, MessageID: &m.MessageID}, nil)
+			b.AddMessage(&azservicebus.Message{Body: m.Body, MessageID: &m.MessageID}, nil) // want `handler receive loop in BatchID: Service Bus message with a message id: each consumer must deduplicate by it, unless the broker is configured to .*missing: enforcement$`
 		}
 		s.SendMessageBatch(ctx, b, nil)
 	}

@@ -77,7 +77,7 @@ func workers(ch *amqp.Channel, stop <-chan struct{}) {
 func relayKeyed(ch *amqp.Channel) {
 	msgs, _ := ch.Consume("in", "", false, false, false, false, nil)
 	for d := range msgs {
-		ch.Publish("", "out", false, false, amqp.Publishing{MessageId: "relay-" + d.MessageId, Body: d.Body}) // want `handler receive loop in relayKeyed: RabbitMQ message with a message id, which the broker does not deduplicate: each consumer must enforce it .*; missing: enforcement$`
+		ch.Publish("", "out", false, false, amqp.Publishing{MessageId: "relay-" + d.MessageId, Body: d.Body}) // want `handler receive loop in relayKeyed: RabbitMQ message with a message id: each consumer must deduplicate by it, unless the broker is configured to .*; missing: enforcement$`
 		d.Ack(false)
 	}
 }
