@@ -74,3 +74,21 @@ func PreparedNamedUpsert(ctx context.Context, t *asynq.Task) error { // want Pre
 	stmt.MustExec(Charge{})
 	return nil
 }
+
+// repo holds an ExtContext so that a DB and a Tx both fit: its ExecContext is a write.
+type repo struct{ db sqlx.ExtContext }
+
+func (r repo) Insert(ctx context.Context, t *asynq.Task) error { // want Insert:`effects sql.write:unprotected\(\(sqlx.ExecerContext\).ExecContext\)`
+	_, err := r.db.ExecContext(ctx, "INSERT INTO orders (id) VALUES ($1)", t.Type()) // want `handler \(repo\).Insert: SQL write not safe to repeat: INSERT without conflict handling`
+	return err
+}
+
+func (r repo) Upsert(ctx context.Context, t *asynq.Task) error { // want Upsert:`effects sql.write:protected\(\(sqlx.ExecerContext\).ExecContext\)`
+	_, err := r.db.ExecContext(ctx, "INSERT INTO orders (id) VALUES ($1) ON CONFLICT (id) DO NOTHING", t.Type())
+	return err
+}
+
+func Routes(mux *asynq.ServeMux, r repo) { // want Routes:`effects sql.write:unprotected\(\(sqlx.ExecerContext\).ExecContext\)`
+	mux.HandleFunc("insert", r.Insert)
+	mux.HandleFunc("upsert", r.Upsert)
+}
