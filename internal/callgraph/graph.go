@@ -168,6 +168,10 @@ type Site struct {
 	// chain protects (ent's OnConflict before Exec), and guardBy its method name.
 	guard   effect.Kind
 	guardBy string
+	// regional marks a site inside one of the node's receive regions (ReceiveSpan): its
+	// effects are that region's handler's, per message received, and not the node's own,
+	// which its callers see (who starts a consumer loop does not handle its messages).
+	regional bool
 }
 
 // OpenKind says why a call is open.
@@ -229,6 +233,9 @@ func Build(in Input) *Graph {
 	g.solveCalls()
 	for _, n := range g.Nodes {
 		g.resolve(n)
+	}
+	for _, n := range g.Nodes {
+		markRegional(n)
 	}
 	return g
 }

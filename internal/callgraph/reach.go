@@ -73,6 +73,9 @@ func (r *reacher) of(n *Node) ([]Reached, bool) {
 	complete := true
 	for i := range n.Sites {
 		s := &n.Sites[i]
+		if s.regional && n.region == nil {
+			continue
+		}
 		in, ok := r.site(s)
 		complete = complete && ok
 		for _, x := range in {

@@ -2,6 +2,7 @@ package callgraph
 
 import (
 	"go/ast"
+	"go/token"
 	"go/types"
 
 	"golang.org/x/tools/go/types/typeutil"
@@ -134,4 +135,41 @@ func inLoop(body *ast.BlockStmt, call *ast.CallExpr) bool {
 		return !found
 	})
 	return found
+}
+
+// ReceiveSpan returns the part of n's body that handles what receive call r received: from
+// the end of the call to the end of the innermost loop around it (not looking into
+// function literals, whose loops are their own), or to the end of the body without one.
+// loop is that loop, or nil.
+func ReceiveSpan(n *Node, r Receive) (loop ast.Stmt, from, to token.Pos) {
+	ast.Inspect(n.Body, func(x ast.Node) bool {
+		pos := r.Call.Pos()
+		if x == nil || pos < x.Pos() || pos >= x.End() {
+			return false
+		}
+		switch x := x.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.ForStmt, *ast.RangeStmt:
+			loop = x.(ast.Stmt)
+		}
+		return true
+	})
+	if loop != nil {
+		return loop, r.Call.End(), loop.End()
+	}
+	return nil, r.Call.End(), n.Body.End()
+}
+
+// markRegional marks the sites of n inside its receive regions: their effects are the
+// regions' handlers', not n's.
+func markRegional(n *Node) {
+	for _, r := range n.Receives {
+		_, from, to := ReceiveSpan(n, r)
+		for i := range n.Sites {
+			if p := n.Sites[i].Pos; p >= from && p < to {
+				n.Sites[i].regional = true
+			}
+		}
+	}
 }

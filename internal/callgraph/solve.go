@@ -35,6 +35,9 @@ func (g *Graph) evaluate(n *Node, record bool) bool {
 	completes := n.completesHere
 	for i := range n.Sites {
 		s := &n.Sites[i]
+		if s.regional && n.region == nil {
+			continue // a receive region's, not the node's (markRegional)
+		}
 		var in effect.Set
 		var via *Node
 		switch {

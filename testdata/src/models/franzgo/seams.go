@@ -16,7 +16,7 @@ type PollClient interface {
 // Ingest polls through the interface and inserts a row per record.
 type Ingest struct{ cl PollClient }
 
-func (i Ingest) Run(ctx context.Context) { // want Run:`effects sql.write:unprotected\(\(\*sql.DB\).ExecContext\)`
+func (i Ingest) Run(ctx context.Context) {
 	for {
 		fetches := i.cl.PollFetches(ctx)
 		for _, r := range fetches.Records() {
@@ -37,7 +37,7 @@ func (i Ingest) poll(ctx context.Context) (kgo.Fetches, error) { // want poll:"r
 }
 
 // RunHelper polls through the helper and inserts a row per record.
-func (i Ingest) RunHelper(ctx context.Context) { // want RunHelper:`effects sql.write:unprotected\(\(\*sql.DB\).ExecContext\)`
+func (i Ingest) RunHelper(ctx context.Context) {
 	for {
 		fetches, err := i.poll(ctx)
 		if err != nil {
@@ -51,7 +51,7 @@ func (i Ingest) RunHelper(ctx context.Context) { // want RunHelper:`effects sql.
 }
 
 // RunHelperSafe upserts.
-func (i Ingest) RunHelperSafe(ctx context.Context) { // want RunHelperSafe:`effects sql.write:protected\(\(\*sql.DB\).ExecContext\)`
+func (i Ingest) RunHelperSafe(ctx context.Context) {
 	for {
 		fetches, err := i.poll(ctx)
 		if err != nil {

@@ -11,7 +11,7 @@ var db *sql.DB
 
 // Consume is a kafka-go consumer loop: a message whose offset is not committed when the
 // process stops is fetched again, so the loop after FetchMessage is a handler.
-func Consume(ctx context.Context, r *kafka.Reader) error { // want Consume:`effects sql.write:unprotected\(\(\*sql.DB\).ExecContext\)`
+func Consume(ctx context.Context, r *kafka.Reader) error {
 	for {
 		m, err := r.FetchMessage(ctx)
 		if err != nil {
@@ -27,7 +27,7 @@ func Consume(ctx context.Context, r *kafka.Reader) error { // want Consume:`effe
 }
 
 // ConsumeAbsolute is the twin whose write converges: no finding.
-func ConsumeAbsolute(ctx context.Context, r *kafka.Reader) error { // want ConsumeAbsolute:`effects sql.write:protected\(\(\*sql.DB\).ExecContext\)`
+func ConsumeAbsolute(ctx context.Context, r *kafka.Reader) error {
 	for {
 		m, err := r.ReadMessage(ctx)
 		if err != nil {
@@ -67,4 +67,26 @@ func commitLast(ctx context.Context, r *kafka.Reader) error {
 			return err
 		}
 	}
+}
+
+// Boot is a handler (declared) that starts the consumer: the loop's effects are the loop's
+// handler's, per message it fetches, not Boot's; a retried Boot starts a consumer, it does
+// not repeat the messages' writes.
+//
+//idemlint:handler
+func Boot(ctx context.Context, r *kafka.Reader) error {
+	go Consume(ctx, r)
+	return nil
+}
+
+// Prepare is Boot's twin, with a write of its own before it starts the consumer: that one is
+// Prepare's.
+//
+//idemlint:handler
+func Prepare(ctx context.Context, r *kafka.Reader) error { // want Prepare:`effects sql.write:unprotected\(\(\*sql.DB\).ExecContext\)`
+	if _, err := db.ExecContext(ctx, "UPDATE consumers SET starts = starts + 1"); err != nil { // want `handler Prepare: SQL write not safe to repeat: relative UPDATE of starts`
+		return err
+	}
+	go Consume(ctx, r)
+	return nil
 }

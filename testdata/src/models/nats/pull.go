@@ -11,7 +11,7 @@ var db *sql.DB
 
 // PullLegacy is a legacy pull consumer: the loop after Fetch handles each batch and acks it, and
 // a message not acked in time is fetched again. The handler is the loop.
-func PullLegacy(ctx context.Context, js nats.JetStreamContext) error { // want PullLegacy:`effects sql.write:unprotected\(\(\*sql.DB\).Exec\)`
+func PullLegacy(ctx context.Context, js nats.JetStreamContext) error {
 	sub, err := js.PullSubscribe("orders", "billing")
 	if err != nil {
 		return err
@@ -30,7 +30,7 @@ func PullLegacy(ctx context.Context, js nats.JetStreamContext) error { // want P
 }
 
 // PullLegacyUpsert is the twin whose insert converges: no finding.
-func PullLegacyUpsert(ctx context.Context, js nats.JetStreamContext) error { // want PullLegacyUpsert:`effects sql.write:protected\(\(\*sql.DB\).Exec\)`
+func PullLegacyUpsert(ctx context.Context, js nats.JetStreamContext) error {
 	sub, err := js.PullSubscribe("orders", "billing")
 	if err != nil {
 		return err

@@ -13,7 +13,7 @@ import (
 var db *sql.DB
 
 // Forward sends each received message on: a redelivery sends it again.
-func Forward(ctx context.Context, c pulsar.Consumer, p pulsar.Producer) error { // want Forward:`effects publish:unprotected\(\(pulsar.Producer\).Send\)`
+func Forward(ctx context.Context, c pulsar.Consumer, p pulsar.Producer) error {
 	for {
 		m, err := c.Receive(ctx)
 		if err != nil {
@@ -29,7 +29,7 @@ func Forward(ctx context.Context, c pulsar.Consumer, p pulsar.Producer) error { 
 
 // ForwardSeq gives the sent message a sequence id made from the received one's entry: the
 // key is answered, its enforcement (broker deduplication) is configuration out of view.
-func ForwardSeq(ctx context.Context, c pulsar.Consumer, p pulsar.Producer) error { // want ForwardSeq:`effects publish:claimed\(\(pulsar.Producer\).Send\)`
+func ForwardSeq(ctx context.Context, c pulsar.Consumer, p pulsar.Producer) error {
 	for {
 		m, err := c.Receive(ctx)
 		if err != nil {
@@ -44,7 +44,7 @@ func ForwardSeq(ctx context.Context, c pulsar.Consumer, p pulsar.Producer) error
 }
 
 // Clock gives the sent message a sequence id from the clock: new on every run.
-func Clock(ctx context.Context, c pulsar.Consumer, p pulsar.Producer) { // want Clock:`effects publish:unstable-key\(\(pulsar.Producer\).SendAsync\)`
+func Clock(ctx context.Context, c pulsar.Consumer, p pulsar.Producer) {
 	for {
 		m, err := c.Receive(ctx)
 		if err != nil {
@@ -57,7 +57,7 @@ func Clock(ctx context.Context, c pulsar.Consumer, p pulsar.Producer) { // want 
 }
 
 // Store inserts a row per message.
-func Store(ctx context.Context, c pulsar.Consumer) { // want Store:`effects sql.write:unprotected\(\(\*sql.DB\).ExecContext\)`
+func Store(ctx context.Context, c pulsar.Consumer) {
 	for {
 		m, err := c.Receive(ctx)
 		if err != nil {
@@ -69,7 +69,7 @@ func Store(ctx context.Context, c pulsar.Consumer) { // want Store:`effects sql.
 }
 
 // StoreSafe upserts by the message's key.
-func StoreSafe(ctx context.Context, c pulsar.Consumer) { // want StoreSafe:`effects sql.write:protected\(\(\*sql.DB\).ExecContext\)`
+func StoreSafe(ctx context.Context, c pulsar.Consumer) {
 	for {
 		m, err := c.Receive(ctx)
 		if err != nil {

@@ -13,7 +13,7 @@ import (
 var db *sql.DB
 
 // Relay sends each received message on without an id.
-func Relay(ctx context.Context, r *azservicebus.Receiver, s *azservicebus.Sender) error { // want Relay:`effects publish:unprotected\(\(\*azservicebus.Sender\).SendMessage\)`
+func Relay(ctx context.Context, r *azservicebus.Receiver, s *azservicebus.Sender) error {
 	for {
 		msgs, err := r.ReceiveMessages(ctx, 10, nil)
 		if err != nil {
@@ -30,7 +30,7 @@ func Relay(ctx context.Context, r *azservicebus.Receiver, s *azservicebus.Sender
 
 // RelayID sends each with the received message's id: the key is answered, its enforcement
 // (the queue's duplicate detection) is configuration out of view.
-func RelayID(ctx context.Context, r *azservicebus.Receiver, s *azservicebus.Sender) error { // want RelayID:`effects publish:claimed\(\(\*azservicebus.Sender\).SendMessage\)`
+func RelayID(ctx context.Context, r *azservicebus.Receiver, s *azservicebus.Sender) error {
 	for {
 		msgs, err := r.ReceiveMessages(ctx, 10, nil)
 		if err != nil {
@@ -47,7 +47,7 @@ func RelayID(ctx context.Context, r *azservicebus.Receiver, s *azservicebus.Send
 }
 
 // Batch adds every message to a batch with a new id each time.
-func Batch(ctx context.Context, r *azservicebus.Receiver, s *azservicebus.Sender) error { // want Batch:`effects publish:unstable-key\(\(\*azservicebus.MessageBatch\).AddMessage\)`
+func Batch(ctx context.Context, r *azservicebus.Receiver, s *azservicebus.Sender) error {
 	for {
 		msgs, err := r.ReceiveMessages(ctx, 10, nil)
 		if err != nil {
@@ -66,7 +66,7 @@ func Batch(ctx context.Context, r *azservicebus.Receiver, s *azservicebus.Sender
 }
 
 // BatchID adds every message with the received message's id.
-func BatchID(ctx context.Context, r *azservicebus.Receiver, s *azservicebus.Sender) error { // want BatchID:`effects publish:claimed\(\(\*azservicebus.MessageBatch\).AddMessage\)`
+func BatchID(ctx context.Context, r *azservicebus.Receiver, s *azservicebus.Sender) error {
 	for {
 		msgs, err := r.ReceiveMessages(ctx, 10, nil)
 		if err != nil {
@@ -81,7 +81,7 @@ func BatchID(ctx context.Context, r *azservicebus.Receiver, s *azservicebus.Send
 }
 
 // Count adds to a counter per message.
-func Count(ctx context.Context, r *azservicebus.Receiver) { // want Count:`effects sql.write:unprotected\(\(\*sql.DB\).ExecContext\)`
+func Count(ctx context.Context, r *azservicebus.Receiver) {
 	for {
 		msgs, _ := r.ReceiveMessages(ctx, 1, nil)
 		for _, m := range msgs {
@@ -92,7 +92,7 @@ func Count(ctx context.Context, r *azservicebus.Receiver) { // want Count:`effec
 }
 
 // CountSafe records the message once by its id.
-func CountSafe(ctx context.Context, r *azservicebus.Receiver) { // want CountSafe:`effects sql.write:protected\(\(\*sql.DB\).ExecContext\)`
+func CountSafe(ctx context.Context, r *azservicebus.Receiver) {
 	for {
 		msgs, _ := r.ReceiveMessages(ctx, 1, nil)
 		for _, m := range msgs {
