@@ -142,8 +142,17 @@ func inLoop(body *ast.BlockStmt, call *ast.CallExpr) bool {
 // function literals, whose loops are their own), or to the end of the body without one.
 // loop is that loop, or nil.
 func ReceiveSpan(n *Node, r Receive) (loop ast.Stmt, from, to token.Pos) {
-	ast.Inspect(n.Body, func(x ast.Node) bool {
-		pos := r.Call.Pos()
+	if loop = InnermostLoop(n.Body, r.Call.Pos()); loop != nil {
+		return loop, r.Call.End(), loop.End()
+	}
+	return nil, r.Call.End(), n.Body.End()
+}
+
+// InnermostLoop returns the innermost for or range statement of body that holds pos, not
+// looking into function literals (their loops are their own), or nil.
+func InnermostLoop(body *ast.BlockStmt, pos token.Pos) ast.Stmt {
+	var loop ast.Stmt
+	ast.Inspect(body, func(x ast.Node) bool {
 		if x == nil || pos < x.Pos() || pos >= x.End() {
 			return false
 		}
@@ -155,10 +164,7 @@ func ReceiveSpan(n *Node, r Receive) (loop ast.Stmt, from, to token.Pos) {
 		}
 		return true
 	})
-	if loop != nil {
-		return loop, r.Call.End(), loop.End()
-	}
-	return nil, r.Call.End(), n.Body.End()
+	return loop
 }
 
 // markRegional marks the sites of n inside its receive regions: their effects are the

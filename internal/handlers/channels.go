@@ -89,7 +89,7 @@ func (f *finder) deliveryReceives(n *callgraph.Node) []recvSite {
 // assignSite is the handler of `d, ok := <-msgs` outside a select: the rest of the loop
 // around it, or of the function.
 func (f *finder) assignSite(n *callgraph.Node, x *ast.AssignStmt, rc *model.ReceiveChannel) recvSite {
-	if loop := innermostLoop(n.Body, x.Pos()); loop != nil {
+	if loop := callgraph.InnermostLoop(n.Body, x.Pos()); loop != nil {
 		return recvSite{block: loopBlock(loop), from: x.End(), to: loop.End(), name: "receive loop in " + n.Name, rc: rc}
 	}
 	block := &ast.BlockStmt{Lbrace: x.Pos(), List: n.Body.List, Rbrace: n.Body.Rbrace}

@@ -21,19 +21,18 @@ func (f *finder) receiveLoops(n *callgraph.Node) []Handler {
 	var out []Handler
 	seen := map[ast.Node]bool{}
 	for _, r := range n.Receives {
-		loop := innermostLoop(n.Body, r.Call.Pos())
+		loop, _, end := callgraph.ReceiveSpan(n, r)
 		var body *ast.BlockStmt
-		var end token.Pos
 		name := "receive loop in " + n.Name
 		if loop != nil {
 			if seen[loop] {
 				continue
 			}
 			seen[loop] = true
-			body, end = loopBlock(loop), loop.End()
+			body = loopBlock(loop)
 		} else {
 			// The block starts at the receive, so that the handler is declared there.
-			body, end = &ast.BlockStmt{Lbrace: r.Call.Pos(), List: n.Body.List, Rbrace: n.Body.Rbrace}, n.Body.End()
+			body = &ast.BlockStmt{Lbrace: r.Call.Pos(), List: n.Body.List, Rbrace: n.Body.Rbrace}
 			name = "receive in " + n.Name
 		}
 		if a := f.ackEnd(body.List, r.Call.End()); a != token.NoPos && a < end {
@@ -58,25 +57,6 @@ func (f *finder) inWrapper(n *callgraph.Node) bool {
 		}
 	}
 	return false
-}
-
-// innermostLoop returns the innermost for or range statement of body that holds pos, not
-// looking into function literals (their loops are their own), or nil.
-func innermostLoop(body *ast.BlockStmt, pos token.Pos) ast.Stmt {
-	var loop ast.Stmt
-	ast.Inspect(body, func(x ast.Node) bool {
-		if x == nil || pos < x.Pos() || pos >= x.End() {
-			return false
-		}
-		switch x := x.(type) {
-		case *ast.FuncLit:
-			return false
-		case *ast.ForStmt, *ast.RangeStmt:
-			loop = x.(ast.Stmt)
-		}
-		return true
-	})
-	return loop
 }
 
 // loopBlock returns a loop's body as a block that starts at the loop's keyword, where the
