@@ -22,6 +22,7 @@ require (
 	github.com/chokaq/idemlint v0.0.0-00010101000000-000000000000
 	github.com/confluentinc/confluent-kafka-go/v2 v2.11.1
 	github.com/contribsys/faktory_worker_go v1.7.0
+	github.com/elastic/go-elasticsearch/v8 v8.19.7
 	github.com/gin-gonic/gin v1.12.0
 	github.com/go-resty/resty/v2 v2.17.2
 	github.com/gocraft/work v0.5.1
@@ -87,6 +88,7 @@ require (
 	github.com/cenkalti/backoff/v5 v5.0.3 // indirect
 	github.com/cloudwego/base64x v0.1.6 // indirect
 	github.com/contribsys/faktory v1.8.0 // indirect
+	github.com/elastic/elastic-transport-go/v8 v8.9.0 // indirect
 	github.com/emirpasic/gods v1.18.1 // indirect
 	github.com/fatih/color v1.17.0 // indirect
 	github.com/fxamacker/cbor/v2 v2.7.0 // indirect

@@ -100,6 +100,9 @@ type SinkEntry struct {
 	// ConsumerKey: the key field names the message for its consumers to deduplicate; the
 	// broker itself does not (a RabbitMQ MessageId).
 	ConsumerKey bool `yaml:"consumer_key"`
+	// Receiver: the params are the call's receiver, not an argument (Elasticsearch's
+	// esapi.IndexRequest{...}.Do(ctx, es)); for shape provider.params, in place of arg.
+	Receiver bool `yaml:"receiver"`
 }
 
 // ReceiveChannelEntry models calls that return a channel of deliveries (RabbitMQ's

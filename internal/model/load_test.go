@@ -76,6 +76,8 @@ func TestParseErrorsNameFileLineAndField(t *testing.T) {
 		{"condition bad field", "library: x\ncondition_fields:\n  - field: \"a/b.F\"\n    contains: [x]\n", `m.yml:3:12: field field: a condition field is written pkg/path.Type.Field`},
 		{"update without field", "library: x\nsinks:\n  - func: \"a/b.F\"\n    kind: store.write\n    shape: update.expression\n    arg: 1\n", "m.yml:3:9: sink: field field is required for shape update.expression"},
 		{"field on other shape", "library: x\nsinks:\n  - func: \"a/b.F\"\n    kind: store.write\n    shape: send\n    field: \"a/b.T.F\"\n", "m.yml:6:12: field field: only shape update.expression reads a field"},
+		{"receiver on other shape", "library: x\nsinks:\n  - func: \"(a/b.T).Do\"\n    kind: store.write\n    shape: send\n    receiver: true\n", "m.yml:6:15: field receiver: only shape provider.params reads its params from the receiver"},
+		{"receiver and arg", "library: x\nsinks:\n  - func: \"(a/b.T).Do\"\n    kind: store.write\n    shape: provider.params\n    arg: 0\n    receiver: true\n", "m.yml:6:10: field arg: a sink with receiver: true reads its params from the receiver, not an argument"},
 		{"bad header setter", "library: x\nheader_setters:\n  - \"SetHeader\"\n", `m.yml:3:5: a function is written pkg/path.Func, got "SetHeader"`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -117,6 +117,9 @@ type Sink struct {
 	// broker does not (a RabbitMQ MessageId). A stable one answers the key decision only:
 	// enforcement stays open (effect.Claimed).
 	ConsumerKey bool
+	// Receiver: the params are the call's receiver (a request value whose Do sends it), for
+	// shape ProviderParams; Arg is then -1.
+	Receiver bool
 }
 
 // ReceiveChannel is a call whose result is a channel of deliveries (RabbitMQ's Consume).

@@ -273,6 +273,11 @@ func checkSink(at string, s SinkEntry, c *checker) Sink {
 	}
 	arg := -1
 	switch {
+	case s.Receiver && shape != ProviderParams:
+		c.bad(at+".receiver", "field receiver: only shape provider.params reads its params from the receiver")
+	case s.Receiver && s.Arg != nil:
+		c.bad(at+".arg", "field arg: a sink with receiver: true reads its params from the receiver, not an argument")
+	case s.Receiver:
 	case s.Arg != nil:
 		arg = *s.Arg
 		c.argIndex(at+".arg", "arg", arg)
@@ -304,7 +309,7 @@ func checkSink(at string, s SinkEntry, c *checker) Sink {
 			c.bad(at+".url_arg", "field url_arg: only shapes http.post, http.form and builder take a URL argument (http.do reads it where the request is built)")
 		}
 	}
-	return Sink{Kind: kind, Shape: shape, Arg: arg, What: what, InTx: s.TxArg != nil && *s.TxArg >= 0, Field: s.Field, URLArg: urlArg, ConsumerKey: s.ConsumerKey}
+	return Sink{Kind: kind, Shape: shape, Arg: arg, What: what, InTx: s.TxArg != nil && *s.TxArg >= 0, Field: s.Field, URLArg: urlArg, ConsumerKey: s.ConsumerKey, Receiver: s.Receiver}
 }
 
 // compileSinks also indexes method sinks by method name, for calls through interfaces.

@@ -56,6 +56,9 @@ func (j *Judge) Eval(call *ast.CallExpr, s *model.Sink, fn *types.Func, sc Scope
 			Chain: []effect.Hop{{Func: effect.FuncName(fn, nil), Pos: j.shortPos(call.Pos())}}}
 	}
 	arg := defuse.ArgAt(call, s.Arg)
+	if s.Receiver {
+		arg = receiverOf(call)
+	}
 	switch s.Shape {
 	case model.SQLExec, model.SQLQuery:
 		if arg == nil {
@@ -102,6 +105,14 @@ func (j *Judge) Eval(call *ast.CallExpr, s *model.Sink, fn *types.Func, sc Scope
 		return j.valuesEffect(mk, call, s.Arg)
 	case model.KeyArg:
 		return j.keyedEffect(mk, s, arg, arg != nil && !j.Defs.IsEmptyString(arg), sc)
+	}
+	return nil
+}
+
+// receiverOf returns the receiver expression of a method call, or nil.
+func receiverOf(call *ast.CallExpr) ast.Expr {
+	if sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr); ok {
+		return sel.X
 	}
 	return nil
 }
