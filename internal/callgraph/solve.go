@@ -96,6 +96,12 @@ func (g *Graph) through(n *Node, s *Site, e effect.Effect) (effect.Effect, bool)
 		if e.KeyParams != 0 {
 			e = g.in.Judge.PassKey(s.args, s.callee, e, n.scope)
 		}
+		if e.TextParam != 0 {
+			var keep bool
+			if e, keep = g.in.Judge.PassText(s.args, e, n.scope); !keep {
+				return e, false
+			}
+		}
 		if s.value != "" {
 			// A callback the callee calls: the hop to it is inside the callee.
 			e = e.Prepend(s.value, "")

@@ -105,6 +105,10 @@ type Effect struct {
 	// at the start of the chain (1 + its index; 0: the method is known). It is an effect
 	// only where a caller passes POST or PATCH: until then it is not reported.
 	MethodParam uint8
+	// TextParam marks an SQL write whose statements are a string or []string parameter of
+	// the function at the start of the chain (1 + its index; 0: none), queued on a batch
+	// (a helper BatchTx(ctx, tx, sqls)): each caller's argument decides it (PassText).
+	TextParam uint8
 }
 
 // TxMode says how an effect relates to a database transaction.
@@ -169,6 +173,9 @@ func (e Effect) key() string {
 	}
 	if e.MethodParam != 0 {
 		fmt.Fprintf(&b, "|method=%d", e.MethodParam)
+	}
+	if e.TextParam != 0 {
+		fmt.Fprintf(&b, "|text=%d", e.TextParam)
 	}
 	for _, h := range e.Chain {
 		b.WriteString("|")
@@ -319,6 +326,9 @@ func (f *Fact) String() string {
 		}
 		if e.MethodParam != 0 {
 			parts[i] += fmt.Sprintf("[method from param %d]", e.MethodParam-1)
+		}
+		if e.TextParam != 0 {
+			parts[i] += fmt.Sprintf("[statements from param %d]", e.TextParam-1)
 		}
 	}
 	var s []string

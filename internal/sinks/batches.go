@@ -20,13 +20,22 @@ import (
 const maxBatchHelpers = 2
 
 // batchEffect judges a batch by the worst statement queued on it; a batch with no Queue in
-// view is reported as not known.
-func (j *Judge) batchEffect(mk mkEffect, batch ast.Expr) *effect.Effect {
+// view is reported as not known. Statements that are a parameter of the function in scope
+// sc (a []string ranged into the batch, or a string) are left to its callers (TextParam).
+func (j *Judge) batchEffect(mk mkEffect, batch ast.Expr, sc Scope) *effect.Effect {
 	var worst *effect.Effect
 	found := false
 	if v := j.Defs.RootVar(batch); v != nil {
 		for _, q := range j.queued(v, nil, 0) {
 			found = true
+			if p := j.textParam(q.call.Args[0], sc); p != 0 {
+				e := mk(effect.Unprotected, "SQL write not safe to repeat: statement text not known")
+				e.TextParam = uint8(p)
+				if worst == nil || e.Worse(*worst) {
+					worst = e
+				}
+				continue
+			}
 			for _, text := range q.texts {
 				e := j.sqlEffect(mk, text, false, q.call.Args[1:])
 				if e != nil && (worst == nil || e.Worse(*worst)) {
@@ -39,6 +48,73 @@ func (j *Judge) batchEffect(mk mkEffect, batch ast.Expr) *effect.Effect {
 		return mk(effect.Unprotected, "SQL write not safe to repeat: statements queued on the batch not known")
 	}
 	return worst
+}
+
+// textParam returns 1 + the index of the parameter of sc's declared function that a queued
+// statement is: a string parameter itself, or the element of a []string parameter ranged
+// over; else 0.
+func (j *Judge) textParam(stmt ast.Expr, sc Scope) int {
+	if sc.Func == nil {
+		return 0
+	}
+	id, ok := ast.Unparen(stmt).(*ast.Ident)
+	if !ok {
+		return 0
+	}
+	v, _ := j.info().Uses[id].(*types.Var)
+	if v == nil {
+		return 0
+	}
+	if over, ok := ast.Unparen(j.Defs.RangedOver(v)).(*ast.Ident); ok {
+		v, _ = j.info().Uses[over].(*types.Var)
+	}
+	params := sc.Func.Signature().Params()
+	for i := 0; i < params.Len() && i < 255; i++ {
+		if params.At(i) == v {
+			return i + 1
+		}
+	}
+	return 0
+}
+
+// PassText judges, at a call of a function that queues the statements its parameter holds
+// (e.TextParam), what the caller (in scope sc) passes there (args, the call's arguments in
+// parameter order; nil for a function value): the worst of the texts of a []string literal
+// or constants appended to one, or of a constant string; the caller's own parameter passes
+// the question on; anything else stays not known. It reports whether the effect is kept:
+// not when every statement is a read or writes an append-only table.
+func (j *Judge) PassText(args []ast.Expr, e effect.Effect, sc Scope) (effect.Effect, bool) {
+	i := int(e.TextParam) - 1
+	e.TextParam = 0
+	if args == nil || i >= len(args) {
+		return e, true
+	}
+	arg := args[i]
+	if p := j.textParam(arg, sc); p != 0 {
+		e.TextParam = uint8(p)
+		return e, true
+	}
+	texts := j.sliceTexts(arg)
+	if len(texts) == 0 {
+		if t := j.Defs.Text(arg); t != "" {
+			texts = []string{t}
+		}
+	}
+	mk := func(state effect.State, detail string) *effect.Effect {
+		c := e
+		c.State, c.Detail = state, detail
+		return &c
+	}
+	var worst *effect.Effect
+	for _, text := range texts {
+		if w := j.sqlEffect(mk, text, false, nil); w != nil && (worst == nil || w.Worse(*worst)) {
+			worst = w
+		}
+	}
+	if worst == nil {
+		return e, len(texts) == 0
+	}
+	return *worst, true
 }
 
 // queuedStmt is a Queue call and the texts its statement argument may have.

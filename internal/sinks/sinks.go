@@ -68,7 +68,7 @@ func (j *Judge) Eval(call *ast.CallExpr, s *model.Sink, fn *types.Func, sc Scope
 	case model.SQLPrepared:
 		return j.sqlEffect(mk, j.preparedText(call), false, call.Args)
 	case model.SQLBatch:
-		return j.batchEffect(mk, arg)
+		return j.batchEffect(mk, arg, sc)
 	case model.SQLCopy:
 		return mk(effect.Unprotected, "SQL write not safe to repeat: bulk COPY without conflict handling")
 	case model.HTTPPost:

@@ -9,6 +9,8 @@ import (
 	"github.com/hibiken/asynq"
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
+
+	"models/pgxbatch/pgdb"
 )
 
 var pool *pgxpool.Pool
@@ -69,3 +71,23 @@ func Unknown(ctx context.Context, stmts []string) error { // want Unknown:`effec
 	queueAll(b, stmts, "")
 	return pool.SendBatch(ctx, b).Close()
 }
+
+// tx is the transaction the handlers below share.
+var tx pgx.Tx
+
+// Count hands the helper of another package a relative update: judged by its text there.
+func Count(ctx context.Context, t *asynq.Task) error { // want Count:`effects sql.write:unprotected\(\(pgx.Tx\).SendBatch\)`
+	return pgdb.BatchTx(ctx, tx, []string{"UPDATE posts SET comments = comments + 1 WHERE id = $1"}, [][]any{{t.Type()}}) // want `handler Count: SQL write not safe to repeat: relative UPDATE of comments \(Count -> pgdb.BatchTx -> \(pgx.Tx\).SendBatch\)`
+}
+
+// Mark is Count's twin, with statements that converge.
+func Mark(ctx context.Context, t *asynq.Task) error { // want Mark:`effects sql.write:protected\(\(pgx.Tx\).SendBatch\)`
+	stmts := []string{"UPDATE posts SET seen = true WHERE id = $1", "INSERT INTO reads (id) VALUES ($1) ON CONFLICT DO NOTHING"}
+	return pgdb.BatchTx(ctx, tx, stmts, [][]any{{t.Type()}, {t.Type()}})
+}
+
+// Read is a twin whose one statement reads: no effect.
+func Read(ctx context.Context, t *asynq.Task) error {
+	return pgdb.BatchTx(ctx, tx, []string{"SELECT 1"}, nil)
+}
+
