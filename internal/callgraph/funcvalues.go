@@ -337,6 +337,57 @@ func (g *Graph) slotValues(k slotKey) []funcValue {
 	return out
 }
 
+// StoredElements returns the expressions the package stores as elements of the slice, map
+// or array held in the slot (a struct field or a package variable) e reads: listed in a
+// composite literal stored there, or in one a local variable stored there was defined as,
+// or appended to that variable (list = append(list, inv.Compute)). For a registration
+// loop over a configuration's field (for _, a := range cfg.Activities).
+func (g *Graph) StoredElements(e ast.Expr) []ast.Expr {
+	k, ok := g.slotOf(e)
+	if !ok || k.elem {
+		return nil
+	}
+	var out []ast.Expr
+	for _, whole := range g.slotStores()[k] {
+		out = append(out, g.allElements(whole, 0)...)
+	}
+	return out
+}
+
+// allElements returns the elements of a composite literal, or of every definition of the
+// local variable e names: its literals and what each append adds.
+func (g *Graph) allElements(e ast.Expr, depth int) []ast.Expr {
+	if depth > defuse.MaxDepth {
+		return nil
+	}
+	id, ok := ast.Unparen(e).(*ast.Ident)
+	if !ok {
+		return g.elements(e, depth)
+	}
+	v, _ := g.in.Info.Uses[id].(*types.Var)
+	if v == nil || v.Parent() == g.in.Pkg.Scope() {
+		return nil
+	}
+	var out []ast.Expr
+	for _, d := range g.in.Judge.Defs.Defs(v) {
+		switch d := ast.Unparen(d).(type) {
+		case *ast.CompositeLit:
+			out = append(out, g.elements(d, depth+1)...)
+		case *ast.CallExpr:
+			if b, ok := g.in.Info.Uses[identOf(d.Fun)].(*types.Builtin); ok && b.Name() == "append" && d.Ellipsis == 0 && len(d.Args) > 1 {
+				out = append(out, d.Args[1:]...)
+			}
+		}
+	}
+	return out
+}
+
+// identOf returns e as an identifier, or nil.
+func identOf(e ast.Expr) *ast.Ident {
+	id, _ := ast.Unparen(e).(*ast.Ident)
+	return id
+}
+
 // elements returns the values of a composite literal (or of the local variable defined
 // once as one).
 func (g *Graph) elements(e ast.Expr, depth int) []ast.Expr {

@@ -219,6 +219,12 @@ const (
 // values and the methods of a value's named type. Local ones go to local; functions of
 // other packages to remote, when their own package could not have known them as handlers.
 func (f *finder) handlerValues(arg ast.Expr, mode handOver, local func(*callgraph.Node), remote func(*types.Func, token.Pos)) {
+	f.handlerValuesAt(arg, mode, local, remote, 0)
+}
+
+// handlerValuesAt is handlerValues at a depth of followed lists (StoredElements), which it
+// bounds.
+func (f *finder) handlerValuesAt(arg ast.Expr, mode handOver, local func(*callgraph.Node), remote func(*types.Func, token.Pos), depth int) {
 	info := f.info
 	accept := func(n *callgraph.Node, sig *types.Signature) {
 		if mode != toMiddleware || f.middlewareShape(sig) {
@@ -241,10 +247,10 @@ func (f *finder) handlerValues(arg ast.Expr, mode handOver, local func(*callgrap
 				}
 			}
 			for _, arg := range y.Args {
-				f.handlerValues(arg, mode, local, remote)
+				f.handlerValuesAt(arg, mode, local, remote, depth)
 			}
 			if sel, ok := ast.Unparen(y.Fun).(*ast.SelectorExpr); ok {
-				f.handlerValues(sel.X, mode, local, remote)
+				f.handlerValuesAt(sel.X, mode, local, remote, depth)
 			}
 			return false
 		case *ast.FuncLit:
@@ -255,6 +261,15 @@ func (f *finder) handlerValues(arg ast.Expr, mode handOver, local func(*callgrap
 			return false
 		case *ast.Ident:
 			obj, pos = info.Uses[y], y.Pos()
+			if v, ok := obj.(*types.Var); ok && depth < 2 {
+				// for _, a := range cfg.Activities { register(a) }: the values the package
+				// lists in that field are handed over, each.
+				if over := f.defs.RangedOver(v); over != nil {
+					for _, el := range f.graph.StoredElements(over) {
+						f.handlerValuesAt(el, mode, local, remote, depth+1)
+					}
+				}
+			}
 		case *ast.SelectorExpr:
 			obj, pos = info.Uses[y.Sel], y.Sel.Pos()
 		case *ast.CompositeLit:

@@ -1,6 +1,9 @@
 package sqlstmt
 
-import "strconv"
+import (
+	"strconv"
+	"strings"
+)
 
 // Class says what running a statement twice does.
 type Class uint8
@@ -935,8 +938,8 @@ func (p *parser) judgeSet(from, to, wFrom, wTo int, c *setCtx) (v setVerdict, co
 			return setUnknown, -1
 		default:
 			items++
-			if col < 0 {
-				col = p.selfRef(it, eq, end, c)
+			if sr := p.selfRef(it, eq, end, c); col < 0 && sr >= 0 && !VersionColumn(p.name(sr)) {
+				col = sr
 			}
 		}
 		it = end + 1
@@ -959,6 +962,17 @@ func (p *parser) judgeSet(from, to, wFrom, wTo int, c *setCtx) (v setVerdict, co
 		return setCondHole, col
 	}
 	return setRelative, col
+}
+
+// VersionColumn reports whether a column is an optimistic-locking counter (version,
+// lock_version, row_version, revision): a repeat that bumps it again changes nothing the row
+// says; the statement's other assignments decide whether it converges.
+func VersionColumn(name string) bool {
+	switch strings.ToLower(name) {
+	case "version", "lock_version", "row_version", "revision":
+		return true
+	}
+	return false
 }
 
 // itemEnd returns the index of the ',' ending the list item at it, or to.

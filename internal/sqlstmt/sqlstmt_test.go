@@ -110,6 +110,9 @@ var cases = []tcase{
 	{"UPDATE accounts AS a SET a.balance = a.balance - ?", NonIdempotent, "relative UPDATE of balance"},
 	{"UPDATE t SET (a, b) = (a + 1, $2) WHERE id = $1", NonIdempotent, "relative UPDATE of a"},
 	{`UPDATE t SET "n" = "n" + 1`, NonIdempotent, "relative UPDATE of n"},
+	// An optimistic-locking counter bumped again changes nothing the row says.
+	{"UPDATE orders SET status = 'paid', version = version + 1 WHERE id = $1", Converging, "absolute UPDATE"},
+	{"UPDATE orders SET version = version + 1, paid = paid + $2 WHERE id = $1", NonIdempotent, "relative UPDATE of paid"},
 	{"UPDATE `t` SET `n` = `n` + 1", NonIdempotent, "relative UPDATE of n"},
 	{"UPDATE t SET tags = array_append(tags, $1) WHERE id = $2", NonIdempotent, ""},
 	{"UPDATE t SET n = GREATEST(n, $1) + 1", NonIdempotent, ""},
