@@ -3,10 +3,6 @@ package analyzer_test
 import (
 	"slices"
 	"testing"
-
-	"golang.org/x/tools/go/analysis/analysistest"
-
-	"github.com/chokaq/idemlint/analyzer"
 )
 
 // A helper that polls and returns the batch (models/franzgo's (Ingest).poll) is a receive
@@ -14,17 +10,7 @@ import (
 // be a "receive in (Ingest).poll" with no effects. The loops that call it are handlers,
 // and so is the loop that polls through the application's own interface.
 func TestPollHelperIsNoHandler(t *testing.T) {
-	results := analysistest.Run(t, testdata(t), analyzer.Analyzer, "models/franzgo")
-	var names []string
-	for _, r := range results {
-		res, ok := r.Result.(*analyzer.Result)
-		if !ok || r.Err != nil {
-			t.Fatalf("%s: no result (%v)", r.Pass.Pkg.Path(), r.Err)
-		}
-		for _, h := range res.Handlers {
-			names = append(names, h.Name)
-		}
-	}
+	names := handlersOf(t, "models/franzgo")
 	if slices.Contains(names, "receive in (Ingest).poll") {
 		t.Errorf("the poll helper is a handler; handlers of models/franzgo: %q", names)
 	}

@@ -129,13 +129,7 @@ func TestProgramAtMostOnce(t *testing.T) {
 // tasks): the link brings Charges' INSERT to that registration; Refunds' converges.
 func TestProgramLinkRegistrar(t *testing.T) {
 	chdirModule(t, "registrar")
-	out, err := Run(Config{Analyzer: analyzer.Analyzer, Patterns: []string{"./..."}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(out.Run.Errors) > 0 {
-		t.Fatalf("errors: %+v", out.Run.Errors)
-	}
+	out := runAll(t)
 	got := chains(out.Run.Findings, func(f *result.Finding) string { return f.Detail })
 	want := []string{
 		"onOrder: SQL write not safe to repeat: INSERT without conflict handling via (*sql.DB).ExecContext",
@@ -145,11 +139,7 @@ func TestProgramLinkRegistrar(t *testing.T) {
 		t.Errorf("findings:\n got %q\nwant %q", got, want)
 	}
 	// muxreg's closure only calls what Add was given: no handler of its own.
-	var names []string
-	for _, h := range out.Run.Handlers {
-		names = append(names, h.Name)
-	}
-	if want := []string{"onOrder", "(Handler).Handle"}; !slices.Equal(names, want) {
+	if names, want := handlerNames(out.Run), []string{"onOrder", "(Handler).Handle"}; !slices.Equal(names, want) {
 		t.Errorf("handlers %q, want %q", names, want)
 	}
 }
@@ -162,13 +152,7 @@ func TestProgramLinkRegistrar(t *testing.T) {
 // handler is the one handler (ParseNotify, alone in its package's view, is one too).
 func TestProgramWebhookTakenOver(t *testing.T) {
 	chdirModule(t, "webhooks")
-	out, err := Run(Config{Analyzer: analyzer.Analyzer, Patterns: []string{"./..."}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(out.Run.Errors) > 0 {
-		t.Fatalf("errors: %+v", out.Run.Errors)
-	}
+	out := runAll(t)
 	got := chains(out.Run.Findings, func(f *result.Finding) string { return f.Detail })
 	want := []string{
 		"(*API).Stripe: SQL write not safe to repeat: INSERT without conflict handling via (*billing.Service).Record -> (*sql.DB).ExecContext",
@@ -178,11 +162,7 @@ func TestProgramWebhookTakenOver(t *testing.T) {
 	if !slices.Equal(got, want) {
 		t.Errorf("findings:\n got %q\nwant %q", got, want)
 	}
-	var names []string
-	for _, h := range out.Run.Handlers {
-		names = append(names, h.Name)
-	}
-	if want := []string{"(*API).Stripe", "(*Service).Replay", "func literal in Notify"}; !slices.Equal(names, want) {
+	if names, want := handlerNames(out.Run), []string{"(*API).Stripe", "(*Service).Replay", "func literal in Notify"}; !slices.Equal(names, want) {
 		t.Errorf("handlers %q, want %q", names, want)
 	}
 	alone, err := Run(Config{Analyzer: analyzer.Analyzer, Patterns: []string{"./payclient"}, PatternsOnly: true})

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/chokaq/idemlint/analyzer"
 	"github.com/chokaq/idemlint/internal/result"
 )
 
@@ -31,4 +32,27 @@ func chains(findings []*result.Finding, what func(*result.Finding) string) []str
 		out = append(out, f.Handler+": "+what(f)+" via "+strings.Join(hops, " -> "))
 	}
 	return out
+}
+
+// runAll runs the analyzer on ./... of the current module and fails the test on an error or
+// a package error.
+func runAll(t *testing.T) *Output {
+	t.Helper()
+	out, err := Run(Config{Analyzer: analyzer.Analyzer, Patterns: []string{"./..."}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(out.Run.Errors) > 0 {
+		t.Fatalf("errors: %+v", out.Run.Errors)
+	}
+	return out
+}
+
+// handlerNames lists the run's handlers by name, in order.
+func handlerNames(run *result.Run) []string {
+	var names []string
+	for _, h := range run.Handlers {
+		names = append(names, h.Name)
+	}
+	return names
 }

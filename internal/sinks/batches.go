@@ -68,13 +68,7 @@ func (j *Judge) textParam(stmt ast.Expr, sc Scope) int {
 	if over, ok := ast.Unparen(j.Defs.RangedOver(v)).(*ast.Ident); ok {
 		v, _ = j.info().Uses[over].(*types.Var)
 	}
-	params := sc.Func.Signature().Params()
-	for i := 0; i < params.Len() && i < 255; i++ {
-		if params.At(i) == v {
-			return i + 1
-		}
-	}
-	return 0
+	return paramIndex(sc, v)
 }
 
 // PassText judges, at a call of a function that queues the statements its parameter holds

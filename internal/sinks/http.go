@@ -104,9 +104,21 @@ func (j *Judge) methodParam(e ast.Expr, sc Scope) int {
 			v = w
 		}
 	}
+	if !defuse.IsString(v.Type()) {
+		return 0
+	}
+	return paramIndex(sc, v)
+}
+
+// paramIndex returns 1 + the index of v among the parameters of sc's declared function (the
+// first 255), or 0: the form Effect.MethodParam and TextParam record it in.
+func paramIndex(sc Scope, v *types.Var) int {
+	if sc.Func == nil {
+		return 0
+	}
 	params := sc.Func.Signature().Params()
 	for i := 0; i < params.Len() && i < 255; i++ {
-		if params.At(i) == v && defuse.IsString(v.Type()) {
+		if params.At(i) == v {
 			return i + 1
 		}
 	}
