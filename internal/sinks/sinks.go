@@ -177,8 +177,26 @@ func (j *Judge) sqlEffect(mk mkEffect, text string, query bool, args []ast.Expr)
 	case sqlstmt.NonIdempotent:
 		return mk(effect.Unprotected, "SQL write not safe to repeat: "+res.Reason+j.freshRow(res, args))
 	default: // Guarded, Converging
+		if src := j.freshConflictKey(res, args); src != "" {
+			return mk(effect.Unprotected, "SQL write not safe to repeat: "+res.Reason+" on a key made anew on every run (from "+src+"): a repeat inserts another row")
+		}
 		return mk(effect.Protected, res.Reason)
 	}
+}
+
+// freshConflictKey returns what makes a value bound to an upsert's conflict target anew on
+// every run (uuid.New, the clock: an unstable function), or "": the conflict then never
+// happens, and the upsert absorbs nothing.
+func (j *Judge) freshConflictKey(res sqlstmt.Result, args []ast.Expr) string {
+	for _, n := range res.ConflictParams {
+		if n == 0 || int(n) > len(args) {
+			continue
+		}
+		if src := j.unstableSource(args[n-1]); src != "" {
+			return src
+		}
+	}
+	return ""
 }
 
 // worstSQL classifies each text a statement argument may hold and returns the worst effect.

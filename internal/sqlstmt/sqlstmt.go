@@ -59,6 +59,11 @@ type Result struct {
 	// table is where Table is in the text: Classify slices it there, so that no result of
 	// the parser points into its state (which would move the token buffer to the heap).
 	table [2]uint32
+	// ConflictParams are, for a one-row INSERT (cols) VALUES (...) ON CONFLICT (target),
+	// the numbers of the positional placeholders ($N) inserted into the target's columns
+	// (the first four; 0 for none): a caller that binds a value made anew on every run
+	// there has no conflict to absorb the repeat.
+	ConflictParams [4]uint8
 }
 
 // Hole is the placeholder the analyzer puts where part of the statement text is not known
@@ -501,12 +506,17 @@ func (p *parser) insert(i, to int) Result {
 	if p.kw(j, to, "PARTITION") && p.is(j+1, to, '(') {
 		j = p.close(j+1, to) + 1
 	}
+	cols := -1
 	if p.is(j, to, '(') && !p.isSubquery(j, to) { // column list
+		cols = j
 		j = p.close(j, to) + 1
 	}
 	src := min(j, to)
 	res, end, last := p.conflictClauses(src, to, tgt)
 	if res.Reason != "" {
+		if res.Class == Guarded && cols >= 0 {
+			res.ConflictParams = p.conflictParams(cols, src, to)
+		}
 		return res
 	}
 	if guard != "" {
@@ -522,6 +532,69 @@ func (p *parser) insert(i, to int) Result {
 		return Result{Class: Unknown, Reason: reasonHoleInsert}
 	}
 	return Result{Class: NonIdempotent, Reason: reasonInsert, table: tgt.span}
+}
+
+// conflictParams maps the columns of an ON CONFLICT (target) to the placeholders a one-row
+// VALUES list at src binds them to, by position in the column list at cols. Lists longer
+// than maxItems are not read (no allocation: Classify allocates nothing).
+func (p *parser) conflictParams(cols, src, to int) (out [4]uint8) {
+	if !p.kw(src, to, "VALUES") || !p.is(src+1, to, '(') {
+		return out
+	}
+	rowEnd := p.close(src+1, to)
+	if !p.kw(rowEnd+1, to, "ON") || !p.kw(rowEnd+2, to, "CONFLICT") || !p.is(rowEnd+3, to, '(') {
+		return out // several rows, an alias, or no target list
+	}
+	var names, values, target [maxItems][2]int
+	nn := p.items(cols+1, p.close(cols, to), &names)
+	nv := p.items(src+2, rowEnd, &values)
+	nt := p.items(rowEnd+4, p.close(rowEnd+3, to), &target)
+	if nn < 0 || nv != nn || nt < 0 {
+		return out
+	}
+	n := 0
+	for _, t := range target[:nt] {
+		if t[1]-t[0] != 1 || !p.isName(t[0], to) || n == len(out) {
+			continue
+		}
+		for i, c := range names[:nn] {
+			v := values[i]
+			if c[1]-c[0] != 1 || !eqFold(p.name(c[0]), p.name(t[0])) || v[1]-v[0] != 1 || p.toks[v[0]].kind != tParam {
+				continue
+			}
+			if num, err := strconv.Atoi(strings.TrimPrefix(p.text(v[0]), "$")); err == nil && num > 0 && num < 256 {
+				out[n] = uint8(num)
+				n++
+			}
+		}
+	}
+	return out
+}
+
+// maxItems bounds the lists conflictParams reads.
+const maxItems = 32
+
+// items splits the tokens [from, to) at the commas outside parentheses into buf, as
+// [start, end) index pairs, and returns how many; -1 when there are more than buf holds.
+func (p *parser) items(from, to int, buf *[maxItems][2]int) int {
+	n, start := 0, from
+	for k := from; k <= to; k++ {
+		if k < to && p.is(k, to, '(') {
+			k = p.close(k, to)
+			continue
+		}
+		if k == to || p.is(k, to, ',') {
+			if n == len(buf) {
+				return -1
+			}
+			if k > start {
+				buf[n] = [2]int{start, k}
+				n++
+			}
+			start = k + 1
+		}
+	}
+	return n
 }
 
 // insertModifiers reads the words between INSERT and INTO from j: the conflict handling

@@ -387,3 +387,23 @@ func BenchmarkClassify(b *testing.B) {
 		Classify(mix[i%len(mix)])
 	}
 }
+
+// The placeholders an upsert binds to its conflict target's columns.
+func TestConflictParams(t *testing.T) {
+	for _, tc := range []struct {
+		text string
+		want [4]uint8
+	}{
+		{"INSERT INTO orders (id, body) VALUES ($1, $2) ON CONFLICT (id) DO NOTHING", [4]uint8{1}},
+		{"INSERT INTO orders (body, order_id) VALUES ($1, $2) ON CONFLICT (order_id) DO UPDATE SET body = excluded.body", [4]uint8{2}},
+		{"INSERT INTO t (a, b, c) VALUES ($3, now(), $1) ON CONFLICT (c, a) DO NOTHING", [4]uint8{1, 3}},
+		{"INSERT INTO t (a, b) VALUES ($1, $2), ($3, $4) ON CONFLICT (a) DO NOTHING", [4]uint8{}},
+		{"INSERT INTO t (a) VALUES ('x') ON CONFLICT (a) DO NOTHING", [4]uint8{}},
+		{"INSERT INTO t (a) VALUES ($1) ON CONFLICT DO NOTHING", [4]uint8{}},
+		{"INSERT INTO t VALUES ($1) ON CONFLICT (a) DO NOTHING", [4]uint8{}},
+	} {
+		if got := Classify(tc.text).ConflictParams; got != tc.want {
+			t.Errorf("ConflictParams(%q) = %v, want %v", tc.text, got, tc.want)
+		}
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"database/sql"
 	"fmt"
 
+	"github.com/google/uuid"
 	"github.com/hibiken/asynq"
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
@@ -103,4 +104,18 @@ func InTx(ctx context.Context, t *asynq.Task) error { // want InTx:`effects sql.
 		return err
 	}
 	return tx.Commit(ctx)
+}
+
+// FreshConflictKey upserts on an id it makes itself: the conflict never happens, and a
+// repeat inserts another order.
+func FreshConflictKey(ctx context.Context, t *asynq.Task) error { // want FreshConflictKey:`effects sql.write:unprotected\(\(\*pgxpool.Pool\).Exec\)`
+	id := uuid.NewString()
+	_, err := pool.Exec(ctx, `INSERT INTO orders (body, id) VALUES ($1, $2) ON CONFLICT (id) DO NOTHING`, t.Payload(), id) // want `handler FreshConflictKey: SQL write not safe to repeat: upsert \(ON CONFLICT\) on a key made anew on every run \(from uuid.NewString\): a repeat inserts another row`
+	return err
+}
+
+// JobConflictKey is its twin: the id comes from the job, so a repeat hits the conflict.
+func JobConflictKey(ctx context.Context, t *asynq.Task) error { // want JobConflictKey:`effects sql.write:protected\(\(\*pgxpool.Pool\).Exec\)`
+	_, err := pool.Exec(ctx, `INSERT INTO orders (body, id) VALUES ($1, $2) ON CONFLICT (id) DO NOTHING`, t.Payload(), t.Type())
+	return err
 }
