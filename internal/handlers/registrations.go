@@ -278,25 +278,7 @@ func (f *finder) handlerValuesAt(arg ast.Expr, mode handOver, local func(*callgr
 		if fn, ok := obj.(*types.Func); ok {
 			fn = fn.Origin()
 			if iface := interfaceOf(fn); iface != nil {
-				// l.Handle with l an interface: each implementation's Handle in this
-				// package, or else what the framework's call of l.Handle may run.
-				local := false
-				f.implementations(iface, func(m *types.Func) {
-					if m.Name() == fn.Name() {
-						if n := f.graph.ByFunc[m]; n != nil {
-							accept(n, m.Signature())
-							local = true
-						}
-					}
-				})
-				// An implementation declared here is a handler of its own; the rest are
-				// a node's at the registration, unless they do nothing.
-				if d, fresh := f.dispatched(fn, recvInterface(info, y, iface), pos); d != nil && (!local || len(d.Effects) > 0) {
-					if fresh {
-						f.extra = append(f.extra, d)
-					}
-					accept(d, fn.Signature())
-				}
+				f.interfaceValue(fn, recvInterface(info, y, iface), pos, accept)
 			} else if n := f.graph.ByFunc[fn]; n != nil {
 				accept(n, fn.Signature())
 			} else if remote != nil && fn.Pkg() != f.pkg && f.shapeOf(fn.Signature(), methodName(fn)) == nil {
@@ -308,6 +290,28 @@ func (f *finder) handlerValuesAt(arg ast.Expr, mode handOver, local func(*callgr
 	})
 	if t := info.TypeOf(arg); t != nil {
 		f.typeMethods(t, mode, local)
+	}
+}
+
+// interfaceValue hands over what the interface method value fn (l.Handle with l an
+// interface) may run: each implementation's method in this package, a handler of its own,
+// and a node at the registration (pos) for the implementations elsewhere, unless those do
+// nothing while some of this package's exist.
+func (f *finder) interfaceValue(fn *types.Func, iface *types.Interface, pos token.Pos, accept func(*callgraph.Node, *types.Signature)) {
+	local := false
+	f.implementations(iface, func(m *types.Func) {
+		if m.Name() == fn.Name() {
+			if n := f.graph.ByFunc[m]; n != nil {
+				accept(n, m.Signature())
+				local = true
+			}
+		}
+	})
+	if d, fresh := f.dispatched(fn, iface, pos); d != nil && (!local || len(d.Effects) > 0) {
+		if fresh {
+			f.extra = append(f.extra, d)
+		}
+		accept(d, fn.Signature())
 	}
 }
 
