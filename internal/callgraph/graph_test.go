@@ -46,12 +46,18 @@ sinks:
 func build(t *testing.T) *callgraph.Graph { return buildFrom(t, src) }
 
 func buildFrom(t *testing.T, src string) *callgraph.Graph {
-	p := testpkg.Check(t, "p", src)
 	lib, err := model.Parse("models.yml", []byte(models))
 	if err != nil {
 		t.Fatal(err)
 	}
-	entries := model.NewEntries(model.Compile([]model.Library{lib}))
+	g := buildWith(t, src, model.NewEntries(model.Compile([]model.Library{lib})))
+	g.Solve()
+	return g
+}
+
+// buildWith builds (does not solve) the graph of the one-file package src under entries.
+func buildWith(t *testing.T, src string, entries *model.Entries) *callgraph.Graph {
+	p := testpkg.Check(t, "p", src)
 	judge := &sinks.Judge{Defs: defuse.Build(p.Pkg, p.Info, []*ast.File{p.File}), Models: entries, Fset: p.Fset}
 	g := callgraph.Build(callgraph.Input{
 		Pkg: p.Pkg, Info: p.Info, Fset: p.Fset, Files: []*ast.File{p.File},
@@ -62,7 +68,6 @@ func buildFrom(t *testing.T, src string) *callgraph.Graph {
 			AllObjectFacts:   func() []analysis.ObjectFact { return nil },
 		},
 	})
-	g.Solve()
 	return g
 }
 
@@ -190,18 +195,7 @@ func Other(n int, f F)        { Mutual(n-1, f) }
 // them to a function that only calls them (recursion and cycles included); a parameter
 // that escapes, is never called, or is variadic is not marked.
 func TestCallsParams(t *testing.T) {
-	p := testpkg.Check(t, "p", callsSrc)
-	entries := model.NewEntries(model.Compile(nil))
-	judge := &sinks.Judge{Defs: defuse.Build(p.Pkg, p.Info, []*ast.File{p.File}), Models: entries, Fset: p.Fset}
-	g := callgraph.Build(callgraph.Input{
-		Pkg: p.Pkg, Info: p.Info, Fset: p.Fset, Files: []*ast.File{p.File},
-		Directives: func(*ast.File) *directive.File { return nil },
-		Judge:      judge,
-		Facts: callgraph.Facts{
-			ImportObjectFact: func(types.Object, analysis.Fact) bool { return false },
-			AllObjectFacts:   func() []analysis.ObjectFact { return nil },
-		},
-	})
+	g := buildWith(t, callsSrc, model.NewEntries(model.Compile(nil)))
 	want := map[string]uint64{
 		"Direct": 1, "InGoroutine": 1, "Passed": 2, "Recursive": 2, "Returned": 0,
 		"Stored": 0, "Unused": 0, "Variadic": 0, "Second": 2, "Mutual": 2, "Other": 2,

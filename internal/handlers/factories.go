@@ -25,10 +25,7 @@ func (f *finder) notHandler(n *callgraph.Node) bool {
 // inTestFile reports whether the node is declared in a _test.go file: tests register fakes
 // and call handlers, and no queue runs them.
 func (f *finder) inTestFile(n *callgraph.Node) bool {
-	if f.fset == nil || n.Body == nil {
-		return false
-	}
-	return strings.HasSuffix(f.fset.Position(n.Body.Pos()).Filename, "_test.go")
+	return n.Body != nil && f.inTest(n.Body.Pos())
 }
 
 // inTest reports whether pos is in a _test.go file.

@@ -77,7 +77,9 @@ func Register(mux *asynq.ServeMux) { // want Register:`effects email.send:unprot
 // Notifier is what HandleNotify tells; the service's implementation does nothing here, the
 // test's double (noise_test.go) mails. A test double never runs in the service: the
 // handler's call does not reach it, in the test variant of the package either.
-type Notifier interface{ Notify(ctx context.Context) error }
+type Notifier interface {
+	Notify(ctx context.Context) error
+}
 
 type quiet struct{}
 

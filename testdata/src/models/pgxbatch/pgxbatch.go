@@ -90,4 +90,3 @@ func Mark(ctx context.Context, t *asynq.Task) error { // want Mark:`effects sql.
 func Read(ctx context.Context, t *asynq.Task) error {
 	return pgdb.BatchTx(ctx, tx, []string{"SELECT 1"}, nil)
 }
-
