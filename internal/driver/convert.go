@@ -155,7 +155,7 @@ func (c *converter) handlersOf(pkg *packages.Package, res *analyzer.Result) {
 			Pos:        position(fset, h.Pos, c.root),
 			Wrapped:    h.Wrapped,
 			AtMostOnce: h.AtMostOnce,
-			Partial:    c.impls.partial(pkg, h.Unresolved),
+			Partial:    c.impls.partial(pkg.Module, unresolvedCalls(fset, h.Unresolved)),
 		}
 		key := rh.Pos.String() + "\x00" + rh.Name
 		if c.handlers[key] {

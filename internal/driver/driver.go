@@ -143,11 +143,12 @@ func analyse(cfg Config, l *Loaded, start time.Time, progress *progress) (*Outpu
 	count := func(a *analysis.Analyzer) *analysis.Analyzer {
 		return instrument(a, func() { progress.step(done.Add(1)) })
 	}
-	graph, err := analyzeProgram(cfg.Analyzer, pkgs, &checker.Options{
+	opts := &checker.Options{
 		Sequential:  dbg(cfg.Debug, 'p'),
 		SanityCheck: dbg(cfg.Debug, 's'),
 		FactLog:     factLog,
-	}, count, dbg(cfg.Debug, 'v'))
+	}
+	graph, outs, err := analyzeProgram(cfg.Analyzer, pkgs, opts, count, nil, dbg(cfg.Debug, 'v'))
 	progress.clear()
 	if err != nil {
 		return nil, err
@@ -166,7 +167,7 @@ func analyse(cfg Config, l *Loaded, start time.Time, progress *progress) (*Outpu
 		// patterns' packages.
 		graph.Roots = slices.DeleteFunc(graph.Roots, func(act *checker.Action) bool { return !l.named[act.Package.ID] })
 	}
-	conv.impls = newImplementations(graph)
+	conv.impls = newImplementations(outs)
 	for _, act := range graph.Roots {
 		if act.Err != nil {
 			continue

@@ -1,8 +1,11 @@
 package driver
 
 import (
+	"go/token"
 	"log"
 	"reflect"
+	"strconv"
+	"strings"
 
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/analysis/checker"
@@ -20,31 +23,36 @@ import (
 // a small part of a run's cost.
 const maxRounds = 3
 
-// analyzeProgram analyses pkgs with a and links the program: the open interface calls of
-// every package are resolved against the implementations anywhere in it, and the packages
+// outcome is what one package's analysis in one round gives the program-wide link and the
+// output, from this run's analysis or from the cache (reuse.go).
+type outcome struct {
+	id, path string
+	summary  *link.Summary // nil when the package's analysis made none (it failed)
+	jobs     []frameworks.JobRetry
+	once     bool // a handler runs at most once in the package's view
+	handlers bool // the package has handlers: their judgement reads the program's jobs and take-overs
+}
+
+// roundFunc analyses the program for one round: with the zero Program and no links for the
+// first, then with what the previous rounds learned. It returns every package's outcome.
+type roundFunc func(p analyzer.Program, links link.Links) ([]*outcome, error)
+
+// linkProgram runs the rounds of a program-wide link: the open interface calls of every
+// package are resolved against the implementations anywhere in it, and the packages
 // analysed again until the links settle. A handler the first round finds to run at most
 // once (every insert of its job in its package's view sets MaxAttempts 1 or MaxRetry(0)) is
 // judged again against every insert in the program, which takes a second round even with no
-// links. first wraps the analyzer of the first round (the progress display counts it); the
-// graph returned is the last round's.
-func analyzeProgram(a *analysis.Analyzer, pkgs []*packages.Package, opts *checker.Options, first func(*analysis.Analyzer) *analysis.Analyzer, verbose bool) (*checker.Graph, error) {
-	if a.ResultType != reflect.TypeFor[*analyzer.Result]() {
-		// Not idemlint's analyzer (the benchmark's floor): it has no summaries to link.
-		return checker.Analyze([]*analysis.Analyzer{first(a)}, pkgs, opts)
-	}
-	pa, err := analyzer.ForProgram(a, analyzer.Program{})
+// links. It returns the last round's outcomes.
+func linkProgram(analyse roundFunc, cone link.Cone, verbose bool) ([]*outcome, error) {
+	outs, err := analyse(analyzer.Program{}, nil)
 	if err != nil {
 		return nil, err
 	}
-	graph, err := checker.Analyze([]*analysis.Analyzer{first(pa)}, pkgs, opts)
-	if err != nil {
-		return nil, err
-	}
-	jobs, once := programJobs(graph)
-	var prev callgraph.Links
+	jobs, once := programJobs(outs)
+	var prev link.Links
 	for round := 1; round < maxRounds; round++ {
-		sums := summaries(graph)
-		links := link.Link(sums)
+		sums := summaries(outs)
+		links := link.Link(sums, cone)
 		taken := link.TakenOver(sums)
 		settled := len(links) == 0 || (prev != nil && link.Equal(links, prev))
 		if settled && !(round == 1 && (once || len(taken) > 0)) {
@@ -53,45 +61,158 @@ func analyzeProgram(a *analysis.Analyzer, pkgs []*packages.Package, opts *checke
 		if verbose {
 			log.Printf("link round %d: %d open calls resolved across packages", round, len(links))
 		}
-		if pa, err = analyzer.ForProgram(a, analyzer.Program{Links: links, Jobs: jobs, TakenOver: taken}); err != nil {
-			return nil, err
-		}
-		if graph, err = checker.Analyze([]*analysis.Analyzer{pa}, pkgs, opts); err != nil {
+		if outs, err = analyse(analyzer.Program{Jobs: jobs, TakenOver: taken}, links); err != nil {
 			return nil, err
 		}
 		prev = links
 	}
-	return graph, nil
+	return outs, nil
+}
+
+// outcomes reads the outcome of every package a round analysed, dependencies included.
+func outcomes(graph *checker.Graph) []*outcome {
+	var out []*outcome
+	for act := range graph.All() {
+		if o := outcomeOf(act); o != nil {
+			out = append(out, o)
+		}
+	}
+	return out
+}
+
+func outcomeOf(act *checker.Action) *outcome {
+	res, _ := act.Result.(*analyzer.Result)
+	if act.Err != nil || res == nil {
+		return nil
+	}
+	o := &outcome{id: act.Package.ID, path: act.Package.PkgPath, jobs: res.Jobs, handlers: len(res.Handlers) > 0}
+	for _, h := range res.Handlers {
+		o.once = o.once || h.AtMostOnce != ""
+	}
+	if res.Program != nil {
+		o.summary = link.Canon(act.Package.Fset, res.Program)
+	}
+	return o
 }
 
 // programJobs collects the retry settings of every analysed package (never nil), and
 // reports whether some handler was found to run at most once.
-func programJobs(graph *checker.Graph) ([]frameworks.JobRetry, bool) {
+func programJobs(outs []*outcome) ([]frameworks.JobRetry, bool) {
 	jobs := []frameworks.JobRetry{}
 	once := false
-	for act := range graph.All() {
-		res, _ := act.Result.(*analyzer.Result)
-		if act.Err != nil || res == nil {
-			continue
-		}
-		jobs = append(jobs, res.Jobs...)
-		for _, h := range res.Handlers {
-			once = once || h.AtMostOnce != ""
-		}
+	for _, o := range outs {
+		jobs = append(jobs, o.jobs...)
+		once = once || o.once
 	}
 	return jobs, once
 }
 
 // summaries collects every analysed package's summary, dependencies included: an
 // implementation may be in any of them.
-func summaries(graph *checker.Graph) []link.Package {
+func summaries(outs []*outcome) []link.Package {
 	var out []link.Package
-	for act := range graph.All() {
-		res, _ := act.Result.(*analyzer.Result)
-		if act.Err != nil || res == nil || res.Program == nil {
-			continue
+	for _, o := range outs {
+		if o.summary != nil {
+			out = append(out, link.Package{Path: o.path, Summary: o.summary})
 		}
-		out = append(out, link.Package{Types: act.Package.Types, Summary: res.Program})
 	}
 	return out
+}
+
+// positions turns links into the callgraph.Links of the files in fset; a link of a file
+// not there (a package this run does not analyse) is left out.
+func positions(fset *token.FileSet, links link.Links) callgraph.Links {
+	if len(links) == 0 {
+		return nil
+	}
+	files := map[string]*token.File{}
+	fset.Iterate(func(f *token.File) bool {
+		files[f.Name()] = f
+		return true
+	})
+	out := callgraph.Links{}
+	for at, l := range links {
+		i := strings.LastIndexByte(at, ':')
+		f := files[at[:max(i, 0)]]
+		off, err := strconv.Atoi(at[i+1:])
+		if f == nil || err != nil || off > f.Size() {
+			continue
+		}
+		out[f.Pos(off)] = l
+	}
+	return out
+}
+
+// importCone answers link.Cone from the packages' import graph, by package path (a test
+// variant's imports count for its path).
+func importCone(pkgs []*packages.Package) link.Cone {
+	imports := map[string]map[string]bool{}
+	packages.Visit(pkgs, nil, func(p *packages.Package) {
+		set := imports[p.PkgPath]
+		if set == nil {
+			set = map[string]bool{}
+			imports[p.PkgPath] = set
+		}
+		for _, imp := range p.Imports {
+			set[imp.PkgPath] = true
+		}
+	})
+	cones := map[string]map[string]bool{}
+	return func(from, to string) bool {
+		cone, ok := cones[from]
+		if !ok {
+			cone = map[string]bool{}
+			var walk func(p string)
+			walk = func(p string) {
+				if cone[p] {
+					return
+				}
+				cone[p] = true
+				for imp := range imports[p] {
+					walk(imp)
+				}
+			}
+			walk(from)
+			cones[from] = cone
+		}
+		return cone[to]
+	}
+}
+
+// analyzeProgram analyses pkgs with a and links the program (linkProgram). first wraps the
+// analyzer of the first round (the progress display counts it); each round's graph is
+// handed to onRound when it is set (the cache stores what each package gave). It returns
+// the last round's graph and outcomes (none for an analyzer that is not idemlint's).
+func analyzeProgram(a *analysis.Analyzer, pkgs []*packages.Package, opts *checker.Options, first func(*analysis.Analyzer) *analysis.Analyzer,
+	onRound func(*checker.Graph, analyzer.Program, link.Links, []*outcome), verbose bool) (*checker.Graph, []*outcome, error) {
+	if a.ResultType != reflect.TypeFor[*analyzer.Result]() {
+		// Not idemlint's analyzer (the benchmark's floor): it has no summaries to link.
+		graph, err := checker.Analyze([]*analysis.Analyzer{first(a)}, pkgs, opts)
+		return graph, nil, err
+	}
+	var fset *token.FileSet
+	if len(pkgs) > 0 {
+		fset = pkgs[0].Fset
+	}
+	var graph *checker.Graph
+	wrap := first
+	outs, err := linkProgram(func(p analyzer.Program, links link.Links) ([]*outcome, error) {
+		p.Links = positions(fset, links)
+		pa, err := analyzer.ForProgram(a, p)
+		if err != nil {
+			return nil, err
+		}
+		if wrap != nil {
+			pa, wrap = wrap(pa), nil
+		}
+		if graph, err = checker.Analyze([]*analysis.Analyzer{pa}, pkgs, opts); err != nil {
+			return nil, err
+		}
+		outs := outcomes(graph)
+		if onRound != nil {
+			onRound(graph, p, links, outs)
+		}
+		return outs, nil
+	}, importCone(pkgs), verbose)
+	return graph, outs, err
 }

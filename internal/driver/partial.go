@@ -1,15 +1,15 @@
 package driver
 
 import (
+	"go/token"
 	"go/types"
 	"slices"
 	"strings"
 
-	"golang.org/x/tools/go/analysis/checker"
 	"golang.org/x/tools/go/packages"
 
-	"github.com/chokaq/idemlint/analyzer"
 	"github.com/chokaq/idemlint/internal/callgraph"
+	"github.com/chokaq/idemlint/internal/link"
 )
 
 // implementations answers, for the inventory, whether anything in the program can be
@@ -19,61 +19,40 @@ import (
 // implementation made by reflection, a plugin, code outside the module): the inventory
 // marks the handler partial. A call some type implements was followed, or leads to no
 // effect.
-type implementations struct {
-	converted []types.Type
-	memo      map[*types.Interface]bool
-}
+type implementations struct{ *link.Implementations }
 
 // newImplementations collects the converted types of every package the last round
 // analysed; nil when the analysis made no program summaries.
-func newImplementations(graph *checker.Graph) *implementations {
-	im := &implementations{memo: map[*types.Interface]bool{}}
-	seen := map[*types.Named]bool{}
-	summaries := false
-	for act := range graph.All() {
-		res, _ := act.Result.(*analyzer.Result)
-		if act.Err != nil || res == nil || res.Program == nil {
-			continue
-		}
-		summaries = true
-		for _, t := range res.Program.Converted {
-			if !seen[t] {
-				seen[t] = true
-				im.converted = append(im.converted, t, types.NewPointer(t))
-			}
-		}
-	}
-	if !summaries {
+func newImplementations(outs []*outcome) *implementations {
+	sums := summaries(outs)
+	if len(sums) == 0 {
 		return nil
 	}
-	return im
+	return &implementations{link.NewImplementations(sums)}
 }
 
-// any reports whether a type the program converts implements iface.
-func (im *implementations) any(iface *types.Interface) bool {
-	if v, ok := im.memo[iface]; ok {
-		return v
+// calls writes a handler's unresolved interface calls without go/types, for partial.
+func unresolvedCalls(fset *token.FileSet, calls []callgraph.OpenCall) []link.Call {
+	var out []link.Call
+	for _, o := range calls {
+		out = append(out, link.CallOf(fset, o, methodName(o.Method)))
 	}
-	v := slices.ContainsFunc(im.converted, func(t types.Type) bool { return types.Implements(t, iface) })
-	im.memo[iface] = v
-	return v
+	return out
 }
 
 // partial says which interfaces of the handler's own module it calls with nothing in the
 // program behind them, or "" (none, or no program to judge by).
-func (im *implementations) partial(pkg *packages.Package, calls []callgraph.OpenCall) string {
-	if im == nil || pkg.Module == nil || pkg.Module.Path == "" {
+func (im *implementations) partial(module *packages.Module, calls []link.Call) string {
+	if im == nil || module == nil || module.Path == "" {
 		return ""
 	}
 	var names []string
 	for _, o := range calls {
-		mp := o.Method.Pkg()
-		if mp == nil || !inModulePath(mp.Path(), pkg.Module.Path) || im.any(o.Recv) {
+		if o.Pkg == "" || !inModulePath(o.Pkg, module.Path) || im.Any(o.Recv) {
 			continue
 		}
-		name := methodName(o.Method)
-		if !slices.Contains(names, name) {
-			names = append(names, name)
+		if !slices.Contains(names, o.Name) {
+			names = append(names, o.Name)
 		}
 	}
 	if len(names) == 0 {

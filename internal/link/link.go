@@ -11,7 +11,6 @@
 package link
 
 import (
-	"go/types"
 	"slices"
 	"strings"
 
@@ -19,47 +18,50 @@ import (
 	"github.com/chokaq/idemlint/internal/effect"
 )
 
-// Package is one analysed package and its summary.
+// Package is one analysed package (its path) and its summary.
 type Package struct {
-	Types   *types.Package
-	Summary *callgraph.Summary
+	Path    string
+	Summary *Summary
 }
+
+// Links are the implementations each open call may run, by the call's "file:offset" (Pos);
+// the driver turns them into the callgraph.Links of the packages it analyses.
+type Links map[string][]callgraph.Linked
+
+// Cone reports whether package to is in the import cone of package from (from itself, or
+// a package it imports, directly or not).
+type Cone func(from, to string) bool
 
 // Link returns, for each open interface call of the program, the implementations outside
 // the calling package's import cone that it may run (those inside were resolved by the
-// package's own analysis): the methods with effects, or that register a parameter, that a type converted to an interface
-// somewhere, and implementing the call's receiver type, has under the method's name
-// (declared on it, or promoted from a field it embeds).
-func Link(pkgs []Package) callgraph.Links {
-	methods := map[*types.Func]*effect.Fact{}
-	var converted []*types.Named
-	seen := map[*types.Named]bool{}
+// package's own analysis): the methods with effects, or that register a parameter, that a
+// type converted to an interface somewhere, and implementing the call's receiver type, has
+// under the method's name (declared on it, or promoted from a field it embeds).
+func Link(pkgs []Package, inCone Cone) Links {
+	methods := map[string]*effect.Fact{}
+	var converted []*Type
+	seen := map[string]bool{}
 	for _, p := range pkgs {
 		for _, m := range p.Summary.Methods {
-			methods[m.Fn.Origin()] = m.Fact
+			methods[m.ID] = m.Fact
 		}
-		for _, t := range p.Summary.Converted {
-			if !seen[t] && t.TypeParams().Len() == 0 {
-				seen[t] = true
-				converted = append(converted, t)
+		for i, t := range p.Summary.Converted {
+			if !seen[t.Key] && !t.Generic {
+				seen[t.Key] = true
+				converted = append(converted, &p.Summary.Converted[i])
 			}
 		}
 	}
 	withEffects := map[string]bool{}
-	for fn := range methods {
-		withEffects[fn.Name()] = true
+	for id := range methods {
+		withEffects[id[strings.LastIndexByte(id, '.')+1:]] = true
 	}
 	byName := methodSets(converted, withEffects)
-	links := callgraph.Links{}
-	cones := map[*types.Package]map[*types.Package]bool{}
+	links := Links{}
+	impl := implementsMemo{}
 	for _, p := range pkgs {
 		for _, o := range p.Summary.Open {
-			cone, ok := cones[p.Types]
-			if !ok {
-				cone = coneOf(p.Types)
-				cones[p.Types] = cone
-			}
-			if l := resolve(o, byName[o.Method.Name()], methods, cone); len(l) > 0 {
+			if l := resolve(o, byName[shortName(o.Method)], methods, impl, func(pkg string) bool { return inCone(p.Path, pkg) }); len(l) > 0 {
 				for _, pos := range o.Pos {
 					links[pos] = l
 				}
@@ -69,17 +71,40 @@ func Link(pkgs []Package) callgraph.Links {
 	return links
 }
 
+// candidate is a converted type, or a pointer to it.
+type candidate struct {
+	t       *Type
+	pointer bool
+}
+
+// members is the candidate's method set.
+func (c candidate) has(m Member) bool {
+	if c.pointer {
+		return slices.ContainsFunc(c.t.Pointer, func(i Impl) bool { return i.Member == m })
+	}
+	return slices.Contains(c.t.Value, m)
+}
+
 // methodSets indexes the converted types (and pointers to them) by the names of their
 // methods, for the names some method with effects has (err.Error() calls are everywhere;
 // an Error method with effects is rare).
-func methodSets(converted []*types.Named, names map[string]bool) map[string][]types.Type {
-	byName := map[string][]types.Type{}
-	for _, n := range converted {
-		for _, t := range []types.Type{n, types.NewPointer(n)} {
-			ms := types.NewMethodSet(t)
-			for i := 0; i < ms.Len(); i++ {
-				if name := ms.At(i).Obj().Name(); names[name] {
-					byName[name] = append(byName[name], t)
+func methodSets(converted []*Type, names map[string]bool) map[string][]candidate {
+	byName := map[string][]candidate{}
+	for _, t := range converted {
+		for _, c := range []candidate{{t, false}, {t, true}} {
+			var ms []string
+			if c.pointer {
+				for _, i := range t.Pointer {
+					ms = append(ms, i.Name)
+				}
+			} else {
+				for _, m := range t.Value {
+					ms = append(ms, m.Name)
+				}
+			}
+			for _, m := range ms {
+				if name := shortName(m); names[name] {
+					byName[name] = append(byName[name], c)
 				}
 			}
 		}
@@ -87,47 +112,60 @@ func methodSets(converted []*types.Named, names map[string]bool) map[string][]ty
 	return byName
 }
 
-// resolve returns the implementations with effects, outside cone, that call o may run among
-// the candidate types, sorted by name.
-func resolve(o callgraph.OpenGroup, candidates []types.Type, methods map[*types.Func]*effect.Fact, cone map[*types.Package]bool) []callgraph.Linked {
+// shortName is a name key's method name, without the package of an unexported one.
+func shortName(key string) string {
+	return key[strings.LastIndexByte(key, '.')+1:]
+}
+
+// implementsMemo caches whether a candidate implements an interface, by the interface's
+// string.
+type implementsMemo map[implKey]bool
+
+type implKey struct {
+	c     candidate
+	iface string
+}
+
+// implements reports whether c's method set has every method of iface.
+func (m implementsMemo) implements(c candidate, iface Interface) bool {
+	k := implKey{c, iface.Key}
+	if v, ok := m[k]; ok {
+		return v
+	}
+	v := true
+	for _, im := range iface.Methods {
+		if !c.has(im) {
+			v = false
+			break
+		}
+	}
+	m[k] = v
+	return v
+}
+
+// resolve returns the implementations with effects, outside the caller's cone, that call o
+// may run among the candidate types, sorted by name.
+func resolve(o Open, candidates []candidate, methods map[string]*effect.Fact, impl implementsMemo, inCone func(string) bool) []callgraph.Linked {
 	var out []callgraph.Linked
-	done := map[*types.Func]bool{}
-	for _, t := range candidates {
-		if !types.Implements(t, o.Recv) {
+	done := map[string]bool{}
+	for _, c := range candidates {
+		if !impl.implements(c, o.Recv) {
 			continue
 		}
-		obj, _, _ := types.LookupFieldOrMethod(t, true, o.Method.Pkg(), o.Method.Name())
-		fn, ok := obj.(*types.Func)
-		if !ok {
+		i := slices.IndexFunc(c.t.Pointer, func(i Impl) bool { return i.Name == o.Method })
+		if i < 0 {
 			continue
 		}
-		fn = fn.Origin()
-		fact := methods[fn]
-		if fact == nil || done[fn] || cone[fn.Pkg()] {
+		fn := c.t.Pointer[i]
+		fact := methods[fn.ID]
+		if fact == nil || done[fn.ID] || inCone(fn.Pkg) {
 			continue
 		}
-		done[fn] = true
-		out = append(out, callgraph.Linked{Name: effect.FuncName(fn, nil), Fact: fact})
+		done[fn.ID] = true
+		out = append(out, callgraph.Linked{Name: fn.Hop, Fact: fact})
 	}
 	slices.SortFunc(out, func(a, b callgraph.Linked) int { return strings.Compare(a.Name, b.Name) })
 	return out
-}
-
-// coneOf returns pkg and every package it imports, directly or not.
-func coneOf(pkg *types.Package) map[*types.Package]bool {
-	cone := map[*types.Package]bool{}
-	var walk func(p *types.Package)
-	walk = func(p *types.Package) {
-		if cone[p] {
-			return
-		}
-		cone[p] = true
-		for _, imp := range p.Imports() {
-			walk(imp)
-		}
-	}
-	walk(pkg)
-	return cone
 }
 
 // TakenOver returns the functions (full names) that check a webhook and are not the
@@ -154,7 +192,7 @@ func TakenOver(pkgs []Package) map[string]bool {
 
 // Equal reports whether two link sets resolve every call to the same implementations with
 // the same effects: then analysing again would change nothing.
-func Equal(a, b callgraph.Links) bool {
+func Equal(a, b Links) bool {
 	if len(a) != len(b) {
 		return false
 	}
@@ -171,4 +209,38 @@ func Equal(a, b callgraph.Links) bool {
 		}
 	}
 	return true
+}
+
+// Implementations answers whether some type the program converts to an interface (or a
+// pointer to one) implements an interface: the inventory's judgement of an interface call
+// a handler's package resolved to nothing.
+type Implementations struct {
+	candidates []candidate
+	memo       map[string]bool
+	impl       implementsMemo
+}
+
+// NewImplementations collects the converted types of the packages' summaries.
+func NewImplementations(pkgs []Package) *Implementations {
+	im := &Implementations{memo: map[string]bool{}, impl: implementsMemo{}}
+	seen := map[string]bool{}
+	for _, p := range pkgs {
+		for i, t := range p.Summary.Converted {
+			if !seen[t.Key] {
+				seen[t.Key] = true
+				im.candidates = append(im.candidates, candidate{&p.Summary.Converted[i], false}, candidate{&p.Summary.Converted[i], true})
+			}
+		}
+	}
+	return im
+}
+
+// Any reports whether a converted type implements iface.
+func (im *Implementations) Any(iface Interface) bool {
+	if v, ok := im.memo[iface.Key]; ok {
+		return v
+	}
+	v := slices.ContainsFunc(im.candidates, func(c candidate) bool { return im.impl.implements(c, iface) })
+	im.memo[iface.Key] = v
+	return v
 }
