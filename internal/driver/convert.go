@@ -15,6 +15,7 @@ import (
 	"github.com/chokaq/idemlint/analyzer"
 	"github.com/chokaq/idemlint/internal/directive"
 	"github.com/chokaq/idemlint/internal/effect"
+	"github.com/chokaq/idemlint/internal/link"
 	"github.com/chokaq/idemlint/internal/result"
 )
 
@@ -65,8 +66,33 @@ func (c *converter) index(all []*packages.Package) {
 	}
 }
 
-func (c *converter) action(pkg *packages.Package, diags []analysis.Diagnostic, res *analyzer.Result) {
+// pkgOutput is what one package's analysis adds to the run, before the findings, handlers
+// and directives of every package are joined: positions resolved, chains' hops not yet
+// resolved to files (that takes the whole program's files) and handlers not yet judged
+// partial (that takes the whole program's types). The cache stores it (reuse.go).
+type pkgOutput struct {
+	Module     string              `json:"module,omitempty"` // the package's module path
+	Findings   []*result.Finding   `json:"findings,omitempty"`
+	Handlers   []outHandler        `json:"handlers,omitempty"`
+	Directives []*result.Directive `json:"directives,omitempty"`
+}
+
+// outHandler is a handler before it is joined: its unresolved interface calls, and the
+// lines of its declaration (0 when not found), to attach the directives inside it.
+type outHandler struct {
+	Handler    *result.Handler `json:"handler"`
+	Unresolved []link.Call     `json:"unresolved,omitempty"`
+	Start      int             `json:"start,omitempty"`
+	End        int             `json:"end,omitempty"`
+}
+
+// convertPackage turns a package's diagnostics and analyzer.Result into result values.
+func convertPackage(pkg *packages.Package, diags []analysis.Diagnostic, res *analyzer.Result, root string, disabled []string) *pkgOutput {
 	fset := pkg.Fset
+	out := &pkgOutput{}
+	if pkg.Module != nil {
+		out.Module = pkg.Module.Path
+	}
 	var afs []*analyzer.Finding
 	if res != nil {
 		afs = res.Findings
@@ -77,15 +103,15 @@ func (c *converter) action(pkg *packages.Package, diags []analysis.Diagnostic, r
 			Category: d.Category,
 			Message:  d.Message,
 			URL:      d.URL,
-			Pos:      position(fset, d.Pos, c.root),
+			Pos:      position(fset, d.Pos, root),
 			Package:  pkg.PkgPath,
 		}
 		f.End = f.Pos
 		if d.End.IsValid() {
-			f.End = position(fset, d.End, c.root)
+			f.End = position(fset, d.End, root)
 		}
 		for _, r := range d.Related {
-			f.Related = append(f.Related, result.Related{Pos: position(fset, r.Pos, c.root), Message: r.Message})
+			f.Related = append(f.Related, result.Related{Pos: position(fset, r.Pos, root), Message: r.Message})
 		}
 		// The analyzer reports each effect finding once and records it in Result.Findings
 		// with the diagnostic's position and message (which names the handler, telling two
@@ -97,29 +123,54 @@ func (c *converter) action(pkg *packages.Package, diags []analysis.Diagnostic, r
 			}
 			used[i] = true
 			f.Handler = af.Handler.Name
-			f.HandlerPos = position(fset, af.Handler.Pos, c.root)
+			f.HandlerPos = position(fset, af.Handler.Pos, root)
 			f.Framework = af.Handler.Framework
 			f.State = af.Effect.State.String()
 			f.Detail = af.Effect.Detail
 			f.Missing = slices.Clone(af.Missing)
-			f.Chain = c.chain(pkg.Name, af.Effect.Chain)
+			f.Chain = hops(af.Effect.Chain)
 			break
 		}
-		f.Fingerprint = f.ComputeFingerprint()
-		key := fmt.Sprintf("%s\x00%d\x00%d\x00%s", f.Pos.Path, f.Pos.Line, f.Pos.Column, f.Message)
-		if !c.findings[key] {
-			c.findings[key] = true
-			c.run.Findings = append(c.run.Findings, f)
-		}
+		out.Findings = append(out.Findings, f)
 	}
 	if res == nil {
-		return
+		return out
 	}
-	c.handlersOf(pkg, res)
+	for _, h := range res.Handlers {
+		rh := &result.Handler{
+			Name:       h.Name,
+			Package:    pkg.PkgPath,
+			Framework:  h.Framework,
+			Pos:        position(fset, h.Pos, root),
+			Wrapped:    h.Wrapped,
+			AtMostOnce: h.AtMostOnce,
+		}
+		for _, e := range h.Effects {
+			re := result.Effect{
+				Kind:     string(e.Kind),
+				State:    e.State.String(),
+				Detail:   e.Detail,
+				Chain:    hops(e.Chain),
+				Disabled: slices.Contains(disabled, string(e.Kind)),
+			}
+			for _, af := range res.Findings {
+				if af.Handler == h && af.Effect.Kind == e.Kind {
+					re.Reported = true
+					re.Missing = slices.Clone(af.Missing)
+				}
+			}
+			rh.Effects = append(rh.Effects, re)
+		}
+		oh := outHandler{Handler: rh, Unresolved: unresolvedCalls(fset, h.Unresolved)}
+		if start, end, ok := declExtent(pkg, h.Pos); ok {
+			oh.Start, oh.End = fset.Position(start).Line, fset.Position(end).Line
+		}
+		out.Handlers = append(out.Handlers, oh)
+	}
 	for _, d := range res.Directives {
 		rd := &result.Directive{
 			Package: pkg.PkgPath,
-			Pos:     position(fset, d.Pos, c.root),
+			Pos:     position(fset, d.Pos, root),
 			Verb:    string(d.Verb),
 			Kinds:   slices.Clone(d.Kinds),
 			Reason:  d.Reason,
@@ -135,6 +186,54 @@ func (c *converter) action(pkg *packages.Package, diags []analysis.Diagnostic, r
 			}
 			rd.Declares = strings.Join(parts, " ")
 		}
+		out.Directives = append(out.Directives, rd)
+	}
+	return out
+}
+
+// hops converts an effect's hops; their files are resolved when the run is joined.
+func hops(in []effect.Hop) []result.Hop {
+	var out []result.Hop
+	for _, h := range in {
+		out = append(out, result.Hop{Func: h.Func, At: h.Pos})
+	}
+	return out
+}
+
+func (c *converter) action(pkg *packages.Package, diags []analysis.Diagnostic, res *analyzer.Result) {
+	c.add(pkg.Name, convertPackage(pkg, diags, res, c.root, c.run.Disabled))
+}
+
+// add joins a package's output to the run: each finding, handler and directive once (a
+// file of a package and of its test variant is analysed twice), the chains' hops resolved
+// to the program's files, the handlers judged partial against the program's types.
+func (c *converter) add(pkgName string, out *pkgOutput) {
+	for _, f := range out.Findings {
+		c.resolve(pkgName, f.Chain)
+		f.Fingerprint = f.ComputeFingerprint()
+		key := fmt.Sprintf("%s\x00%d\x00%d\x00%s", f.Pos.Path, f.Pos.Line, f.Pos.Column, f.Message)
+		if !c.findings[key] {
+			c.findings[key] = true
+			c.run.Findings = append(c.run.Findings, f)
+		}
+	}
+	for _, oh := range out.Handlers {
+		rh := oh.Handler
+		key := rh.Pos.String() + "\x00" + rh.Name
+		if c.handlers[key] {
+			continue
+		}
+		c.handlers[key] = true
+		rh.Partial = c.impls.partial(out.Module, oh.Unresolved)
+		for i := range rh.Effects {
+			c.resolve(pkgName, rh.Effects[i].Chain)
+		}
+		c.run.Handlers = append(c.run.Handlers, rh)
+		if oh.Start > 0 {
+			c.extents = append(c.extents, extent{path: rh.Pos.Path, start: oh.Start, end: oh.End, h: rh})
+		}
+	}
+	for _, rd := range out.Directives {
 		key := rd.Pos.String()
 		if old, ok := c.directives[key]; ok {
 			old.Used = old.Used || rd.Used // used in the package or in its test variant
@@ -142,46 +241,6 @@ func (c *converter) action(pkg *packages.Package, diags []analysis.Diagnostic, r
 		}
 		c.directives[key] = rd
 		c.run.Directives = append(c.run.Directives, rd)
-	}
-}
-
-func (c *converter) handlersOf(pkg *packages.Package, res *analyzer.Result) {
-	fset := pkg.Fset
-	for _, h := range res.Handlers {
-		rh := &result.Handler{
-			Name:       h.Name,
-			Package:    pkg.PkgPath,
-			Framework:  h.Framework,
-			Pos:        position(fset, h.Pos, c.root),
-			Wrapped:    h.Wrapped,
-			AtMostOnce: h.AtMostOnce,
-			Partial:    c.impls.partial(pkg.Module, unresolvedCalls(fset, h.Unresolved)),
-		}
-		key := rh.Pos.String() + "\x00" + rh.Name
-		if c.handlers[key] {
-			continue
-		}
-		c.handlers[key] = true
-		for _, e := range h.Effects {
-			re := result.Effect{
-				Kind:     string(e.Kind),
-				State:    e.State.String(),
-				Detail:   e.Detail,
-				Chain:    c.chain(pkg.Name, e.Chain),
-				Disabled: slices.Contains(c.run.Disabled, string(e.Kind)),
-			}
-			for _, af := range res.Findings {
-				if af.Handler == h && af.Effect.Kind == e.Kind {
-					re.Reported = true
-					re.Missing = slices.Clone(af.Missing)
-				}
-			}
-			rh.Effects = append(rh.Effects, re)
-		}
-		c.run.Handlers = append(c.run.Handlers, rh)
-		if start, end, ok := declExtent(pkg, h.Pos); ok {
-			c.extents = append(c.extents, extent{path: rh.Pos.Path, start: fset.Position(start).Line, end: fset.Position(end).Line, h: rh})
-		}
 	}
 }
 
@@ -214,28 +273,25 @@ func declExtent(pkg *packages.Package, pos token.Pos) (start, end token.Pos, ok 
 	return start, end, ok
 }
 
-// chain converts an effect's hops, resolving each "file.go:line" to a file when exactly one
-// loaded file can be meant. The call to hop i is in the function of hop i-1 (the handler, for
-// the first hop), so the package to look in is that function's.
-func (c *converter) chain(handlerPkg string, hops []effect.Hop) []result.Hop {
-	var out []result.Hop
+// resolve sets the file of each of a chain's hops ("file.go:line") when exactly one loaded
+// file can be meant. The call to hop i is in the function of hop i-1 (the handler, for the
+// first hop), so the package to look in is that function's.
+func (c *converter) resolve(handlerPkg string, hops []result.Hop) {
 	in := handlerPkg
-	for i, h := range hops {
+	for i := range hops {
 		if i > 0 {
 			if q := qualifier(hops[i-1].Func); q != "" {
 				in = q
 			}
 		}
-		rh := result.Hop{Func: h.Func, At: h.Pos}
-		if base, line, ok := splitShortPos(h.Pos); ok {
+		hops[i].Pos = nil
+		if base, line, ok := splitShortPos(hops[i].At); ok {
 			if files := c.files[in][base]; len(files) == 1 {
 				p := result.Position{Path: files[0], File: relative(files[0], c.root), Line: line}
-				rh.Pos = &p
+				hops[i].Pos = &p
 			}
 		}
-		out = append(out, rh)
 	}
-	return out
 }
 
 // qualifier returns the package name in a hop's function name: "store" for

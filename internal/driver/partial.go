@@ -6,8 +6,6 @@ import (
 	"slices"
 	"strings"
 
-	"golang.org/x/tools/go/packages"
-
 	"github.com/chokaq/idemlint/internal/callgraph"
 	"github.com/chokaq/idemlint/internal/link"
 )
@@ -42,13 +40,13 @@ func unresolvedCalls(fset *token.FileSet, calls []callgraph.OpenCall) []link.Cal
 
 // partial says which interfaces of the handler's own module it calls with nothing in the
 // program behind them, or "" (none, or no program to judge by).
-func (im *implementations) partial(module *packages.Module, calls []link.Call) string {
-	if im == nil || module == nil || module.Path == "" {
+func (im *implementations) partial(module string, calls []link.Call) string {
+	if im == nil || module == "" {
 		return ""
 	}
 	var names []string
 	for _, o := range calls {
-		if o.Pkg == "" || !inModulePath(o.Pkg, module.Path) || im.Any(o.Recv) {
+		if o.Pkg == "" || !inModulePath(o.Pkg, module) || im.Any(o.Recv) {
 			continue
 		}
 		if !slices.Contains(names, o.Name) {
