@@ -128,6 +128,15 @@ func (s *settings) run(pass *analysis.Pass) (res any, err error) {
 	if testHookRun != nil {
 		testHookRun(pass)
 	}
+	if r := s.Program.Restored[pass.Pkg]; r != nil {
+		for _, f := range r.Objects {
+			pass.ExportObjectFact(f.Object, f.Fact)
+		}
+		for _, f := range r.Packages {
+			pass.ExportPackageFact(f)
+		}
+		return &Result{}, nil
+	}
 	if (!s.std && isStandard(pass)) || isTestMain(pass) {
 		return &Result{}, nil
 	}
@@ -356,6 +365,17 @@ type Program struct {
 	// handlers of other packages take over (link.TakenOver): those HTTP handlers are the
 	// deliveries' handlers, not these.
 	TakenOver map[string]bool
+	// Restored holds the facts of packages a driver found unchanged since an earlier run
+	// (its cache): their analysis exports these and does nothing else. The driver has the
+	// rest of what those packages gave (findings, summaries) from the same run.
+	Restored map[*types.Package]*Restored
+}
+
+// Restored is what a package's analysis exported in an earlier run, decoded against this
+// run's types of the package.
+type Restored struct {
+	Objects  []analysis.ObjectFact
+	Packages []analysis.Fact // package facts
 }
 
 // ForProgram returns an analyzer with a's settings (after its flags are parsed) for a

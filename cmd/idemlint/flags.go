@@ -135,7 +135,9 @@ func (c *common) config(fs *flag.FlagSet, patterns []string, stderr io.Writer) (
 	if !c.quiet && isTerminal(stderr) {
 		cfg.Progress = stderr
 	}
-	if c.debug == "" { // -debug asks for what only an analysis shows (timing, facts, logs)
+	// -debug asks for what only an analysis shows (timing, facts), but for v: its log says
+	// what the cache answered.
+	if c.debug == "" || c.debug == "v" {
 		cfg.Cache = openCache(c.cache, stderr)
 	}
 	return cfg, nil

@@ -23,6 +23,7 @@ import (
 	"errors"
 	"fmt"
 	"hash"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -136,6 +137,31 @@ func (c *Cache) Get(k Key) (data []byte, ok bool) {
 	}
 	return data, ok
 }
+
+// Has reports whether an entry of key is stored, whole by its length (its checksum is
+// checked when it is read): to skip writing what another run wrote, without reading it.
+func (c *Cache) Has(k Key) bool {
+	f, err := os.Open(c.path(k))
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	head := make([]byte, headerSize)
+	if err != nil || st.Size() < int64(headerSize) {
+		return false
+	}
+	if _, err := io.ReadFull(f, head); err != nil {
+		return false
+	}
+	n := binary.BigEndian.Uint64(head[len(magic)+4+KeySize:])
+	return bytes.Equal(head[:len(magic)], magic) && bytes.Equal(head[len(magic)+4:len(magic)+4+KeySize], k[:]) &&
+		uint64(st.Size()) == uint64(headerSize)+n
+}
+
+// Remove deletes the entry of key, found damaged by its reader: the next run writes it
+// again instead of finding it there.
+func (c *Cache) Remove(k Key) { os.Remove(c.path(k)) }
 
 // decode checks an entry file and returns its data.
 func decode(k Key, raw []byte) ([]byte, bool) {

@@ -4,12 +4,14 @@ import (
 	"encoding/json"
 	"log"
 	"os"
+	"reflect"
 	"strconv"
 	"strings"
 	"time"
 
 	"golang.org/x/tools/go/packages"
 
+	"github.com/chokaq/idemlint/analyzer"
 	"github.com/chokaq/idemlint/internal/cache"
 	"github.com/chokaq/idemlint/internal/result"
 )
@@ -29,20 +31,34 @@ func runCached(cfg Config, start time.Time, progress *progress) (*Output, error)
 		return nil, err
 	}
 	verbose := dbg(cfg.Debug, 'v')
-	key, keyErr := cachedRunKey(cfg, named, patterns)
+	keys, keyErr := listRun(cfg, named, patterns)
 	if keyErr != nil && verbose {
 		log.Printf("cache: no key, analysing without the cache: %v", keyErr)
 	}
+	var st *pkgStore
 	if keyErr == nil {
-		if data, ok := cfg.Cache.Get(key); ok {
+		if data, ok := cfg.Cache.Get(keys.run); ok {
 			if run, err := decodeRun(data); err == nil {
 				if verbose {
-					log.Printf("cache: hit %s", key)
+					log.Printf("cache: hit %s", keys.run)
 				}
 				run.Duration = time.Since(start)
 				run.Cached = true
-				return &Output{Run: run}, nil
+				return &Output{Run: run, Reused: run.Packages}, nil
 			}
+		}
+		if base, err := entryBase(cfg, keys.in, keys.tool); err == nil && cfg.Analyzer.ResultType == reflect.TypeFor[*analyzer.Result]() {
+			st = newPkgStore(cfg, base, keys.tool, keys.packages, keys.in.goarch())
+		}
+	}
+	if st != nil {
+		out, ok, err := reuseRun(cfg, st, keys.roots, named, start, progress)
+		if err != nil {
+			return nil, err
+		}
+		if ok {
+			storeRun(cfg.Cache, keys.run, out.Run, verbose)
+			return out, nil
 		}
 	}
 	progress.phase("loading " + strings.Join(cfg.Patterns, " "))
@@ -51,39 +67,68 @@ func runCached(cfg Config, start time.Time, progress *progress) (*Output, error)
 	if err != nil {
 		return nil, err
 	}
-	out, err := analyse(cfg, &Loaded{pkgs: pkgs, named: named}, start, progress)
-	if err != nil || keyErr != nil || len(out.Run.Errors) > 0 {
+	out, err := analyse(cfg, &Loaded{pkgs: pkgs, named: named}, start, progress, st)
+	if err != nil || keyErr != nil {
 		return out, err
 	}
-	if data, err := encodeRun(out.Run); err == nil {
-		if err := cfg.Cache.Put(key, data); err != nil && verbose {
-			log.Printf("cache: %v", err)
-		}
-		cfg.Cache.Trim()
+	if st != nil {
+		st.putCount(keys.roots, out.Run.Packages)
 	}
+	storeRun(cfg.Cache, keys.run, out.Run, verbose)
 	return out, nil
 }
 
-// cachedRunKey lists the program's packages (metadata only) and computes the run's key.
-func cachedRunKey(cfg Config, named map[string]bool, patterns []string) (cache.Key, error) {
+// storeRun stores a run's result under its key when no package failed (a failure may come
+// from outside the key: a module not yet downloaded, a network error).
+func storeRun(c *cache.Cache, key cache.Key, run *result.Run, verbose bool) {
+	if len(run.Errors) > 0 {
+		return
+	}
+	if data, err := encodeRun(run); err == nil {
+		if err := c.Put(key, data); err != nil && verbose {
+			log.Printf("cache: %v", err)
+		}
+		c.Trim()
+	}
+}
+
+// runKeys are a run's key and what it was computed from.
+type runKeys struct {
+	run      cache.Key
+	tool     cache.Key
+	in       *keyInputs
+	roots    []*packages.Package  // the program's packages, metadata only
+	packages map[string]cache.Key // every package's key, by ID
+}
+
+// listRun lists the program's packages (metadata only) and computes the run's key.
+func listRun(cfg Config, named map[string]bool, patterns []string) (*runKeys, error) {
 	tool, err := toolKey(cfg.Cache)
 	if err != nil {
-		return cache.Key{}, err
+		return nil, err
 	}
 	in, err := newKeyInputs()
 	if err != nil {
-		return cache.Key{}, err
+		return nil, err
 	}
 	conf := &packages.Config{Mode: metadataMode, Tests: cfg.Tests, BuildFlags: cfg.BuildFlags}
 	roots, err := packages.Load(conf, patterns...)
 	if err != nil {
-		return cache.Key{}, err
+		return nil, err
 	}
 	keys, err := in.packageKeys(roots)
 	if err != nil {
-		return cache.Key{}, err
+		return nil, err
 	}
-	return runKey(cfg, in, tool, roots, named, keys)
+	run, err := runKey(cfg, in, tool, roots, named, keys)
+	if err != nil {
+		return nil, err
+	}
+	byID := map[string]cache.Key{}
+	for p, k := range keys {
+		byID[p.ID] = k
+	}
+	return &runKeys{run: run, tool: tool, in: in, roots: roots, packages: byID}, nil
 }
 
 // toolKey identifies this build of idemlint: the hash of its executable. Hashing tens of

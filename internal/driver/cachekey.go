@@ -57,6 +57,15 @@ func newKeyInputs() (*keyInputs, error) {
 	return in, nil
 }
 
+// goarch is the target architecture the go command reports.
+func (in *keyInputs) goarch() string {
+	lines := strings.Split(in.env, "\n")
+	if i := slices.Index(goEnvVars, "GOARCH"); i < len(lines) && lines[i] != "" {
+		return lines[i]
+	}
+	return runtime.GOARCH
+}
+
 // packageKeys computes the key of every package in the graph under roots.
 func (in *keyInputs) packageKeys(roots []*packages.Package) (map[*packages.Package]cache.Key, error) {
 	var all []*packages.Package

@@ -25,6 +25,7 @@ import (
 
 	"github.com/chokaq/idemlint/analyzer"
 	"github.com/chokaq/idemlint/internal/cache"
+	"github.com/chokaq/idemlint/internal/link"
 	"github.com/chokaq/idemlint/internal/result"
 )
 
@@ -62,6 +63,9 @@ type Config struct {
 type Output struct {
 	Graph *checker.Graph
 	Run   *result.Run
+	// Reused counts the packages whose analysis came from the cache (all of them when the
+	// whole run did).
+	Reused int
 }
 
 // Run loads and analyses the packages. An error means nothing was analysed (a bad
@@ -78,7 +82,7 @@ func Run(cfg Config) (*Output, error) {
 	if err != nil {
 		return nil, err
 	}
-	return analyse(cfg, pkgs, start, progress)
+	return analyse(cfg, pkgs, start, progress, nil)
 }
 
 // Loaded is the outcome of Load, to be analysed by Analyze, possibly more than once (the
@@ -111,10 +115,12 @@ func Load(cfg Config, p *progress) (*Loaded, error) {
 
 // Analyze runs the analyzer of cfg on packages loaded by Load.
 func Analyze(cfg Config, l *Loaded) (*Output, error) {
-	return analyse(cfg, l, time.Now(), newProgress(cfg.Progress))
+	return analyse(cfg, l, time.Now(), newProgress(cfg.Progress), nil)
 }
 
-func analyse(cfg Config, l *Loaded, start time.Time, progress *progress) (*Output, error) {
+// analyse analyses loaded packages; st, when not nil, stores what each package gave for
+// later runs (reuse.go).
+func analyse(cfg Config, l *Loaded, start time.Time, progress *progress, st *pkgStore) (*Output, error) {
 	pkgs := l.pkgs
 	root := sourceRoot()
 	run := &result.Run{Tool: Tool(), Root: root, Disabled: cfg.Disabled}
@@ -148,10 +154,17 @@ func analyse(cfg Config, l *Loaded, start time.Time, progress *progress) (*Outpu
 		SanityCheck: dbg(cfg.Debug, 's'),
 		FactLog:     factLog,
 	}
-	graph, outs, err := analyzeProgram(cfg.Analyzer, pkgs, opts, count, nil, dbg(cfg.Debug, 'v'))
+	var onRound func(*checker.Graph, *recorder, analyzer.Program, link.Links)
+	if st != nil {
+		onRound = st.round
+	}
+	graph, outs, err := analyzeProgram(cfg.Analyzer, pkgs, opts, count, onRound, dbg(cfg.Debug, 'v'))
 	progress.clear()
 	if err != nil {
 		return nil, err
+	}
+	if st != nil {
+		st.writeExports(all)
 	}
 
 	n := 0
@@ -183,6 +196,11 @@ func analyse(cfg Config, l *Loaded, start time.Time, progress *progress) (*Outpu
 // instrument returns an analyzer that runs a and then calls done. The checker offers no
 // progress hook; wrapping Run is the one place that sees each package finish.
 func instrument(a *analysis.Analyzer, done func()) *analysis.Analyzer {
+	return wrapRun(a, func(*analysis.Pass, any, error) { done() })
+}
+
+// wrapRun returns an analyzer that runs a and hands each pass's outcome to after.
+func wrapRun(a *analysis.Analyzer, after func(pass *analysis.Pass, res any, err error)) *analysis.Analyzer {
 	return &analysis.Analyzer{
 		Name:             a.Name,
 		Doc:              a.Doc,
@@ -191,8 +209,8 @@ func instrument(a *analysis.Analyzer, done func()) *analysis.Analyzer {
 		ResultType:       a.ResultType,
 		FactTypes:        a.FactTypes,
 		RunDespiteErrors: a.RunDespiteErrors,
-		Run: func(pass *analysis.Pass) (any, error) {
-			defer done()
+		Run: func(pass *analysis.Pass) (res any, err error) {
+			defer func() { after(pass, res, err) }()
 			return a.Run(pass)
 		},
 	}

@@ -2,10 +2,12 @@ package driver
 
 import (
 	"go/token"
+	"go/types"
 	"log"
 	"reflect"
 	"strconv"
 	"strings"
+	"sync"
 
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/analysis/checker"
@@ -69,28 +71,56 @@ func linkProgram(analyse roundFunc, cone link.Cone, verbose bool) ([]*outcome, e
 	return outs, nil
 }
 
-// outcomes reads the outcome of every package a round analysed, dependencies included.
-func outcomes(graph *checker.Graph) []*outcome {
+// recorder keeps every package's result of a round: the checker keeps only its roots'.
+type recorder struct {
+	mu      sync.Mutex
+	results map[*types.Package]*analyzer.Result
+}
+
+// wrap returns an analyzer that runs a and records its results.
+func (r *recorder) wrap(a *analysis.Analyzer) *analysis.Analyzer {
+	r.results = map[*types.Package]*analyzer.Result{}
+	return wrapRun(a, func(pass *analysis.Pass, res any, err error) {
+		if res, ok := res.(*analyzer.Result); ok && err == nil {
+			r.mu.Lock()
+			r.results[pass.Pkg] = res
+			r.mu.Unlock()
+		}
+	})
+}
+
+// result is the result of act's package, nil when its analysis failed.
+func (r *recorder) result(act *checker.Action) *analyzer.Result {
+	if act.Err != nil {
+		return nil
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.results[act.Package.Types]
+}
+
+// outcomes reads the outcome of every root of a round's graph: the program's packages (the
+// link sees the program, not its dependencies).
+func outcomes(graph *checker.Graph, rec *recorder) []*outcome {
 	var out []*outcome
-	for act := range graph.All() {
-		if o := outcomeOf(act); o != nil {
+	for _, act := range graph.Roots {
+		if o := outcomeOf(act.Package, rec.result(act)); o != nil {
 			out = append(out, o)
 		}
 	}
 	return out
 }
 
-func outcomeOf(act *checker.Action) *outcome {
-	res, _ := act.Result.(*analyzer.Result)
-	if act.Err != nil || res == nil {
+func outcomeOf(pkg *packages.Package, res *analyzer.Result) *outcome {
+	if res == nil {
 		return nil
 	}
-	o := &outcome{id: act.Package.ID, path: act.Package.PkgPath, jobs: res.Jobs, handlers: len(res.Handlers) > 0}
+	o := &outcome{id: pkg.ID, path: pkg.PkgPath, jobs: res.Jobs, handlers: len(res.Handlers) > 0}
 	for _, h := range res.Handlers {
 		o.once = o.once || h.AtMostOnce != ""
 	}
 	if res.Program != nil {
-		o.summary = link.Canon(act.Package.Fset, res.Program)
+		o.summary = link.Canon(pkg.Fset, res.Program)
 	}
 	return o
 }
@@ -125,20 +155,25 @@ func positions(fset *token.FileSet, links link.Links) callgraph.Links {
 	if len(links) == 0 {
 		return nil
 	}
-	files := map[string]*token.File{}
+	// A file of a package and of its test variant is parsed twice: a link is the same in
+	// both (the link's cones are by package path).
+	files := map[string][]*token.File{}
 	fset.Iterate(func(f *token.File) bool {
-		files[f.Name()] = f
+		files[f.Name()] = append(files[f.Name()], f)
 		return true
 	})
 	out := callgraph.Links{}
 	for at, l := range links {
 		i := strings.LastIndexByte(at, ':')
-		f := files[at[:max(i, 0)]]
 		off, err := strconv.Atoi(at[i+1:])
-		if f == nil || err != nil || off > f.Size() {
+		if err != nil {
 			continue
 		}
-		out[f.Pos(off)] = l
+		for _, f := range files[at[:max(i, 0)]] {
+			if off <= f.Size() {
+				out[f.Pos(off)] = l
+			}
+		}
 	}
 	return out
 }
@@ -184,7 +219,7 @@ func importCone(pkgs []*packages.Package) link.Cone {
 // handed to onRound when it is set (the cache stores what each package gave). It returns
 // the last round's graph and outcomes (none for an analyzer that is not idemlint's).
 func analyzeProgram(a *analysis.Analyzer, pkgs []*packages.Package, opts *checker.Options, first func(*analysis.Analyzer) *analysis.Analyzer,
-	onRound func(*checker.Graph, analyzer.Program, link.Links, []*outcome), verbose bool) (*checker.Graph, []*outcome, error) {
+	onRound func(*checker.Graph, *recorder, analyzer.Program, link.Links), verbose bool) (*checker.Graph, []*outcome, error) {
 	if a.ResultType != reflect.TypeFor[*analyzer.Result]() {
 		// Not idemlint's analyzer (the benchmark's floor): it has no summaries to link.
 		graph, err := checker.Analyze([]*analysis.Analyzer{first(a)}, pkgs, opts)
@@ -202,17 +237,18 @@ func analyzeProgram(a *analysis.Analyzer, pkgs []*packages.Package, opts *checke
 		if err != nil {
 			return nil, err
 		}
+		rec := &recorder{}
+		pa = rec.wrap(pa)
 		if wrap != nil {
 			pa, wrap = wrap(pa), nil
 		}
 		if graph, err = checker.Analyze([]*analysis.Analyzer{pa}, pkgs, opts); err != nil {
 			return nil, err
 		}
-		outs := outcomes(graph)
 		if onRound != nil {
-			onRound(graph, p, links, outs)
+			onRound(graph, rec, p, links)
 		}
-		return outs, nil
+		return outcomes(graph, rec), nil
 	}, importCone(pkgs), verbose)
 	return graph, outs, err
 }

@@ -1,0 +1,368 @@
+package driver
+
+import (
+	"bytes"
+	"fmt"
+	"go/ast"
+	"go/token"
+	"go/types"
+	"os"
+	"slices"
+	"strings"
+	"time"
+
+	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/analysis/checker"
+	"golang.org/x/tools/go/gcexportdata"
+	"golang.org/x/tools/go/packages"
+
+	"github.com/chokaq/idemlint/analyzer"
+	"github.com/chokaq/idemlint/internal/link"
+	"github.com/chokaq/idemlint/internal/result"
+)
+
+// maxChangedShare bounds the packages a run re-analyses by package: past a quarter of the
+// program, a full run costs about as much and is simpler to trust.
+const maxChangedShare = 4
+
+// reuseRun answers a run from the package entries of earlier runs (reuse.go) when only a
+// few packages changed: those whose first-round entry is missing, and every package that
+// imports one, are parsed and type-checked against their dependencies' export data and
+// analysed; every other package exports its stored facts. ok is false when the run must
+// be a full one: too many packages changed, a package has errors or uses cgo, an entry
+// or export data is missing, or a stored package's facts name an object its export data
+// does not hold.
+func reuseRun(cfg Config, st *pkgStore, meta []*packages.Package, named map[string]bool, start time.Time, progress *progress) (*Output, bool, error) {
+	verbose := dbg(cfg.Debug, 'v')
+	if cfg.fullSyntax {
+		return nil, noReuse(verbose, "full syntax asked for"), nil
+	}
+	var all []*packages.Package
+	packages.Visit(meta, nil, func(p *packages.Package) { all = append(all, p) })
+	first := map[string]*pkgEntry{}
+	changed := map[string]bool{}
+	firstView := view(nil, analyzer.Program{}, nil)
+	var nChanged int
+	for _, p := range all { // dependencies first
+		if len(p.Errors) > 0 || (p.Module != nil && p.Module.Error != nil) {
+			return nil, noReuse(verbose, "%s has errors", p.ID), nil
+		}
+		if e, ok := st.get(p.ID, firstView); ok {
+			first[p.ID] = e
+		} else {
+			changed[p.ID] = true
+		}
+		for _, imp := range p.Imports {
+			changed[p.ID] = changed[p.ID] || changed[imp.ID]
+		}
+		if changed[p.ID] {
+			nChanged++
+		}
+	}
+	if nChanged*maxChangedShare > len(all) {
+		return nil, noReuse(verbose, "%d of %d packages changed", nChanged, len(all)), nil
+	}
+	count, ok := st.count(all)
+	if !ok {
+		return nil, noReuse(verbose, "the program's packages are not those of an earlier run"), nil
+	}
+	for id, c := range changed {
+		if !c {
+			delete(changed, id)
+		}
+	}
+
+	progress.phase(fmt.Sprintf("type-checking %s", plural(nChanged, "changed package")))
+	l, ok, err := loadChanged(cfg, st, all, changed, verbose)
+	progress.clear()
+	if !ok || err != nil {
+		return nil, false, err
+	}
+
+	// The unchanged packages the checker runs on (the changed ones' dependencies) export
+	// their stored facts; every unchanged package's outcome is its entry's.
+	current := first
+	restore := func(p analyzer.Program, links link.Links) (map[*types.Package]*analyzer.Restored, error) {
+		if p.Jobs != nil {
+			current = map[string]*pkgEntry{}
+			for _, m := range all {
+				if changed[m.ID] {
+					continue
+				}
+				e, ok := st.get(m.ID, view(first[m.ID].outcome(m.ID, m.PkgPath), p, links))
+				if !ok {
+					noReuse(verbose, "%s was not analysed with these links before", m.ID)
+					return nil, errNoReuse
+				}
+				current[m.ID] = e
+			}
+		}
+		restored := map[*types.Package]*analyzer.Restored{}
+		for id, node := range l.nodes {
+			if changed[id] {
+				continue
+			}
+			r, ok := st.decodeFacts(current[id], node.Types)
+			if !ok {
+				noReuse(verbose, "%s: a stored fact names an object its export data does not hold", id)
+				return nil, errNoReuse
+			}
+			restored[node.Types] = r
+		}
+		return restored, nil
+	}
+
+	progress.phase(fmt.Sprintf("analysing %s", plural(nChanged, "changed package")))
+	var graph *checker.Graph
+	outs, err := linkProgram(func(p analyzer.Program, links link.Links) ([]*outcome, error) {
+		restored, err := restore(p, links)
+		if err != nil {
+			return nil, err
+		}
+		p.Restored, p.Links = restored, positions(l.fset, links)
+		pa, err := analyzer.ForProgram(cfg.Analyzer, p)
+		if err != nil {
+			return nil, err
+		}
+		rec := &recorder{}
+		if graph, err = checker.Analyze([]*analysis.Analyzer{rec.wrap(pa)}, l.roots, &checker.Options{}); err != nil {
+			return nil, err
+		}
+		results := map[string]*analyzer.Result{}
+		for act := range graph.All() {
+			if changed[act.Package.ID] {
+				res := rec.result(act)
+				results[act.Package.ID] = res
+				st.put(act, res, p, links)
+			}
+		}
+		// The link sees the program's packages (the roots of a full run), as analysed now or
+		// as stored.
+		var outs []*outcome
+		for _, m := range meta {
+			if !changed[m.ID] {
+				outs = append(outs, current[m.ID].outcome(m.ID, m.PkgPath))
+			} else if o := outcomeOf(l.nodes[m.ID], results[m.ID]); o != nil {
+				outs = append(outs, o)
+			}
+		}
+		return outs, nil
+	}, importCone(meta), verbose)
+	progress.clear()
+	if err == errNoReuse {
+		return nil, false, nil
+	}
+	if err != nil {
+		return nil, false, err
+	}
+
+	run := &result.Run{Tool: Tool(), Root: st.root, Disabled: cfg.Disabled, Packages: count}
+	conv := &converter{run: run, root: st.root}
+	conv.index(l.program)
+	conv.impls = newImplementations(outs)
+	acts := map[string]*checker.Action{}
+	for act := range graph.All() {
+		acts[act.Package.ID] = act
+		if act.Err != nil && changed[act.Package.ID] {
+			run.Errors = append(run.Errors, result.Error{Package: act.Package.ID, Message: act.Err.Error()})
+		}
+	}
+	for _, p := range meta {
+		if named != nil && !named[p.ID] {
+			continue
+		}
+		if !changed[p.ID] {
+			if out := current[p.ID].Output; out != nil {
+				conv.add(p.Name, out)
+			}
+			continue
+		}
+		if act := acts[p.ID]; act != nil && act.Err == nil {
+			res, _ := act.Result.(*analyzer.Result)
+			conv.action(act.Package, act.Diagnostics, res)
+		}
+	}
+	conv.finish()
+	var analysed []*packages.Package
+	for id := range changed {
+		analysed = append(analysed, l.nodes[id])
+	}
+	st.writeExports(analysed)
+	if verbose {
+		fmt.Fprintf(os.Stderr, "cache: %d packages from the cache, %d analysed\n", len(all)-nChanged, nChanged)
+	}
+	run.Duration = time.Since(start)
+	return &Output{Run: run, Reused: len(all) - nChanged}, true, nil
+}
+
+// changedLoad is the program as reuseRun analyses it: the changed packages parsed and
+// type-checked (the checker's roots), their dependencies' types from export data, one node
+// per package of the program.
+type changedLoad struct {
+	fset    *token.FileSet
+	roots   []*packages.Package
+	nodes   map[string]*packages.Package // by ID: the changed packages and their dependencies
+	program []*packages.Package          // a node for every package (for the converter's index)
+}
+
+// loadChanged reads the export data of the changed packages' dependencies and type-checks
+// the changed packages. ok is false (a full run) when export data is missing or a changed
+// package does not type-check cleanly.
+func loadChanged(cfg Config, st *pkgStore, all []*packages.Package, changed map[string]bool, verbose bool) (*changedLoad, bool, error) {
+	l := &changedLoad{fset: token.NewFileSet(), nodes: map[string]*packages.Package{}}
+	need := map[string]bool{}
+	for i := len(all) - 1; i >= 0; i-- { // importers first
+		p := all[i]
+		if changed[p.ID] || need[p.ID] {
+			for _, imp := range p.Imports {
+				need[imp.ID] = true
+			}
+		}
+	}
+	sizes := types.SizesFor("gc", st.goarch)
+	node := func(p *packages.Package) *packages.Package {
+		n := &packages.Package{ID: p.ID, Name: p.Name, PkgPath: p.PkgPath, GoFiles: p.GoFiles, CompiledGoFiles: p.GoFiles,
+			OtherFiles: p.OtherFiles, Module: p.Module, Fset: l.fset, TypesSizes: sizes, Imports: map[string]*packages.Package{}}
+		l.program = append(l.program, n)
+		return n
+	}
+	nodes := map[string]*packages.Package{}
+	for _, p := range all {
+		nodes[p.ID] = node(p)
+	}
+	for _, p := range all {
+		for path, imp := range p.Imports {
+			nodes[p.ID].Imports[path] = nodes[imp.ID]
+		}
+	}
+	for _, p := range all { // dependencies first, so that each package is read whole
+		if !need[p.ID] || changed[p.ID] {
+			continue
+		}
+		n := nodes[p.ID]
+		l.nodes[p.ID] = n
+		if p.PkgPath == "unsafe" {
+			n.Types = types.Unsafe
+			continue
+		}
+		k := st.exportKey(p.ID)
+		data, ok := st.c.Get(k)
+		if !ok {
+			return nil, noReuse(verbose, "no export data for %s", p.ID), nil
+		}
+		pkg, err := gcexportdata.Read(bytes.NewReader(data), l.fset, importsOf(n), p.PkgPath)
+		if err != nil {
+			st.c.Remove(k)
+			return nil, noReuse(verbose, "export data of %s: %v", p.ID, err), nil
+		}
+		n.Types = pkg
+	}
+	// Export data lists the packages its API mentions as imports; the analysis walks the
+	// import graph (model resolution), so it gets the real one.
+	for id := range l.nodes {
+		n := l.nodes[id]
+		if n.Types == types.Unsafe {
+			continue
+		}
+		var imps []*types.Package
+		for _, imp := range n.Imports {
+			if imp.Types != nil {
+				imps = append(imps, imp.Types)
+			}
+		}
+		slices.SortFunc(imps, func(a, b *types.Package) int { return strings.Compare(a.Path(), b.Path()) })
+		n.Types.SetImports(imps)
+	}
+	trim := newTrimmer(cfg.Analyzer)
+	for _, p := range all {
+		if !changed[p.ID] {
+			continue
+		}
+		n := nodes[p.ID]
+		if ok, err := typeCheck(n, trim, sizes); !ok || err != nil {
+			return nil, noReuse(verbose, "%s: %v", p.ID, err), nil
+		}
+		l.nodes[p.ID] = n
+		l.roots = append(l.roots, n)
+	}
+	return l, true, nil
+}
+
+// typeCheck parses and type-checks a changed package as go/packages would, against its
+// imports' types. ok is false when it has errors or uses cgo (which takes the go command's
+// preprocessing).
+func typeCheck(n *packages.Package, trim *trimmer, sizes types.Sizes) (bool, error) {
+	for _, name := range n.GoFiles {
+		src, err := os.ReadFile(name)
+		if err != nil {
+			return false, err
+		}
+		f, err := trim.parse(n.Fset, name, src)
+		if err != nil {
+			return false, err
+		}
+		for _, imp := range f.Imports {
+			if imp.Path.Value == `"C"` {
+				return false, fmt.Errorf("uses cgo")
+			}
+		}
+		n.Syntax = append(n.Syntax, f)
+	}
+	n.Types = types.NewPackage(n.PkgPath, n.Name)
+	n.TypesInfo = &types.Info{
+		Types:        map[ast.Expr]types.TypeAndValue{},
+		Defs:         map[*ast.Ident]types.Object{},
+		Uses:         map[*ast.Ident]types.Object{},
+		Implicits:    map[ast.Node]types.Object{},
+		Instances:    map[*ast.Ident]types.Instance{},
+		Scopes:       map[ast.Node]*types.Scope{},
+		Selections:   map[*ast.SelectorExpr]*types.Selection{},
+		FileVersions: map[*ast.File]string{},
+	}
+	var errs []error
+	tc := &types.Config{
+		Importer: importerFunc(func(path string) (*types.Package, error) {
+			if path == "unsafe" {
+				return types.Unsafe, nil
+			}
+			if imp := n.Imports[path]; imp != nil && imp.Types != nil {
+				return imp.Types, nil
+			}
+			return nil, fmt.Errorf("no types for %s", path)
+		}),
+		Error: func(err error) { errs = append(errs, err) },
+		Sizes: sizes,
+	}
+	if n.Module != nil && n.Module.GoVersion != "" {
+		tc.GoVersion = "go" + n.Module.GoVersion
+	}
+	types.NewChecker(tc, n.Fset, n.Types, n.TypesInfo).Files(n.Syntax)
+	if len(errs) > 0 {
+		return false, errs[0]
+	}
+	return true, nil
+}
+
+// importsOf maps the paths of every package n imports, directly or not, to its types: the
+// packages its export data refers to. The map is n's own: with test variants, two packages
+// of one path (p and p [p.test]) are in the program, and each dependency of n must be the
+// one n was compiled against.
+func importsOf(n *packages.Package) map[string]*types.Package {
+	m := map[string]*types.Package{}
+	var walk func(p *packages.Package)
+	walk = func(p *packages.Package) {
+		for _, imp := range p.Imports {
+			if _, seen := m[imp.PkgPath]; seen || imp.Types == nil {
+				continue
+			}
+			m[imp.PkgPath] = imp.Types
+			walk(imp)
+		}
+	}
+	walk(n)
+	return m
+}
+
+type importerFunc func(path string) (*types.Package, error)
+
+func (f importerFunc) Import(path string) (*types.Package, error) { return f(path) }
