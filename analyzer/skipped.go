@@ -44,3 +44,37 @@ func Skipped(a *analysis.Analyzer) (func(dir, module string) bool, error) {
 		return v
 	}, nil
 }
+
+// Modelled returns whether the models in force for any of dirs name a package by its path
+// (a sink, handler or registration of it), for a driver that keeps what model resolution
+// may look up in such a package.
+func Modelled(a *analysis.Analyzer, dirs []string) (func(path string) bool, error) {
+	s, err := settingsOf(a)
+	if err != nil {
+		return nil, err
+	}
+	cfg, err := s.compile()
+	if err != nil {
+		return nil, err
+	}
+	var indexes []interface{ Modelled(string) bool }
+	seen := map[any]bool{}
+	for _, dir := range dirs {
+		ix, err := cfg.indexFor(dir)
+		if err != nil {
+			return nil, err
+		}
+		if !seen[ix] {
+			seen[ix] = true
+			indexes = append(indexes, ix)
+		}
+	}
+	return func(path string) bool {
+		for _, ix := range indexes {
+			if ix.Modelled(path) {
+				return true
+			}
+		}
+		return false
+	}, nil
+}

@@ -48,7 +48,7 @@ func runCached(cfg Config, start time.Time, progress *progress) (*Output, error)
 			}
 		}
 		if base, err := entryBase(cfg, keys.in, keys.tool); err == nil && cfg.Analyzer.ResultType == reflect.TypeFor[*analyzer.Result]() {
-			st = newPkgStore(cfg, base, keys.tool, keys.packages, keys.in.goarch())
+			st = newPkgStore(cfg, base, keys)
 		}
 	}
 	if st != nil {

@@ -57,6 +57,15 @@ func newKeyInputs() (*keyInputs, error) {
 	return in, nil
 }
 
+// goroot is the standard library's root, with a trailing separator ("" if unknown).
+func (in *keyInputs) goroot() string {
+	lines := strings.Split(in.env, "\n")
+	if i := slices.Index(goEnvVars, "GOROOT"); i < len(lines) && lines[i] != "" {
+		return filepath.Clean(lines[i]) + string(filepath.Separator)
+	}
+	return ""
+}
+
 // goarch is the target architecture the go command reports.
 func (in *keyInputs) goarch() string {
 	lines := strings.Split(in.env, "\n")

@@ -164,7 +164,7 @@ func analyse(cfg Config, l *Loaded, start time.Time, progress *progress, st *pkg
 		return nil, err
 	}
 	if st != nil {
-		st.writeExports(all)
+		st.writeExports(all, st.exported(pkgs))
 	}
 
 	n := 0

@@ -1,7 +1,6 @@
 package driver
 
 import (
-	"bytes"
 	"fmt"
 	"go/ast"
 	"go/token"
@@ -13,7 +12,6 @@ import (
 
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/analysis/checker"
-	"golang.org/x/tools/go/gcexportdata"
 	"golang.org/x/tools/go/packages"
 
 	"github.com/chokaq/idemlint/analyzer"
@@ -47,7 +45,7 @@ func reuseRun(cfg Config, st *pkgStore, meta []*packages.Package, named map[stri
 		if len(p.Errors) > 0 || (p.Module != nil && p.Module.Error != nil) {
 			return nil, noReuse(verbose, "%s has errors", p.ID), nil
 		}
-		if e, ok := st.get(p.ID, firstView); ok {
+		if e, ok := st.get(p, firstView); ok {
 			first[p.ID] = e
 		} else {
 			changed[p.ID] = true
@@ -89,7 +87,7 @@ func reuseRun(cfg Config, st *pkgStore, meta []*packages.Package, named map[stri
 				if changed[m.ID] {
 					continue
 				}
-				e, ok := st.get(m.ID, view(first[m.ID].outcome(m.ID, m.PkgPath), p, links))
+				e, ok := st.get(m, view(first[m.ID].outcome(m.ID, m.PkgPath), p, links))
 				if !ok {
 					noReuse(verbose, "%s was not analysed with these links before", m.ID)
 					return nil, errNoReuse
@@ -184,10 +182,12 @@ func reuseRun(cfg Config, st *pkgStore, meta []*packages.Package, named map[stri
 	}
 	conv.finish()
 	var analysed []*packages.Package
+	want := map[string]bool{}
 	for id := range changed {
 		analysed = append(analysed, l.nodes[id])
+		want[id] = true
 	}
-	st.writeExports(analysed)
+	st.writeExports(analysed, want)
 	if verbose {
 		fmt.Fprintf(os.Stderr, "cache: %d packages from the cache, %d analysed\n", len(all)-nChanged, nChanged)
 	}
@@ -248,9 +248,13 @@ func loadChanged(cfg Config, st *pkgStore, all []*packages.Package, changed map[
 		k := st.exportKey(p.ID)
 		data, ok := st.c.Get(k)
 		if !ok {
-			return nil, noReuse(verbose, "no export data for %s", p.ID), nil
+			// Not needed by a changed package's type-checking, nor for facts or models (see
+			// exported): what of it is needed is declared in it as its importers' export
+			// data is read.
+			n.Types = types.NewPackage(p.PkgPath, p.Name)
+			continue
 		}
-		pkg, err := gcexportdata.Read(bytes.NewReader(data), l.fset, importsOf(n), p.PkgPath)
+		pkg, err := readExportData(data, l.fset, n)
 		if err != nil {
 			st.c.Remove(k)
 			return nil, noReuse(verbose, "export data of %s: %v", p.ID, err), nil

@@ -2,12 +2,15 @@ package driver
 
 import (
 	"bytes"
+	"encoding/binary"
 	"encoding/gob"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"go/token"
 	"go/types"
 	"log"
+	"path/filepath"
 	"reflect"
 	"runtime"
 	"slices"
@@ -74,15 +77,31 @@ type pkgStore struct {
 	root      string
 	disabled  []string
 	goarch    string // the target's, for the types' sizes
+	analyzer  *analysis.Analyzer
 
 	mu      sync.Mutex
 	first   map[string]*outcome // each package's outcome in the first round, by ID (view)
 	written map[cache.Key]bool
+	hidden  map[string][]*types.TypeName // by package ID: see hiddenTypes
+	facts   map[string]bool              // the packages that exported facts, by ID
+	fixed   func(file string) bool       // a file of the module cache or GOROOT: it never changes
+	// skipped tells the packages the analysis skips whole (the trimmer's rule): their
+	// entries are empty, so they are not stored but known.
+	skipped func(p *packages.Package) bool
 }
 
-func newPkgStore(cfg Config, base, tool cache.Key, keys map[string]cache.Key, goarch string) *pkgStore {
-	return &pkgStore{c: cfg.Cache, base: base, tool: tool, keys: keys, factTypes: cfg.Analyzer.FactTypes, goarch: goarch,
-		root: sourceRoot(), disabled: cfg.Disabled, first: map[string]*outcome{}, written: map[cache.Key]bool{}}
+func newPkgStore(cfg Config, base cache.Key, keys *runKeys) *pkgStore {
+	goroot := keys.in.goroot()
+	st := &pkgStore{c: cfg.Cache, base: base, tool: keys.tool, keys: keys.packages, factTypes: cfg.Analyzer.FactTypes, goarch: keys.in.goarch(),
+		analyzer: cfg.Analyzer, root: sourceRoot(), disabled: cfg.Disabled, first: map[string]*outcome{}, written: map[cache.Key]bool{},
+		hidden: map[string][]*types.TypeName{}, facts: map[string]bool{},
+		fixed: func(f string) bool { return keys.in.immutable(f) || (goroot != "" && strings.HasPrefix(f, goroot)) }}
+	st.skipped = func(*packages.Package) bool { return false }
+	if skipped, err := analyzer.Skipped(cfg.Analyzer); err == nil {
+		trim := &trimmer{skipped: skipped, modcache: keys.in.modcache}
+		st.skipped = func(p *packages.Package) bool { return len(p.GoFiles) > 0 && trim.unread(p.GoFiles[0]) }
+	}
+	return st
 }
 
 // entryBase hashes what every package entry depends on besides the package itself.
@@ -151,10 +170,14 @@ func view(first *outcome, p analyzer.Program, links link.Links) cache.Key {
 	return h.Sum()
 }
 
-// get reads a package's entry for a view.
-func (st *pkgStore) get(id string, v cache.Key) (*pkgEntry, bool) {
-	k := st.entryKey(id, v)
+// get reads a package's entry for a view. A package the analysis skips has an empty one
+// unless one is stored (put stores only what is not empty).
+func (st *pkgStore) get(p *packages.Package, v cache.Key) (*pkgEntry, bool) {
+	k := st.entryKey(p.ID, v)
 	data, ok := st.c.Get(k)
+	if !ok && st.skipped(p) {
+		return &pkgEntry{}, true
+	}
 	if !ok {
 		return nil, false
 	}
@@ -180,6 +203,9 @@ func (st *pkgStore) put(act *checker.Action, res *analyzer.Result, p analyzer.Pr
 	if _, ok := st.keys[act.Package.ID]; o == nil || !ok {
 		return
 	}
+	if st.skipped(act.Package) && o.summary == nil && !o.handlers && len(o.jobs) == 0 && len(act.Diagnostics) == 0 && !ownFacts(act) {
+		return // get knows it empty
+	}
 	st.mu.Lock()
 	if p.Jobs == nil {
 		st.first[o.id] = o
@@ -203,9 +229,38 @@ func (st *pkgStore) put(act *checker.Action, res *analyzer.Result, p analyzer.Pr
 		return // stored without its facts, it would mislead: not stored, analysed next time
 	}
 	e.Facts = facts
+	if len(facts) > 0 {
+		st.mu.Lock()
+		st.facts[act.Package.ID] = true
+		st.mu.Unlock()
+	}
+	if h := hiddenTypes(act); len(h) > 0 {
+		st.mu.Lock()
+		for _, tn := range h { // a later round's facts may be on more methods
+			if !slices.Contains(st.hidden[act.Package.ID], tn) {
+				st.hidden[act.Package.ID] = append(st.hidden[act.Package.ID], tn)
+			}
+		}
+		st.mu.Unlock()
+	}
 	if data, err := json.Marshal(e); err == nil {
 		st.c.Put(k, data)
 	}
+}
+
+// ownFacts reports whether the action exported a fact.
+func ownFacts(act *checker.Action) bool {
+	for _, f := range act.AllPackageFacts() {
+		if f.Package == act.Package.Types {
+			return true
+		}
+	}
+	for _, f := range act.AllObjectFacts() {
+		if f.Object.Pkg() == act.Package.Types {
+			return true
+		}
+	}
+	return false
 }
 
 // encodeFacts writes the facts the action exported on its own package's objects.
@@ -288,9 +343,116 @@ func (st *pkgStore) decodeFacts(e *pkgEntry, pkg *types.Package) (*analyzer.Rest
 	return r, true
 }
 
+// hiddenTypes returns the package's unexported types whose methods carry facts. Export
+// data holds what the package's API reaches, and such a type is often out of its reach (a
+// store constructed by an exported New that returns an interface); yet an importer looks
+// through every fact of its dependencies for the implementations of its interfaces. The
+// export data of a package is written with a second part that reaches them (exportData).
+func hiddenTypes(act *checker.Action) []*types.TypeName {
+	seen := map[*types.TypeName]bool{}
+	var out []*types.TypeName
+	for _, f := range act.AllObjectFacts() {
+		fn, ok := f.Object.(*types.Func)
+		if !ok || fn.Pkg() != act.Package.Types || fn.Signature().Recv() == nil {
+			continue
+		}
+		t := types.Unalias(fn.Signature().Recv().Type())
+		if p, ok := t.(*types.Pointer); ok {
+			t = types.Unalias(p.Elem())
+		}
+		n, ok := t.(*types.Named)
+		if !ok || n.Obj().Exported() || n.TypeParams().Len() > 0 || seen[n.Obj()] || n.Obj().Parent() != act.Package.Types.Scope() {
+			continue
+		}
+		seen[n.Obj()] = true
+		out = append(out, n.Obj())
+	}
+	slices.SortFunc(out, func(a, b *types.TypeName) int { return strings.Compare(a.Name(), b.Name()) })
+	return out
+}
+
+// exportData writes a package's types: its export data and, when it has hidden types, the
+// export data of a package made up to reach them (a variable of each), whose reading
+// declares them in the package (gcexportdata.Read declares the objects of other packages
+// that a package's data refers to, and pkg is complete by then).
+func exportData(pkg *packages.Package, hidden []*types.TypeName) ([]byte, error) {
+	var main, reach bytes.Buffer
+	if err := gcexportdata.Write(&main, pkg.Fset, pkg.Types); err != nil {
+		return nil, err
+	}
+	if len(hidden) > 0 {
+		synth := types.NewPackage(reachPath(pkg.PkgPath), "reach")
+		for i, tn := range hidden {
+			synth.Scope().Insert(types.NewVar(token.NoPos, synth, "V"+strconv.Itoa(i), tn.Type()))
+		}
+		synth.SetImports([]*types.Package{pkg.Types})
+		synth.MarkComplete()
+		if err := gcexportdata.Write(&reach, pkg.Fset, synth); err != nil {
+			return nil, err
+		}
+	}
+	out := binary.AppendUvarint(nil, uint64(main.Len()))
+	out = append(out, main.Bytes()...)
+	return append(out, reach.Bytes()...), nil
+}
+
+// readExportData reads what exportData wrote into n.Types, against the types of n's
+// dependencies.
+func readExportData(data []byte, fset *token.FileSet, n *packages.Package) (*types.Package, error) {
+	size, k := binary.Uvarint(data)
+	if k <= 0 || uint64(len(data)-k) < size {
+		return nil, errors.New("export data: bad length")
+	}
+	main, reach := data[k:k+int(size)], data[k+int(size):]
+	imports := importsOf(n)
+	pkg, err := gcexportdata.Read(bytes.NewReader(main), fset, imports, n.PkgPath)
+	if err != nil || len(reach) == 0 {
+		return pkg, err
+	}
+	imports[n.PkgPath] = pkg
+	if _, err := gcexportdata.Read(bytes.NewReader(reach), fset, imports, reachPath(n.PkgPath)); err != nil {
+		return nil, err
+	}
+	return pkg, nil
+}
+
+// reachPath is the path of the package exportData makes up for pkgPath: no import path
+// has a space.
+func reachPath(pkgPath string) string { return pkgPath + " (idemlint reach)" }
+
+// exported selects the packages whose export data a later run may need: the packages of
+// files that can change (the main module, replaced and workspace modules: the only ones a
+// later run can find changed) and every package they import directly (what their
+// type-checking reads), the packages with facts (restored against their types), and the
+// packages the models name (what model resolution looks up). A package reached only
+// through these is made empty in a later run: what of it their APIs mention is declared in
+// it as their export data is read.
+func (st *pkgStore) exported(pkgs []*packages.Package) map[string]bool {
+	want := map[string]bool{}
+	var dirs []string
+	var mutable []*packages.Package
+	packages.Visit(pkgs, nil, func(p *packages.Package) {
+		if slices.ContainsFunc(p.GoFiles, func(f string) bool { return !st.fixed(f) }) {
+			mutable = append(mutable, p)
+			dirs = append(dirs, filepath.Dir(p.GoFiles[0]))
+		}
+	})
+	modelled, err := analyzer.Modelled(st.analyzer, dirs)
+	for _, p := range mutable {
+		want[p.ID] = true
+		for _, imp := range p.Imports {
+			want[imp.ID] = true
+		}
+	}
+	packages.Visit(pkgs, nil, func(p *packages.Package) {
+		want[p.ID] = want[p.ID] || st.facts[p.ID] || err != nil || modelled(p.PkgPath)
+	})
+	return want
+}
+
 // writeExports stores the export data of the packages that have none stored yet, on as
 // many goroutines as there are CPUs.
-func (st *pkgStore) writeExports(pkgs []*packages.Package) {
+func (st *pkgStore) writeExports(pkgs []*packages.Package, want map[string]bool) {
 	work := make(chan *packages.Package)
 	var wg sync.WaitGroup
 	for range runtime.GOMAXPROCS(0) {
@@ -300,15 +462,17 @@ func (st *pkgStore) writeExports(pkgs []*packages.Package) {
 				if st.c.Has(k) {
 					continue
 				}
-				var buf bytes.Buffer
-				if err := gcexportdata.Write(&buf, p.Fset, p.Types); err == nil {
-					st.c.Put(k, buf.Bytes())
+				st.mu.Lock()
+				hidden := st.hidden[p.ID]
+				st.mu.Unlock()
+				if data, err := exportData(p, hidden); err == nil {
+					st.c.Put(k, data)
 				}
 			}
 		})
 	}
 	for _, p := range pkgs {
-		if _, ok := st.keys[p.ID]; ok && p.Types != nil && p.Types != types.Unsafe && !p.IllTyped {
+		if _, ok := st.keys[p.ID]; ok && want[p.ID] && p.Types != nil && p.Types != types.Unsafe && !p.IllTyped {
 			work <- p
 		}
 	}
