@@ -3,6 +3,7 @@ package main
 import (
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -32,13 +33,17 @@ func withCache(args []string, dir string) []string {
 type invocation struct {
 	stdout string
 	code   int
-	cached bool
+	cached bool // answered whole from the cache
+	reused bool // only what changed was analysed
 }
+
+// reused matches the summary line of a run that analysed only what changed.
+var reused = regexp.MustCompile(`\(\d+ from the cache\)\n`)
 
 func invoke(t *testing.T, dir string, args []string) invocation {
 	t.Helper()
 	stdout, stderr, code := inProcess(t, dir, args...)
-	return invocation{stdout, code, strings.Contains(stderr, "(cached)\n")}
+	return invocation{stdout, code, strings.Contains(stderr, "(cached)\n"), reused.FindString(stderr) != ""}
 }
 
 // A module run cold without a cache, then with one (the first run fills it), then again
@@ -70,7 +75,7 @@ func coldWarmOneChange(t *testing.T, name, handlerFile string) {
 		}
 		return out
 	}
-	check := func(stage string, want []invocation, wantCached func(i int) bool) {
+	check := func(stage string, want []invocation, wantCached func(i int) bool, wantReused bool) {
 		t.Helper()
 		for i, args := range cacheFormats {
 			got := invoke(t, mod, withCache(args, dir))
@@ -80,12 +85,15 @@ func coldWarmOneChange(t *testing.T, name, handlerFile string) {
 			if got.cached != wantCached(i) {
 				t.Errorf("%s: %v: answered from the cache: %v, want %v", stage, args, got.cached, wantCached(i))
 			}
+			if r := wantReused && i == 0; got.reused != r {
+				t.Errorf("%s: %v: only what changed analysed: %v, want %v", stage, args, got.reused, r)
+			}
 		}
 	}
 	// The first invocation fills the cache; the others, whatever their format, read it.
 	before := reference()
-	check("cold", before, func(i int) bool { return i > 0 })
-	check("warm", before, func(int) bool { return true })
+	check("cold", before, func(i int) bool { return i > 0 }, false)
+	check("warm", before, func(int) bool { return true }, false)
 
 	// One change to the handler's file, which moves what follows down two lines.
 	file := filepath.Join(mod, filepath.FromSlash(handlerFile))
@@ -104,8 +112,10 @@ func coldWarmOneChange(t *testing.T, name, handlerFile string) {
 	if after[1].stdout == before[1].stdout {
 		t.Fatal("the edit changed nothing in the JSON output: it tests nothing")
 	}
-	check("one change", after, func(i int) bool { return i > 0 })
-	check("warm after the change", after, func(int) bool { return true })
+	// The edited package and what imports it are analysed again, the others' analysis is
+	// the cache's.
+	check("one change", after, func(i int) bool { return i > 0 }, true)
+	check("warm after the change", after, func(int) bool { return true }, false)
 }
 
 // -fix and the legacy -json tree read the checker's graph, which the cache does not hold:

@@ -428,10 +428,14 @@ func summary(run *result.Run, reported []*result.Finding) string {
 	return s + fmt.Sprintf(", %.1fs", run.Duration.Seconds()) + cachedNote(run)
 }
 
-// cachedNote marks a summary line of a run answered from the cache, as go test does.
+// cachedNote marks a summary line of a run answered from the cache, as go test does, or
+// of one that analysed only what changed.
 func cachedNote(run *result.Run) string {
-	if run.Cached {
+	switch {
+	case run.Cached:
 		return " (cached)"
+	case run.Reused > 0:
+		return fmt.Sprintf(" (%d from the cache)", run.Reused)
 	}
 	return ""
 }

@@ -165,7 +165,7 @@ func toolKey(c *cache.Cache) (cache.Key, error) {
 // JSON output prints them differently).
 func encodeRun(run *result.Run) ([]byte, error) {
 	stored := *run
-	stored.Duration, stored.Cached = 0, false
+	stored.Duration, stored.Cached, stored.Reused = 0, false, 0
 	return json.Marshal(&stored)
 }
 

@@ -5,6 +5,7 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"log"
 	"os"
 	"slices"
 	"strings"
@@ -45,7 +46,9 @@ func reuseRun(cfg Config, st *pkgStore, meta []*packages.Package, named map[stri
 		if len(p.Errors) > 0 || (p.Module != nil && p.Module.Error != nil) {
 			return nil, noReuse(verbose, "%s has errors", p.ID), nil
 		}
-		if e, ok := st.get(p, firstView); ok {
+		if e, ok := st.get(p, firstView); ok && e.Errors {
+			return nil, noReuse(verbose, "%s had errors", p.ID), nil
+		} else if ok {
 			first[p.ID] = e
 		} else {
 			changed[p.ID] = true
@@ -189,10 +192,11 @@ func reuseRun(cfg Config, st *pkgStore, meta []*packages.Package, named map[stri
 	}
 	st.writeExports(analysed, want)
 	if verbose {
-		fmt.Fprintf(os.Stderr, "cache: %d packages from the cache, %d analysed\n", len(all)-nChanged, nChanged)
+		log.Printf("cache: %d packages from the cache, %d analysed", len(all)-nChanged, nChanged)
 	}
 	run.Duration = time.Since(start)
-	return &Output{Run: run, Reused: len(all) - nChanged}, true, nil
+	run.Reused = len(all) - nChanged
+	return &Output{Run: run, Reused: run.Reused}, true, nil
 }
 
 // changedLoad is the program as reuseRun analyses it: the changed packages parsed and
@@ -247,6 +251,10 @@ func loadChanged(cfg Config, st *pkgStore, all []*packages.Package, changed map[
 		}
 		k := st.exportKey(p.ID)
 		data, ok := st.c.Get(k)
+		if !ok && st.c.Has(k) {
+			st.c.Remove(k) // damaged: written again by the full run
+			return nil, noReuse(verbose, "the export data of %s is damaged", p.ID), nil
+		}
 		if !ok {
 			// Not needed by a changed package's type-checking, nor for facts or models (see
 			// exported): what of it is needed is declared in it as its importers' export

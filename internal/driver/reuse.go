@@ -51,6 +51,7 @@ type pkgEntry struct {
 	Once     bool                  `json:"once,omitempty"`
 	Handlers bool                  `json:"handlers,omitempty"`
 	Output   *pkgOutput            `json:"output,omitempty"`
+	Errors   bool                  `json:"errors,omitempty"` // the package had errors: see put
 }
 
 // storedFact is a fact in gob, on the object its objectpath names in the package (or on the
@@ -203,7 +204,10 @@ func (st *pkgStore) put(act *checker.Action, res *analyzer.Result, p analyzer.Pr
 	if _, ok := st.keys[act.Package.ID]; o == nil || !ok {
 		return
 	}
-	if st.skipped(act.Package) && o.summary == nil && !o.handlers && len(o.jobs) == 0 && len(act.Diagnostics) == 0 && !ownFacts(act) {
+	if act.Package.IllTyped || len(act.Package.Errors) > 0 {
+		o, res = &outcome{id: o.id, path: o.path}, nil // stored only as a package with errors
+	}
+	if st.skipped(act.Package) && !act.Package.IllTyped && len(act.Package.Errors) == 0 && o.summary == nil && !o.handlers && len(o.jobs) == 0 && len(act.Diagnostics) == 0 && !ownFacts(act) {
 		return // get knows it empty
 	}
 	st.mu.Lock()
@@ -221,6 +225,15 @@ func (st *pkgStore) put(act *checker.Action, res *analyzer.Result, p analyzer.Pr
 		return
 	}
 	e := &pkgEntry{Summary: o.summary, Jobs: o.jobs, Once: o.once, Handlers: o.handlers}
+	if res == nil {
+		// Its errors are part of the run, and a reuse run reports only those of what it
+		// type-checks: it runs in full instead (reuseRun).
+		e.Errors = true
+		if data, err := json.Marshal(e); err == nil {
+			st.c.Put(k, data)
+		}
+		return
+	}
 	if len(act.Diagnostics) > 0 || len(res.Handlers)+len(res.Findings)+len(res.Directives) > 0 {
 		e.Output = convertPackage(act.Package, act.Diagnostics, res, st.root, st.disabled)
 	}

@@ -29,6 +29,9 @@ type Run struct {
 	Disabled   []string     // effect kinds not reported (-disable)
 	Duration   time.Duration
 	Cached     bool // the run was answered from the result cache: nothing was loaded or analysed
+	// Reused counts the packages whose analysis came from the cache's package entries when
+	// the run was not answered whole: only the others were parsed, type-checked and analysed.
+	Reused int
 }
 
 // Tool names the program that made the run.

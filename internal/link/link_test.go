@@ -1,0 +1,213 @@
+package link
+
+import (
+	"encoding/json"
+	"go/token"
+	"go/types"
+	"reflect"
+	"slices"
+	"testing"
+
+	"github.com/chokaq/idemlint/internal/callgraph"
+	"github.com/chokaq/idemlint/internal/effect"
+	"github.com/chokaq/idemlint/internal/testpkg"
+)
+
+const src = `package p
+
+import "context"
+
+type Order struct{ ID string }
+
+type Store interface {
+	Create(ctx context.Context, o Order) error
+}
+
+// Same as Store but for the parameter names: one type to go/types.
+type Renamed interface {
+	Create(c context.Context, x Order) error
+}
+
+type Pointered interface {
+	Create(context.Context, *Order) error
+}
+
+type hidden interface{ do() }
+
+type byValue struct{}
+
+func (byValue) Create(ctx context.Context, o Order) error { return nil }
+
+type byPointer struct{}
+
+func (*byPointer) Create(ctx context.Context, o Order) error { return nil }
+
+type wrong struct{}
+
+func (wrong) Create(ctx context.Context, o *Order) error { return nil }
+
+type Inner struct{}
+
+func (*Inner) Create(ctx context.Context, o Order) error { return nil }
+
+type outer struct{ *Inner }
+
+type doer struct{}
+
+func (doer) do() {}
+
+func local() {
+	type Order struct{ ID int }
+	_ = Order{}
+}
+`
+
+func checked(t *testing.T) (*testpkg.Package, func(string) types.Object) {
+	t.Helper()
+	p := testpkg.Check(t, "p", src)
+	return p, func(name string) types.Object {
+		obj := p.Pkg.Scope().Lookup(name)
+		if obj == nil {
+			t.Fatalf("no %s", name)
+		}
+		return obj
+	}
+}
+
+func iface(obj types.Object) *types.Interface { return obj.Type().Underlying().(*types.Interface) }
+
+// Interfaces are one type when go/types says so: parameter names do not count, parameter
+// types do, and an unexported method's name carries its package.
+func TestCanonInterfaces(t *testing.T) {
+	p, lookup := checked(t)
+	w := &writer{fset: p.Fset}
+	store, renamed, pointered := w.iface(iface(lookup("Store"))), w.iface(iface(lookup("Renamed"))), w.iface(iface(lookup("Pointered")))
+	if store.Key != renamed.Key {
+		t.Errorf("Store %q and Renamed %q differ", store.Key, renamed.Key)
+	}
+	if store.Key == pointered.Key {
+		t.Errorf("Store and Pointered are both %q", store.Key)
+	}
+	if got := w.iface(iface(lookup("hidden"))).Methods; len(got) != 1 || got[0].Name != "p.do" {
+		t.Errorf("hidden's methods %+v, want one named p.do", got)
+	}
+}
+
+// Whether a converted type (or a pointer to it) implements an interface, and which method a
+// call runs, are what go/types says, promoted methods included.
+func TestLinkAgreesWithGoTypes(t *testing.T) {
+	p, lookup := checked(t)
+	var converted []*types.Named
+	for _, name := range []string{"byValue", "byPointer", "wrong", "outer", "doer"} {
+		converted = append(converted, lookup(name).Type().(*types.Named))
+	}
+	sum := Canon(p.Fset, &callgraph.Summary{Converted: converted})
+	im := implementsMemo{}
+	for _, ifaceName := range []string{"Store", "Renamed", "Pointered", "hidden"} {
+		it := iface(lookup(ifaceName))
+		ci := (&writer{fset: p.Fset}).iface(it)
+		for i, n := range converted {
+			for _, ptr := range []bool{false, true} {
+				var typ types.Type = n
+				if ptr {
+					typ = types.NewPointer(n)
+				}
+				want := types.Implements(typ, it)
+				if got := im.implements(candidate{&sum.Converted[i], ptr}, ci); got != want {
+					t.Errorf("%s implements %s: %v, go/types says %v", typ, ifaceName, got, want)
+				}
+			}
+		}
+	}
+	// (*outer).Create is (*Inner).Create, promoted.
+	outer := sum.Converted[3]
+	i := slices.IndexFunc(outer.Pointer, func(i Impl) bool { return i.Name == "Create" })
+	if i < 0 || outer.Pointer[i].Hop != "(*p.Inner).Create" {
+		t.Errorf("outer's pointer method set %+v: want Create as (*p.Inner).Create", outer.Pointer)
+	}
+	if !outer.Pointer[i].Member.equalSig(outer.Value) {
+		t.Errorf("outer's value method set %+v lacks (*Inner).Create, which a pointer field promotes", outer.Value)
+	}
+}
+
+// equalSig reports whether ms holds a member of m's name and signature.
+func (m Member) equalSig(ms []Member) bool { return slices.Contains(ms, m) }
+
+// An open call on Store reaches the methods with effects of the converted types that
+// implement it, outside the caller's cone, by name; the calls' positions are the links'
+// keys.
+func TestLink(t *testing.T) {
+	p, lookup := checked(t)
+	var converted []*types.Named
+	for _, name := range []string{"byValue", "byPointer", "wrong", "outer"} {
+		converted = append(converted, lookup(name).Type().(*types.Named))
+	}
+	method := func(typ, name string) *types.Func {
+		obj, _, _ := types.LookupFieldOrMethod(types.NewPointer(lookup(typ).Type()), true, p.Pkg, name)
+		return obj.(*types.Func)
+	}
+	fact := &effect.Fact{Effects: effect.Set{{Kind: effect.SQLWrite, State: effect.Unprotected}}}
+	create := iface(lookup("Store")).Method(0)
+	pos := p.File.Package // any position of the file
+	impl := Canon(p.Fset, &callgraph.Summary{
+		Converted: converted,
+		Methods:   []callgraph.FuncFact{{Fn: method("byPointer", "Create"), Fact: fact}, {Fn: method("wrong", "Create"), Fact: fact}, {Fn: method("Inner", "Create"), Fact: fact}},
+	})
+	caller := Canon(p.Fset, &callgraph.Summary{Open: []callgraph.OpenGroup{{Method: create, Recv: iface(lookup("Store")), Pos: []token.Pos{pos}}}})
+	outside := func(from, to string) bool { return from == to && from == "caller" }
+	links := Link([]Package{{Path: "caller", Summary: caller}, {Path: "p", Summary: impl}}, outside)
+	at := Pos(p.Fset, pos)
+	var got []string
+	for _, l := range links[at] {
+		got = append(got, l.Name)
+	}
+	if want := []string{"(*p.Inner).Create", "(*p.byPointer).Create"}; !slices.Equal(got, want) || len(links) != 1 {
+		t.Errorf("links %v: at %s %q, want %q", links, at, got, want)
+	}
+	// Inside the caller's cone, nothing is linked: the package's own analysis saw it.
+	inside := func(from, to string) bool { return true }
+	if links := Link([]Package{{Path: "caller", Summary: caller}, {Path: "p", Summary: impl}}, inside); len(links) != 0 {
+		t.Errorf("links inside the cone: %v", links)
+	}
+}
+
+// A summary survives JSON, facts included: the cache stores it so.
+func TestSummaryJSON(t *testing.T) {
+	p, lookup := checked(t)
+	fact := &effect.Fact{Effects: effect.Set{{Kind: effect.SQLWrite, State: effect.Unprotected, Detail: "INSERT"}}}
+	fn, _, _ := types.LookupFieldOrMethod(types.NewPointer(lookup("byPointer").Type()), true, p.Pkg, "Create")
+	sum := Canon(p.Fset, &callgraph.Summary{
+		Converted:  []*types.Named{lookup("byPointer").Type().(*types.Named)},
+		Methods:    []callgraph.FuncFact{{Fn: fn.(*types.Func), Fact: fact}},
+		CheckCalls: []callgraph.CheckCall{{Caller: "F", Callee: "stripe.Check", HTTP: true}},
+	})
+	data, err := json.Marshal(sum)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var back Summary
+	if err := json.Unmarshal(data, &back); err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(&back, sum) {
+		t.Errorf("after JSON:\n%+v\nwant\n%+v", back, *sum)
+	}
+}
+
+// A type declared inside a function is told apart from a package-level one of its name.
+func TestCanonLocalTypes(t *testing.T) {
+	p, lookup := checked(t)
+	var local types.Type
+	for id, obj := range p.Info.Defs {
+		if id.Name == "Order" && obj != nil && obj.Parent() != p.Pkg.Scope() {
+			local = obj.Type()
+		}
+	}
+	if local == nil {
+		t.Fatal("no local Order")
+	}
+	w := &writer{fset: p.Fset}
+	if a, b := w.typ(local), w.typ(lookup("Order").Type()); a == b {
+		t.Errorf("local and package-level Order are both %q", a)
+	}
+}
