@@ -473,7 +473,9 @@ func (st *pkgStore) writeExports(pkgs []*packages.Package, want map[string]bool)
 			for p := range work {
 				k := st.exportKey(p.ID)
 				if st.c.Has(k) {
-					continue
+					if _, ok := st.c.Get(k); ok {
+						continue // written by an earlier run, whole (Get checks the sum)
+					}
 				}
 				st.mu.Lock()
 				hidden := st.hidden[p.ID]

@@ -1,0 +1,158 @@
+package driver
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/chokaq/idemlint/analyzer"
+	"github.com/chokaq/idemlint/internal/cache"
+)
+
+// edit inserts a line above the first line of the module's file that begins with at (which
+// moves everything below it), or replaces old with new when new is given.
+func edit(t *testing.T, mod, file, old, new string) {
+	t.Helper()
+	name := filepath.Join(mod, filepath.FromSlash(file))
+	data, err := os.ReadFile(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	edited := strings.Replace(string(data), old, new, 1)
+	if edited == string(data) {
+		t.Fatalf("%s: no %q to edit", file, old)
+	}
+	if err := os.WriteFile(name, []byte(edited), 0o666); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// reuseCase is a module, a cache filled by a run on it, and a reference run without a cache.
+type reuseCase struct {
+	t   *testing.T
+	mod string
+	c   *cache.Cache
+}
+
+func newReuseCase(t *testing.T, module string) *reuseCase {
+	mod := copyTree(t, filepath.Join("..", "..", "testdata", "modules", module))
+	t.Chdir(mod)
+	c, err := cache.Open(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	rc := &reuseCase{t: t, mod: mod, c: c}
+	if out := rc.run(rc.c); out.Reused != 0 {
+		t.Fatalf("the first run reused %d packages from an empty cache", out.Reused)
+	}
+	return rc
+}
+
+func (rc *reuseCase) run(c *cache.Cache) *Output {
+	rc.t.Helper()
+	out, err := Run(Config{Analyzer: analyzer.Analyzer, Patterns: []string{"./..."}, Tests: true, Cache: c})
+	if err != nil {
+		rc.t.Fatal(err)
+	}
+	if len(out.Run.Errors) > 0 {
+		rc.t.Fatalf("errors: %+v", out.Run.Errors)
+	}
+	return out
+}
+
+// check runs with the cache and without, compares the results, and returns how many
+// packages the run with the cache reused.
+func (rc *reuseCase) check(stage string) int {
+	rc.t.Helper()
+	got := rc.run(rc.c)
+	want := rc.run(nil)
+	if got.Run.Cached {
+		rc.t.Fatalf("%s: answered whole from the cache", stage)
+	}
+	if g, w := jsonOf(rc.t, got.Run), jsonOf(rc.t, want.Run); g != w {
+		rc.t.Errorf("%s: the run with the cache differs from one without:\n%s\nwant:\n%s", stage, g, w)
+	}
+	return got.Reused
+}
+
+// After an edit of one file, only its package and what imports it are analysed, and the
+// result is a full run's: through an unexported implementation its package's API does not
+// reach (module hidden), through implementations wired in main that the program-wide link
+// finds in three rounds (layered), with webhook checks taken over across packages (webhooks).
+func TestReuseAfterAnEdit(t *testing.T) {
+	for _, m := range []struct{ module, file, at string }{
+		{"hidden", "worker/worker.go", "// Package worker"},
+		{"layered", "orders/orders.go", "// Package orders"},
+		{"webhooks", "", ""},
+	} {
+		t.Run(m.module, func(t *testing.T) {
+			rc := newReuseCase(t, m.module)
+			file, at := m.file, m.at
+			if file == "" {
+				file, at = firstGoFile(t, rc.mod)
+			}
+			edit(t, rc.mod, file, at, "// An edit.\n"+at)
+			if n := rc.check("one edit"); n == 0 {
+				t.Error("one edit: nothing reused")
+			}
+		})
+	}
+}
+
+// firstGoFile returns a Go file of the module (not a test) and its first line.
+func firstGoFile(t *testing.T, mod string) (file, line string) {
+	t.Helper()
+	var found string
+	filepath.WalkDir(mod, func(path string, d os.DirEntry, err error) error {
+		if found == "" && err == nil && strings.HasSuffix(path, ".go") && !strings.HasSuffix(path, "_test.go") {
+			found = path
+		}
+		return nil
+	})
+	if found == "" {
+		t.Fatal("no Go file")
+	}
+	data, err := os.ReadFile(found)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rel, _ := filepath.Rel(mod, found)
+	return filepath.ToSlash(rel), strings.SplitN(string(data), "\n", 2)[0]
+}
+
+// An edit that changes what an implementation does, in a package the handler's package
+// does not import: the handler's stored analysis was made with the old link, so the run
+// finds it out of date and gives the full run's result (the new effect).
+func TestReuseAfterTheLinkChanges(t *testing.T) {
+	rc := newReuseCase(t, "layered")
+	edit(t, rc.mod, "pg/pg.go", "INSERT INTO orders (id) VALUES ($1)", "INSERT INTO orders (id) VALUES ($1) ON CONFLICT (id) DO NOTHING")
+	rc.check("the link's implementation changed")
+}
+
+// Damaged entries and export data are never read: the run recomputes what it needs and
+// gives the full run's result, and the next edit is answered by package again.
+func TestReuseDamagedEntries(t *testing.T) {
+	rc := newReuseCase(t, "hidden")
+	dir := rc.c.Dir()
+	files, _ := filepath.Glob(filepath.Join(dir, "*", "*-d"))
+	if len(files) == 0 {
+		t.Fatal("no entries")
+	}
+	for _, f := range files {
+		raw, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		raw[len(raw)/2] ^= 0x55
+		if err := os.WriteFile(f, raw, 0o666); err != nil {
+			t.Fatal(err)
+		}
+	}
+	edit(t, rc.mod, "worker/worker.go", "// Package worker", "// An edit.\n// Package worker")
+	rc.check("damaged entries")
+	edit(t, rc.mod, "worker/worker.go", "// An edit.", "// Another edit.")
+	if n := rc.check("the edit after"); n == 0 {
+		t.Error("the edit after the damaged entries: nothing reused")
+	}
+}

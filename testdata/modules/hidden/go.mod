@@ -1,0 +1,3 @@
+module hidden
+
+go 1.26

@@ -1,0 +1,5 @@
+package worker
+
+import "testing"
+
+func TestWorker(t *testing.T) { _ = &Worker{} }
