@@ -36,6 +36,7 @@ var goEnvVars = []string{"GOVERSION", "GOROOT", "GOMODCACHE", "GOOS", "GOARCH", 
 // keyInputs is what the package keys are computed against.
 type keyInputs struct {
 	modcache string // the module cache, with a trailing separator ("" if unknown)
+	root     string // GOROOT, with a trailing separator ("" if unknown)
 	env      string // the go env values of goEnvVars, one a line
 
 	mu    sync.Mutex
@@ -54,6 +55,7 @@ func newKeyInputs() (*keyInputs, error) {
 	if i := slices.Index(goEnvVars, "GOMODCACHE"); i < len(lines) && lines[i] != "" {
 		in.modcache = filepath.Clean(lines[i]) + string(filepath.Separator)
 	}
+	in.root = in.goroot()
 	return in, nil
 }
 
@@ -140,10 +142,11 @@ func (in *keyInputs) packageKey(p *packages.Package, keys map[*packages.Package]
 }
 
 // immutable reports whether a file is in the module cache, whose files never change once
-// written (a module version's content is fixed and checked against go.sum): its name,
-// which holds the version, stands for its content.
+// written (a module version's content is fixed and checked against go.sum), or in GOROOT,
+// whose files are those of the Go release the go env's GOVERSION names: its name stands for
+// its content.
 func (in *keyInputs) immutable(name string) bool {
-	return in.modcache != "" && strings.HasPrefix(name, in.modcache)
+	return (in.modcache != "" && strings.HasPrefix(name, in.modcache)) || (in.root != "" && strings.HasPrefix(name, in.root))
 }
 
 // hashFiles hashes the content of every file of the packages outside the module cache,

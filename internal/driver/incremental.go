@@ -132,9 +132,8 @@ func reuseRun(cfg Config, st *pkgStore, meta []*packages.Package, named map[stri
 		results := map[string]*analyzer.Result{}
 		for act := range graph.All() {
 			if changed[act.Package.ID] {
-				res := rec.result(act)
-				results[act.Package.ID] = res
-				st.put(act, res, p, links)
+				results[act.Package.ID] = rec.result(act)
+				st.put(act, rec.result(act), rec.outcome(act), p, links)
 			}
 		}
 		// The link sees the program's packages (the roots of a full run), as analysed now or

@@ -73,8 +73,9 @@ func linkProgram(analyse roundFunc, cone link.Cone, verbose bool) ([]*outcome, e
 
 // recorder keeps every package's result of a round: the checker keeps only its roots'.
 type recorder struct {
-	mu      sync.Mutex
-	results map[*types.Package]*analyzer.Result
+	mu       sync.Mutex
+	results  map[*types.Package]*analyzer.Result
+	outcomes map[*checker.Action]*outcome // made once: the link and the cache read them
 }
 
 // wrap returns an analyzer that runs a and records its results.
@@ -99,12 +100,30 @@ func (r *recorder) result(act *checker.Action) *analyzer.Result {
 	return r.results[act.Package.Types]
 }
 
+// outcome is act's package's outcome (outcomeOf), nil when its analysis failed.
+func (r *recorder) outcome(act *checker.Action) *outcome {
+	res := r.result(act)
+	r.mu.Lock()
+	o, ok := r.outcomes[act]
+	r.mu.Unlock()
+	if !ok {
+		o = outcomeOf(act.Package, res)
+		r.mu.Lock()
+		if r.outcomes == nil {
+			r.outcomes = map[*checker.Action]*outcome{}
+		}
+		r.outcomes[act] = o
+		r.mu.Unlock()
+	}
+	return o
+}
+
 // outcomes reads the outcome of every root of a round's graph: the program's packages (the
 // link sees the program, not its dependencies).
 func outcomes(graph *checker.Graph, rec *recorder) []*outcome {
 	var out []*outcome
 	for _, act := range graph.Roots {
-		if o := outcomeOf(act.Package, rec.result(act)); o != nil {
+		if o := rec.outcome(act); o != nil {
 			out = append(out, o)
 		}
 	}

@@ -2,6 +2,7 @@ package driver
 
 import (
 	"bytes"
+	"encoding"
 	"encoding/binary"
 	"encoding/gob"
 	"encoding/json"
@@ -54,7 +55,7 @@ type pkgEntry struct {
 	Errors   bool                  `json:"errors,omitempty"` // the package had errors: see put
 }
 
-// storedFact is a fact in gob, on the object its objectpath names in the package (or on the
+// storedFact is a fact in its own encoding or else gob, on the object its objectpath names in the package (or on the
 // package itself); Type indexes the analyzer's FactTypes.
 type storedFact struct {
 	Object objectpath.Path `json:"object,omitempty"`
@@ -92,11 +93,10 @@ type pkgStore struct {
 }
 
 func newPkgStore(cfg Config, base cache.Key, keys *runKeys) *pkgStore {
-	goroot := keys.in.goroot()
 	st := &pkgStore{c: cfg.Cache, base: base, tool: keys.tool, keys: keys.packages, factTypes: cfg.Analyzer.FactTypes, goarch: keys.in.goarch(),
 		analyzer: cfg.Analyzer, root: sourceRoot(), disabled: cfg.Disabled, first: map[string]*outcome{}, written: map[cache.Key]bool{},
 		hidden: map[string][]*types.TypeName{}, facts: map[string]bool{},
-		fixed: func(f string) bool { return keys.in.immutable(f) || (goroot != "" && strings.HasPrefix(f, goroot)) }}
+		fixed: keys.in.immutable}
 	st.skipped = func(*packages.Package) bool { return false }
 	if skipped, err := analyzer.Skipped(cfg.Analyzer); err == nil {
 		trim := &trimmer{skipped: skipped, modcache: keys.in.modcache}
@@ -194,13 +194,12 @@ func (st *pkgStore) get(p *packages.Package, v cache.Key) (*pkgEntry, bool) {
 // reuseRun stores its analysed packages the same way).
 func (st *pkgStore) round(graph *checker.Graph, rec *recorder, p analyzer.Program, links link.Links) {
 	for act := range graph.All() {
-		st.put(act, rec.result(act), p, links)
+		st.put(act, rec.result(act), rec.outcome(act), p, links)
 	}
 }
 
 // put stores one action's entry for the view of p and links.
-func (st *pkgStore) put(act *checker.Action, res *analyzer.Result, p analyzer.Program, links link.Links) {
-	o := outcomeOf(act.Package, res)
+func (st *pkgStore) put(act *checker.Action, res *analyzer.Result, o *outcome, p analyzer.Program, links link.Links) {
 	if _, ok := st.keys[act.Package.ID]; o == nil || !ok {
 		return
 	}
@@ -321,11 +320,29 @@ func (st *pkgStore) encodeFact(f analysis.Fact) (storedFact, error) {
 	if i < 0 {
 		return storedFact{}, fmt.Errorf("fact type %T not the analyzer's", f)
 	}
+	// A fact that encodes itself (effect.Fact) is stored so; gob would add a description of
+	// its type to each.
+	if m, ok := f.(encoding.BinaryMarshaler); ok {
+		data, err := m.MarshalBinary()
+		return storedFact{Type: i, Data: data}, err
+	}
 	var buf bytes.Buffer
 	if err := gob.NewEncoder(&buf).Encode(f); err != nil {
 		return storedFact{}, err
 	}
 	return storedFact{Type: i, Data: buf.Bytes()}, nil
+}
+
+// decodeFact is encodeFact's inverse.
+func (st *pkgStore) decodeFact(sf storedFact) (analysis.Fact, error) {
+	if sf.Type < 0 || sf.Type >= len(st.factTypes) {
+		return nil, fmt.Errorf("fact type %d", sf.Type)
+	}
+	f := reflect.New(reflect.TypeOf(st.factTypes[sf.Type]).Elem()).Interface().(analysis.Fact)
+	if u, ok := f.(encoding.BinaryUnmarshaler); ok {
+		return f, u.UnmarshalBinary(sf.Data)
+	}
+	return f, gob.NewDecoder(bytes.NewReader(sf.Data)).Decode(f)
 }
 
 // decodeFacts decodes an entry's facts against pkg, this run's types of the package (read
@@ -336,11 +353,8 @@ func (st *pkgStore) encodeFact(f analysis.Fact) (storedFact, error) {
 func (st *pkgStore) decodeFacts(e *pkgEntry, pkg *types.Package) (*analyzer.Restored, bool) {
 	r := &analyzer.Restored{}
 	for _, sf := range e.Facts {
-		if sf.Type < 0 || sf.Type >= len(st.factTypes) {
-			return nil, false
-		}
-		f := reflect.New(reflect.TypeOf(st.factTypes[sf.Type]).Elem()).Interface().(analysis.Fact)
-		if err := gob.NewDecoder(bytes.NewReader(sf.Data)).Decode(f); err != nil {
+		f, err := st.decodeFact(sf)
+		if err != nil {
 			return nil, false
 		}
 		if sf.OfPkg {
