@@ -6,6 +6,7 @@ import (
 	"go/token"
 	"go/types"
 	"log"
+	"maps"
 	"os"
 	"slices"
 	"strings"
@@ -36,117 +37,27 @@ func reuseRun(cfg Config, st *pkgStore, meta []*packages.Package, named map[stri
 	if cfg.fullSyntax {
 		return nil, noReuse(verbose, "full syntax asked for"), nil
 	}
-	var all []*packages.Package
-	packages.Visit(meta, nil, func(p *packages.Package) { all = append(all, p) })
-	first := map[string]*pkgEntry{}
-	changed := map[string]bool{}
-	firstView := view(nil, analyzer.Program{}, nil)
-	var nChanged int
-	for _, p := range all { // dependencies first
-		if len(p.Errors) > 0 || (p.Module != nil && p.Module.Error != nil) {
-			return nil, noReuse(verbose, "%s has errors", p.ID), nil
-		}
-		if e, ok := st.get(p, firstView); ok && e.Errors {
-			return nil, noReuse(verbose, "%s had errors", p.ID), nil
-		} else if ok {
-			first[p.ID] = e
-		} else {
-			changed[p.ID] = true
-		}
-		for _, imp := range p.Imports {
-			changed[p.ID] = changed[p.ID] || changed[imp.ID]
-		}
-		if changed[p.ID] {
-			nChanged++
-		}
+	r := &reuse{st: st, meta: meta, verbose: verbose}
+	if why := r.plan(); why != "" {
+		return nil, noReuse(verbose, "%s", why), nil
 	}
-	if nChanged*maxChangedShare > len(all) {
-		return nil, noReuse(verbose, "%d of %d packages changed", nChanged, len(all)), nil
-	}
-	count, ok := st.count(all)
+	count, ok := st.count(r.all)
 	if !ok {
 		return nil, noReuse(verbose, "the program's packages are not those of an earlier run"), nil
 	}
-	for id, c := range changed {
-		if !c {
-			delete(changed, id)
-		}
-	}
+	n := len(r.changed)
 
-	progress.phase(fmt.Sprintf("type-checking %s", plural(nChanged, "changed package")))
-	l, ok, err := loadChanged(cfg, st, all, changed, verbose)
+	progress.phase(fmt.Sprintf("type-checking %s", plural(n, "changed package")))
+	l, ok, err := loadChanged(cfg, st, r.all, r.changed, verbose)
 	progress.clear()
 	if !ok || err != nil {
 		return nil, false, err
 	}
+	r.load = l
 
-	// The unchanged packages the checker runs on (the changed ones' dependencies) export
-	// their stored facts; every unchanged package's outcome is its entry's.
-	current := first
-	restore := func(p analyzer.Program, links link.Links) (map[*types.Package]*analyzer.Restored, error) {
-		if p.Jobs != nil {
-			current = map[string]*pkgEntry{}
-			for _, m := range all {
-				if changed[m.ID] {
-					continue
-				}
-				e, ok := st.get(m, view(first[m.ID].outcome(m.ID, m.PkgPath), p, links))
-				if !ok {
-					noReuse(verbose, "%s was not analysed with these links before", m.ID)
-					return nil, errNoReuse
-				}
-				current[m.ID] = e
-			}
-		}
-		restored := map[*types.Package]*analyzer.Restored{}
-		for id, node := range l.nodes {
-			if changed[id] {
-				continue
-			}
-			r, ok := st.decodeFacts(current[id], node.Types)
-			if !ok {
-				noReuse(verbose, "%s: a stored fact names an object its export data does not hold", id)
-				return nil, errNoReuse
-			}
-			restored[node.Types] = r
-		}
-		return restored, nil
-	}
-
-	progress.phase(fmt.Sprintf("analysing %s", plural(nChanged, "changed package")))
-	var graph *checker.Graph
+	progress.phase(fmt.Sprintf("analysing %s", plural(n, "changed package")))
 	outs, err := linkProgram(func(p analyzer.Program, links link.Links) ([]*outcome, error) {
-		restored, err := restore(p, links)
-		if err != nil {
-			return nil, err
-		}
-		p.Restored, p.Links = restored, positions(l.fset, links)
-		pa, err := analyzer.ForProgram(cfg.Analyzer, p)
-		if err != nil {
-			return nil, err
-		}
-		rec := &recorder{}
-		if graph, err = checker.Analyze([]*analysis.Analyzer{rec.wrap(pa)}, l.roots, &checker.Options{}); err != nil {
-			return nil, err
-		}
-		results := map[string]*analyzer.Result{}
-		for act := range graph.All() {
-			if changed[act.Package.ID] {
-				results[act.Package.ID] = rec.result(act)
-				st.put(act, rec.result(act), rec.outcome(act), p, links)
-			}
-		}
-		// The link sees the program's packages (the roots of a full run), as analysed now or
-		// as stored.
-		var outs []*outcome
-		for _, m := range meta {
-			if !changed[m.ID] {
-				outs = append(outs, current[m.ID].outcome(m.ID, m.PkgPath))
-			} else if o := outcomeOf(l.nodes[m.ID], results[m.ID]); o != nil {
-				outs = append(outs, o)
-			}
-		}
-		return outs, nil
+		return r.round(cfg.Analyzer, p, links)
 	}, importCone(meta), verbose)
 	progress.clear()
 	if err == errNoReuse {
@@ -156,46 +67,159 @@ func reuseRun(cfg Config, st *pkgStore, meta []*packages.Package, named map[stri
 		return nil, false, err
 	}
 
-	run := &result.Run{Tool: Tool(), Root: st.root, Disabled: cfg.Disabled, Packages: count}
-	conv := &converter{run: run, root: st.root}
-	conv.index(l.program)
+	run := &result.Run{Tool: Tool(), Root: st.root, Disabled: cfg.Disabled, Packages: count, Reused: len(r.all) - n}
+	r.join(run, named, outs)
+	var analysed []*packages.Package
+	for id := range r.changed {
+		analysed = append(analysed, l.nodes[id])
+	}
+	st.writeExports(analysed, r.changed)
+	if verbose {
+		log.Printf("cache: %d packages from the cache, %d analysed", run.Reused, n)
+	}
+	run.Duration = time.Since(start)
+	return &Output{Run: run, Reused: run.Reused}, true, nil
+}
+
+// reuse is the state of one reuseRun.
+type reuse struct {
+	st      *pkgStore
+	meta    []*packages.Package // the program's packages (a full run's roots)
+	verbose bool
+
+	all     []*packages.Package  // meta and their dependencies, dependencies first
+	first   map[string]*pkgEntry // the unchanged packages' first-round entries, by ID
+	changed map[string]bool      // the packages analysed again, by ID
+	load    *changedLoad
+
+	current map[string]*pkgEntry        // the unchanged packages' entries for this round
+	graph   *checker.Graph              // the last round's
+	results map[string]*analyzer.Result // the changed packages', the last round's
+}
+
+// plan finds the changed packages: those without a first-round entry, and those that import
+// one. It returns why the run must be a full one, or "".
+func (r *reuse) plan() string {
+	packages.Visit(r.meta, nil, func(p *packages.Package) { r.all = append(r.all, p) })
+	r.first, r.changed = map[string]*pkgEntry{}, map[string]bool{}
+	firstView := view(nil, analyzer.Program{}, nil)
+	for _, p := range r.all { // dependencies first
+		if len(p.Errors) > 0 || (p.Module != nil && p.Module.Error != nil) {
+			return p.ID + " has errors"
+		}
+		e, ok := r.st.get(p, firstView)
+		if ok && e.Errors {
+			return p.ID + " had errors"
+		}
+		changed := !ok || slices.ContainsFunc(slices.Collect(maps.Values(p.Imports)), func(imp *packages.Package) bool { return r.changed[imp.ID] })
+		if changed {
+			r.changed[p.ID] = true
+		} else {
+			r.first[p.ID] = e
+		}
+	}
+	if len(r.changed)*maxChangedShare > len(r.all) {
+		return fmt.Sprintf("%d of %d packages changed", len(r.changed), len(r.all))
+	}
+	r.current = r.first
+	return ""
+}
+
+// round analyses the changed packages for one round of the link, the unchanged ones'
+// facts restored from their entries for the round's view, and returns every program
+// package's outcome: analysed now, or as stored.
+func (r *reuse) round(a *analysis.Analyzer, p analyzer.Program, links link.Links) ([]*outcome, error) {
+	restored, err := r.restore(p, links)
+	if err != nil {
+		return nil, err
+	}
+	p.Restored, p.Links = restored, positions(r.load.fset, links)
+	pa, err := analyzer.ForProgram(a, p)
+	if err != nil {
+		return nil, err
+	}
+	rec := &recorder{}
+	if r.graph, err = checker.Analyze([]*analysis.Analyzer{rec.wrap(pa)}, r.load.roots, &checker.Options{}); err != nil {
+		return nil, err
+	}
+	r.results = map[string]*analyzer.Result{}
+	outcomes := map[string]*outcome{}
+	for act := range r.graph.All() {
+		if r.changed[act.Package.ID] {
+			r.results[act.Package.ID] = rec.result(act)
+			outcomes[act.Package.ID] = rec.outcome(act)
+			r.st.put(act, rec.result(act), rec.outcome(act), p, links)
+		}
+	}
+	var outs []*outcome
+	for _, m := range r.meta {
+		if !r.changed[m.ID] {
+			outs = append(outs, r.current[m.ID].outcome(m.ID, m.PkgPath))
+		} else if o := outcomes[m.ID]; o != nil {
+			outs = append(outs, o)
+		}
+	}
+	return outs, nil
+}
+
+// restore finds every unchanged package's entry for the round's view (the first round's
+// are known) and decodes the facts of those the checker runs on (the changed packages'
+// dependencies) against their types.
+func (r *reuse) restore(p analyzer.Program, links link.Links) (map[*types.Package]*analyzer.Restored, error) {
+	if p.Jobs != nil {
+		r.current = map[string]*pkgEntry{}
+		for _, m := range r.all {
+			if r.changed[m.ID] {
+				continue
+			}
+			e, ok := r.st.get(m, view(r.first[m.ID].outcome(m.ID, m.PkgPath), p, links))
+			if !ok {
+				noReuse(r.verbose, "%s was not analysed with these links before", m.ID)
+				return nil, errNoReuse
+			}
+			r.current[m.ID] = e
+		}
+	}
+	restored := map[*types.Package]*analyzer.Restored{}
+	for id, node := range r.load.nodes {
+		if r.changed[id] {
+			continue
+		}
+		facts, ok := r.st.decodeFacts(r.current[id], node.Types)
+		if !ok {
+			noReuse(r.verbose, "%s: a stored fact names an object its export data does not hold", id)
+			return nil, errNoReuse
+		}
+		restored[node.Types] = facts
+	}
+	return restored, nil
+}
+
+// join makes the run's result from the program's packages (the named ones: see Loaded),
+// analysed in the last round or stored, as a full run's converter would.
+func (r *reuse) join(run *result.Run, named map[string]bool, outs []*outcome) {
+	conv := &converter{run: run, root: r.st.root}
+	conv.index(r.load.program)
 	conv.impls = newImplementations(outs)
 	acts := map[string]*checker.Action{}
-	for act := range graph.All() {
+	for act := range r.graph.All() {
 		acts[act.Package.ID] = act
-		if act.Err != nil && changed[act.Package.ID] {
+		if act.Err != nil && r.changed[act.Package.ID] {
 			run.Errors = append(run.Errors, result.Error{Package: act.Package.ID, Message: act.Err.Error()})
 		}
 	}
-	for _, p := range meta {
-		if named != nil && !named[p.ID] {
-			continue
-		}
-		if !changed[p.ID] {
-			if out := current[p.ID].Output; out != nil {
+	for _, p := range r.meta {
+		switch act := acts[p.ID]; {
+		case named != nil && !named[p.ID]:
+		case !r.changed[p.ID]:
+			if out := r.current[p.ID].Output; out != nil {
 				conv.add(p.Name, out)
 			}
-			continue
-		}
-		if act := acts[p.ID]; act != nil && act.Err == nil {
-			res, _ := act.Result.(*analyzer.Result)
-			conv.action(act.Package, act.Diagnostics, res)
+		case act != nil && act.Err == nil:
+			conv.action(act.Package, act.Diagnostics, r.results[p.ID])
 		}
 	}
 	conv.finish()
-	var analysed []*packages.Package
-	want := map[string]bool{}
-	for id := range changed {
-		analysed = append(analysed, l.nodes[id])
-		want[id] = true
-	}
-	st.writeExports(analysed, want)
-	if verbose {
-		log.Printf("cache: %d packages from the cache, %d analysed", len(all)-nChanged, nChanged)
-	}
-	run.Duration = time.Since(start)
-	run.Reused = len(all) - nChanged
-	return &Output{Run: run, Reused: run.Reused}, true, nil
 }
 
 // changedLoad is the program as reuseRun analyses it: the changed packages parsed and
