@@ -133,7 +133,7 @@ func (r *reuse) round(a *analysis.Analyzer, p analyzer.Program, links link.Links
 	if err != nil {
 		return nil, err
 	}
-	p.Restored, p.Links = restored, positions(r.load.fset, links)
+	p.Restored, p.Links = restored, positions(r.load.roots, links)
 	pa, err := analyzer.ForProgram(a, p)
 	if err != nil {
 		return nil, err

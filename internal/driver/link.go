@@ -162,77 +162,67 @@ func summaries(outs []*outcome) []link.Package {
 	var out []link.Package
 	for _, o := range outs {
 		if o.summary != nil {
-			out = append(out, link.Package{Path: o.path, Summary: o.summary})
+			out = append(out, link.Package{ID: o.id, Summary: o.summary})
 		}
 	}
 	return out
 }
 
-// positions turns links into the callgraph.Links of the files in fset; a link of a file
-// not there (a package this run does not analyse) is left out.
-func positions(fset *token.FileSet, links link.Links) callgraph.Links {
+// positions turns links into the callgraph.Links of the packages' files; a link of a
+// package not among them (one this run does not analyse) is left out.
+func positions(pkgs []*packages.Package, links link.Links) callgraph.Links {
 	if len(links) == 0 {
 		return nil
 	}
-	// A file of a package and of its test variant is parsed twice: a link is the same in
-	// both (the link's cones are by package path).
-	files := map[string][]*token.File{}
-	fset.Iterate(func(f *token.File) bool {
-		files[f.Name()] = append(files[f.Name()], f)
-		return true
-	})
+	files := map[string]map[string]*token.File{} // by package ID and file name
+	for _, p := range pkgs {
+		for _, f := range p.Syntax {
+			if tf := p.Fset.File(f.Pos()); tf != nil {
+				if files[p.ID] == nil {
+					files[p.ID] = map[string]*token.File{}
+				}
+				files[p.ID][tf.Name()] = tf
+			}
+		}
+	}
 	out := callgraph.Links{}
 	for at, l := range links {
-		i := strings.LastIndexByte(at, ':')
-		off, err := strconv.Atoi(at[i+1:])
-		if err != nil {
-			continue
-		}
-		for _, f := range files[at[:max(i, 0)]] {
-			if off <= f.Size() {
-				out[f.Pos(off)] = l
-			}
+		i := strings.LastIndexByte(at.Pos, ':')
+		off, err := strconv.Atoi(at.Pos[i+1:])
+		if f := files[at.Package][at.Pos[:max(i, 0)]]; err == nil && f != nil && off <= f.Size() {
+			out[f.Pos(off)] = l
 		}
 	}
 	return out
 }
 
-// importCone answers link.Cone from the packages' import graph, by package path (a test
-// variant's imports count for its path).
+// importCone answers link.Cone from the packages' import graph.
 func importCone(pkgs []*packages.Package) link.Cone {
-	imports := map[string]map[string]bool{}
-	packages.Visit(pkgs, nil, func(p *packages.Package) {
-		set := imports[p.PkgPath]
-		if set == nil {
-			set = map[string]bool{}
-			imports[p.PkgPath] = set
-		}
-		for _, imp := range p.Imports {
-			set[imp.PkgPath] = true
-		}
-	})
+	byID := map[string]*packages.Package{}
+	packages.Visit(pkgs, nil, func(p *packages.Package) { byID[p.ID] = p })
 	cones := map[string]map[string]bool{}
 	return func(from, to string) bool {
 		cone, ok := cones[from]
 		if !ok {
 			cone = map[string]bool{}
-			var walk func(p string)
-			walk = func(p string) {
-				if cone[p] {
+			seen := map[*packages.Package]bool{}
+			var walk func(p *packages.Package)
+			walk = func(p *packages.Package) {
+				if p == nil || seen[p] {
 					return
 				}
-				cone[p] = true
-				for imp := range imports[p] {
+				seen[p] = true
+				cone[p.PkgPath] = true
+				for _, imp := range p.Imports {
 					walk(imp)
 				}
 			}
-			walk(from)
+			walk(byID[from])
 			cones[from] = cone
 		}
 		return cone[to]
 	}
 }
-
 // analyzeProgram analyses pkgs with a and links the program (linkProgram). first wraps the
 // analyzer of the first round (the progress display counts it); each round's graph is
 // handed to onRound when it is set (the cache stores what each package gave). It returns
@@ -244,14 +234,12 @@ func analyzeProgram(a *analysis.Analyzer, pkgs []*packages.Package, opts *checke
 		graph, err := checker.Analyze([]*analysis.Analyzer{first(a)}, pkgs, opts)
 		return graph, nil, err
 	}
-	var fset *token.FileSet
-	if len(pkgs) > 0 {
-		fset = pkgs[0].Fset
-	}
+	var all []*packages.Package
+	packages.Visit(pkgs, nil, func(p *packages.Package) { all = append(all, p) })
 	var graph *checker.Graph
 	wrap := first
 	outs, err := linkProgram(func(p analyzer.Program, links link.Links) ([]*outcome, error) {
-		p.Links = positions(fset, links)
+		p.Links = positions(all, links)
 		pa, err := analyzer.ForProgram(a, p)
 		if err != nil {
 			return nil, err

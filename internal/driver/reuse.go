@@ -152,7 +152,7 @@ func view(first *outcome, p analyzer.Program, links link.Links) cache.Key {
 	}
 	for _, o := range first.summary.Open {
 		for _, pos := range o.Pos {
-			for _, l := range links[pos] {
+			for _, l := range links[link.At{Package: first.id, Pos: pos}] {
 				h.String("at", pos)
 				h.String("runs", l.Name)
 				data, _ := l.Fact.MarshalBinary()

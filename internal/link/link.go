@@ -18,18 +18,24 @@ import (
 	"github.com/chokaq/idemlint/internal/effect"
 )
 
-// Package is one analysed package (its path) and its summary.
+// Package is one analysed package (its ID, as go/packages names it: a test variant has its
+// own, "p [p.test]") and its summary.
 type Package struct {
-	Path    string
+	ID      string
 	Summary *Summary
 }
 
-// Links are the implementations each open call may run, by the call's "file:offset" (Pos);
-// the driver turns them into the callgraph.Links of the packages it analyses.
-type Links map[string][]callgraph.Linked
+// At is an open call of a package: the package's ID and the call's "file:offset" (Pos). A
+// file of a package and of its test variant holds the same calls, which may link apart.
+type At struct{ Package, Pos string }
 
-// Cone reports whether package to is in the import cone of package from (from itself, or
-// a package it imports, directly or not).
+// Links are the implementations each open call may run; the driver turns them into the
+// callgraph.Links of the packages it analyses.
+type Links map[At][]callgraph.Linked
+
+// Cone reports whether a package of path to is in the import cone of the package of ID
+// from: from itself, or a package it imports, directly or not (a test variant's cone holds
+// what its test files import too; the package's own does not).
 type Cone func(from, to string) bool
 
 // Link returns, for each open interface call of the program, the implementations outside
@@ -37,11 +43,55 @@ type Cone func(from, to string) bool
 // package's own analysis): the methods with effects, or that register a parameter, that a
 // type converted to an interface somewhere, and implementing the call's receiver type, has
 // under the method's name (declared on it, or promoted from a field it embeds).
+//
+// The program's packages link among themselves; the test variants of one test binary
+// ("p [p.test]", "p_test [p.test]") among themselves and the packages they do not replace,
+// as that binary is built.
 func Link(pkgs []Package, inCone Cone) Links {
+	var plain []Package
+	variants := map[string][]Package{} // by test binary
+	for _, p := range pkgs {
+		if _, bin, ok := testVariant(p.ID); ok {
+			variants[bin] = append(variants[bin], p)
+		} else {
+			plain = append(plain, p)
+		}
+	}
+	links := Links{}
+	linkAmong(links, plain, plain, inCone)
+	for _, vs := range variants {
+		replaced := map[string]bool{}
+		for _, v := range vs {
+			path, _, _ := testVariant(v.ID)
+			replaced[path] = true
+		}
+		candidates := slices.Clone(vs)
+		for _, p := range plain {
+			if !replaced[p.ID] {
+				candidates = append(candidates, p)
+			}
+		}
+		linkAmong(links, vs, candidates, inCone)
+	}
+	return links
+}
+
+// testVariant splits a test variant's ID, "p [p.test]", into the package's path and its
+// test binary's.
+func testVariant(id string) (path, binary string, ok bool) {
+	i := strings.Index(id, " [")
+	if i < 0 || !strings.HasSuffix(id, "]") {
+		return id, "", false
+	}
+	return id[:i], id[i+2 : len(id)-1], true
+}
+
+// linkAmong links the open calls of callers to the implementations of candidates.
+func linkAmong(links Links, callers, candidates []Package, inCone Cone) {
 	methods := map[string]*effect.Fact{}
 	var converted []*Type
 	seen := map[string]bool{}
-	for _, p := range pkgs {
+	for _, p := range candidates {
 		for _, m := range p.Summary.Methods {
 			methods[m.ID] = m.Fact
 		}
@@ -57,18 +107,16 @@ func Link(pkgs []Package, inCone Cone) Links {
 		withEffects[id[strings.LastIndexByte(id, '.')+1:]] = true
 	}
 	byName := methodSets(converted, withEffects)
-	links := Links{}
 	impl := implementsMemo{}
-	for _, p := range pkgs {
+	for _, p := range callers {
 		for _, o := range p.Summary.Open {
-			if l := resolve(o, byName[shortName(o.Method)], methods, impl, func(pkg string) bool { return inCone(p.Path, pkg) }); len(l) > 0 {
+			if l := resolve(o, byName[shortName(o.Method)], methods, impl, func(pkg string) bool { return inCone(p.ID, pkg) }); len(l) > 0 {
 				for _, pos := range o.Pos {
-					links[pos] = l
+					links[At{p.ID, pos}] = l
 				}
 			}
 		}
 	}
-	return links
 }
 
 // candidate is a converted type, or a pointer to it.

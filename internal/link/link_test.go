@@ -155,8 +155,8 @@ func TestLink(t *testing.T) {
 	})
 	caller := Canon(p.Fset, &callgraph.Summary{Open: []callgraph.OpenGroup{{Method: create, Recv: iface(lookup("Store")), Pos: []token.Pos{pos}}}})
 	outside := func(from, to string) bool { return from == to && from == "caller" }
-	links := Link([]Package{{Path: "caller", Summary: caller}, {Path: "p", Summary: impl}}, outside)
-	at := Pos(p.Fset, pos)
+	links := Link([]Package{{ID: "caller", Summary: caller}, {ID: "p", Summary: impl}}, outside)
+	at := At{"caller", Pos(p.Fset, pos)}
 	var got []string
 	for _, l := range links[at] {
 		got = append(got, l.Name)
@@ -166,7 +166,7 @@ func TestLink(t *testing.T) {
 	}
 	// Inside the caller's cone, nothing is linked: the package's own analysis saw it.
 	inside := func(from, to string) bool { return true }
-	if links := Link([]Package{{Path: "caller", Summary: caller}, {Path: "p", Summary: impl}}, inside); len(links) != 0 {
+	if links := Link([]Package{{ID: "caller", Summary: caller}, {ID: "p", Summary: impl}}, inside); len(links) != 0 {
 		t.Errorf("links inside the cone: %v", links)
 	}
 }
@@ -209,5 +209,35 @@ func TestCanonLocalTypes(t *testing.T) {
 	w := &writer{fset: p.Fset}
 	if a, b := w.typ(local), w.typ(lookup("Order").Type()); a == b {
 		t.Errorf("local and package-level Order are both %q", a)
+	}
+}
+
+// A package links to the program's packages, a test variant to those of its test binary:
+// the variant of a package it replaces, the others as they are.
+func TestLinkTestVariants(t *testing.T) {
+	p, lookup := checked(t)
+	fn, _, _ := types.LookupFieldOrMethod(types.NewPointer(lookup("byPointer").Type()), true, p.Pkg, "Create")
+	impl := func(detail string) *Summary {
+		fact := &effect.Fact{Effects: effect.Set{{Kind: effect.SQLWrite, State: effect.Unprotected, Detail: detail}}}
+		return Canon(p.Fset, &callgraph.Summary{
+			Converted: []*types.Named{lookup("byPointer").Type().(*types.Named)},
+			Methods:   []callgraph.FuncFact{{Fn: fn.(*types.Func), Fact: fact}},
+		})
+	}
+	create := iface(lookup("Store")).Method(0)
+	caller := Canon(p.Fset, &callgraph.Summary{Open: []callgraph.OpenGroup{{Method: create, Recv: iface(lookup("Store")), Pos: []token.Pos{p.File.Package}}}})
+	pkgs := []Package{
+		{ID: "q", Summary: caller},
+		{ID: "q [impl.test]", Summary: caller},
+		{ID: "impl", Summary: impl("as built")},
+		{ID: "impl [impl.test]", Summary: impl("as tested")},
+	}
+	links := Link(pkgs, func(from, to string) bool { return false })
+	pos := Pos(p.Fset, p.File.Package)
+	for caller, want := range map[string]string{"q": "as built", "q [impl.test]": "as tested"} {
+		l := links[At{caller, pos}]
+		if len(l) != 1 || l[0].Fact.Effects[0].Detail != want {
+			t.Errorf("%s links to %+v, want the implementation %s", caller, l, want)
+		}
 	}
 }
