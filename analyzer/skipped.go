@@ -17,11 +17,7 @@ import (
 // cache) that the models in force for dir describe. The main module is never skipped
 // whole. A model file that does not load skips nothing: the analysis reports it.
 func Skipped(a *analysis.Analyzer) (func(dir, module string) bool, error) {
-	s, err := settingsOf(a)
-	if err != nil {
-		return nil, err
-	}
-	cfg, err := s.compile()
+	s, cfg, err := compiledOf(a)
 	if err != nil {
 		return nil, err
 	}
@@ -49,11 +45,7 @@ func Skipped(a *analysis.Analyzer) (func(dir, module string) bool, error) {
 // (a sink, handler or registration of it), for a driver that keeps what model resolution
 // may look up in such a package.
 func Modelled(a *analysis.Analyzer, dirs []string) (func(path string) bool, error) {
-	s, err := settingsOf(a)
-	if err != nil {
-		return nil, err
-	}
-	cfg, err := s.compile()
+	_, cfg, err := compiledOf(a)
 	if err != nil {
 		return nil, err
 	}
@@ -77,4 +69,14 @@ func Modelled(a *analysis.Analyzer, dirs []string) (func(path string) bool, erro
 		}
 		return false
 	}, nil
+}
+
+// compiledOf returns a's settings, compiled.
+func compiledOf(a *analysis.Analyzer) (*settings, *compiled, error) {
+	s, err := settingsOf(a)
+	if err != nil {
+		return nil, nil, err
+	}
+	cfg, err := s.compile()
+	return s, cfg, err
 }
