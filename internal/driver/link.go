@@ -223,6 +223,7 @@ func importCone(pkgs []*packages.Package) link.Cone {
 		return cone[to]
 	}
 }
+
 // analyzeProgram analyses pkgs with a and links the program (linkProgram). first wraps the
 // analyzer of the first round (the progress display counts it); each round's graph is
 // handed to onRound when it is set (the cache stores what each package gave). It returns
