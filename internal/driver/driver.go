@@ -154,17 +154,15 @@ func analyse(cfg Config, l *Loaded, start time.Time, progress *progress, st *pkg
 		SanityCheck: dbg(cfg.Debug, 's'),
 		FactLog:     factLog,
 	}
-	var onRound func(*checker.Graph, *recorder, analyzer.Program, link.Links)
+	var onRound func(analyzer.Program, link.Links) func(passRecord, *outcome)
 	if st != nil {
-		onRound = st.round
+		st.exporting(pkgs)
+		onRound = st.hook
 	}
 	graph, outs, err := analyzeProgram(cfg.Analyzer, pkgs, opts, count, onRound, dbg(cfg.Debug, 'v'))
 	progress.clear()
 	if err != nil {
 		return nil, err
-	}
-	if st != nil {
-		st.writeExports(all, st.exported(pkgs))
 	}
 
 	n := 0

@@ -54,6 +54,7 @@ func reuseRun(cfg Config, st *pkgStore, meta []*packages.Package, named map[stri
 		return nil, false, err
 	}
 	r.load = l
+	st.want = func(p *packages.Package) bool { return r.changed[p.ID] }
 
 	progress.phase(fmt.Sprintf("analysing %s", plural(n, "changed package")))
 	outs, err := linkProgram(func(p analyzer.Program, links link.Links) ([]*outcome, error) {
@@ -69,11 +70,6 @@ func reuseRun(cfg Config, st *pkgStore, meta []*packages.Package, named map[stri
 
 	run := &result.Run{Tool: Tool(), Root: st.root, Disabled: cfg.Disabled, Packages: count, Reused: len(r.all) - n}
 	r.join(run, named, outs)
-	var analysed []*packages.Package
-	for id := range r.changed {
-		analysed = append(analysed, l.nodes[id])
-	}
-	st.writeExports(analysed, r.changed)
 	if verbose {
 		log.Printf("cache: %d packages from the cache, %d analysed", run.Reused, n)
 	}
@@ -138,17 +134,16 @@ func (r *reuse) round(a *analysis.Analyzer, p analyzer.Program, links link.Links
 	if err != nil {
 		return nil, err
 	}
-	rec := &recorder{}
-	if r.graph, err = checker.Analyze([]*analysis.Analyzer{rec.wrap(pa)}, r.load.roots, &checker.Options{}); err != nil {
+	rec := newRecorder(r.load.roots, r.st.hook(p, links))
+	if r.graph, err = checker.Analyze([]*analysis.Analyzer{rec.wrap(pa, restored)}, r.load.roots, &checker.Options{}); err != nil {
 		return nil, err
 	}
 	r.results = map[string]*analyzer.Result{}
 	outcomes := map[string]*outcome{}
 	for act := range r.graph.All() {
 		if r.changed[act.Package.ID] {
-			r.results[act.Package.ID] = rec.result(act)
+			r.results[act.Package.ID], _ = act.Result.(*analyzer.Result)
 			outcomes[act.Package.ID] = rec.outcome(act)
-			r.st.put(act, rec.result(act), rec.outcome(act), p, links)
 		}
 	}
 	var outs []*outcome

@@ -71,51 +71,93 @@ func linkProgram(analyse roundFunc, cone link.Cone, verbose bool) ([]*outcome, e
 	return outs, nil
 }
 
-// recorder keeps every package's result of a round: the checker keeps only its roots'.
+// recorder sees each package's analysis in a round end: it keeps the package's outcome
+// (the checker keeps only its roots' results) and hands what the pass gave to after, on
+// the pass's goroutine (the cache stores it there, in parallel with the other passes).
 type recorder struct {
+	pkgs  map[*types.Package]*packages.Package
+	after func(passRecord, *outcome) // nil: nothing
+
 	mu       sync.Mutex
-	results  map[*types.Package]*analyzer.Result
-	outcomes map[*checker.Action]*outcome // made once: the link and the cache read them
+	outcomes map[*types.Package]*outcome
 }
 
-// wrap returns an analyzer that runs a and records its results.
-func (r *recorder) wrap(a *analysis.Analyzer) *analysis.Analyzer {
-	r.results = map[*types.Package]*analyzer.Result{}
-	return wrapRun(a, func(pass *analysis.Pass, res any, err error) {
-		if res, ok := res.(*analyzer.Result); ok && err == nil {
-			r.mu.Lock()
-			r.results[pass.Pkg] = res
-			r.mu.Unlock()
+// passRecord is what one package's analysis gave in a round.
+type passRecord struct {
+	pkg      *packages.Package
+	res      *analyzer.Result
+	diags    []analysis.Diagnostic
+	facts    []analysis.ObjectFact // exported on the package's own objects
+	pkgFacts []analysis.Fact
+	restored bool // the package's stored facts were exported (reuse.go): nothing to store
+}
+
+// newRecorder records the analyses of pkgs (and of the packages they import).
+func newRecorder(pkgs []*packages.Package, after func(passRecord, *outcome)) *recorder {
+	r := &recorder{pkgs: map[*types.Package]*packages.Package{}, after: after, outcomes: map[*types.Package]*outcome{}}
+	packages.Visit(pkgs, nil, func(p *packages.Package) { r.pkgs[p.Types] = p })
+	return r
+}
+
+// wrap returns an analyzer that runs a and records each pass; restored tells the packages
+// whose stored facts the pass exports.
+func (r *recorder) wrap(a *analysis.Analyzer, restored map[*types.Package]*analyzer.Restored) *analysis.Analyzer {
+	return &analysis.Analyzer{
+		Name:             a.Name,
+		Doc:              a.Doc,
+		URL:              a.URL,
+		Requires:         a.Requires,
+		ResultType:       a.ResultType,
+		FactTypes:        a.FactTypes,
+		RunDespiteErrors: a.RunDespiteErrors,
+		Run: func(pass *analysis.Pass) (any, error) {
+			var diags []analysis.Diagnostic
+			report := pass.Report
+			pass.Report = func(d analysis.Diagnostic) { diags = append(diags, d); report(d) }
+			res, err := a.Run(pass)
+			pass.Report = report
+			if res, ok := res.(*analyzer.Result); ok && err == nil {
+				r.record(pass, res, diags, restored[pass.Pkg] != nil)
+			}
+			return res, err
+		},
+	}
+}
+
+func (r *recorder) record(pass *analysis.Pass, res *analyzer.Result, diags []analysis.Diagnostic, restored bool) {
+	pkg := r.pkgs[pass.Pkg]
+	if pkg == nil {
+		return
+	}
+	o := outcomeOf(pkg, res)
+	r.mu.Lock()
+	r.outcomes[pass.Pkg] = o
+	r.mu.Unlock()
+	if r.after == nil {
+		return
+	}
+	pr := passRecord{pkg: pkg, res: res, diags: diags, restored: restored}
+	for _, f := range pass.AllObjectFacts() {
+		if f.Object.Pkg() == pass.Pkg {
+			pr.facts = append(pr.facts, f)
 		}
-	})
+	}
+	for _, f := range pass.AllPackageFacts() {
+		if f.Package == pass.Pkg {
+			pr.pkgFacts = append(pr.pkgFacts, f.Fact)
+		}
+	}
+	r.after(pr, o)
 }
 
-// result is the result of act's package, nil when its analysis failed.
-func (r *recorder) result(act *checker.Action) *analyzer.Result {
+// outcome is act's package's outcome (outcomeOf), nil when its analysis failed.
+func (r *recorder) outcome(act *checker.Action) *outcome {
 	if act.Err != nil {
 		return nil
 	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	return r.results[act.Package.Types]
-}
-
-// outcome is act's package's outcome (outcomeOf), nil when its analysis failed.
-func (r *recorder) outcome(act *checker.Action) *outcome {
-	res := r.result(act)
-	r.mu.Lock()
-	o, ok := r.outcomes[act]
-	r.mu.Unlock()
-	if !ok {
-		o = outcomeOf(act.Package, res)
-		r.mu.Lock()
-		if r.outcomes == nil {
-			r.outcomes = map[*checker.Action]*outcome{}
-		}
-		r.outcomes[act] = o
-		r.mu.Unlock()
-	}
-	return o
+	return r.outcomes[act.Package.Types]
 }
 
 // outcomes reads the outcome of every root of a round's graph: the program's packages (the
@@ -225,11 +267,11 @@ func importCone(pkgs []*packages.Package) link.Cone {
 }
 
 // analyzeProgram analyses pkgs with a and links the program (linkProgram). first wraps the
-// analyzer of the first round (the progress display counts it); each round's graph is
-// handed to onRound when it is set (the cache stores what each package gave). It returns
+// analyzer of the first round (the progress display counts it); onRound, when set, gives
+// each round what to do with each package's analysis (the cache stores it). It returns
 // the last round's graph and outcomes (none for an analyzer that is not idemlint's).
 func analyzeProgram(a *analysis.Analyzer, pkgs []*packages.Package, opts *checker.Options, first func(*analysis.Analyzer) *analysis.Analyzer,
-	onRound func(*checker.Graph, *recorder, analyzer.Program, link.Links), verbose bool) (*checker.Graph, []*outcome, error) {
+	onRound func(analyzer.Program, link.Links) func(passRecord, *outcome), verbose bool) (*checker.Graph, []*outcome, error) {
 	if a.ResultType != reflect.TypeFor[*analyzer.Result]() {
 		// Not idemlint's analyzer (the benchmark's floor): it has no summaries to link.
 		graph, err := checker.Analyze([]*analysis.Analyzer{first(a)}, pkgs, opts)
@@ -245,16 +287,17 @@ func analyzeProgram(a *analysis.Analyzer, pkgs []*packages.Package, opts *checke
 		if err != nil {
 			return nil, err
 		}
-		rec := &recorder{}
-		pa = rec.wrap(pa)
+		var after func(passRecord, *outcome)
+		if onRound != nil {
+			after = onRound(p, links)
+		}
+		rec := newRecorder(pkgs, after)
+		pa = rec.wrap(pa, nil)
 		if wrap != nil {
 			pa, wrap = wrap(pa), nil
 		}
 		if graph, err = checker.Analyze([]*analysis.Analyzer{pa}, pkgs, opts); err != nil {
 			return nil, err
-		}
-		if onRound != nil {
-			onRound(graph, rec, p, links)
 		}
 		return outcomes(graph, rec), nil
 	}, importCone(pkgs), verbose)

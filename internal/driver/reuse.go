@@ -20,7 +20,6 @@ import (
 	"sync"
 
 	"golang.org/x/tools/go/analysis"
-	"golang.org/x/tools/go/analysis/checker"
 	"golang.org/x/tools/go/gcexportdata"
 	"golang.org/x/tools/go/packages"
 	"golang.org/x/tools/go/types/objectpath"
@@ -84,19 +83,21 @@ type pkgStore struct {
 	mu      sync.Mutex
 	first   map[string]*outcome // each package's outcome in the first round, by ID (view)
 	written map[cache.Key]bool
-	hidden  map[string][]*types.TypeName // by package ID: see hiddenTypes
-	facts   map[string]bool              // the packages that exported facts, by ID
+	hidden  map[string][]*types.TypeName // by package ID, those its export data written this run reaches (hiddenTypes)
 	fixed   func(file string) bool       // a file of the module cache or GOROOT: it never changes
 	// skipped tells the packages the analysis skips whole (the trimmer's rule): their
 	// entries are empty, so they are not stored but known.
 	skipped func(p *packages.Package) bool
+	// want tells the packages whose export data to store besides those with facts (see
+	// exporting; reuseRun: the packages it analyses).
+	want func(p *packages.Package) bool
 }
 
 func newPkgStore(cfg Config, base cache.Key, keys *runKeys) *pkgStore {
 	st := &pkgStore{c: cfg.Cache, base: base, tool: keys.tool, keys: keys.packages, factTypes: cfg.Analyzer.FactTypes, goarch: keys.in.goarch(),
 		analyzer: cfg.Analyzer, root: sourceRoot(), disabled: cfg.Disabled, first: map[string]*outcome{}, written: map[cache.Key]bool{},
-		hidden: map[string][]*types.TypeName{}, facts: map[string]bool{},
-		fixed: keys.in.immutable}
+		hidden: map[string][]*types.TypeName{}, fixed: keys.in.immutable}
+	st.want = func(*packages.Package) bool { return false }
 	st.skipped = func(*packages.Package) bool { return false }
 	if skipped, err := analyzer.Skipped(cfg.Analyzer); err == nil {
 		trim := &trimmer{skipped: skipped, modcache: keys.in.modcache}
@@ -190,23 +191,29 @@ func (st *pkgStore) get(p *packages.Package, v cache.Key) (*pkgEntry, bool) {
 	return &e, true
 }
 
-// round stores what each action of a round's graph gave (a full run's analyzeProgram hook;
-// reuseRun stores its analysed packages the same way).
-func (st *pkgStore) round(graph *checker.Graph, rec *recorder, p analyzer.Program, links link.Links) {
-	for act := range graph.All() {
-		st.put(act, rec.result(act), rec.outcome(act), p, links)
+// hook returns what a round of the program's analysis with p and links does with each
+// package's analysis: store its entry for the round's view, and its export data.
+func (st *pkgStore) hook(p analyzer.Program, links link.Links) func(passRecord, *outcome) {
+	return func(pr passRecord, o *outcome) {
+		if pr.restored {
+			return
+		}
+		st.put(pr, o, p, links)
+		st.export(pr)
 	}
 }
 
-// put stores one action's entry for the view of p and links.
-func (st *pkgStore) put(act *checker.Action, res *analyzer.Result, o *outcome, p analyzer.Program, links link.Links) {
-	if _, ok := st.keys[act.Package.ID]; o == nil || !ok {
+// put stores one package's entry for the view of p and links.
+func (st *pkgStore) put(pr passRecord, o *outcome, p analyzer.Program, links link.Links) {
+	pkg, res := pr.pkg, pr.res
+	if _, ok := st.keys[pkg.ID]; o == nil || !ok {
 		return
 	}
-	if act.Package.IllTyped || len(act.Package.Errors) > 0 {
+	withErrors := pkg.IllTyped || len(pkg.Errors) > 0
+	if withErrors {
 		o, res = &outcome{id: o.id, path: o.path}, nil // stored only as a package with errors
 	}
-	if st.skipped(act.Package) && !act.Package.IllTyped && len(act.Package.Errors) == 0 && o.summary == nil && !o.handlers && len(o.jobs) == 0 && len(act.Diagnostics) == 0 && !ownFacts(act) {
+	if st.skipped(pkg) && !withErrors && o.summary == nil && !o.handlers && len(o.jobs) == 0 && len(pr.diags) == 0 && len(pr.facts)+len(pr.pkgFacts) == 0 {
 		return // get knows it empty
 	}
 	st.mu.Lock()
@@ -233,56 +240,53 @@ func (st *pkgStore) put(act *checker.Action, res *analyzer.Result, o *outcome, p
 		}
 		return
 	}
-	if len(act.Diagnostics) > 0 || len(res.Handlers)+len(res.Findings)+len(res.Directives) > 0 {
-		e.Output = convertPackage(act.Package, act.Diagnostics, res, st.root, st.disabled)
+	if len(pr.diags) > 0 || len(res.Handlers)+len(res.Findings)+len(res.Directives) > 0 {
+		e.Output = convertPackage(pkg, pr.diags, res, st.root, st.disabled)
 	}
-	facts, err := st.encodeFacts(act)
+	facts, err := st.encodeFacts(pr)
 	if err != nil {
 		return // stored without its facts, it would mislead: not stored, analysed next time
 	}
 	e.Facts = facts
-	if len(facts) > 0 {
-		st.mu.Lock()
-		st.facts[act.Package.ID] = true
-		st.mu.Unlock()
-	}
-	if h := hiddenTypes(act); len(h) > 0 {
-		st.mu.Lock()
-		for _, tn := range h { // a later round's facts may be on more methods
-			if !slices.Contains(st.hidden[act.Package.ID], tn) {
-				st.hidden[act.Package.ID] = append(st.hidden[act.Package.ID], tn)
-			}
-		}
-		st.mu.Unlock()
-	}
 	if data, err := json.Marshal(e); err == nil {
 		st.c.Put(k, data)
 	}
 }
 
-// ownFacts reports whether the action exported a fact.
-func ownFacts(act *checker.Action) bool {
-	for _, f := range act.AllPackageFacts() {
-		if f.Package == act.Package.Types {
-			return true
+// export stores a package's export data once a run (again when a later round's facts
+// reach more hidden types), when a later run may read it (want, or facts on its objects,
+// which a later run decodes against it) and no earlier run stored it whole.
+func (st *pkgStore) export(pr passRecord) {
+	pkg := pr.pkg
+	if _, ok := st.keys[pkg.ID]; !ok || pkg.Types == types.Unsafe || pkg.IllTyped || (!st.want(pkg) && len(pr.facts) == 0) {
+		return
+	}
+	hidden := hiddenTypes(pkg.Types, pr.facts)
+	st.mu.Lock()
+	prev, again := st.hidden[pkg.ID]
+	grown := slices.ContainsFunc(hidden, func(tn *types.TypeName) bool { return !slices.Contains(prev, tn) })
+	if again && !grown {
+		st.mu.Unlock()
+		return
+	}
+	st.hidden[pkg.ID] = hidden
+	st.mu.Unlock()
+	k := st.exportKey(pkg.ID)
+	if !again && st.c.Has(k) {
+		if data, ok := st.c.Get(k); ok && len(data) > 0 {
+			return // written by an earlier run, whole (Get checks the sum)
 		}
 	}
-	for _, f := range act.AllObjectFacts() {
-		if f.Object.Pkg() == act.Package.Types {
-			return true
-		}
+	if data, err := exportData(pkg, hidden); err == nil {
+		st.c.Put(k, data)
 	}
-	return false
 }
 
-// encodeFacts writes the facts the action exported on its own package's objects.
-func (st *pkgStore) encodeFacts(act *checker.Action) ([]storedFact, error) {
+// encodeFacts writes the facts a package's analysis exported.
+func (st *pkgStore) encodeFacts(pr passRecord) ([]storedFact, error) {
 	var out []storedFact
 	var enc objectpath.Encoder
-	for _, f := range act.AllObjectFacts() {
-		if f.Object.Pkg() != act.Package.Types {
-			continue // inherited from a dependency
-		}
+	for _, f := range pr.facts {
 		path, err := enc.For(f.Object)
 		if err != nil {
 			return nil, err
@@ -294,11 +298,8 @@ func (st *pkgStore) encodeFacts(act *checker.Action) ([]storedFact, error) {
 		sf.Object = path
 		out = append(out, sf)
 	}
-	for _, f := range act.AllPackageFacts() {
-		if f.Package != act.Package.Types {
-			continue
-		}
-		sf, err := st.encodeFact(f.Fact)
+	for _, f := range pr.pkgFacts {
+		sf, err := st.encodeFact(f)
 		if err != nil {
 			return nil, err
 		}
@@ -375,12 +376,12 @@ func (st *pkgStore) decodeFacts(e *pkgEntry, pkg *types.Package) (*analyzer.Rest
 // store constructed by an exported New that returns an interface); yet an importer looks
 // through every fact of its dependencies for the implementations of its interfaces. The
 // export data of a package is written with a second part that reaches them (exportData).
-func hiddenTypes(act *checker.Action) []*types.TypeName {
+func hiddenTypes(pkg *types.Package, facts []analysis.ObjectFact) []*types.TypeName {
 	seen := map[*types.TypeName]bool{}
 	var out []*types.TypeName
-	for _, f := range act.AllObjectFacts() {
+	for _, f := range facts {
 		fn, ok := f.Object.(*types.Func)
-		if !ok || fn.Pkg() != act.Package.Types || fn.Signature().Recv() == nil {
+		if !ok || fn.Pkg() != pkg || fn.Signature().Recv() == nil {
 			continue
 		}
 		t := types.Unalias(fn.Signature().Recv().Type())
@@ -388,7 +389,7 @@ func hiddenTypes(act *checker.Action) []*types.TypeName {
 			t = types.Unalias(p.Elem())
 		}
 		n, ok := t.(*types.Named)
-		if !ok || n.Obj().Exported() || n.TypeParams().Len() > 0 || seen[n.Obj()] || n.Obj().Parent() != act.Package.Types.Scope() {
+		if !ok || n.Obj().Exported() || n.TypeParams().Len() > 0 || seen[n.Obj()] || n.Obj().Parent() != pkg.Scope() {
 			continue
 		}
 		seen[n.Obj()] = true
@@ -447,14 +448,14 @@ func readExportData(data []byte, fset *token.FileSet, n *packages.Package) (*typ
 // has a space.
 func reachPath(pkgPath string) string { return pkgPath + " (idemlint reach)" }
 
-// exported selects the packages whose export data a later run may need: the packages of
-// files that can change (the main module, replaced and workspace modules: the only ones a
-// later run can find changed) and every package they import directly (what their
-// type-checking reads), the packages with facts (restored against their types), and the
-// packages the models name (what model resolution looks up). A package reached only
+// exporting selects the packages whose export data a later run may need besides those with
+// facts on their objects (export stores these too): the packages of files that can change
+// (the main module, replaced and workspace modules: the only ones a later run can find
+// changed) and every package they import directly (what their type-checking reads), and
+// the packages the models name (what model resolution looks up). A package reached only
 // through these is made empty in a later run: what of it their APIs mention is declared in
 // it as their export data is read.
-func (st *pkgStore) exported(pkgs []*packages.Package) map[string]bool {
+func (st *pkgStore) exporting(pkgs []*packages.Package) {
 	want := map[string]bool{}
 	var dirs []string
 	var mutable []*packages.Package
@@ -471,42 +472,7 @@ func (st *pkgStore) exported(pkgs []*packages.Package) map[string]bool {
 			want[imp.ID] = true
 		}
 	}
-	packages.Visit(pkgs, nil, func(p *packages.Package) {
-		want[p.ID] = want[p.ID] || st.facts[p.ID] || err != nil || modelled(p.PkgPath)
-	})
-	return want
-}
-
-// writeExports stores the export data of the packages that have none stored yet, on as
-// many goroutines as there are CPUs.
-func (st *pkgStore) writeExports(pkgs []*packages.Package, want map[string]bool) {
-	work := make(chan *packages.Package)
-	var wg sync.WaitGroup
-	for range runtime.GOMAXPROCS(0) {
-		wg.Go(func() {
-			for p := range work {
-				k := st.exportKey(p.ID)
-				if st.c.Has(k) {
-					if _, ok := st.c.Get(k); ok {
-						continue // written by an earlier run, whole (Get checks the sum)
-					}
-				}
-				st.mu.Lock()
-				hidden := st.hidden[p.ID]
-				st.mu.Unlock()
-				if data, err := exportData(p, hidden); err == nil {
-					st.c.Put(k, data)
-				}
-			}
-		})
-	}
-	for _, p := range pkgs {
-		if _, ok := st.keys[p.ID]; ok && want[p.ID] && p.Types != nil && p.Types != types.Unsafe && !p.IllTyped {
-			work <- p
-		}
-	}
-	close(work)
-	wg.Wait()
+	st.want = func(p *packages.Package) bool { return want[p.ID] || err != nil || modelled(p.PkgPath) }
 }
 
 // countKey is the key under which a full run stores how many packages it analysed, for a
