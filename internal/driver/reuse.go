@@ -41,7 +41,7 @@ import (
 
 // entryFormat names the layout and meaning of a stored package entry and of the export
 // data: change it whenever either changes in a way this build's key would not tell.
-const entryFormat = "package/1"
+const entryFormat = "package/2"
 
 // pkgEntry is what one package's analysis gave in one view of the program.
 type pkgEntry struct {

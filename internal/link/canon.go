@@ -1,6 +1,8 @@
 package link
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"go/token"
@@ -23,7 +25,10 @@ import (
 // types of this run through packages whose key is unchanged, so equal strings denote
 // identical types.
 type Summary struct {
-	Open       []Open                `json:"open,omitempty"`
+	Open []Open `json:"open,omitempty"`
+	// Interfaces holds the method sets of the open calls' receiver types, by key: a
+	// package calls many methods of one interface (a generated client's hundred).
+	Interfaces map[string][]Member   `json:"interfaces,omitempty"`
 	Methods    []Method              `json:"methods,omitempty"`
 	Converted  []Type                `json:"converted,omitempty"`
 	CheckCalls []callgraph.CheckCall `json:"checkCalls,omitempty"`
@@ -31,15 +36,21 @@ type Summary struct {
 
 // Open is the open interface calls of one method on one receiver type (callgraph.OpenGroup).
 type Open struct {
-	Method string    `json:"method"` // the method's name key (see Member)
-	Recv   Interface `json:"recv"`
-	Pos    []string  `json:"pos"` // "file:offset" of each call
+	Method string   `json:"method"` // the method's name key (see Member)
+	Recv   string   `json:"recv"`   // the receiver type's key, in Summary.Interfaces
+	Pos    []string `json:"pos"`    // "file:offset" of each call
 }
 
-// Interface is an interface type: its string and the members of its method set.
+// Interface is an interface type: its key (a digest of its string) and the members of its
+// method set.
 type Interface struct {
 	Key     string   `json:"key"`
 	Methods []Member `json:"methods,omitempty"`
+}
+
+// recv is the receiver type of o.
+func (s *Summary) recv(o Open) Interface {
+	return Interface{Key: o.Recv, Methods: s.Interfaces[o.Recv]}
 }
 
 // Member is a method of a method set: its name key (the name, qualified by the package
@@ -111,8 +122,18 @@ type Call struct {
 func Canon(fset *token.FileSet, s *callgraph.Summary) *Summary {
 	w := &writer{fset: fset}
 	out := &Summary{CheckCalls: s.CheckCalls}
+	keys := map[*types.Interface]string{}
 	for _, o := range s.Open {
-		c := Open{Method: memberName(o.Method), Recv: w.iface(o.Recv)}
+		key, ok := keys[o.Recv]
+		if !ok {
+			i := w.iface(o.Recv)
+			key, keys[o.Recv] = i.Key, i.Key
+			if out.Interfaces == nil {
+				out.Interfaces = map[string][]Member{}
+			}
+			out.Interfaces[key] = i.Methods
+		}
+		c := Open{Method: memberName(o.Method), Recv: key}
 		for _, p := range o.Pos {
 			c.Pos = append(c.Pos, Pos(fset, p))
 		}
@@ -184,7 +205,8 @@ func (w *writer) iface(t *types.Interface) Interface {
 	if t == nil {
 		return Interface{}
 	}
-	out := Interface{Key: w.typ(t)}
+	sum := sha256.Sum256([]byte(w.typ(t)))
+	out := Interface{Key: hex.EncodeToString(sum[:16])}
 	for i := range t.NumMethods() {
 		m := t.Method(i)
 		out.Methods = append(out.Methods, Member{Name: memberName(m), Sig: w.typ(m.Type())})

@@ -110,7 +110,7 @@ func linkAmong(links Links, callers, candidates []Package, inCone Cone) {
 	impl := implementsMemo{}
 	for _, p := range callers {
 		for _, o := range p.Summary.Open {
-			if l := resolve(o, byName[shortName(o.Method)], methods, impl, func(pkg string) bool { return inCone(p.ID, pkg) }); len(l) > 0 {
+			if l := resolve(o, p.Summary.recv(o), byName[shortName(o.Method)], methods, impl, func(pkg string) bool { return inCone(p.ID, pkg) }); len(l) > 0 {
 				for _, pos := range o.Pos {
 					links[At{p.ID, pos}] = l
 				}
@@ -193,11 +193,11 @@ func (m implementsMemo) implements(c candidate, iface Interface) bool {
 
 // resolve returns the implementations with effects, outside the caller's cone, that call o
 // may run among the candidate types, sorted by name.
-func resolve(o Open, candidates []candidate, methods map[string]*effect.Fact, impl implementsMemo, inCone func(string) bool) []callgraph.Linked {
+func resolve(o Open, recv Interface, candidates []candidate, methods map[string]*effect.Fact, impl implementsMemo, inCone func(string) bool) []callgraph.Linked {
 	var out []callgraph.Linked
 	done := map[string]bool{}
 	for _, c := range candidates {
-		if !impl.implements(c, o.Recv) {
+		if !impl.implements(c, recv) {
 			continue
 		}
 		i := slices.IndexFunc(c.t.Pointer, func(i Impl) bool { return i.Name == o.Method })
