@@ -4,7 +4,9 @@ import (
 	"encoding/json"
 	"log"
 	"os"
+	"path/filepath"
 	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -26,12 +28,13 @@ const runFormat = "run/1"
 // when no package failed (a failure may come from outside the key: a module not yet
 // downloaded, a network error). A cache that cannot be read or written only costs time.
 func runCached(cfg Config, start time.Time, progress *progress) (*Output, error) {
-	named, patterns, err := program(cfg)
+	in, inErr := newKeyInputs()
+	named, patterns, err := programOf(cfg, in)
 	if err != nil {
 		return nil, err
 	}
 	verbose := dbg(cfg.Debug, 'v')
-	keys, keyErr := listRun(cfg, named, patterns)
+	keys, keyErr := listRun(cfg, in, inErr, named, patterns)
 	if keyErr != nil && verbose {
 		log.Printf("cache: no key, analysing without the cache: %v", keyErr)
 	}
@@ -101,13 +104,28 @@ type runKeys struct {
 	packages map[string]cache.Key // every package's key, by ID
 }
 
-// listRun lists the program's packages (metadata only) and computes the run's key.
-func listRun(cfg Config, named map[string]bool, patterns []string) (*runKeys, error) {
-	tool, err := toolKey(cfg.Cache)
-	if err != nil {
-		return nil, err
+// programOf is program, without listing the packages when the patterns are ./... at the
+// root of the main module (no workspace): that names the whole program. A run answered
+// from the cache is then one go list.
+func programOf(cfg Config, in *keyInputs) (named map[string]bool, patterns []string, err error) {
+	if in == nil || cfg.PatternsOnly || !slices.Equal(cfg.Patterns, []string{"./..."}) {
+		return program(cfg)
 	}
-	in, err := newKeyInputs()
+	wd, _ := os.Getwd()
+	gomod, gowork := in.envVar("GOMOD"), in.envVar("GOWORK")
+	if gomod != "" && gomod != os.DevNull && filepath.Dir(gomod) == wd && (gowork == "" || gowork == "off") {
+		return nil, cfg.Patterns, nil
+	}
+	return program(cfg)
+}
+
+// listRun lists the program's packages (metadata only) and computes the run's key; in is
+// the go command's settings (newKeyInputs), inErr the error getting them.
+func listRun(cfg Config, in *keyInputs, inErr error, named map[string]bool, patterns []string) (*runKeys, error) {
+	if inErr != nil {
+		return nil, inErr
+	}
+	tool, err := toolKey(cfg.Cache)
 	if err != nil {
 		return nil, err
 	}

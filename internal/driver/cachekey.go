@@ -30,7 +30,7 @@ const metadataMode = packages.NeedName | packages.NeedFiles | packages.NeedImpor
 
 // goEnvVars are the go command's settings that can change which files make a package or
 // how they type-check; go env reports them with go env -w settings and defaults applied.
-var goEnvVars = []string{"GOVERSION", "GOROOT", "GOMODCACHE", "GOOS", "GOARCH", "CGO_ENABLED", "GOFLAGS", "GOEXPERIMENT", "GOWORK",
+var goEnvVars = []string{"GOVERSION", "GOROOT", "GOMODCACHE", "GOOS", "GOARCH", "CGO_ENABLED", "GOFLAGS", "GOEXPERIMENT", "GOWORK", "GOMOD",
 	"GOAMD64", "GOARM64", "GO386", "GOARM", "GOPATH", "GOTOOLCHAIN", "CC", "CGO_CFLAGS", "CGO_CPPFLAGS", "CGO_CXXFLAGS", "CGO_LDFLAGS"}
 
 // keyInputs is what the package keys are computed against.
@@ -57,6 +57,15 @@ func newKeyInputs() (*keyInputs, error) {
 	}
 	in.root = in.goroot()
 	return in, nil
+}
+
+// envVar is the go env value of name, one of goEnvVars ("" if unset).
+func (in *keyInputs) envVar(name string) string {
+	lines := strings.Split(in.env, "\n")
+	if i := slices.Index(goEnvVars, name); i >= 0 && i < len(lines) {
+		return lines[i]
+	}
+	return ""
 }
 
 // goroot is the standard library's root, with a trailing separator ("" if unknown).
