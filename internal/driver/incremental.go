@@ -8,8 +8,10 @@ import (
 	"log"
 	"maps"
 	"os"
+	"runtime"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"golang.org/x/tools/go/analysis"
@@ -37,7 +39,7 @@ func reuseRun(cfg Config, st *pkgStore, meta []*packages.Package, named map[stri
 	if cfg.fullSyntax {
 		return nil, noReuse(verbose, "full syntax asked for"), nil
 	}
-	r := &reuse{st: st, meta: meta, verbose: verbose}
+	r := &reuse{st: st, meta: meta, verbose: verbose, decoded: map[*pkgEntry]*analyzer.Restored{}}
 	if why := r.plan(); why != "" {
 		return nil, noReuse(verbose, "%s", why), nil
 	}
@@ -88,9 +90,10 @@ type reuse struct {
 	changed map[string]bool      // the packages analysed again, by ID
 	load    *changedLoad
 
-	current map[string]*pkgEntry        // the unchanged packages' entries for this round
-	graph   *checker.Graph              // the last round's
-	results map[string]*analyzer.Result // the changed packages', the last round's
+	current map[string]*pkgEntry             // the unchanged packages' entries for this round
+	decoded map[*pkgEntry]*analyzer.Restored // their facts, decoded once: an entry serves several rounds
+	graph   *checker.Graph                   // the last round's
+	results map[string]*analyzer.Result      // the changed packages', the last round's
 }
 
 // plan finds the changed packages: those without a first-round entry, and those that import
@@ -99,6 +102,21 @@ func (r *reuse) plan() string {
 	packages.Visit(r.meta, nil, func(p *packages.Package) { r.all = append(r.all, p) })
 	r.first, r.changed = map[string]*pkgEntry{}, map[string]bool{}
 	firstView := view(nil, analyzer.Program{}, nil)
+	// Read the entries on every CPU; get keeps them.
+	work := make(chan *packages.Package)
+	var wg sync.WaitGroup
+	for range runtime.GOMAXPROCS(0) {
+		wg.Go(func() {
+			for p := range work {
+				r.st.get(p, firstView)
+			}
+		})
+	}
+	for _, p := range r.all {
+		work <- p
+	}
+	close(work)
+	wg.Wait()
 	for _, p := range r.all { // dependencies first
 		if len(p.Errors) > 0 || (p.Module != nil && p.Module.Error != nil) {
 			return p.ID + " has errors"
@@ -180,10 +198,14 @@ func (r *reuse) restore(p analyzer.Program, links link.Links) (map[*types.Packag
 		if r.changed[id] {
 			continue
 		}
-		facts, ok := r.st.decodeFacts(r.current[id], node.Types)
+		e := r.current[id]
+		facts, ok := r.decoded[e]
 		if !ok {
-			noReuse(r.verbose, "%s: a stored fact names an object its export data does not hold", id)
-			return nil, errNoReuse
+			if facts, ok = r.st.decodeFacts(e, node.Types); !ok {
+				noReuse(r.verbose, "%s: a stored fact names an object its export data does not hold", id)
+				return nil, errNoReuse
+			}
+			r.decoded[e] = facts
 		}
 		restored[node.Types] = facts
 	}

@@ -84,6 +84,7 @@ type pkgStore struct {
 	first   map[string]*outcome // each package's outcome in the first round, by ID (view)
 	written map[cache.Key]bool
 	hidden  map[string][]*types.TypeName // by package ID, those its export data written this run reaches (hiddenTypes)
+	read    map[cache.Key]*pkgEntry      // the entries get read (nil: none there)
 	fixed   func(file string) bool       // a file of the module cache or GOROOT: it never changes
 	// skipped tells the packages the analysis skips whole (the trimmer's rule): their
 	// entries are empty, so they are not stored but known.
@@ -96,7 +97,7 @@ type pkgStore struct {
 func newPkgStore(cfg Config, base cache.Key, keys *runKeys) *pkgStore {
 	st := &pkgStore{c: cfg.Cache, base: base, tool: keys.tool, keys: keys.packages, factTypes: cfg.Analyzer.FactTypes, goarch: keys.in.goarch(),
 		analyzer: cfg.Analyzer, root: sourceRoot(), disabled: cfg.Disabled, first: map[string]*outcome{}, written: map[cache.Key]bool{},
-		hidden: map[string][]*types.TypeName{}, fixed: keys.in.immutable}
+		hidden: map[string][]*types.TypeName{}, read: map[cache.Key]*pkgEntry{}, fixed: keys.in.immutable}
 	st.want = func(*packages.Package) bool { return false }
 	st.skipped = func(*packages.Package) bool { return false }
 	if skipped, err := analyzer.Skipped(cfg.Analyzer); err == nil {
@@ -174,21 +175,36 @@ func view(first *outcome, p analyzer.Program, links link.Links) cache.Key {
 
 // get reads a package's entry for a view. A package the analysis skips has an empty one
 // unless one is stored (put stores only what is not empty).
+// An entry read is kept: rounds of the link read the same ones again.
 func (st *pkgStore) get(p *packages.Package, v cache.Key) (*pkgEntry, bool) {
 	k := st.entryKey(p.ID, v)
+	st.mu.Lock()
+	e, seen := st.read[k]
+	st.mu.Unlock()
+	if seen {
+		return e, e != nil
+	}
+	e = st.readEntry(p, k)
+	st.mu.Lock()
+	st.read[k] = e
+	st.mu.Unlock()
+	return e, e != nil
+}
+
+func (st *pkgStore) readEntry(p *packages.Package, k cache.Key) *pkgEntry {
 	data, ok := st.c.Get(k)
 	if !ok && st.skipped(p) {
-		return &pkgEntry{}, true
+		return &pkgEntry{}
 	}
 	if !ok {
-		return nil, false
+		return nil
 	}
 	var e pkgEntry
 	if err := json.Unmarshal(data, &e); err != nil {
 		st.c.Remove(k)
-		return nil, false
+		return nil
 	}
-	return &e, true
+	return &e
 }
 
 // hook returns what a round of the program's analysis with p and links does with each
