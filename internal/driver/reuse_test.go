@@ -30,19 +30,23 @@ func edit(t *testing.T, mod, file, old, new string) {
 
 // reuseCase is a module, a cache filled by a run on it, and a reference run without a cache.
 type reuseCase struct {
-	t   *testing.T
-	mod string
-	c   *cache.Cache
+	t        *testing.T
+	mod      string
+	c        *cache.Cache
+	patterns []string
 }
 
-func newReuseCase(t *testing.T, module string) *reuseCase {
+func newReuseCase(t *testing.T, module string, patterns ...string) *reuseCase {
 	mod := copyTree(t, filepath.Join("..", "..", "testdata", "modules", module))
 	t.Chdir(mod)
 	c, err := cache.Open(t.TempDir())
 	if err != nil {
 		t.Fatal(err)
 	}
-	rc := &reuseCase{t: t, mod: mod, c: c}
+	if len(patterns) == 0 {
+		patterns = []string{"./..."}
+	}
+	rc := &reuseCase{t: t, mod: mod, c: c, patterns: patterns}
 	if out := rc.run(rc.c); out.Reused != 0 {
 		t.Fatalf("the first run reused %d packages from an empty cache", out.Reused)
 	}
@@ -51,7 +55,7 @@ func newReuseCase(t *testing.T, module string) *reuseCase {
 
 func (rc *reuseCase) run(c *cache.Cache) *Output {
 	rc.t.Helper()
-	out, err := Run(Config{Analyzer: analyzer.Analyzer, Patterns: []string{"./..."}, Tests: true, Cache: c})
+	out, err := Run(Config{Analyzer: analyzer.Analyzer, Patterns: rc.patterns, Tests: true, Cache: c})
 	if err != nil {
 		rc.t.Fatal(err)
 	}
@@ -154,5 +158,24 @@ func TestReuseDamagedEntries(t *testing.T) {
 	edit(t, rc.mod, "worker/worker.go", "// An edit.", "// Another edit.")
 	if n := rc.check("the edit after"); n == 0 {
 		t.Error("the edit after the damaged entries: nothing reused")
+	}
+}
+
+// Patterns that name part of the program (the handlers' package: the program is still the
+// whole module, the findings the package's) are answered by package too.
+func TestReuseNamedPackages(t *testing.T) {
+	rc := newReuseCase(t, "layered", "./orders")
+	edit(t, rc.mod, "orders/orders.go", "// Package orders", "// An edit.\n// Package orders")
+	if n := rc.check("one edit, ./orders named"); n == 0 {
+		t.Error("nothing reused")
+	}
+}
+
+// An import added changes the program's set of packages: the run is a full one, and right.
+func TestReuseAfterAnImportIsAdded(t *testing.T) {
+	rc := newReuseCase(t, "hidden")
+	edit(t, rc.mod, "worker/worker.go", "import (\n", "import (\n\t_ \"encoding/csv\"\n")
+	if n := rc.check("an import added"); n != 0 {
+		t.Errorf("%d packages reused for a program whose set of packages changed", n)
 	}
 }
