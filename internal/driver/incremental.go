@@ -297,7 +297,7 @@ func loadChanged(cfg Config, st *pkgStore, all []*packages.Package, changed map[
 		}
 		if !ok {
 			// Not needed by a changed package's type-checking, nor for facts or models (see
-			// exported): what of it is needed is declared in it as its importers' export
+			// exporting): what of it is needed is declared in it as its importers' export
 			// data is read.
 			n.Types = types.NewPackage(p.PkgPath, p.Name)
 			continue
@@ -325,7 +325,10 @@ func loadChanged(cfg Config, st *pkgStore, all []*packages.Package, changed map[
 		slices.SortFunc(imps, func(a, b *types.Package) int { return strings.Compare(a.Path(), b.Path()) })
 		n.Types.SetImports(imps)
 	}
-	trim := newTrimmer(cfg.Analyzer)
+	trim := st.trim
+	if trim == nil {
+		trim = newTrimmer(cfg.Analyzer)
+	}
 	for _, p := range all {
 		if !changed[p.ID] {
 			continue

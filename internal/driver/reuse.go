@@ -92,6 +92,7 @@ type pkgStore struct {
 	// want tells the packages whose export data to store besides those with facts (see
 	// exporting; reuseRun: the packages it analyses).
 	want func(p *packages.Package) bool
+	trim *trimmer // the command's parsing rule (nil if the models do not load)
 }
 
 func newPkgStore(cfg Config, base cache.Key, keys *runKeys) *pkgStore {
@@ -101,8 +102,8 @@ func newPkgStore(cfg Config, base cache.Key, keys *runKeys) *pkgStore {
 	st.want = func(*packages.Package) bool { return false }
 	st.skipped = func(*packages.Package) bool { return false }
 	if skipped, err := analyzer.Skipped(cfg.Analyzer); err == nil {
-		trim := &trimmer{skipped: skipped, modcache: keys.in.modcache}
-		st.skipped = func(p *packages.Package) bool { return len(p.GoFiles) > 0 && trim.unread(p.GoFiles[0]) }
+		st.trim = &trimmer{skipped: skipped, modcache: keys.in.modcache, trimmed: map[string]bool{}}
+		st.skipped = func(p *packages.Package) bool { return len(p.GoFiles) > 0 && st.trim.unread(p.GoFiles[0]) }
 	}
 	return st
 }
