@@ -18,9 +18,11 @@ func TestLongTransactionOnSQLite(t *testing.T) {
 	ctx := context.Background()
 	w := newTxWorld(t, openSQLite, sqlstore.SQLite)
 	mw, err := idempotency.New(func(s string) (string, error) { return s, nil },
+		// A lease ten renewals long: on a loaded machine (CI runs test packages side by
+		// side on two cores) a renewal may come late by more than a few of its intervals.
 		idempotency.WithStore(w.store), idempotency.WithRetention(time.Hour),
-		idempotency.WithLease(600*time.Millisecond), idempotency.WithRenewInterval(200*time.Millisecond),
-		idempotency.WithStoreTimeout(150*time.Millisecond), quiet)
+		idempotency.WithLease(2*time.Second), idempotency.WithRenewInterval(200*time.Millisecond),
+		idempotency.WithStoreTimeout(time.Second), quiet)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -33,7 +35,7 @@ func TestLongTransactionOnSQLite(t *testing.T) {
 		if _, err := tx.ExecContext(ctx, `INSERT INTO charges (invoice, worker) VALUES (?1, 'a')`, invoice); err != nil {
 			return err
 		}
-		time.Sleep(time.Second) // longer than the lease: the claim lives on renewals alone
+		time.Sleep(3 * time.Second) // longer than the lease: the claim lives on renewals alone
 		if _, err := tx.ExecContext(ctx, `INSERT INTO charges (invoice, worker) VALUES (?1, 'a')`, invoice+"-line-2"); err != nil {
 			return err
 		}
