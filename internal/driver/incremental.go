@@ -8,10 +8,8 @@ import (
 	"log"
 	"maps"
 	"os"
-	"runtime"
 	"slices"
 	"strings"
-	"sync"
 	"time"
 
 	"golang.org/x/tools/go/analysis"
@@ -19,6 +17,7 @@ import (
 	"golang.org/x/tools/go/packages"
 
 	"github.com/chokaq/idemlint/analyzer"
+	"github.com/chokaq/idemlint/internal/cache"
 	"github.com/chokaq/idemlint/internal/link"
 	"github.com/chokaq/idemlint/internal/result"
 )
@@ -102,21 +101,7 @@ func (r *reuse) plan() string {
 	packages.Visit(r.meta, nil, func(p *packages.Package) { r.all = append(r.all, p) })
 	r.first, r.changed = map[string]*pkgEntry{}, map[string]bool{}
 	firstView := view(nil, analyzer.Program{}, nil)
-	// Read the entries on every CPU; get keeps them.
-	work := make(chan *packages.Package)
-	var wg sync.WaitGroup
-	for range runtime.GOMAXPROCS(0) {
-		wg.Go(func() {
-			for p := range work {
-				r.st.get(p, firstView)
-			}
-		})
-	}
-	for _, p := range r.all {
-		work <- p
-	}
-	close(work)
-	wg.Wait()
+	r.st.prefetch(r.all, func(*packages.Package) cache.Key { return firstView })
 	for _, p := range r.all { // dependencies first
 		if len(p.Errors) > 0 || (p.Module != nil && p.Module.Error != nil) {
 			return p.ID + " has errors"
@@ -181,11 +166,17 @@ func (r *reuse) round(a *analysis.Analyzer, p analyzer.Program, links link.Links
 func (r *reuse) restore(p analyzer.Program, links link.Links) (map[*types.Package]*analyzer.Restored, error) {
 	if p.Jobs != nil {
 		r.current = map[string]*pkgEntry{}
+		var unchanged []*packages.Package
+		views := map[string]cache.Key{}
 		for _, m := range r.all {
-			if r.changed[m.ID] {
-				continue
+			if !r.changed[m.ID] {
+				unchanged = append(unchanged, m)
+				views[m.ID] = view(r.first[m.ID].outcome(m.ID, m.PkgPath), p, links)
 			}
-			e, ok := r.st.get(m, view(r.first[m.ID].outcome(m.ID, m.PkgPath), p, links))
+		}
+		r.st.prefetch(unchanged, func(m *packages.Package) cache.Key { return views[m.ID] })
+		for _, m := range unchanged {
+			e, ok := r.st.get(m, views[m.ID])
 			if !ok {
 				noReuse(r.verbose, "%s was not analysed with these links before", m.ID)
 				return nil, errNoReuse

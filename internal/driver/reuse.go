@@ -192,6 +192,24 @@ func (st *pkgStore) get(p *packages.Package, v cache.Key) (*pkgEntry, bool) {
 	return e, e != nil
 }
 
+// prefetch reads the entries of pkgs for their views on every CPU (get keeps them).
+func (st *pkgStore) prefetch(pkgs []*packages.Package, view func(*packages.Package) cache.Key) {
+	work := make(chan *packages.Package)
+	var wg sync.WaitGroup
+	for range runtime.GOMAXPROCS(0) {
+		wg.Go(func() {
+			for p := range work {
+				st.get(p, view(p))
+			}
+		})
+	}
+	for _, p := range pkgs {
+		work <- p
+	}
+	close(work)
+	wg.Wait()
+}
+
 func (st *pkgStore) readEntry(p *packages.Package, k cache.Key) *pkgEntry {
 	data, ok := st.c.Get(k)
 	if !ok && st.skipped(p) {
