@@ -2,10 +2,13 @@ package analyzer
 
 import (
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 
 	"golang.org/x/tools/go/analysis"
+
+	"github.com/chokaq/idemlint/internal/model"
 )
 
 // Skipped returns the rule by which a's analysis skips a package whole, for a driver that
@@ -49,15 +52,13 @@ func Modelled(a *analysis.Analyzer, dirs []string) (func(path string) bool, erro
 	if err != nil {
 		return nil, err
 	}
-	var indexes []interface{ Modelled(string) bool }
-	seen := map[any]bool{}
+	var indexes []*model.Index
 	for _, dir := range dirs {
 		ix, err := cfg.indexFor(dir)
 		if err != nil {
 			return nil, err
 		}
-		if !seen[ix] {
-			seen[ix] = true
+		if !slices.Contains(indexes, ix) {
 			indexes = append(indexes, ix)
 		}
 	}

@@ -47,7 +47,7 @@ func runCached(cfg Config, start time.Time, progress *progress) (*Output, error)
 				}
 				run.Duration = time.Since(start)
 				run.Cached = true
-				return &Output{Run: run, Reused: run.Packages}, nil
+				return &Output{Run: run}, nil
 			}
 		}
 		if base, err := entryBase(cfg, keys.in, keys.tool); err == nil && cfg.Analyzer.ResultType == reflect.TypeFor[*analyzer.Result]() {

@@ -50,12 +50,8 @@ func newKeyInputs() (*keyInputs, error) {
 	if err != nil {
 		return nil, fmt.Errorf("go env: %v", err)
 	}
-	lines := strings.Split(string(out), "\n")
 	in := &keyInputs{env: string(out), files: map[string][sha256.Size]byte{}, dirs: map[string]string{}}
-	if i := slices.Index(goEnvVars, "GOMODCACHE"); i < len(lines) && lines[i] != "" {
-		in.modcache = filepath.Clean(lines[i]) + string(filepath.Separator)
-	}
-	in.root = in.goroot()
+	in.modcache, in.root = in.dirVar("GOMODCACHE"), in.dirVar("GOROOT")
 	return in, nil
 }
 
@@ -68,20 +64,18 @@ func (in *keyInputs) envVar(name string) string {
 	return ""
 }
 
-// goroot is the standard library's root, with a trailing separator ("" if unknown).
-func (in *keyInputs) goroot() string {
-	lines := strings.Split(in.env, "\n")
-	if i := slices.Index(goEnvVars, "GOROOT"); i < len(lines) && lines[i] != "" {
-		return filepath.Clean(lines[i]) + string(filepath.Separator)
+// dirVar is a go env directory, with a trailing separator ("" if unset).
+func (in *keyInputs) dirVar(name string) string {
+	if v := in.envVar(name); v != "" {
+		return filepath.Clean(v) + string(filepath.Separator)
 	}
 	return ""
 }
 
 // goarch is the target architecture the go command reports.
 func (in *keyInputs) goarch() string {
-	lines := strings.Split(in.env, "\n")
-	if i := slices.Index(goEnvVars, "GOARCH"); i < len(lines) && lines[i] != "" {
-		return lines[i]
+	if v := in.envVar("GOARCH"); v != "" {
+		return v
 	}
 	return runtime.GOARCH
 }

@@ -63,9 +63,6 @@ type Config struct {
 type Output struct {
 	Graph *checker.Graph
 	Run   *result.Run
-	// Reused counts the packages whose analysis came from the cache (all of them when the
-	// whole run did).
-	Reused int
 }
 
 // Run loads and analyses the packages. An error means nothing was analysed (a bad
@@ -194,11 +191,14 @@ func analyse(cfg Config, l *Loaded, start time.Time, progress *progress, st *pkg
 // instrument returns an analyzer that runs a and then calls done. The checker offers no
 // progress hook; wrapping Run is the one place that sees each package finish.
 func instrument(a *analysis.Analyzer, done func()) *analysis.Analyzer {
-	return wrapRun(a, func(*analysis.Pass, any, error) { done() })
+	return wrapRun(a, func(pass *analysis.Pass) (any, error) {
+		defer done()
+		return a.Run(pass)
+	})
 }
 
-// wrapRun returns an analyzer that runs a and hands each pass's outcome to after.
-func wrapRun(a *analysis.Analyzer, after func(pass *analysis.Pass, res any, err error)) *analysis.Analyzer {
+// wrapRun returns a with run as its Run (which calls a.Run around what it adds).
+func wrapRun(a *analysis.Analyzer, run func(*analysis.Pass) (any, error)) *analysis.Analyzer {
 	return &analysis.Analyzer{
 		Name:             a.Name,
 		Doc:              a.Doc,
@@ -207,10 +207,7 @@ func wrapRun(a *analysis.Analyzer, after func(pass *analysis.Pass, res any, err 
 		ResultType:       a.ResultType,
 		FactTypes:        a.FactTypes,
 		RunDespiteErrors: a.RunDespiteErrors,
-		Run: func(pass *analysis.Pass) (res any, err error) {
-			defer func() { after(pass, res, err) }()
-			return a.Run(pass)
-		},
+		Run:              run,
 	}
 }
 

@@ -75,7 +75,7 @@ func reuseRun(cfg Config, st *pkgStore, meta []*packages.Package, named map[stri
 		log.Printf("cache: %d packages from the cache, %d analysed", run.Reused, n)
 	}
 	run.Duration = time.Since(start)
-	return &Output{Run: run, Reused: run.Reused}, true, nil
+	return &Output{Run: run}, true, nil
 }
 
 // reuse is the state of one reuseRun.
@@ -92,7 +92,6 @@ type reuse struct {
 	current map[string]*pkgEntry             // the unchanged packages' entries for this round
 	decoded map[*pkgEntry]*analyzer.Restored // their facts, decoded once: an entry serves several rounds
 	graph   *checker.Graph                   // the last round's
-	results map[string]*analyzer.Result      // the changed packages', the last round's
 }
 
 // plan finds the changed packages: those without a first-round entry, and those that import
@@ -141,11 +140,9 @@ func (r *reuse) round(a *analysis.Analyzer, p analyzer.Program, links link.Links
 	if r.graph, err = checker.Analyze([]*analysis.Analyzer{rec.wrap(pa, restored)}, r.load.roots, &checker.Options{}); err != nil {
 		return nil, err
 	}
-	r.results = map[string]*analyzer.Result{}
 	outcomes := map[string]*outcome{}
 	for act := range r.graph.All() {
 		if r.changed[act.Package.ID] {
-			r.results[act.Package.ID], _ = act.Result.(*analyzer.Result)
 			outcomes[act.Package.ID] = rec.outcome(act)
 		}
 	}
@@ -224,7 +221,8 @@ func (r *reuse) join(run *result.Run, named map[string]bool, outs []*outcome) {
 				conv.add(p.Name, out)
 			}
 		case act != nil && act.Err == nil:
-			conv.action(act.Package, act.Diagnostics, r.results[p.ID])
+			res, _ := act.Result.(*analyzer.Result) // a root's result: the changed packages are the roots
+			conv.action(act.Package, act.Diagnostics, res)
 		}
 	}
 	conv.finish()

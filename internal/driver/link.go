@@ -76,6 +76,7 @@ func linkProgram(analyse roundFunc, cone link.Cone, verbose bool) ([]*outcome, e
 // the pass's goroutine (the cache stores it there, in parallel with the other passes).
 type recorder struct {
 	pkgs  map[*types.Package]*packages.Package
+	roots map[*types.Package]bool
 	after func(passRecord, *outcome) // nil: nothing
 
 	mu       sync.Mutex
@@ -92,42 +93,36 @@ type passRecord struct {
 	restored bool // the package's stored facts were exported (reuse.go): nothing to store
 }
 
-// newRecorder records the analyses of pkgs (and of the packages they import).
+// newRecorder records the analyses of pkgs (the roots) and of the packages they import.
 func newRecorder(pkgs []*packages.Package, after func(passRecord, *outcome)) *recorder {
-	r := &recorder{pkgs: map[*types.Package]*packages.Package{}, after: after, outcomes: map[*types.Package]*outcome{}}
+	r := &recorder{pkgs: map[*types.Package]*packages.Package{}, roots: map[*types.Package]bool{}, after: after, outcomes: map[*types.Package]*outcome{}}
 	packages.Visit(pkgs, nil, func(p *packages.Package) { r.pkgs[p.Types] = p })
+	for _, p := range pkgs {
+		r.roots[p.Types] = true
+	}
 	return r
 }
 
 // wrap returns an analyzer that runs a and records each pass; restored tells the packages
 // whose stored facts the pass exports.
 func (r *recorder) wrap(a *analysis.Analyzer, restored map[*types.Package]*analyzer.Restored) *analysis.Analyzer {
-	return &analysis.Analyzer{
-		Name:             a.Name,
-		Doc:              a.Doc,
-		URL:              a.URL,
-		Requires:         a.Requires,
-		ResultType:       a.ResultType,
-		FactTypes:        a.FactTypes,
-		RunDespiteErrors: a.RunDespiteErrors,
-		Run: func(pass *analysis.Pass) (any, error) {
-			var diags []analysis.Diagnostic
-			report := pass.Report
-			pass.Report = func(d analysis.Diagnostic) { diags = append(diags, d); report(d) }
-			res, err := a.Run(pass)
-			pass.Report = report
-			if res, ok := res.(*analyzer.Result); ok && err == nil {
-				r.record(pass, res, diags, restored[pass.Pkg] != nil)
-			}
-			return res, err
-		},
-	}
+	return wrapRun(a, func(pass *analysis.Pass) (any, error) {
+		var diags []analysis.Diagnostic
+		report := pass.Report
+		pass.Report = func(d analysis.Diagnostic) { diags = append(diags, d); report(d) }
+		res, err := a.Run(pass)
+		pass.Report = report
+		if res, ok := res.(*analyzer.Result); ok && err == nil {
+			r.record(pass, res, diags, restored[pass.Pkg] != nil)
+		}
+		return res, err
+	})
 }
 
 func (r *recorder) record(pass *analysis.Pass, res *analyzer.Result, diags []analysis.Diagnostic, restored bool) {
 	pkg := r.pkgs[pass.Pkg]
-	if pkg == nil {
-		return
+	if pkg == nil || (r.after == nil && !r.roots[pass.Pkg]) {
+		return // without a cache, only the roots' outcomes are read (the link's)
 	}
 	o := outcomeOf(pkg, res)
 	r.mu.Lock()

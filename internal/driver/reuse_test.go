@@ -47,8 +47,8 @@ func newReuseCase(t *testing.T, module string, patterns ...string) *reuseCase {
 		patterns = []string{"./..."}
 	}
 	rc := &reuseCase{t: t, mod: mod, c: c, patterns: patterns}
-	if out := rc.run(rc.c); out.Reused != 0 {
-		t.Fatalf("the first run reused %d packages from an empty cache", out.Reused)
+	if out := rc.run(rc.c); out.Run.Reused != 0 {
+		t.Fatalf("the first run reused %d packages from an empty cache", out.Run.Reused)
 	}
 	return rc
 }
@@ -77,7 +77,7 @@ func (rc *reuseCase) check(stage string) int {
 	if g, w := jsonOf(rc.t, got.Run), jsonOf(rc.t, want.Run); g != w {
 		rc.t.Errorf("%s: the run with the cache differs from one without:\n%s\nwant:\n%s", stage, g, w)
 	}
-	return got.Reused
+	return got.Run.Reused
 }
 
 // After an edit of one file, only its package and what imports it are analysed, and the
