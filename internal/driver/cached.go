@@ -97,11 +97,11 @@ func storeRun(c *cache.Cache, key cache.Key, run *result.Run, verbose bool) {
 
 // runKeys are a run's key and what it was computed from.
 type runKeys struct {
-	run      cache.Key
-	tool     cache.Key
-	in       *keyInputs
-	roots    []*packages.Package  // the program's packages, metadata only
-	packages map[string]cache.Key // every package's key, by ID
+	run   cache.Key
+	tool  cache.Key
+	in    *keyInputs
+	roots []*packages.Package  // the program's packages, metadata only
+	own   map[string]cache.Key // every package's own key (ownKey), by ID
 }
 
 // programOf is program, without listing the packages when the patterns are ./... at the
@@ -134,19 +134,19 @@ func listRun(cfg Config, in *keyInputs, inErr error, named map[string]bool, patt
 	if err != nil {
 		return nil, err
 	}
-	keys, err := in.packageKeys(roots)
+	own, source, err := in.packageKeys(roots)
 	if err != nil {
 		return nil, err
 	}
-	run, err := runKey(cfg, in, tool, roots, named, keys)
+	run, err := runKey(cfg, in, tool, roots, named, source)
 	if err != nil {
 		return nil, err
 	}
 	byID := map[string]cache.Key{}
-	for p, k := range keys {
+	for p, k := range own {
 		byID[p.ID] = k
 	}
-	return &runKeys{run: run, tool: tool, in: in, roots: roots, packages: byID}, nil
+	return &runKeys{run: run, tool: tool, in: in, roots: roots, own: byID}, nil
 }
 
 // toolKey identifies this build of idemlint: the hash of its executable. Hashing tens of

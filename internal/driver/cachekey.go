@@ -80,25 +80,35 @@ func (in *keyInputs) goarch() string {
 	return runtime.GOARCH
 }
 
-// packageKeys computes the key of every package in the graph under roots.
-func (in *keyInputs) packageKeys(roots []*packages.Package) (map[*packages.Package]cache.Key, error) {
+// packageKeys computes two keys of every package in the graph under roots: its own key
+// (ownKey) and its source key, which adds its dependencies' source keys (what a whole run's
+// key is made of).
+func (in *keyInputs) packageKeys(roots []*packages.Package) (own, source map[*packages.Package]cache.Key, err error) {
 	var all []*packages.Package
 	packages.Visit(roots, nil, func(p *packages.Package) { all = append(all, p) })
 	if err := in.hashFiles(all); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	keys := map[*packages.Package]cache.Key{}
+	own, source = map[*packages.Package]cache.Key{}, map[*packages.Package]cache.Key{}
 	// Visit's post order puts every package after its dependencies.
 	for _, p := range all {
-		keys[p] = in.packageKey(p, keys)
+		own[p] = in.ownKey(p)
+		h := cache.NewHasher("package")
+		h.Key("own", own[p])
+		for _, path := range importPaths(p) {
+			h.Key("dep", source[p.Imports[path]])
+		}
+		source[p] = h.Sum()
 	}
-	return keys, nil
+	return own, source, nil
 }
 
-// packageKey hashes what the package's analysis reads: its files, module, settings file
-// and errors, and its dependencies' keys (their facts and types flow into it).
-func (in *keyInputs) packageKey(p *packages.Package, keys map[*packages.Package]cache.Key) cache.Key {
-	h := cache.NewHasher("package")
+// ownKey hashes what the package's analysis reads of itself: its files, module, settings
+// file and errors, and which package each of its imports is. What it reads of its
+// dependencies is added by the keys that use it: their source keys (packageKeys) or what
+// their analysis gave (signature.go).
+func (in *keyInputs) ownKey(p *packages.Package) cache.Key {
+	h := cache.NewHasher("own package")
 	h.String("id", p.ID)
 	h.String("path", p.PkgPath)
 	h.String("name", p.Name)
@@ -132,16 +142,21 @@ func (in *keyInputs) packageKey(p *packages.Package, keys map[*packages.Package]
 	if len(p.GoFiles) > 0 {
 		h.String("settings", in.settingsFile(filepath.Dir(p.GoFiles[0])))
 	}
+	for _, path := range importPaths(p) {
+		h.String("import", path)
+		h.String("import id", p.Imports[path].ID)
+	}
+	return h.Sum()
+}
+
+// importPaths lists the paths of p's imports, sorted: keys hash them in one order.
+func importPaths(p *packages.Package) []string {
 	imports := make([]string, 0, len(p.Imports))
 	for path := range p.Imports {
 		imports = append(imports, path)
 	}
 	slices.Sort(imports)
-	for _, path := range imports {
-		h.String("import", path)
-		h.Key("dep", keys[p.Imports[path]])
-	}
-	return h.Sum()
+	return imports
 }
 
 // immutable reports whether a file is in the module cache, whose files never change once

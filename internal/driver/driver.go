@@ -154,7 +154,9 @@ func analyse(cfg Config, l *Loaded, start time.Time, progress *progress, st *pkg
 	var onRound func(analyzer.Program, link.Links) func(passRecord, *outcome)
 	if st != nil {
 		st.exporting(pkgs)
-		onRound = st.hook
+		onRound = func(p analyzer.Program, links link.Links) func(passRecord, *outcome) {
+			return st.hook(p, links, newRoundSigs())
+		}
 	}
 	graph, outs, err := analyzeProgram(cfg.Analyzer, pkgs, opts, count, onRound, dbg(cfg.Debug, 'v'))
 	progress.clear()

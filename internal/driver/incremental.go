@@ -6,10 +6,10 @@ import (
 	"go/token"
 	"go/types"
 	"log"
-	"maps"
 	"os"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"golang.org/x/tools/go/analysis"
@@ -27,39 +27,33 @@ import (
 const maxChangedShare = 4
 
 // reuseRun answers a run from the package entries of earlier runs (reuse.go) when only a
-// few packages changed: those whose first-round entry is missing, and every package that
-// imports one, are parsed and type-checked against their dependencies' export data and
-// analysed; every other package exports its stored facts. ok is false when the run must
-// be a full one: too many packages changed, a package has errors or uses cgo, an entry
-// or export data is missing, or a stored package's facts name an object its export data
-// does not hold.
+// few packages changed. Round by round, in waves: every package whose imports are signed
+// (signature.go) looks up its entry; those without one are parsed and type-checked
+// against their dependencies' export data and analysed, which signs them, and their
+// importers look theirs up in the next wave. An edit that leaves a package's types and
+// facts as they were therefore stops at that package. ok is false when the run must be a
+// full one: too many packages changed, a package has errors or uses cgo, export data is
+// missing, a stored package's facts name an object its export data does not hold, or a
+// package whose types were read from export data needs analysing in a later round.
 func reuseRun(cfg Config, st *pkgStore, meta []*packages.Package, named map[string]bool, start time.Time, progress *progress) (*Output, bool, error) {
 	verbose := dbg(cfg.Debug, 'v')
 	if cfg.fullSyntax {
 		return nil, noReuse(verbose, "full syntax asked for"), nil
 	}
-	r := &reuse{st: st, meta: meta, verbose: verbose, decoded: map[*pkgEntry]*analyzer.Restored{}}
-	if why := r.plan(); why != "" {
-		return nil, noReuse(verbose, "%s", why), nil
+	r := newReuse(cfg, st, meta, verbose)
+	for _, p := range r.all {
+		if len(p.Errors) > 0 || (p.Module != nil && p.Module.Error != nil) {
+			return nil, noReuse(verbose, "%s has errors", p.ID), nil
+		}
 	}
 	count, ok := st.count(r.all)
 	if !ok {
 		return nil, noReuse(verbose, "the program's packages are not those of an earlier run"), nil
 	}
-	n := len(r.changed)
+	st.want = func(p *packages.Package) bool { return r.load.isSourced[p.ID] }
 
-	progress.phase(fmt.Sprintf("type-checking %s", plural(n, "changed package")))
-	l, ok, err := loadChanged(cfg, st, r.all, r.changed, verbose)
-	progress.clear()
-	if !ok || err != nil {
-		return nil, false, err
-	}
-	r.load = l
-	st.want = func(p *packages.Package) bool { return r.changed[p.ID] }
-
-	progress.phase(fmt.Sprintf("analysing %s", plural(n, "changed package")))
 	outs, err := linkProgram(func(p analyzer.Program, links link.Links) ([]*outcome, error) {
-		return r.round(cfg.Analyzer, p, links)
+		return r.round(p, links, progress)
 	}, importCone(meta), verbose)
 	progress.clear()
 	if err == errNoReuse {
@@ -69,6 +63,7 @@ func reuseRun(cfg Config, st *pkgStore, meta []*packages.Package, named map[stri
 		return nil, false, err
 	}
 
+	n := len(r.load.sourced)
 	run := &result.Run{Tool: Tool(), Root: st.root, Disabled: cfg.Disabled, Packages: count, Reused: len(r.all) - n}
 	r.join(run, named, outs)
 	if verbose {
@@ -80,124 +75,210 @@ func reuseRun(cfg Config, st *pkgStore, meta []*packages.Package, named map[stri
 
 // reuse is the state of one reuseRun.
 type reuse struct {
-	st      *pkgStore
-	meta    []*packages.Package // the program's packages (a full run's roots)
-	verbose bool
+	st       *pkgStore
+	analyzer *analysis.Analyzer
+	meta     []*packages.Package // the program's packages (a full run's roots)
+	verbose  bool
 
-	all     []*packages.Package  // meta and their dependencies, dependencies first
-	first   map[string]*pkgEntry // the unchanged packages' first-round entries, by ID
-	changed map[string]bool      // the packages analysed again, by ID
-	load    *changedLoad
+	all     []*packages.Package   // meta and their dependencies, dependencies first
+	levels  [][]*packages.Package // all by depth: a package's imports are in lower levels
+	load    *loader
+	decoded map[*pkgEntry]*analyzer.Restored // stored facts, decoded once: an entry serves several rounds
 
-	current map[string]*pkgEntry             // the unchanged packages' entries for this round
-	decoded map[*pkgEntry]*analyzer.Restored // their facts, decoded once: an entry serves several rounds
-	graph   *checker.Graph                   // the last round's
+	// A round's state.
+	current map[string]*pkgEntry          // the entries of the packages not analysed, by ID
+	acts    map[string]*checker.Action    // the analyses of those analysed (the waves' roots)
+	outs    map[string]*outcome           // their outcomes
+	fresh   map[string]*analyzer.Restored // their facts, as a later wave restores them
+	mu      sync.Mutex                    // guards fresh (the passes run in parallel)
 }
 
-// plan finds the changed packages: those without a first-round entry, and those that import
-// one. It returns why the run must be a full one, or "".
-func (r *reuse) plan() string {
-	packages.Visit(r.meta, nil, func(p *packages.Package) { r.all = append(r.all, p) })
-	r.first, r.changed = map[string]*pkgEntry{}, map[string]bool{}
-	firstView := view(nil, analyzer.Program{}, nil)
-	r.st.prefetch(r.all, func(*packages.Package) cache.Key { return firstView })
-	for _, p := range r.all { // dependencies first
-		if len(p.Errors) > 0 || (p.Module != nil && p.Module.Error != nil) {
-			return p.ID + " has errors"
+func newReuse(cfg Config, st *pkgStore, meta []*packages.Package, verbose bool) *reuse {
+	r := &reuse{st: st, analyzer: cfg.Analyzer, meta: meta, verbose: verbose, decoded: map[*pkgEntry]*analyzer.Restored{}}
+	packages.Visit(meta, nil, func(p *packages.Package) { r.all = append(r.all, p) })
+	depth := map[string]int{}
+	for _, p := range r.all {
+		d := 0
+		for _, imp := range p.Imports {
+			d = max(d, depth[imp.ID]+1)
 		}
-		e, ok := r.st.get(p, firstView)
-		if ok && e.Errors {
-			return p.ID + " had errors"
+		depth[p.ID] = d
+		for len(r.levels) <= d {
+			r.levels = append(r.levels, nil)
 		}
-		changed := !ok || slices.ContainsFunc(slices.Collect(maps.Values(p.Imports)), func(imp *packages.Package) bool { return r.changed[imp.ID] })
-		if changed {
-			r.changed[p.ID] = true
-		} else {
-			r.first[p.ID] = e
-		}
+		r.levels[d] = append(r.levels[d], p)
 	}
-	if len(r.changed)*maxChangedShare > len(r.all) {
-		return fmt.Sprintf("%d of %d packages changed", len(r.changed), len(r.all))
-	}
-	r.current = r.first
-	return ""
+	r.load = newLoader(cfg, st, r.all)
+	return r
 }
 
-// round analyses the changed packages for one round of the link, the unchanged ones'
-// facts restored from their entries for the round's view, and returns every program
-// package's outcome: analysed now, or as stored.
-func (r *reuse) round(a *analysis.Analyzer, p analyzer.Program, links link.Links) ([]*outcome, error) {
-	restored, err := r.restore(p, links)
-	if err != nil {
-		return nil, err
+// round analyses the program for one round of the link (see reuseRun) and returns every
+// program package's outcome: analysed now, or as stored.
+func (r *reuse) round(p analyzer.Program, links link.Links, progress *progress) ([]*outcome, error) {
+	rs := newRoundSigs()
+	r.current, r.acts, r.outs, r.fresh = map[string]*pkgEntry{}, map[string]*checker.Action{}, map[string]*outcome{}, map[string]*analyzer.Restored{}
+	for {
+		dirty, err := r.resolve(p, links, rs)
+		if err != nil {
+			return nil, err
+		}
+		if len(dirty) == 0 {
+			break
+		}
+		progress.phase(fmt.Sprintf("analysing %s", plural(len(dirty), "changed package")))
+		err = r.analyse(p, links, rs, dirty)
+		progress.clear()
+		if err != nil {
+			return nil, err
+		}
 	}
-	p.Restored, p.Links = restored, positions(r.load.roots, links)
-	pa, err := analyzer.ForProgram(a, p)
-	if err != nil {
-		return nil, err
-	}
-	rec := newRecorder(r.load.roots, r.st.hook(p, links))
-	if r.graph, err = checker.Analyze([]*analysis.Analyzer{rec.wrap(pa, restored)}, r.load.roots, &checker.Options{}); err != nil {
-		return nil, err
-	}
-	outcomes := map[string]*outcome{}
-	for act := range r.graph.All() {
-		if r.changed[act.Package.ID] {
-			outcomes[act.Package.ID] = rec.outcome(act)
+	for _, q := range r.all {
+		if r.current[q.ID] == nil && r.acts[q.ID] == nil {
+			noReuse(r.verbose, "%s: an import's analysis gave no signature", q.ID)
+			return nil, errNoReuse
 		}
 	}
 	var outs []*outcome
 	for _, m := range r.meta {
-		if !r.changed[m.ID] {
-			outs = append(outs, r.current[m.ID].outcome(m.ID, m.PkgPath))
-		} else if o := outcomes[m.ID]; o != nil {
+		if e := r.current[m.ID]; e != nil {
+			outs = append(outs, e.outcome(m.ID, m.PkgPath))
+		} else if o := r.outs[m.ID]; o != nil {
 			outs = append(outs, o)
 		}
 	}
 	return outs, nil
 }
 
-// restore finds every unchanged package's entry for the round's view (the first round's
-// are known) and decodes the facts of those the checker runs on (the changed packages'
-// dependencies) against their types.
-func (r *reuse) restore(p analyzer.Program, links link.Links) (map[*types.Package]*analyzer.Restored, error) {
-	if p.Jobs != nil {
-		r.current = map[string]*pkgEntry{}
-		var unchanged []*packages.Package
-		views := map[string]cache.Key{}
-		for _, m := range r.all {
-			if !r.changed[m.ID] {
-				unchanged = append(unchanged, m)
-				views[m.ID] = view(r.first[m.ID].outcome(m.ID, m.PkgPath), p, links)
+// resolve looks up the entry of every package of the round not yet settled whose imports
+// are signed, level by level (each level's entries read on every CPU), and signs those
+// found. It returns the packages without one: the next to analyse.
+func (r *reuse) resolve(p analyzer.Program, links link.Links, rs *roundSigs) ([]*packages.Package, error) {
+	var dirty []*packages.Package
+	for _, level := range r.levels {
+		var ready []*packages.Package
+		keys := map[string]cache.Key{}
+		for _, q := range level {
+			if r.current[q.ID] != nil || r.acts[q.ID] != nil {
+				continue
+			}
+			if k, ok := r.st.entryKey(q, rs, view(r.st.firstOf(q.ID), p, links)); ok {
+				ready = append(ready, q)
+				keys[q.ID] = k
 			}
 		}
-		r.st.prefetch(unchanged, func(m *packages.Package) cache.Key { return views[m.ID] })
-		for _, m := range unchanged {
-			e, ok := r.st.get(m, views[m.ID])
-			if !ok {
-				noReuse(r.verbose, "%s was not analysed with these links before", m.ID)
+		r.st.prefetch(ready, func(q *packages.Package) cache.Key { return keys[q.ID] })
+		for _, q := range ready {
+			e, ok := r.st.get(q, keys[q.ID])
+			if ok && e.Errors {
+				noReuse(r.verbose, "%s had errors", q.ID)
 				return nil, errNoReuse
 			}
-			r.current[m.ID] = e
+			if ok && r.sign(q, e, rs) {
+				r.current[q.ID] = e
+				if p.Jobs == nil {
+					r.st.setFirst(e.outcome(q.ID, q.PkgPath))
+				}
+				continue
+			}
+			dirty = append(dirty, q)
 		}
+	}
+	return dirty, nil
+}
+
+// sign signs a package in rs from its stored entry.
+func (r *reuse) sign(q *packages.Package, e *pkgEntry, rs *roundSigs) bool {
+	typeSig, ok := r.st.storedTypeSig(q, e)
+	if !ok {
+		return false
+	}
+	sig, ok := factSig(q, typeSig, e.Facts, rs)
+	if ok {
+		rs.set(q.ID, sig)
+	}
+	return ok
+}
+
+// analyse type-checks the dirty packages from source, if not yet, and analyses them for the
+// round, every package below them exporting its facts: stored, or from an earlier wave.
+func (r *reuse) analyse(p analyzer.Program, links link.Links, rs *roundSigs, dirty []*packages.Package) error {
+	n := len(r.load.sourced)
+	for _, q := range dirty {
+		if !r.load.isSourced[q.ID] {
+			n++
+		}
+	}
+	if n*maxChangedShare > len(r.all) {
+		noReuse(r.verbose, "%d of %d packages changed", n, len(r.all))
+		return errNoReuse
+	}
+	var roots []*packages.Package
+	for _, q := range dirty {
+		if err := r.load.source(q); err != nil {
+			noReuse(r.verbose, "%s: %v", q.ID, err)
+			return errNoReuse
+		}
+		roots = append(roots, r.load.nodes[q.ID])
 	}
 	restored := map[*types.Package]*analyzer.Restored{}
-	for id, node := range r.load.nodes {
-		if r.changed[id] {
-			continue
+	var missing error
+	packages.Visit(roots, nil, func(n *packages.Package) {
+		if slices.Contains(roots, n) || missing != nil {
+			return
 		}
-		e := r.current[id]
-		facts, ok := r.decoded[e]
-		if !ok {
-			if facts, ok = r.st.decodeFacts(e, node.Types); !ok {
-				noReuse(r.verbose, "%s: a stored fact names an object its export data does not hold", id)
-				return nil, errNoReuse
-			}
-			r.decoded[e] = facts
+		facts, err := r.restore(n)
+		if err != nil {
+			missing = err
 		}
-		restored[node.Types] = facts
+		restored[n.Types] = facts
+	})
+	if missing != nil {
+		noReuse(r.verbose, "%v", missing)
+		return errNoReuse
 	}
-	return restored, nil
+	p.Restored, p.Links = restored, positions(r.load.sourced, links)
+	pa, err := analyzer.ForProgram(r.analyzer, p)
+	if err != nil {
+		return err
+	}
+	hook := r.st.hook(p, links, rs)
+	rec := newRecorder(roots, func(pr passRecord, o *outcome) {
+		hook(pr, o)
+		r.mu.Lock()
+		r.fresh[pr.pkg.ID] = &analyzer.Restored{Objects: pr.facts, Packages: pr.pkgFacts}
+		r.mu.Unlock()
+	})
+	graph, err := checker.Analyze([]*analysis.Analyzer{rec.wrap(pa, restored)}, roots, &checker.Options{})
+	if err != nil {
+		return err
+	}
+	for _, act := range graph.Roots {
+		r.acts[act.Package.ID] = act
+		if o := rec.outcome(act); o != nil {
+			r.outs[act.Package.ID] = o
+		}
+	}
+	return nil
+}
+
+// restore is what a package below the analysed ones exports in the round: the facts of its
+// analysis in an earlier wave, or its entry's, decoded against its types.
+func (r *reuse) restore(n *packages.Package) (*analyzer.Restored, error) {
+	if facts := r.fresh[n.ID]; facts != nil {
+		return facts, nil
+	}
+	e := r.current[n.ID]
+	if e == nil {
+		return nil, fmt.Errorf("%s: neither stored nor analysed", n.ID)
+	}
+	facts, ok := r.decoded[e]
+	if !ok {
+		if facts, ok = r.st.decodeFacts(e, n.Types); !ok {
+			return nil, fmt.Errorf("%s: a stored fact names an object its export data does not hold", n.ID)
+		}
+		r.decoded[e] = facts
+	}
+	return facts, nil
 }
 
 // join makes the run's result from the program's packages (the named ones: see Loaded),
@@ -206,130 +287,132 @@ func (r *reuse) join(run *result.Run, named map[string]bool, outs []*outcome) {
 	conv := &converter{run: run, root: r.st.root}
 	conv.index(r.load.program)
 	conv.impls = newImplementations(outs)
-	acts := map[string]*checker.Action{}
-	for act := range r.graph.All() {
-		acts[act.Package.ID] = act
-		if act.Err != nil && r.changed[act.Package.ID] {
+	for _, q := range r.all {
+		if act := r.acts[q.ID]; act != nil && act.Err != nil {
 			run.Errors = append(run.Errors, result.Error{Package: act.Package.ID, Message: act.Err.Error()})
 		}
 	}
 	for _, p := range r.meta {
-		switch act := acts[p.ID]; {
+		switch act := r.acts[p.ID]; {
 		case named != nil && !named[p.ID]:
-		case !r.changed[p.ID]:
+		case act == nil:
 			if out := r.current[p.ID].Output; out != nil {
 				conv.add(p.Name, out)
 			}
-		case act != nil && act.Err == nil:
-			res, _ := act.Result.(*analyzer.Result) // a root's result: the changed packages are the roots
+		case act.Err == nil:
+			res, _ := act.Result.(*analyzer.Result) // a root's result: the analysed packages are the roots
 			conv.action(act.Package, act.Diagnostics, res)
 		}
 	}
 	conv.finish()
 }
 
-// changedLoad is the program as reuseRun analyses it: the changed packages parsed and
-// type-checked (the checker's roots), their dependencies' types from export data, one node
-// per package of the program.
-type changedLoad struct {
-	fset    *token.FileSet
-	roots   []*packages.Package
-	nodes   map[string]*packages.Package // by ID: the changed packages and their dependencies
-	program []*packages.Package          // a node for every package (for the converter's index)
+// loader gives reuseRun the types of the program's packages as it needs them: read from
+// export data, or parsed and type-checked from source for the packages it analyses. A
+// package is loaded after its dependencies, so that each is read whole.
+type loader struct {
+	st    *pkgStore
+	fset  *token.FileSet
+	sizes types.Sizes
+	trim  *trimmer
+
+	nodes     map[string]*packages.Package // a node for every package of the program, by ID
+	program   []*packages.Package          // the same, for the converter's index
+	loaded    map[string]bool              // by ID: its types are set
+	sourced   []*packages.Package          // type-checked from source, in order
+	isSourced map[string]bool
 }
 
-// loadChanged reads the export data of the changed packages' dependencies and type-checks
-// the changed packages. ok is false (a full run) when export data is missing or a changed
-// package does not type-check cleanly.
-func loadChanged(cfg Config, st *pkgStore, all []*packages.Package, changed map[string]bool, verbose bool) (*changedLoad, bool, error) {
-	l := &changedLoad{fset: token.NewFileSet(), nodes: map[string]*packages.Package{}}
-	need := map[string]bool{}
-	for i := len(all) - 1; i >= 0; i-- { // importers first
-		p := all[i]
-		if changed[p.ID] || need[p.ID] {
-			for _, imp := range p.Imports {
-				need[imp.ID] = true
-			}
-		}
+func newLoader(cfg Config, st *pkgStore, all []*packages.Package) *loader {
+	l := &loader{st: st, fset: token.NewFileSet(), sizes: types.SizesFor("gc", st.goarch), trim: st.trim,
+		nodes: map[string]*packages.Package{}, loaded: map[string]bool{}, isSourced: map[string]bool{}}
+	if l.trim == nil {
+		l.trim = newTrimmer(cfg.Analyzer)
 	}
-	sizes := types.SizesFor("gc", st.goarch)
-	node := func(p *packages.Package) *packages.Package {
-		n := &packages.Package{ID: p.ID, Name: p.Name, PkgPath: p.PkgPath, GoFiles: p.GoFiles, CompiledGoFiles: p.GoFiles,
-			OtherFiles: p.OtherFiles, Module: p.Module, Fset: l.fset, TypesSizes: sizes, Imports: map[string]*packages.Package{}}
-		l.program = append(l.program, n)
-		return n
-	}
-	nodes := map[string]*packages.Package{}
 	for _, p := range all {
-		nodes[p.ID] = node(p)
+		n := &packages.Package{ID: p.ID, Name: p.Name, PkgPath: p.PkgPath, GoFiles: p.GoFiles, CompiledGoFiles: p.GoFiles,
+			OtherFiles: p.OtherFiles, Module: p.Module, Fset: l.fset, TypesSizes: l.sizes, Imports: map[string]*packages.Package{}}
+		l.nodes[p.ID] = n
+		l.program = append(l.program, n)
 	}
 	for _, p := range all {
 		for path, imp := range p.Imports {
-			nodes[p.ID].Imports[path] = nodes[imp.ID]
+			l.nodes[p.ID].Imports[path] = l.nodes[imp.ID]
 		}
 	}
-	for _, p := range all { // dependencies first, so that each package is read whole
-		if !need[p.ID] || changed[p.ID] {
-			continue
+	return l
+}
+
+// types sets a package's types (and its dependencies') from export data. A package with
+// none stored is not needed by a type-checking, nor for facts or models (see exporting):
+// it is made empty, and what of it is needed is declared in it as its importers' export
+// data is read.
+func (l *loader) types(p *packages.Package) error {
+	if l.loaded[p.ID] {
+		return nil
+	}
+	for _, path := range importPaths(p) {
+		if err := l.types(p.Imports[path]); err != nil {
+			return err
 		}
-		n := nodes[p.ID]
-		l.nodes[p.ID] = n
-		if p.PkgPath == "unsafe" {
-			n.Types = types.Unsafe
-			continue
-		}
-		k := st.exportKey(p.ID)
-		data, ok := st.c.Get(k)
-		if !ok && st.c.Has(k) {
-			st.c.Remove(k) // damaged: written again by the full run
-			return nil, noReuse(verbose, "the export data of %s is damaged", p.ID), nil
-		}
-		if !ok {
-			// Not needed by a changed package's type-checking, nor for facts or models (see
-			// exporting): what of it is needed is declared in it as its importers' export
-			// data is read.
-			n.Types = types.NewPackage(p.PkgPath, p.Name)
-			continue
-		}
+	}
+	l.loaded[p.ID] = true
+	n := l.nodes[p.ID]
+	if p.PkgPath == "unsafe" {
+		n.Types = types.Unsafe
+		return nil
+	}
+	k, ok := l.st.exportKey(p)
+	if !ok {
+		return fmt.Errorf("no types key for %s", p.ID)
+	}
+	data, ok := l.st.c.Get(k)
+	switch {
+	case !ok && l.st.c.Has(k):
+		l.st.c.Remove(k) // damaged: written again by the full run
+		return fmt.Errorf("the export data of %s is damaged", p.ID)
+	case !ok:
+		n.Types = types.NewPackage(p.PkgPath, p.Name)
+	default:
 		pkg, err := readExportData(data, l.fset, n)
 		if err != nil {
-			st.c.Remove(k)
-			return nil, noReuse(verbose, "export data of %s: %v", p.ID, err), nil
+			l.st.c.Remove(k)
+			return fmt.Errorf("export data of %s: %v", p.ID, err)
 		}
 		n.Types = pkg
 	}
 	// Export data lists the packages its API mentions as imports; the analysis walks the
 	// import graph (model resolution), so it gets the real one.
-	for id := range l.nodes {
-		n := l.nodes[id]
-		if n.Types == types.Unsafe {
-			continue
-		}
-		var imps []*types.Package
-		for _, imp := range n.Imports {
-			if imp.Types != nil {
-				imps = append(imps, imp.Types)
-			}
-		}
-		slices.SortFunc(imps, func(a, b *types.Package) int { return strings.Compare(a.Path(), b.Path()) })
-		n.Types.SetImports(imps)
+	var imps []*types.Package
+	for _, imp := range n.Imports {
+		imps = append(imps, imp.Types)
 	}
-	trim := st.trim
-	if trim == nil {
-		trim = newTrimmer(cfg.Analyzer)
+	slices.SortFunc(imps, func(a, b *types.Package) int { return strings.Compare(a.Path(), b.Path()) })
+	n.Types.SetImports(imps)
+	return nil
+}
+
+// source parses and type-checks a package against its dependencies' types, once a run; a
+// package whose types were read from export data (others refer to them) cannot be.
+func (l *loader) source(p *packages.Package) error {
+	if l.isSourced[p.ID] {
+		return nil
 	}
-	for _, p := range all {
-		if !changed[p.ID] {
-			continue
-		}
-		n := nodes[p.ID]
-		if ok, err := typeCheck(n, trim, sizes); !ok || err != nil {
-			return nil, noReuse(verbose, "%s: %v", p.ID, err), nil
-		}
-		l.nodes[p.ID] = n
-		l.roots = append(l.roots, n)
+	if l.loaded[p.ID] {
+		return fmt.Errorf("its types were read from export data in an earlier round")
 	}
-	return l, true, nil
+	for _, path := range importPaths(p) {
+		if err := l.types(p.Imports[path]); err != nil {
+			return err
+		}
+	}
+	n := l.nodes[p.ID]
+	if ok, err := typeCheck(n, l.trim, l.sizes); !ok || err != nil {
+		return err
+	}
+	l.loaded[p.ID], l.isSourced[p.ID] = true, true
+	l.sourced = append(l.sourced, n)
+	return nil
 }
 
 // typeCheck parses and type-checks a changed package as go/packages would, against its

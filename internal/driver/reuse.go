@@ -41,7 +41,7 @@ import (
 
 // entryFormat names the layout and meaning of a stored package entry and of the export
 // data: change it whenever either changes in a way this build's key would not tell.
-const entryFormat = "package/2"
+const entryFormat = "package/3"
 
 // pkgEntry is what one package's analysis gave in one view of the program.
 type pkgEntry struct {
@@ -52,6 +52,7 @@ type pkgEntry struct {
 	Handlers bool                  `json:"handlers,omitempty"`
 	Output   *pkgOutput            `json:"output,omitempty"`
 	Errors   bool                  `json:"errors,omitempty"` // the package had errors: see put
+	Types    []byte                `json:"types,omitempty"`  // its types signature, when signed by its export data (signature.go)
 }
 
 // storedFact is a fact in its own encoding or else gob, on the object its objectpath names in the package (or on the
@@ -70,22 +71,28 @@ func (e *pkgEntry) outcome(id, path string) *outcome {
 
 // pkgStore reads and writes the package entries and export data of one run.
 type pkgStore struct {
-	c         *cache.Cache
-	base      cache.Key            // what every entry depends on besides its package (entryBase)
-	tool      cache.Key            // this build of idemlint, for the export data
-	keys      map[string]cache.Key // package keys, by package ID
+	c    *cache.Cache
+	base cache.Key            // what every entry depends on besides its package (entryBase)
+	tool cache.Key            // this build of idemlint, for the export data
+	own  map[string]cache.Key // the packages' own keys (ownKey), by ID
+	// meta holds the packages' metadata by ID, what a reuse run knows of them: the keys
+	// are computed from its imports, not from those of the packages a full run loads,
+	// where cgo preprocessing adds runtime/cgo.
+	meta      map[string]*packages.Package
 	factTypes []analysis.Fact
 	root      string
 	disabled  []string
 	goarch    string // the target's, for the types' sizes
 	analyzer  *analysis.Analyzer
 
-	mu      sync.Mutex
-	first   map[string]*outcome // each package's outcome in the first round, by ID (view)
-	written map[cache.Key]bool
-	hidden  map[string][]*types.TypeName // by package ID, those its export data written this run reaches (hiddenTypes)
-	read    map[cache.Key]*pkgEntry      // the entries get read (nil: none there)
-	fixed   func(file string) bool       // a file of the module cache or GOROOT: it never changes
+	mu       sync.Mutex
+	typeKeys map[string]cache.Key // by package ID (signature.go)
+	typeSigs map[string]cache.Key
+	first    map[string]*outcome // each package's outcome in the first round, by ID (view)
+	written  map[cache.Key]bool
+	hidden   map[string][]*types.TypeName // by package ID, those its export data written this run reaches (hiddenTypes)
+	read     map[cache.Key]*pkgEntry      // the entries get read (nil: none there)
+	fixed    func(file string) bool       // a file of the module cache or GOROOT: it never changes
 	// skipped tells the packages the analysis skips whole (the trimmer's rule): their
 	// entries are empty, so they are not stored but known.
 	skipped func(p *packages.Package) bool
@@ -96,9 +103,11 @@ type pkgStore struct {
 }
 
 func newPkgStore(cfg Config, base cache.Key, keys *runKeys) *pkgStore {
-	st := &pkgStore{c: cfg.Cache, base: base, tool: keys.tool, keys: keys.packages, factTypes: cfg.Analyzer.FactTypes, goarch: keys.in.goarch(),
-		analyzer: cfg.Analyzer, root: sourceRoot(), disabled: cfg.Disabled, first: map[string]*outcome{}, written: map[cache.Key]bool{},
+	st := &pkgStore{c: cfg.Cache, base: base, tool: keys.tool, own: keys.own, factTypes: cfg.Analyzer.FactTypes, goarch: keys.in.goarch(),
+		analyzer: cfg.Analyzer, root: sourceRoot(), disabled: cfg.Disabled, first: map[string]*outcome{}, typeKeys: map[string]cache.Key{}, typeSigs: map[string]cache.Key{}, written: map[cache.Key]bool{},
 		hidden: map[string][]*types.TypeName{}, read: map[cache.Key]*pkgEntry{}, fixed: keys.in.immutable}
+	st.meta = map[string]*packages.Package{}
+	packages.Visit(keys.roots, nil, func(p *packages.Package) { st.meta[p.ID] = p })
 	st.want = func(*packages.Package) bool { return false }
 	st.skipped = func(*packages.Package) bool { return false }
 	if skipped, err := analyzer.Skipped(cfg.Analyzer); err == nil {
@@ -122,22 +131,6 @@ func entryBase(cfg Config, in *keyInputs, tool cache.Key) (cache.Key, error) {
 		return cache.Key{}, err
 	}
 	return h.Sum(), nil
-}
-
-func (st *pkgStore) entryKey(id string, view cache.Key) cache.Key {
-	h := cache.NewHasher("package view")
-	h.Key("base", st.base)
-	h.Key("package", st.keys[id])
-	h.Key("view", view)
-	return h.Sum()
-}
-
-func (st *pkgStore) exportKey(id string) cache.Key {
-	h := cache.NewHasher("export data")
-	h.String("format", entryFormat)
-	h.Key("tool", st.tool)
-	h.Key("package", st.keys[id])
-	return h.Sum()
 }
 
 // view hashes what a package's analysis reads of the program in a round: nothing in the
@@ -174,11 +167,10 @@ func view(first *outcome, p analyzer.Program, links link.Links) cache.Key {
 	return h.Sum()
 }
 
-// get reads a package's entry for a view. A package the analysis skips has an empty one
-// unless one is stored (put stores only what is not empty).
-// An entry read is kept: rounds of the link read the same ones again.
-func (st *pkgStore) get(p *packages.Package, v cache.Key) (*pkgEntry, bool) {
-	k := st.entryKey(p.ID, v)
+// get reads a package's entry of key k (entryKey). A package the analysis skips has an
+// empty one unless one is stored (put stores only what is not empty). An entry read is
+// kept: rounds of the link read the same ones again.
+func (st *pkgStore) get(p *packages.Package, k cache.Key) (*pkgEntry, bool) {
 	st.mu.Lock()
 	e, seen := st.read[k]
 	st.mu.Unlock()
@@ -192,14 +184,14 @@ func (st *pkgStore) get(p *packages.Package, v cache.Key) (*pkgEntry, bool) {
 	return e, e != nil
 }
 
-// prefetch reads the entries of pkgs for their views on every CPU (get keeps them).
-func (st *pkgStore) prefetch(pkgs []*packages.Package, view func(*packages.Package) cache.Key) {
+// prefetch reads the entries of pkgs, of the keys given, on every CPU (get keeps them).
+func (st *pkgStore) prefetch(pkgs []*packages.Package, key func(*packages.Package) cache.Key) {
 	work := make(chan *packages.Package)
 	var wg sync.WaitGroup
 	for range runtime.GOMAXPROCS(0) {
 		wg.Go(func() {
 			for p := range work {
-				st.get(p, view(p))
+				st.get(p, key(p))
 			}
 		})
 	}
@@ -227,29 +219,28 @@ func (st *pkgStore) readEntry(p *packages.Package, k cache.Key) *pkgEntry {
 }
 
 // hook returns what a round of the program's analysis with p and links does with each
-// package's analysis: store its entry for the round's view, and its export data.
-func (st *pkgStore) hook(p analyzer.Program, links link.Links) func(passRecord, *outcome) {
+// package's analysis: sign it in rs, store its entry for the round's view, and its export
+// data.
+func (st *pkgStore) hook(p analyzer.Program, links link.Links, rs *roundSigs) func(passRecord, *outcome) {
 	return func(pr passRecord, o *outcome) {
-		if pr.restored {
-			return
+		if !pr.restored {
+			st.put(pr, o, p, links, rs)
 		}
-		st.put(pr, o, p, links)
-		st.export(pr)
 	}
 }
 
-// put stores one package's entry for the view of p and links.
-func (st *pkgStore) put(pr passRecord, o *outcome, p analyzer.Program, links link.Links) {
+// put signs one package's analysis in the round's rs, and stores its entry for the view of
+// p and links, and its export data. A package whose analysis failed, or gave facts that
+// cannot be encoded, gets no signature: its importers' entries are not stored either.
+func (st *pkgStore) put(pr passRecord, o *outcome, p analyzer.Program, links link.Links, rs *roundSigs) {
 	pkg, res := pr.pkg, pr.res
-	if _, ok := st.keys[pkg.ID]; o == nil || !ok {
+	meta := st.meta[pkg.ID]
+	if o == nil || meta == nil {
 		return
 	}
 	withErrors := pkg.IllTyped || len(pkg.Errors) > 0
 	if withErrors {
 		o, res = &outcome{id: o.id, path: o.path}, nil // stored only as a package with errors
-	}
-	if st.skipped(pkg) && !withErrors && o.summary == nil && !o.handlers && len(o.jobs) == 0 && len(pr.diags) == 0 && len(pr.facts)+len(pr.pkgFacts) == 0 {
-		return // get knows it empty
 	}
 	st.mu.Lock()
 	if p.Jobs == nil {
@@ -257,7 +248,61 @@ func (st *pkgStore) put(pr passRecord, o *outcome, p analyzer.Program, links lin
 	}
 	first := st.first[o.id]
 	st.mu.Unlock()
-	k := st.entryKey(o.id, view(first, p, links))
+	k, ok := st.entryKey(meta, rs, view(first, p, links))
+	if !ok {
+		return
+	}
+	e := &pkgEntry{Summary: o.summary, Jobs: o.jobs, Once: o.once, Handlers: o.handlers}
+	if res == nil {
+		// Its errors are part of the run, and a reuse run reports only those of what it
+		// type-checks: it runs in full instead (reuseRun). It has no signature.
+		e.Errors = true
+		st.store(k, e)
+		return
+	}
+	facts, err := st.encodeFacts(pr)
+	if err != nil {
+		return // stored without its facts, it would mislead: not stored, analysed next time
+	}
+	typeSig, ok := st.signTypes(pkg, meta)
+	if !ok {
+		return
+	}
+	sig, ok := factSig(meta, typeSig, facts, rs)
+	if !ok {
+		return
+	}
+	rs.set(pkg.ID, sig)
+	st.export(pr, meta)
+	if st.skipped(pkg) && o.summary == nil && !o.handlers && len(o.jobs) == 0 && len(pr.diags) == 0 && len(facts) == 0 {
+		return // get knows it empty
+	}
+	if len(pr.diags) > 0 || len(res.Handlers)+len(res.Findings)+len(res.Directives) > 0 {
+		e.Output = convertPackage(pkg, pr.diags, res, st.root, st.disabled)
+	}
+	e.Facts = facts
+	if st.signedByTypes(meta) {
+		e.Types = typeSig[:]
+	}
+	st.store(k, e)
+}
+
+// setFirst keeps a package's outcome in the first round (view reads it in later rounds).
+func (st *pkgStore) setFirst(o *outcome) {
+	st.mu.Lock()
+	st.first[o.id] = o
+	st.mu.Unlock()
+}
+
+// firstOf is a package's outcome in the first round (nil when not known).
+func (st *pkgStore) firstOf(id string) *outcome {
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	return st.first[id]
+}
+
+// store writes an entry once a run: a later round of the same view writes the same.
+func (st *pkgStore) store(k cache.Key, e *pkgEntry) {
 	st.mu.Lock()
 	done := st.written[k]
 	st.written[k] = true
@@ -265,35 +310,22 @@ func (st *pkgStore) put(pr passRecord, o *outcome, p analyzer.Program, links lin
 	if done {
 		return
 	}
-	e := &pkgEntry{Summary: o.summary, Jobs: o.jobs, Once: o.once, Handlers: o.handlers}
-	if res == nil {
-		// Its errors are part of the run, and a reuse run reports only those of what it
-		// type-checks: it runs in full instead (reuseRun).
-		e.Errors = true
-		if data, err := json.Marshal(e); err == nil {
-			st.c.Put(k, data)
-		}
-		return
-	}
-	if len(pr.diags) > 0 || len(res.Handlers)+len(res.Findings)+len(res.Directives) > 0 {
-		e.Output = convertPackage(pkg, pr.diags, res, st.root, st.disabled)
-	}
-	facts, err := st.encodeFacts(pr)
-	if err != nil {
-		return // stored without its facts, it would mislead: not stored, analysed next time
-	}
-	e.Facts = facts
 	if data, err := json.Marshal(e); err == nil {
 		st.c.Put(k, data)
 	}
 }
 
 // export stores a package's export data once a run (again when a later round's facts
-// reach more hidden types), when a later run may read it (want, or facts on its objects,
-// which a later run decodes against it) and no earlier run stored it whole.
-func (st *pkgStore) export(pr passRecord) {
+// reach more hidden types), when a later run may read it (want, a package signed by its
+// types, or facts on its objects, which a later run decodes against it) and no earlier run
+// stored it whole. meta is its metadata.
+func (st *pkgStore) export(pr passRecord, meta *packages.Package) {
 	pkg := pr.pkg
-	if _, ok := st.keys[pkg.ID]; !ok || pkg.Types == types.Unsafe || pkg.IllTyped || (!st.want(pkg) && len(pr.facts) == 0) {
+	if isUnsafe(pkg) || pkg.IllTyped || (!st.want(pkg) && !st.signedByTypes(meta) && len(pr.facts) == 0) {
+		return
+	}
+	k, ok := st.exportKey(meta)
+	if !ok {
 		return
 	}
 	hidden := hiddenTypes(pkg.Types, pr.facts)
@@ -306,7 +338,6 @@ func (st *pkgStore) export(pr passRecord) {
 	}
 	st.hidden[pkg.ID] = hidden
 	st.mu.Unlock()
-	k := st.exportKey(pkg.ID)
 	if !again && st.c.Has(k) {
 		if data, ok := st.c.Get(k); ok && len(data) > 0 {
 			return // written by an earlier run, whole (Get checks the sum)

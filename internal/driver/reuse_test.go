@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	"golang.org/x/tools/go/packages"
+
 	"github.com/chokaq/idemlint/analyzer"
 	"github.com/chokaq/idemlint/internal/cache"
 )
@@ -101,6 +103,44 @@ func TestReuseAfterAnEdit(t *testing.T) {
 				t.Error("one edit: nothing reused")
 			}
 		})
+	}
+}
+
+// An edit that leaves its package's declarations and facts as they were (inside a body, on
+// the lines it had, or below everything) stops there: the packages that import it are
+// answered from the cache, and the result is still a full run's. An edit that moves the
+// lines its facts name reaches the importers.
+func TestReuseStopsWhereNothingImportersReadChanged(t *testing.T) {
+	rc := newReuseCase(t, "layered")
+	meta, err := packages.Load(&packages.Config{Mode: metadataMode, Tests: true}, "./...")
+	if err != nil {
+		t.Fatal(err)
+	}
+	all := 0
+	packages.Visit(meta, nil, func(*packages.Package) { all++ })
+	for _, e := range []struct {
+		name, old, new string
+		analysed       int // packages analysed again: orders alone, or with its importers
+	}{
+		{"a comment below everything", "", "\n// An edit.\n", 1},
+		{"a body edited on its lines", "\tif err != nil {\n\t\treturn err", "\tif err != nil || false {\n\t\treturn err", 1},
+		{"lines moved", "// Handle stores", "// An edit.\n// Handle stores", 3}, // orders, pg and main
+	} {
+		if e.old == "" {
+			name := filepath.Join(rc.mod, "orders", "orders.go")
+			data, err := os.ReadFile(name)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(name, append(data, e.new...), 0o666); err != nil {
+				t.Fatal(err)
+			}
+		} else {
+			edit(t, rc.mod, "orders/orders.go", e.old, e.new)
+		}
+		if n := all - rc.check(e.name); n != e.analysed {
+			t.Errorf("%s: %d packages analysed again, want %d", e.name, n, e.analysed)
+		}
 	}
 }
 

@@ -7,6 +7,7 @@ import (
 	"go/token"
 	"go/types"
 	"maps"
+	"reflect"
 	"strings"
 	"testing"
 )
@@ -20,6 +21,46 @@ func TestBuiltinModelsLoad(t *testing.T) {
 	for _, name := range []string{"(*database/sql.DB).ExecContext", "(github.com/jackc/pgx/v5.Tx).Exec", "github.com/stripe/stripe-go/v82/paymentintent.New"} {
 		if e := ix.entries[Normalize(name)]; e == nil || e.Sink == nil {
 			t.Errorf("built-in models lack %s", name)
+		}
+	}
+}
+
+// The built-in models are decoded once each (parseBuiltin), not as Parse reads a user's
+// file: both must give the same libraries. (Not Builtin's: Compile fills in defaults in
+// the libraries it is given.)
+func TestBuiltinDecodedAsParseReadsIt(t *testing.T) {
+	entries, err := builtinFS.ReadDir("builtin")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if libs := Builtin(); len(entries) != len(libs) {
+		t.Fatalf("%d files, %d libraries", len(entries), len(libs))
+	}
+	for i, e := range entries {
+		name := "builtin/" + e.Name()
+		if got := Builtin()[i].Source; got != name {
+			t.Errorf("library %d is %s, want %s (file-name order)", i, got, name)
+		}
+		data, err := builtinFS.ReadFile(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, err := Parse(name, data)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(parseBuiltin(name), want) {
+			t.Errorf("%s: Builtin's library differs from Parse's", name)
+		}
+	}
+}
+
+func BenchmarkBuiltin(b *testing.B) {
+	entries, _ := builtinFS.ReadDir("builtin")
+	b.ReportAllocs()
+	for b.Loop() {
+		for _, e := range entries {
+			parseBuiltin("builtin/" + e.Name())
 		}
 	}
 }
