@@ -1,6 +1,7 @@
 package driver
 
 import (
+	"errors"
 	"fmt"
 	"go/ast"
 	"go/token"
@@ -33,14 +34,44 @@ const maxChangedShare = 4
 // importers look theirs up in the next wave. An edit that leaves a package's types and
 // facts as they were therefore stops at that package. ok is false when the run must be a
 // full one: too many packages changed, a package has errors or uses cgo, export data is
-// missing, a stored package's facts name an object its export data does not hold, or a
-// package whose types were read from export data needs analysing in a later round.
+// missing, or a stored package's facts name an object its export data does not hold. A
+// package whose types were read from export data and that needs analysing in a later round
+// (its view changed with the links) makes the run start again, with that package parsed
+// and type-checked from source from the first round on.
 func reuseRun(cfg Config, st *pkgStore, meta []*packages.Package, named map[string]bool, start time.Time, progress *progress) (*Output, bool, error) {
 	verbose := dbg(cfg.Debug, 'v')
 	if cfg.fullSyntax {
 		return nil, noReuse(verbose, "full syntax asked for"), nil
 	}
+	fromSource := map[string]bool{}
+	for range maxRounds { // each start adds a package, and a round finds at most one
+		out, ok, err := reuseOnce(cfg, st, meta, named, start, progress, fromSource)
+		var late lateSource
+		if !errors.As(err, &late) {
+			return out, ok, err
+		}
+		if verbose {
+			log.Printf("cache: starting again, %s parsed from the first round: %v", late.id, err)
+		}
+		fromSource[late.id] = true
+	}
+	return nil, noReuse(verbose, "packages kept needing analysis in later rounds"), nil
+}
+
+// lateSource is the error of a package that needs analysing in a later round after its
+// types were read from export data (others' types refer to them).
+type lateSource struct{ id string }
+
+func (e lateSource) Error() string {
+	return e.id + ": its types were read from export data in an earlier round"
+}
+
+// reuseOnce is one start of reuseRun; fromSource names the packages to parse and
+// type-check from source whenever their types are needed.
+func reuseOnce(cfg Config, st *pkgStore, meta []*packages.Package, named map[string]bool, start time.Time, progress *progress, fromSource map[string]bool) (*Output, bool, error) {
+	verbose := dbg(cfg.Debug, 'v')
 	r := newReuse(cfg, st, meta, verbose)
+	r.load.fromSource = fromSource
 	for _, p := range r.all {
 		if len(p.Errors) > 0 || (p.Module != nil && p.Module.Error != nil) {
 			return nil, noReuse(verbose, "%s has errors", p.ID), nil
@@ -215,6 +246,9 @@ func (r *reuse) analyse(p analyzer.Program, links link.Links, rs *roundSigs, dir
 	var roots []*packages.Package
 	for _, q := range dirty {
 		if err := r.load.source(q); err != nil {
+			if _, late := err.(lateSource); late {
+				return err
+			}
 			noReuse(r.verbose, "%s: %v", q.ID, err)
 			return errNoReuse
 		}
@@ -321,6 +355,9 @@ type loader struct {
 	loaded    map[string]bool              // by ID: its types are set
 	sourced   []*packages.Package          // type-checked from source, in order
 	isSourced map[string]bool
+	// fromSource names the packages to type-check from source even when only their types
+	// are needed (see reuseRun).
+	fromSource map[string]bool
 }
 
 func newLoader(cfg Config, st *pkgStore, all []*packages.Package) *loader {
@@ -350,6 +387,9 @@ func newLoader(cfg Config, st *pkgStore, all []*packages.Package) *loader {
 func (l *loader) types(p *packages.Package) error {
 	if l.loaded[p.ID] {
 		return nil
+	}
+	if l.fromSource[p.ID] {
+		return l.source(p)
 	}
 	for _, path := range importPaths(p) {
 		if err := l.types(p.Imports[path]); err != nil {
@@ -399,7 +439,7 @@ func (l *loader) source(p *packages.Package) error {
 		return nil
 	}
 	if l.loaded[p.ID] {
-		return fmt.Errorf("its types were read from export data in an earlier round")
+		return lateSource{p.ID}
 	}
 	for _, path := range importPaths(p) {
 		if err := l.types(p.Imports[path]); err != nil {

@@ -437,32 +437,65 @@ func (st *pkgStore) decodeFacts(e *pkgEntry, pkg *types.Package) (*analyzer.Rest
 	return r, true
 }
 
-// hiddenTypes returns the package's unexported types whose methods carry facts. Export
-// data holds what the package's API reaches, and such a type is often out of its reach (a
-// store constructed by an exported New that returns an interface); yet an importer looks
-// through every fact of its dependencies for the implementations of its interfaces. The
-// export data of a package is written with a second part that reaches them (exportData).
+// hiddenTypes returns the package's unexported types an importer needs to see to find
+// the implementations of its interfaces among the facts of its dependencies: those whose
+// methods carry facts, and the struct types that embed a type whose methods do (a method
+// an embedder promotes implements an interface the embedded type alone does not: go-zero's
+// custom models around their default ones). Export data holds what the package's API
+// reaches, and such a type is often out of its reach (a store constructed by an exported
+// New that returns an interface). The export data of a package is written with a second
+// part that reaches them (exportData).
 func hiddenTypes(pkg *types.Package, facts []analysis.ObjectFact) []*types.TypeName {
-	seen := map[*types.TypeName]bool{}
-	var out []*types.TypeName
+	receivers := map[*types.TypeName]bool{} // the types whose methods carry facts
 	for _, f := range facts {
 		fn, ok := f.Object.(*types.Func)
 		if !ok || fn.Pkg() != pkg || fn.Signature().Recv() == nil {
 			continue
 		}
-		t := types.Unalias(fn.Signature().Recv().Type())
-		if p, ok := t.(*types.Pointer); ok {
-			t = types.Unalias(p.Elem())
+		if n := namedOf(fn.Signature().Recv().Type()); n != nil && n.TypeParams().Len() == 0 && n.Obj().Parent() == pkg.Scope() {
+			receivers[n.Obj()] = true
 		}
-		n, ok := t.(*types.Named)
-		if !ok || n.Obj().Exported() || n.TypeParams().Len() > 0 || seen[n.Obj()] || n.Obj().Parent() != pkg.Scope() {
-			continue
+	}
+	hidden := map[*types.TypeName]bool{}
+	for tn := range receivers {
+		hidden[tn] = !tn.Exported()
+	}
+	if len(receivers) > 0 {
+		scope := pkg.Scope()
+		for _, name := range scope.Names() {
+			tn, ok := scope.Lookup(name).(*types.TypeName)
+			if !ok || tn.Exported() || tn.IsAlias() {
+				continue
+			}
+			st, ok := tn.Type().Underlying().(*types.Struct)
+			if !ok || tn.Type().(*types.Named).TypeParams().Len() > 0 {
+				continue
+			}
+			for f := range st.Fields() {
+				if n := namedOf(f.Type()); f.Embedded() && n != nil && receivers[n.Obj()] {
+					hidden[tn] = true
+				}
+			}
 		}
-		seen[n.Obj()] = true
-		out = append(out, n.Obj())
+	}
+	var out []*types.TypeName
+	for tn, h := range hidden {
+		if h {
+			out = append(out, tn)
+		}
 	}
 	slices.SortFunc(out, func(a, b *types.TypeName) int { return strings.Compare(a.Name(), b.Name()) })
 	return out
+}
+
+// namedOf is the named type t is, or points to (nil if neither).
+func namedOf(t types.Type) *types.Named {
+	t = types.Unalias(t)
+	if p, ok := t.(*types.Pointer); ok {
+		t = types.Unalias(p.Elem())
+	}
+	n, _ := t.(*types.Named)
+	return n
 }
 
 // exportData writes a package's types: its export data and, when it has hidden types, the

@@ -16,3 +16,13 @@ type Worker struct{ Store store.Store }
 func (w *Worker) Handle(ctx context.Context, id string) error {
 	return w.Store.Create(ctx, id)
 }
+
+// Biller records charges through the store's Ledger.
+type Biller struct{ Ledger store.Ledger }
+
+// Handle records the charge.
+//
+//idemlint:handler
+func (b *Biller) Handle(ctx context.Context, id string) error {
+	return b.Ledger.Record(ctx, id)
+}
