@@ -58,7 +58,17 @@ type Config struct {
 func New(cfg Config) (*analysis.Analyzer, error) {
 	s := &settings{builtin: !cfg.NoBuiltin, disable: strings.Join(cfg.Disable, ","), models: strings.Join(cfg.Models, ","),
 		decisions: strings.Join(cfg.Decisions, ",")}
-	if _, err := s.compile(); err != nil {
+	if s.builtin {
+		// The built-in models take milliseconds to decode, and the analyzer compiles them
+		// on first use: they are decoded meanwhile, beside what a driver does first (the
+		// command waits for go env and go list), and a run answered from its cache never
+		// waits for them.
+		go model.Builtin()
+	}
+	// The settings are checked now, for an error that names them; the built-in models
+	// have none (their tests check them).
+	check := &settings{disable: s.disable, models: s.models, decisions: s.decisions}
+	if _, err := check.compile(); err != nil {
 		return nil, err
 	}
 	return newAnalyzer(s), nil

@@ -28,13 +28,25 @@ const runFormat = "run/1"
 // when no package failed (a failure may come from outside the key: a module not yet
 // downloaded, a network error). A cache that cannot be read or written only costs time.
 func runCached(cfg Config, start time.Time, progress *progress) (*Output, error) {
+	// go env and go list take most of a warm run: at the root of a module, the list that
+	// programOf will most likely ask for starts beside go env.
+	var early *listing
+	if whole(cfg) {
+		if _, err := os.Stat("go.mod"); err == nil {
+			early = startList(cfg, cfg.Patterns)
+		}
+	}
 	in, inErr := newKeyInputs()
 	named, patterns, err := programOf(cfg, in)
 	if err != nil {
 		return nil, err
 	}
+	if early != nil && !slices.Equal(patterns, cfg.Patterns) {
+		early.wait() // not the program's list: finished, and left
+		early = nil
+	}
 	verbose := dbg(cfg.Debug, 'v')
-	keys, keyErr := listRun(cfg, in, inErr, named, patterns)
+	keys, keyErr := listRun(cfg, in, inErr, named, patterns, early)
 	if keyErr != nil && verbose {
 		log.Printf("cache: no key, analysing without the cache: %v", keyErr)
 	}
@@ -108,7 +120,7 @@ type runKeys struct {
 // root of the main module (no workspace): that names the whole program. A run answered
 // from the cache is then one go list.
 func programOf(cfg Config, in *keyInputs) (named map[string]bool, patterns []string, err error) {
-	if in == nil || cfg.PatternsOnly || !slices.Equal(cfg.Patterns, []string{"./..."}) {
+	if in == nil || !whole(cfg) {
 		return program(cfg)
 	}
 	wd, _ := os.Getwd()
@@ -119,18 +131,49 @@ func programOf(cfg Config, in *keyInputs) (named map[string]bool, patterns []str
 	return program(cfg)
 }
 
-// listRun lists the program's packages (metadata only) and computes the run's key; in is
-// the go command's settings (newKeyInputs), inErr the error getting them.
-func listRun(cfg Config, in *keyInputs, inErr error, named map[string]bool, patterns []string) (*runKeys, error) {
+// whole reports whether cfg's patterns are ./... for the program (the main module's
+// packages, when the patterns are at its root).
+func whole(cfg Config) bool { return !cfg.PatternsOnly && slices.Equal(cfg.Patterns, []string{"./..."}) }
+
+// listing is a go list of the packages' metadata, running.
+type listing struct {
+	done  chan struct{}
+	roots []*packages.Package
+	err   error
+}
+
+func startList(cfg Config, patterns []string) *listing {
+	l := &listing{done: make(chan struct{})}
+	go func() {
+		defer close(l.done)
+		conf := &packages.Config{Mode: metadataMode, Tests: cfg.Tests, BuildFlags: cfg.BuildFlags}
+		l.roots, l.err = packages.Load(conf, patterns...)
+	}()
+	return l
+}
+
+func (l *listing) wait() ([]*packages.Package, error) {
+	<-l.done
+	return l.roots, l.err
+}
+
+// listRun lists the program's packages (metadata only), unless early is that list already
+// started, and computes the run's key; in is the go command's settings (newKeyInputs),
+// inErr the error getting them.
+func listRun(cfg Config, in *keyInputs, inErr error, named map[string]bool, patterns []string, early *listing) (*runKeys, error) {
+	if early == nil {
+		early = startList(cfg, patterns)
+	}
 	if inErr != nil {
+		early.wait()
 		return nil, inErr
 	}
 	tool, err := toolKey(cfg.Cache)
 	if err != nil {
+		early.wait()
 		return nil, err
 	}
-	conf := &packages.Config{Mode: metadataMode, Tests: cfg.Tests, BuildFlags: cfg.BuildFlags}
-	roots, err := packages.Load(conf, patterns...)
+	roots, err := early.wait()
 	if err != nil {
 		return nil, err
 	}
