@@ -1,6 +1,7 @@
 package driver
 
 import (
+	"context"
 	"encoding/json"
 	"log"
 	"os"
@@ -23,7 +24,8 @@ import (
 const runFormat = "run/1"
 
 // runCached is Run with a cache: the run's key is computed from the packages' metadata
-// (one go list, no parsing or type-checking), and on a hit the stored result is the run's.
+// (one go list, or none when the stored metadata still holds: metadata.go; no parsing or
+// type-checking), and on a hit the stored result is the run's.
 // On a miss the program is loaded and analysed as without a cache, and the result stored
 // when no package failed (a failure may come from outside the key: a module not yet
 // downloaded, a network error). A cache that cannot be read or written only costs time.
@@ -37,16 +39,16 @@ func runCached(cfg Config, start time.Time, progress *progress) (*Output, error)
 		}
 	}
 	in, inErr := newKeyInputs()
-	named, patterns, err := programOf(cfg, in)
+	named, patterns, root, err := programOf(cfg, in)
 	if err != nil {
 		return nil, err
 	}
-	if early != nil && !slices.Equal(patterns, cfg.Patterns) {
-		early.wait() // not the program's list: finished, and left
+	if early != nil && root == "" {
+		early.cancel() // not the program's list
 		early = nil
 	}
 	verbose := dbg(cfg.Debug, 'v')
-	keys, keyErr := listRun(cfg, in, inErr, named, patterns, early)
+	keys, keyErr := listRun(cfg, in, inErr, named, patterns, early, root)
 	if keyErr != nil && verbose {
 		log.Printf("cache: no key, analysing without the cache: %v", keyErr)
 	}
@@ -59,7 +61,7 @@ func runCached(cfg Config, start time.Time, progress *progress) (*Output, error)
 				}
 				run.Duration = time.Since(start)
 				run.Cached = true
-				return &Output{Run: run}, nil
+				return &Output{Run: run, metadataCached: keys.metadataCached}, nil
 			}
 		}
 		if base, err := entryBase(cfg, keys.in, keys.tool); err == nil && cfg.Analyzer.ResultType == reflect.TypeFor[*analyzer.Result]() {
@@ -73,6 +75,7 @@ func runCached(cfg Config, start time.Time, progress *progress) (*Output, error)
 		}
 		if ok {
 			storeRun(cfg.Cache, keys.run, out.Run, verbose)
+			out.metadataCached = keys.metadataCached
 			return out, nil
 		}
 	}
@@ -90,6 +93,7 @@ func runCached(cfg Config, start time.Time, progress *progress) (*Output, error)
 		st.putCount(keys.roots, out.Run.Packages)
 	}
 	storeRun(cfg.Cache, keys.run, out.Run, verbose)
+	out.metadataCached = keys.metadataCached
 	return out, nil
 }
 
@@ -114,39 +118,45 @@ type runKeys struct {
 	in    *keyInputs
 	roots []*packages.Package  // the program's packages, metadata only
 	own   map[string]cache.Key // every package's own key (ownKey), by ID
+	// metadataCached tells that roots are stored metadata (metadata.go): no go list ran.
+	metadataCached bool
 }
 
 // programOf is program, without listing the packages when the patterns are ./... at the
-// root of the main module (no workspace): that names the whole program. A run answered
-// from the cache is then one go list.
-func programOf(cfg Config, in *keyInputs) (named map[string]bool, patterns []string, err error) {
-	if in == nil || !whole(cfg) {
-		return program(cfg)
+// root of the main module (no workspace): that names the whole program, and root is the
+// module's directory. A run answered from the cache is then one go list, or none.
+func programOf(cfg Config, in *keyInputs) (named map[string]bool, patterns []string, root string, err error) {
+	if in != nil && whole(cfg) {
+		wd, _ := os.Getwd()
+		gomod, gowork := in.envVar("GOMOD"), in.envVar("GOWORK")
+		if gomod != "" && gomod != os.DevNull && filepath.Dir(gomod) == wd && (gowork == "" || gowork == "off") {
+			return nil, cfg.Patterns, wd, nil
+		}
 	}
-	wd, _ := os.Getwd()
-	gomod, gowork := in.envVar("GOMOD"), in.envVar("GOWORK")
-	if gomod != "" && gomod != os.DevNull && filepath.Dir(gomod) == wd && (gowork == "" || gowork == "off") {
-		return nil, cfg.Patterns, nil
-	}
-	return program(cfg)
+	named, patterns, err = program(cfg)
+	return named, patterns, "", err
 }
 
 // whole reports whether cfg's patterns are ./... for the program (the main module's
 // packages, when the patterns are at its root).
-func whole(cfg Config) bool { return !cfg.PatternsOnly && slices.Equal(cfg.Patterns, []string{"./..."}) }
+func whole(cfg Config) bool {
+	return !cfg.PatternsOnly && slices.Equal(cfg.Patterns, []string{"./..."})
+}
 
 // listing is a go list of the packages' metadata, running.
 type listing struct {
 	done  chan struct{}
+	stop  context.CancelFunc
 	roots []*packages.Package
 	err   error
 }
 
 func startList(cfg Config, patterns []string) *listing {
-	l := &listing{done: make(chan struct{})}
+	ctx, stop := context.WithCancel(context.Background())
+	l := &listing{done: make(chan struct{}), stop: stop}
 	go func() {
 		defer close(l.done)
-		conf := &packages.Config{Mode: metadataMode, Tests: cfg.Tests, BuildFlags: cfg.BuildFlags}
+		conf := &packages.Config{Context: ctx, Mode: metadataMode, Tests: cfg.Tests, BuildFlags: cfg.BuildFlags}
 		l.roots, l.err = packages.Load(conf, patterns...)
 	}()
 	return l
@@ -154,28 +164,52 @@ func startList(cfg Config, patterns []string) *listing {
 
 func (l *listing) wait() ([]*packages.Package, error) {
 	<-l.done
+	l.stop()
 	return l.roots, l.err
+}
+
+// cancel stops the go command, if still running, and waits for it.
+func (l *listing) cancel() {
+	l.stop()
+	<-l.done
 }
 
 // listRun lists the program's packages (metadata only), unless early is that list already
 // started, and computes the run's key; in is the go command's settings (newKeyInputs),
-// inErr the error getting them.
-func listRun(cfg Config, in *keyInputs, inErr error, named map[string]bool, patterns []string, early *listing) (*runKeys, error) {
+// inErr the error getting them. At the root of a module (root, see programOf), the stored
+// metadata is taken instead when it still holds, and metadata listed is stored.
+func listRun(cfg Config, in *keyInputs, inErr error, named map[string]bool, patterns []string, early *listing, root string) (*runKeys, error) {
 	if early == nil {
 		early = startList(cfg, patterns)
 	}
 	if inErr != nil {
-		early.wait()
+		early.cancel()
 		return nil, inErr
 	}
 	tool, err := toolKey(cfg.Cache)
 	if err != nil {
-		early.wait()
+		early.cancel()
 		return nil, err
 	}
-	roots, err := early.wait()
-	if err != nil {
-		return nil, err
+	var metaKey cache.Key
+	var roots []*packages.Package
+	cached := false
+	if root != "" {
+		metaKey = metadataKey(cfg, in, tool, root)
+		if roots, cached = cachedMetadata(cfg.Cache, metaKey, in); cached {
+			early.cancel()
+			if dbg(cfg.Debug, 'v') {
+				log.Printf("cache: the stored metadata holds: no go list")
+			}
+		}
+	}
+	if !cached {
+		if roots, err = early.wait(); err != nil {
+			return nil, err
+		}
+		if root != "" {
+			storeMetadata(cfg.Cache, metaKey, root, roots, in)
+		}
 	}
 	own, source, err := in.packageKeys(roots)
 	if err != nil {
@@ -189,7 +223,7 @@ func listRun(cfg Config, in *keyInputs, inErr error, named map[string]bool, patt
 	for p, k := range own {
 		byID[p.ID] = k
 	}
-	return &runKeys{run: run, tool: tool, in: in, roots: roots, own: byID}, nil
+	return &runKeys{run: run, tool: tool, in: in, roots: roots, own: byID, metadataCached: cached}, nil
 }
 
 // toolKey identifies this build of idemlint: the hash of its executable. Hashing tens of

@@ -173,7 +173,7 @@ func (in *keyInputs) hashFiles(pkgs []*packages.Package) error {
 	var names []string
 	seen := map[string]bool{}
 	add := func(f string) {
-		if f != "" && !seen[f] && !in.immutable(f) {
+		if _, done := in.fileHash(f); f != "" && !seen[f] && !in.immutable(f) && !done {
 			seen[f] = true
 			names = append(names, f)
 		}
@@ -232,6 +232,13 @@ func hashFile(name string) ([sha256.Size]byte, error) {
 	var sum [sha256.Size]byte
 	h.Sum(sum[:0])
 	return sum, nil
+}
+
+// setFileHash keeps a file's content hash, hashed already (cachedMetadata).
+func (in *keyInputs) setFileHash(name string, sum [sha256.Size]byte) {
+	in.mu.Lock()
+	in.files[name] = sum
+	in.mu.Unlock()
 }
 
 // fileHash returns the content hash of a file hashed by hashFiles; ok is false for files

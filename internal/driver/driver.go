@@ -63,6 +63,8 @@ type Config struct {
 type Output struct {
 	Graph *checker.Graph
 	Run   *result.Run
+
+	metadataCached bool // the program's metadata was the cache's: no go list ran (metadata.go)
 }
 
 // Run loads and analyses the packages. An error means nothing was analysed (a bad
