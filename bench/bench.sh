@@ -9,8 +9,11 @@
 # idemlint's result cache is measured in the same runs, on both modules: cold (-cache=off,
 # and with an empty cache, which adds computing the keys and storing each package's
 # analysis and export data), warm (the cache the cold run filled, nothing changed: against
-# staticcheck's warm run on its own filled cache) and one-change (one handler file edited,
-# the same cache: only its package and what imports it are analysed again).
+# staticcheck's warm run on its own filled cache) and after one edit of a handler file, on
+# the same cache, of two kinds: a line added to the handler's body (one-change: the
+# package's declarations stay where they were, so what imports it is answered from the
+# cache) and a line added above its declarations (moved: every declaration moves, so what
+# imports the package is analysed again too).
 #
 #   bench/bench.sh            # from the repository root or bench/
 #   RUNS=5 bench/bench.sh
@@ -79,14 +82,18 @@ measure() {
 }
 
 # cached NAME CACHE DIR FILE ARGS...: in DIR, the cold run with CACHE empty (it fills it),
-# the warm run on it, and a run after an edit of FILE (a comment appended), all with ARGS.
+# the warm run on it, a run after a line is added to the body of FILE's handler (above its
+# first return), and a run after a line is added above FILE's first declaration, all with
+# ARGS.
 cached() {
   local name=$1 cache=$2 dir=$3 file=$4
   shift 4
   (cd "$dir" && measure "$name-cached-cold" "$work/idemlint" -q -cache="$cache" "$@")
   (cd "$dir" && measure "$name-warm" "$work/idemlint" -q -cache="$cache" "$@")
-  echo "// edited by bench.sh run $(date +%s%N)" >>"$dir/$file"
+  sed -i "0,/^\treturn /s//\t_ = \"edited by bench.sh run $(date +%s%N)\"\n&/" "$dir/$file"
   (cd "$dir" && measure "$name-one-change" "$work/idemlint" -q -cache="$cache" "$@")
+  sed -i "0,/^\(type\|func\|var\) /s//\/\/ edited by bench.sh run $(date +%s%N)\n&/" "$dir/$file"
+  (cd "$dir" && measure "$name-moved" "$work/idemlint" -q -cache="$cache" "$@")
 }
 
 for i in $(seq "$runs"); do
@@ -116,9 +123,9 @@ done
 median() { sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
 col() { awk -v c="$2" '{print $c}' "$work/m.$1" | median; }
 
-tools="idemlint idemlint-cached-cold idemlint-warm idemlint-one-change floor staticcheck staticcheck-warm"
+tools="idemlint idemlint-cached-cold idemlint-warm idemlint-one-change idemlint-moved floor staticcheck staticcheck-warm"
 [ "$vet" != 0 ] && tools="$tools vet"
-tools="$tools layered-idemlint layered-idemlint-cached-cold layered-idemlint-warm layered-idemlint-one-change layered-floor"
+tools="$tools layered-idemlint layered-idemlint-cached-cold layered-idemlint-warm layered-idemlint-one-change layered-idemlint-moved layered-floor"
 printf '\n%-30s %10s %10s %12s\n' tool "wall (s)" "cpu (s)" "peak RSS MiB"
 for t in $tools; do
   printf '%-30s %10s %10s %12.0f\n' "$t" "$(col "$t" 1)" "$(col "$t" 2)" "$(awk -v k="$(col "$t" 3)" 'BEGIN {print k / 1024}')"
@@ -133,11 +140,11 @@ echo "  idemlint / staticcheck:    wall $(r idemlint staticcheck 1)x (target < 1
 [ "$vet" != 0 ] && echo "  idemlint / go vet (cold):  wall $(r idemlint vet 1)x"
 echo "  cache: cold with an empty cache / cold without: wall $(r idemlint-cached-cold idemlint 1)x   CPU $(r idemlint-cached-cold idemlint 2)x   / floor: wall $(r idemlint-cached-cold floor 1)x, peak RSS $(r idemlint-cached-cold floor 3)x"
 echo "  cache: warm / staticcheck warm: wall $(r idemlint-warm staticcheck-warm 1)x (target <= 1)   warm / cold: $(r idemlint-warm idemlint 1)x"
-echo "  cache: one change / cold:      wall $(r idemlint-one-change idemlint 1)x (target <= 0.3)   CPU $(r idemlint-one-change idemlint 2)x"
+echo "  cache: one change / cold:      wall $(r idemlint-one-change idemlint 1)x (target <= 0.3)   CPU $(r idemlint-one-change idemlint 2)x   declarations moved: wall $(r idemlint-moved idemlint 1)x"
 echo "layered module (program-wide link):"
 echo "  idemlint / floor:          wall $(r layered-idemlint layered-floor 1)x (target <= 1.0)   peak RSS $(r layered-idemlint layered-floor 3)x (target <= 0.8)"
 echo "  cache: cold with an empty cache / cold without: wall $(r layered-idemlint-cached-cold layered-idemlint 1)x"
-echo "  cache: warm / cold:        wall $(r layered-idemlint-warm layered-idemlint 1)x   one change / cold: wall $(r layered-idemlint-one-change layered-idemlint 1)x (target <= 0.3), CPU $(r layered-idemlint-one-change layered-idemlint 2)x"
+echo "  cache: warm / cold:        wall $(r layered-idemlint-warm layered-idemlint 1)x   one change / cold: wall $(r layered-idemlint-one-change layered-idemlint 1)x (target <= 0.3), CPU $(r layered-idemlint-one-change layered-idemlint 2)x   declarations moved: wall $(r layered-idemlint-moved layered-idemlint 1)x"
 echo
 "$work/factsize" ./corpus
 

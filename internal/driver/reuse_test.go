@@ -178,6 +178,45 @@ func TestReuseAfterTheLinkChanges(t *testing.T) {
 	}
 }
 
+// A package that neither imports the implementation nor has open calls of its own (retry)
+// reads it through the facts of a package it imports (orders), which change in the link's
+// round when the implementation does: after the implementation changes and changes back
+// (to another insert), retry's result must be the one made with orders' facts of the
+// moment, not the last one stored for its files.
+func TestReuseFollowsTheFactsOfTheLinkRounds(t *testing.T) {
+	rc := newReuseCase(t, "layered")
+	name := filepath.Join(rc.mod, "retry", "retry.go")
+	if err := os.MkdirAll(filepath.Dir(name), 0o777); err != nil {
+		t.Fatal(err)
+	}
+	src := `// Package retry runs an order job again.
+package retry
+
+import (
+	"context"
+
+	"layered/orders"
+)
+
+// Again runs the order handler once more.
+//
+//idemlint:handler
+func Again(ctx context.Context, h *orders.Handler, id string) error {
+	return h.Handle(ctx, id)
+}
+`
+	if err := os.WriteFile(name, []byte(src), 0o666); err != nil {
+		t.Fatal(err)
+	}
+	rc.check("retry added")
+	const upsert = "INSERT INTO orders (id) VALUES ($1) ON CONFLICT (id) DO NOTHING"
+	edit(t, rc.mod, "pg/pg.go", "INSERT INTO orders (id) VALUES ($1)", upsert)
+	rc.check("the implementation made an upsert")
+	// Another insert than the first (the first's whole run is stored, and would answer).
+	edit(t, rc.mod, "pg/pg.go", upsert, "INSERT INTO orders (id, at) VALUES ($1, now())")
+	rc.check("the implementation back to an insert")
+}
+
 // Damaged entries and export data are never read: the run recomputes what it needs and
 // gives the full run's result, and the next edit is answered by package again.
 func TestReuseDamagedEntries(t *testing.T) {
