@@ -13,9 +13,9 @@ import (
 
 // Early cut-off. A package's entries and export data are keyed by what its analysis reads
 // of its dependencies, not by their sources, as the go command keys a compilation by its
-// imports' export data: an edit that leaves a package's export data and facts as they were
-// (a change inside a function body that moves no line the facts or the types name) leaves
-// the keys of its importers as they were, and their entries are reused.
+// imports' export data: an edit that leaves a package's declarations and facts as they were
+// (a change inside a function body that moves no declaration and no line the facts name)
+// leaves the keys of its importers as they were, and their entries are reused.
 //
 // Three signatures stand for what a package gives its importers:
 //   - its types key (typeKey): its own key and its imports' types signatures; the key of
@@ -30,28 +30,33 @@ import (
 // A package's entry for a round is keyed by its own key, its imports' facts signatures in
 // the round and its view (entryKey).
 
-// roundSigs are the facts signatures of one round's packages, by ID: a package's are set
-// once its analysis in the round is done or its entry read. A package missing has none (its
-// analysis failed, or gave what cannot be stored): its importers' entries cannot be keyed.
-type roundSigs struct {
+// keyMap holds keys by package ID, for the passes that run in parallel.
+type keyMap struct {
 	mu   sync.Mutex
-	sigs map[string]cache.Key
+	keys map[string]cache.Key
 }
 
-func newRoundSigs() *roundSigs { return &roundSigs{sigs: map[string]cache.Key{}} }
+func newKeyMap() *keyMap { return &keyMap{keys: map[string]cache.Key{}} }
 
-func (rs *roundSigs) get(id string) (cache.Key, bool) {
-	rs.mu.Lock()
-	defer rs.mu.Unlock()
-	k, ok := rs.sigs[id]
+func (m *keyMap) get(id string) (cache.Key, bool) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	k, ok := m.keys[id]
 	return k, ok
 }
 
-func (rs *roundSigs) set(id string, k cache.Key) {
-	rs.mu.Lock()
-	rs.sigs[id] = k
-	rs.mu.Unlock()
+func (m *keyMap) set(id string, k cache.Key) {
+	m.mu.Lock()
+	m.keys[id] = k
+	m.mu.Unlock()
 }
+
+// roundSigs are the facts signatures of one round's packages: a package's is set once its
+// analysis in the round is done or its entry read. A package missing has none (its
+// analysis failed, or gave what cannot be stored): its importers' entries cannot be keyed.
+type roundSigs = keyMap
+
+func newRoundSigs() *roundSigs { return newKeyMap() }
 
 // signedByTypes reports whether a package's types signature is the hash of its declarations:
 // a package with a file that can change, which the analysis does not skip (a skipped
@@ -71,10 +76,7 @@ func (st *pkgStore) signedByTypes(p *packages.Package) bool {
 // typeKey is a package's types key; ok is false when an import's types signature is not
 // known (its analysis failed).
 func (st *pkgStore) typeKey(p *packages.Package) (cache.Key, bool) {
-	st.mu.Lock()
-	k, ok := st.typeKeys[p.ID]
-	st.mu.Unlock()
-	if ok {
+	if k, ok := st.typeKeys.get(p.ID); ok {
 		return k, true
 	}
 	own, ok := st.own[p.ID]
@@ -86,38 +88,23 @@ func (st *pkgStore) typeKey(p *packages.Package) (cache.Key, bool) {
 	h.Key("tool", st.tool)
 	h.Key("own", own)
 	for _, path := range importPaths(p) {
-		sig, ok := st.typeSig(p.Imports[path].ID)
+		sig, ok := st.typeSigs.get(p.Imports[path].ID)
 		if !ok {
 			return cache.Key{}, false
 		}
 		h.String("import", path)
 		h.Key("types", sig)
 	}
-	k = h.Sum()
-	st.mu.Lock()
-	st.typeKeys[p.ID] = k
-	st.mu.Unlock()
+	k := h.Sum()
+	st.typeKeys.set(p.ID, k)
 	return k, true
-}
-
-func (st *pkgStore) typeSig(id string) (cache.Key, bool) {
-	st.mu.Lock()
-	defer st.mu.Unlock()
-	k, ok := st.typeSigs[id]
-	return k, ok
-}
-
-func (st *pkgStore) setTypeSig(id string, k cache.Key) {
-	st.mu.Lock()
-	st.typeSigs[id] = k
-	st.mu.Unlock()
 }
 
 // signTypes computes the types signature of a package just analysed (meta is its
 // metadata), once a run. ok is false for a package with errors or an import without a
 // signature.
 func (st *pkgStore) signTypes(pkg, meta *packages.Package) (cache.Key, bool) {
-	if sig, ok := st.typeSig(pkg.ID); ok {
+	if sig, ok := st.typeSigs.get(pkg.ID); ok {
 		return sig, true
 	}
 	if pkg.IllTyped || len(pkg.Errors) > 0 {
@@ -130,7 +117,7 @@ func (st *pkgStore) signTypes(pkg, meta *packages.Package) (cache.Key, bool) {
 	if st.signedByTypes(meta) {
 		sig = apiSignature(pkg.Fset, pkg.Types)
 	}
-	st.setTypeSig(pkg.ID, sig)
+	st.typeSigs.set(pkg.ID, sig)
 	return sig, true
 }
 
@@ -205,7 +192,7 @@ func apiSignature(fset *token.FileSet, pkg *types.Package) cache.Key {
 // storedTypeSig is the types signature of a package whose entry was read: the entry's for
 // a package signed by its types (ok is false when the entry has none), else its types key.
 func (st *pkgStore) storedTypeSig(p *packages.Package, e *pkgEntry) (cache.Key, bool) {
-	if sig, ok := st.typeSig(p.ID); ok {
+	if sig, ok := st.typeSigs.get(p.ID); ok {
 		return sig, true
 	}
 	var sig cache.Key
@@ -221,7 +208,7 @@ func (st *pkgStore) storedTypeSig(p *packages.Package, e *pkgEntry) (cache.Key, 
 		}
 		sig = tk
 	}
-	st.setTypeSig(p.ID, sig)
+	st.typeSigs.set(p.ID, sig)
 	return sig, true
 }
 
@@ -277,9 +264,4 @@ func (st *pkgStore) exportKey(p *packages.Package) (cache.Key, bool) {
 	h := cache.NewHasher("export data")
 	h.Key("types", tk)
 	return h.Sum(), true
-}
-
-// isUnsafe reports whether pkg is the unsafe package, which has no export data.
-func isUnsafe(pkg *packages.Package) bool {
-	return pkg.Types == types.Unsafe || pkg.PkgPath == "unsafe"
 }
