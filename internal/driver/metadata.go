@@ -191,8 +191,9 @@ func (m *storedMeta) walk(dir string, root bool) error {
 	for _, e := range entries {
 		name, path := e.Name(), filepath.Join(dir, e.Name())
 		switch {
+		case !slices.Contains(m.Dirs[dir], name): // ignored by the go command (namesOf)
 		case e.IsDir():
-			if strings.HasPrefix(name, ".") || strings.HasPrefix(name, "_") || name == "testdata" {
+			if name == "testdata" {
 				continue
 			}
 			if err := m.walk(path, false); err != nil {
@@ -223,10 +224,17 @@ func dirNames(dir string) ([]string, error) {
 	return namesOf(entries), nil
 }
 
+// namesOf lists the names of entries the go command may read: not those it ignores
+// whatever they hold (beginning with . or _), nor editors' backup and lock files (x.go~,
+// #x.go#), which come and go while a file is edited.
 func namesOf(entries []os.DirEntry) []string {
-	names := make([]string, len(entries))
-	for i, e := range entries {
-		names[i] = e.Name()
+	names := make([]string, 0, len(entries))
+	for _, e := range entries {
+		n := e.Name()
+		if strings.HasPrefix(n, ".") || strings.HasPrefix(n, "_") || strings.HasPrefix(n, "#") || strings.HasSuffix(n, "~") {
+			continue
+		}
+		names = append(names, n)
 	}
 	return names
 }

@@ -60,6 +60,10 @@ func TestMetadataReuse(t *testing.T) {
 			}
 		}, false},
 		{"a package added", nil, write("extra/extra.go", "package extra\n"), false},
+		{"an editor's swap and backup files", nil, func(t *testing.T, mod string) {
+			write("store/.store.go.swp", "swap")(t, mod)
+			write("store/store.go~", "package store\n")(t, mod)
+		}, true},
 		{"go.mod", nil, appendTo("go.mod", "\n// A comment.\n"), false},
 	} {
 		t.Run(strings.ReplaceAll(c.name, " ", "_"), func(t *testing.T) {
