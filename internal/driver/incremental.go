@@ -31,12 +31,12 @@ const maxChangedShare = 4
 // few packages changed. Round by round, in waves: every package whose imports are signed
 // (signature.go) looks up its entry; those without one are parsed and type-checked
 // against their dependencies' export data and analysed, which signs them, and their
-// importers look theirs up in the next wave. An edit that leaves a package's types and
-// facts as they were therefore stops at that package. ok is false when the run must be a
+// importers look theirs up in the next wave. An edit that leaves a package's declarations
+// and facts as they were therefore stops at that package. ok is false when the run must be a
 // full one: too many packages changed, a package has errors or uses cgo, export data is
-// missing, or a stored package's facts name an object its export data does not hold. A
-// package whose types were read from export data and that needs analysing in a later round
-// (its view changed with the links) makes the run start again, with that package parsed
+// missing, or a stored package's facts name an object its export data does not hold.
+// Packages whose types were read from export data and that need analysing in a later round
+// (their views changed with the links) make the run start again, with those packages parsed
 // and type-checked from source from the first round on.
 func reuseRun(cfg Config, st *pkgStore, meta []*packages.Package, named map[string]bool, start time.Time, progress *progress) (*Output, bool, error) {
 	verbose := dbg(cfg.Debug, 'v')
@@ -44,26 +44,28 @@ func reuseRun(cfg Config, st *pkgStore, meta []*packages.Package, named map[stri
 		return nil, noReuse(verbose, "full syntax asked for"), nil
 	}
 	fromSource := map[string]bool{}
-	for range maxRounds { // each start adds a package, and a round finds at most one
+	for range maxRounds { // a start goes a round further than the one before
 		out, ok, err := reuseOnce(cfg, st, meta, named, start, progress, fromSource)
 		var late lateSource
 		if !errors.As(err, &late) {
 			return out, ok, err
 		}
 		if verbose {
-			log.Printf("cache: starting again, %s parsed from the first round: %v", late.id, err)
+			log.Printf("cache: starting again, %s parsed from the first round: %v", strings.Join(late.ids, ", "), err)
 		}
-		fromSource[late.id] = true
+		for _, id := range late.ids {
+			fromSource[id] = true
+		}
 	}
 	return nil, noReuse(verbose, "packages kept needing analysis in later rounds"), nil
 }
 
-// lateSource is the error of a package that needs analysing in a later round after its
+// lateSource is the error of packages that need analysing in a later round after their
 // types were read from export data (others' types refer to them).
-type lateSource struct{ id string }
+type lateSource struct{ ids []string }
 
 func (e lateSource) Error() string {
-	return e.id + ": its types were read from export data in an earlier round"
+	return plural(len(e.ids), "package") + " to analyse whose types were read from export data in an earlier round"
 }
 
 // reuseOnce is one start of reuseRun; fromSource names the packages to parse and
@@ -243,12 +245,18 @@ func (r *reuse) analyse(p analyzer.Program, links link.Links, rs *roundSigs, dir
 		noReuse(r.verbose, "%d of %d packages changed", n, len(r.all))
 		return errNoReuse
 	}
+	var late lateSource
+	for _, q := range dirty {
+		if r.load.loaded[q.ID] && !r.load.isSourced[q.ID] {
+			late.ids = append(late.ids, q.ID)
+		}
+	}
+	if len(late.ids) > 0 {
+		return late
+	}
 	var roots []*packages.Package
 	for _, q := range dirty {
 		if err := r.load.source(q); err != nil {
-			if _, late := err.(lateSource); late {
-				return err
-			}
 			noReuse(r.verbose, "%s: %v", q.ID, err)
 			return errNoReuse
 		}
@@ -439,7 +447,7 @@ func (l *loader) source(p *packages.Package) error {
 		return nil
 	}
 	if l.loaded[p.ID] {
-		return lateSource{p.ID}
+		return fmt.Errorf("its types were read from export data")
 	}
 	for _, path := range importPaths(p) {
 		if err := l.types(p.Imports[path]); err != nil {

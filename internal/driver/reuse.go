@@ -88,12 +88,12 @@ type pkgStore struct {
 	typeKeys *keyMap // by package ID (signature.go)
 	typeSigs *keyMap
 
-	mu       sync.Mutex
-	first    map[string]*outcome // each package's outcome in the first round, by ID (view)
-	written  map[cache.Key]bool
-	exported map[string]bool         // by package ID: its export data is stored (this run, or before)
-	read     map[cache.Key]*pkgEntry // the entries get read (nil: none there)
-	fixed    func(file string) bool  // a file of the module cache or GOROOT: it never changes
+	mu      sync.Mutex
+	first   map[string]*outcome // each package's outcome in the first round, by ID (view)
+	written map[cache.Key]bool
+	hidden  map[string][]*types.TypeName // by package ID, those its export data written this run reaches (hiddenTypes)
+	read    map[cache.Key]*pkgEntry      // the entries get read (nil: none there)
+	fixed   func(file string) bool       // a file of the module cache or GOROOT: it never changes
 	// skipped tells the packages the analysis skips whole (the trimmer's rule): their
 	// entries are empty, so they are not stored but known.
 	skipped func(p *packages.Package) bool
@@ -106,7 +106,7 @@ type pkgStore struct {
 func newPkgStore(cfg Config, base cache.Key, keys *runKeys) *pkgStore {
 	st := &pkgStore{c: cfg.Cache, base: base, tool: keys.tool, own: keys.own, factTypes: cfg.Analyzer.FactTypes, goarch: keys.in.goarch(),
 		analyzer: cfg.Analyzer, root: sourceRoot(), disabled: cfg.Disabled, first: map[string]*outcome{}, typeKeys: newKeyMap(), typeSigs: newKeyMap(), written: map[cache.Key]bool{},
-		exported: map[string]bool{}, read: map[cache.Key]*pkgEntry{}, fixed: keys.in.immutable}
+		hidden: map[string][]*types.TypeName{}, read: map[cache.Key]*pkgEntry{}, fixed: keys.in.immutable}
 	st.meta = map[string]*packages.Package{}
 	packages.Visit(keys.roots, nil, func(p *packages.Package) { st.meta[p.ID] = p })
 	st.want = func(*packages.Package) bool { return false }
@@ -316,30 +316,36 @@ func (st *pkgStore) store(k cache.Key, e *pkgEntry) {
 	}
 }
 
-// export stores a package's export data once, when a later run may read it (want, a
-// package signed by its types, or facts on its objects, which a later run decodes against
-// it: in any round) and no earlier run stored it whole. It is a function of the package's
-// types alone (exportData), so its key is their key. meta is its metadata.
+// export stores a package's export data once a run (again when a later round's facts
+// reach more hidden types), when a later run may read it (want, a package signed by its
+// types, or facts on its objects, which a later run decodes against it) and no earlier run
+// stored it whole. meta is its metadata.
 func (st *pkgStore) export(pr passRecord, meta *packages.Package) {
 	pkg := pr.pkg
-	if pkg.Types == types.Unsafe || pkg.IllTyped || (!st.want(pkg) && !st.signedByTypes(meta) && len(pr.facts) == 0) {
+	signed := st.signedByTypes(meta)
+	if pkg.Types == types.Unsafe || pkg.IllTyped || (!st.want(pkg) && !signed && len(pr.facts) == 0) {
 		return
 	}
 	k, ok := st.exportKey(meta)
 	if !ok {
 		return
 	}
+	hidden := hiddenTypes(pkg.Types, pr.facts, signed)
 	st.mu.Lock()
-	done := st.exported[pkg.ID]
-	st.exported[pkg.ID] = true
-	st.mu.Unlock()
-	if done {
+	prev, again := st.hidden[pkg.ID]
+	grown := slices.ContainsFunc(hidden, func(tn *types.TypeName) bool { return !slices.Contains(prev, tn) })
+	if again && !grown {
+		st.mu.Unlock()
 		return
 	}
-	if data, ok := st.c.Get(k); ok && len(data) > 0 {
-		return // written by an earlier run, whole (Get checks the sum)
+	st.hidden[pkg.ID] = hidden
+	st.mu.Unlock()
+	if !again {
+		if data, ok := st.c.Get(k); ok && len(data) > 0 {
+			return // written by an earlier run, whole (Get checks the sum)
+		}
 	}
-	if data, err := exportData(pkg); err == nil {
+	if data, err := exportData(pkg, hidden); err == nil {
 		st.c.Put(k, data)
 	}
 }
@@ -433,16 +439,29 @@ func (st *pkgStore) decodeFacts(e *pkgEntry, pkg *types.Package) (*analyzer.Rest
 	return r, true
 }
 
-// hiddenTypes returns the package's unexported named types (but for generic ones, which a
-// variable cannot hold uninstantiated). Export data holds what the package's API reaches,
-// and such a type is often out of its reach (a store constructed by an exported New that
-// returns an interface, the custom model go-zero's generated one is embedded in); yet an
-// importer looks through every fact of its dependencies for the implementations of its
-// interfaces, and through the package's scope for the types that embed one. The export
-// data of a package is written with a second part that reaches them all (exportData): all,
-// not only those whose methods carry facts, so that the export data is the same in every
-// round of the link and every run, whatever the facts.
-func hiddenTypes(pkg *types.Package) []*types.TypeName {
+// hiddenTypes returns the package's unexported types that its export data must reach
+// besides its API: an importer looks for the implementations of its interfaces among the
+// facts on their methods, and for the types that embed one (a method an embedder promotes
+// implements an interface the embedded type alone does not: go-zero's custom models around
+// their default ones) in the package's scope. Export data holds what the API reaches, and
+// such a type is often out of its reach (a store constructed by an exported New that
+// returns an interface). The export data is written with a second part that reaches them
+// (exportData). For a package of the files that can change (all), that is every unexported
+// type but the generic ones (a variable cannot hold them uninstantiated), so that its
+// export data is the same whatever the facts of the round or run; for another (a library's
+// package, which can have a great many), the types whose methods carry facts and the
+// struct types that embed one.
+func hiddenTypes(pkg *types.Package, facts []analysis.ObjectFact, all bool) []*types.TypeName {
+	receivers := map[*types.TypeName]bool{} // the types whose methods carry facts
+	for _, f := range facts {
+		fn, ok := f.Object.(*types.Func)
+		if !ok || fn.Pkg() != pkg || fn.Signature().Recv() == nil {
+			continue
+		}
+		if n := namedOf(fn.Signature().Recv().Type()); n != nil {
+			receivers[n.Obj()] = true
+		}
+	}
 	var out []*types.TypeName
 	scope := pkg.Scope()
 	for _, name := range scope.Names() { // sorted
@@ -450,19 +469,46 @@ func hiddenTypes(pkg *types.Package) []*types.TypeName {
 		if !ok || tn.Exported() || tn.IsAlias() {
 			continue
 		}
-		if n, ok := tn.Type().(*types.Named); ok && n.TypeParams().Len() == 0 {
+		n, ok := tn.Type().(*types.Named)
+		if !ok || n.TypeParams().Len() > 0 {
+			continue
+		}
+		if all || receivers[tn] || embedsOne(n, receivers) {
 			out = append(out, tn)
 		}
 	}
 	return out
 }
 
+// embedsOne reports whether n is a struct type that embeds one of set.
+func embedsOne(n *types.Named, set map[*types.TypeName]bool) bool {
+	st, ok := n.Underlying().(*types.Struct)
+	if !ok {
+		return false
+	}
+	for f := range st.Fields() {
+		if inner := namedOf(f.Type()); f.Embedded() && inner != nil && set[inner.Obj()] {
+			return true
+		}
+	}
+	return false
+}
+
+// namedOf is the named type t is, or points to (nil if neither).
+func namedOf(t types.Type) *types.Named {
+	t = types.Unalias(t)
+	if p, ok := t.(*types.Pointer); ok {
+		t = types.Unalias(p.Elem())
+	}
+	n, _ := t.(*types.Named)
+	return n
+}
+
 // exportData writes a package's types: its export data and, when it has hidden types
 // (hiddenTypes), the export data of a package made up to reach them (a variable of each),
 // whose reading declares them in the package (gcexportdata.Read declares the objects of
 // other packages that a package's data refers to, and pkg is complete by then).
-func exportData(pkg *packages.Package) ([]byte, error) {
-	hidden := hiddenTypes(pkg.Types)
+func exportData(pkg *packages.Package, hidden []*types.TypeName) ([]byte, error) {
 	var main, reach bytes.Buffer
 	if err := gcexportdata.Write(&main, pkg.Fset, pkg.Types); err != nil {
 		return nil, err
