@@ -258,7 +258,9 @@ func (st *pkgStore) put(pr passRecord, o *outcome, p analyzer.Program, links lin
 		// Its errors are part of the run, and a reuse run reports only those of what it
 		// type-checks: it runs in full instead (reuseRun). It has no signature.
 		e.Errors = true
-		st.store(k, e)
+		if st.claim(k) {
+			st.write(k, e)
+		}
 		return
 	}
 	facts, err := st.encodeFacts(pr)
@@ -278,6 +280,9 @@ func (st *pkgStore) put(pr passRecord, o *outcome, p analyzer.Program, links lin
 	if st.skipped(pkg) && o.summary == nil && !o.handlers && len(o.jobs) == 0 && len(pr.diags) == 0 && len(facts) == 0 {
 		return // get knows it empty
 	}
+	if !st.claim(k) {
+		return
+	}
 	if len(pr.diags) > 0 || len(res.Handlers)+len(res.Findings)+len(res.Directives) > 0 {
 		e.Output = convertPackage(pkg, pr.diags, res, st.root, st.disabled)
 	}
@@ -285,7 +290,7 @@ func (st *pkgStore) put(pr passRecord, o *outcome, p analyzer.Program, links lin
 	if st.signedByTypes(meta) {
 		e.Types = typeSig[:]
 	}
-	st.store(k, e)
+	st.write(k, e)
 }
 
 // setFirst keeps a package's outcome in the first round (view reads it in later rounds).
@@ -302,15 +307,17 @@ func (st *pkgStore) firstOf(id string) *outcome {
 	return st.first[id]
 }
 
-// store writes an entry once a run: a later round of the same view writes the same.
-func (st *pkgStore) store(k cache.Key, e *pkgEntry) {
+// claim reports whether the entry of key k is yet to be written this run: a later round of
+// the same view would write the same.
+func (st *pkgStore) claim(k cache.Key) bool {
 	st.mu.Lock()
+	defer st.mu.Unlock()
 	done := st.written[k]
 	st.written[k] = true
-	st.mu.Unlock()
-	if done {
-		return
-	}
+	return !done
+}
+
+func (st *pkgStore) write(k cache.Key, e *pkgEntry) {
 	if data, err := json.Marshal(e); err == nil {
 		st.c.Put(k, data)
 	}

@@ -466,10 +466,12 @@ func loadRegistrations(f *File, lib *Library, c *checker) {
 	}
 }
 
-// compileRegistrations fills in a registration's default framework, in the Library itself.
+// compileRegistrations indexes a library's registrations with their default framework
+// filled in, in the index's own copy: the Library is every compile's (the built-in ones are
+// shared by every analyzer of the process, which may compile at once).
 func compileRegistrations(ix *Index, lib *Library) {
-	for i := range lib.Registrations {
-		r := &lib.Registrations[i]
+	for _, reg := range lib.Registrations {
+		r := &reg
 		// A library whose registrations are modelled is described by its model: its
 		// internals (Temporal's activity machinery) are not the user's effects.
 		ix.packages[Normalize(PackageOf(r.Func))] = true
