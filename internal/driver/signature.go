@@ -87,13 +87,8 @@ func (st *pkgStore) typeKey(p *packages.Package) (cache.Key, bool) {
 	h.String("format", entryFormat)
 	h.Key("tool", st.tool)
 	h.Key("own", own)
-	for _, path := range importPaths(p) {
-		sig, ok := st.typeSigs.get(p.Imports[path].ID)
-		if !ok {
-			return cache.Key{}, false
-		}
-		h.String("import", path)
-		h.Key("types", sig)
+	if !hashImports(h, p, "types", st.typeSigs) {
+		return cache.Key{}, false
 	}
 	k := h.Sum()
 	st.typeKeys.set(p.ID, k)
@@ -222,13 +217,8 @@ func factSig(p *packages.Package, typeSig cache.Key, facts []storedFact, rs *rou
 		h.String("kind", strconv.FormatBool(f.OfPkg)+" "+strconv.Itoa(f.Type))
 		h.Bytes("data", f.Data)
 	}
-	for _, path := range importPaths(p) {
-		sig, ok := rs.get(p.Imports[path].ID)
-		if !ok {
-			return cache.Key{}, false
-		}
-		h.String("import", path)
-		h.Key("facts", sig)
+	if !hashImports(h, p, "facts", rs) {
+		return cache.Key{}, false
 	}
 	return h.Sum(), true
 }
@@ -243,16 +233,25 @@ func (st *pkgStore) entryKey(p *packages.Package, rs *roundSigs, view cache.Key)
 	h := cache.NewHasher("package view")
 	h.Key("base", st.base)
 	h.Key("own", own)
-	for _, path := range importPaths(p) {
-		sig, ok := rs.get(p.Imports[path].ID)
-		if !ok {
-			return cache.Key{}, false
-		}
-		h.String("import", path)
-		h.Key("facts", sig)
+	if !hashImports(h, p, "facts", rs) {
+		return cache.Key{}, false
 	}
 	h.Key("view", view)
 	return h.Sum(), true
+}
+
+// hashImports adds the signature in sigs of each of p's imports, in the order of their
+// paths; false when one has none.
+func hashImports(h *cache.Hasher, p *packages.Package, what string, sigs *keyMap) bool {
+	for _, path := range importPaths(p) {
+		sig, ok := sigs.get(p.Imports[path].ID)
+		if !ok {
+			return false
+		}
+		h.String("import", path)
+		h.Key(what, sig)
+	}
+	return true
 }
 
 // exportKey is the key of a package's export data; ok as for typeKey.
