@@ -11,9 +11,10 @@
 # analysis and export data), warm (the cache the cold run filled, nothing changed: against
 # staticcheck's warm run on its own filled cache) and after one edit of a handler file, on
 # the same cache, of two kinds: a line added to the handler's body (one-change: the
-# package's declarations stay where they were, so what imports it is answered from the
-# cache) and a line added above its declarations (moved: every declaration moves, so what
-# imports the package is analysed again too).
+# package's declarations stay where they were, but the effect's call below the line moves,
+# and with it the facts that name its line) and a line added above its declarations (moved:
+# every declaration moves too). Both analyse the package and what imports it again; an edit
+# that moves no line the facts name would stop at the package (internal/driver: TestReuseStopsWhereNothingImportersReadChanged).
 #
 #   bench/bench.sh            # from the repository root or bench/
 #   RUNS=5 bench/bench.sh

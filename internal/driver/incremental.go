@@ -44,7 +44,7 @@ func reuseRun(cfg Config, st *pkgStore, meta []*packages.Package, named map[stri
 		return nil, noReuse(verbose, "full syntax asked for"), nil
 	}
 	fromSource := map[string]bool{}
-	for range maxRounds { // a start goes a round further than the one before
+	for range maxRounds { // each start parses from source what the one before found late
 		out, ok, err := reuseOnce(cfg, st, meta, named, start, progress, fromSource)
 		var late lateSource
 		if !errors.As(err, &late) {

@@ -136,7 +136,7 @@ func cachedMetadata(c *cache.Cache, k cache.Key, in *keyInputs) ([]*packages.Pac
 // checked later (see above).
 func storeMetadata(c *cache.Cache, k cache.Key, dir string, roots []*packages.Package, in *keyInputs) {
 	m := storedMeta{Dirs: map[string][]string{}, Files: map[string]goFile{}, Generated: map[string]string{}}
-	if err := m.walk(dir, true); err != nil {
+	if err := m.walk(dir, true, in); err != nil {
 		return
 	}
 	ok := true
@@ -176,8 +176,8 @@ func storeMetadata(c *cache.Cache, k cache.Key, dir string, roots []*packages.Pa
 
 // walk records the names in dir and in the directories below it that go list's ./...
 // reads (not those beginning with . or _, not testdata, not another module's), and what
-// their Go files are.
-func (m *storedMeta) walk(dir string, root bool) error {
+// their Go files are; their content hashes go to in too (the keys need them).
+func (m *storedMeta) walk(dir string, root bool, in *keyInputs) error {
 	if !root {
 		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
 			return nil // another module
@@ -196,7 +196,7 @@ func (m *storedMeta) walk(dir string, root bool) error {
 			if name == "testdata" {
 				continue
 			}
-			if err := m.walk(path, false); err != nil {
+			if err := m.walk(path, false, in); err != nil {
 				return err
 			}
 		case strings.HasSuffix(name, ".go"):
@@ -210,6 +210,7 @@ func (m *storedMeta) walk(dir string, root bool) error {
 				f.Header = f.Content
 			}
 			m.Files[path] = f
+			in.setFileHash(path, sum)
 		}
 	}
 	return nil
