@@ -10,23 +10,54 @@
 #                            module on its memory store (no services); under 2 minutes on
 #                            2 cores with warm caches
 #
+# Every step runs, whatever the ones before it gave: a failure is recorded, the run goes on,
+# and the end lists every step that failed (exit 1) so that one run tells everything. Every
+# go test has an explicit -timeout with room for a loaded 2-core machine (go test's default,
+# 10 minutes, is a deadline a busy CI runner can hit with nothing wrong).
+#
 # The services the full run starts (PostgreSQL, Redis) are stopped when it ends, unless they
 # were already running or KEEP_SERVICES=1; stop them by hand with scripts/services.sh stop.
-set -euo pipefail
+set -uo pipefail
 cd "$(dirname "$0")/.."
 
 step() { printf '\n== %s\n' "$*" >&2; }
 start=$SECONDS
-done_msg() { step "all tests passed ($(( SECONDS - start ))s)"; }
+failed=()
+
+# run NAME CMD...: runs one step (a shell command string, in a subshell that stops at its
+# first failing command) and records it when it fails.
+run() {
+  local name=$1; shift
+  step "$name"
+  local t=$SECONDS
+  if bash -euo pipefail -c "$*"; then
+    printf '   ok: %s (%ds)\n' "$name" $(( SECONDS - t )) >&2
+  else
+    printf '   FAILED: %s (%ds)\n' "$name" $(( SECONDS - t )) >&2
+    failed+=("$name")
+  fi
+}
+
+# finish reports the run's outcome: every failed step, or that all passed.
+finish() {
+  if [ ${#failed[@]} -gt 0 ]; then
+    step "${#failed[@]} step(s) failed ($(( SECONDS - start ))s):"
+    printf '   - %s\n' "${failed[@]}" >&2
+    exit 1
+  fi
+  step "all tests passed ($(( SECONDS - start ))s)"
+}
+
+# A test binary's deadline: far above what any package takes on a loaded machine, so that
+# only a hang reaches it.
+T=${TEST_TIMEOUT:-30m}
 
 case "${1:-full}" in
   quick)
-    step "root module: vet and tests (-short)"
-    go vet ./...
-    go test -short ./...
-    step "idempotency module: tests on the memory store (no services)"
-    (cd idempotency && go vet ./... && env -u CI -u IDEMPOTENCY_TEST_POSTGRES_DSN -u IDEMPOTENCY_TEST_REDIS_ADDR go test ./...)
-    done_msg
+    run "root module: vet and tests (-short)" "go vet ./... && go test -timeout $T -short ./..."
+    run "idempotency module: tests on the memory store (no services)" \
+      "cd idempotency && go vet ./... && env -u CI -u IDEMPOTENCY_TEST_POSTGRES_DSN -u IDEMPOTENCY_TEST_REDIS_ADDR go test -timeout $T ./..."
+    finish
     exit 0
     ;;
   full) ;;
@@ -48,48 +79,46 @@ if scripts/services.sh status 2>/dev/null || [ "${KEEP_SERVICES:-}" = 1 ]; then
 else
   trap 'scripts/services.sh stop' EXIT
 fi
-eval "$(scripts/services.sh)"
+if exports=$(scripts/services.sh); then
+  eval "$exports"
+else
+  failed+=("services (PostgreSQL, Redis): the runtime module's store tests ran without them")
+fi
 
-step "root module: vet and tests"
-go vet ./...
-go test ./...
+run "root module: vet and tests" "go vet ./... && go test -timeout $T ./..."
 
 # Fuzz targets run a bounded number of inputs, not a duration: a duration ends with a
 # deadline the fuzzing coordinator can miss on a loaded machine ("context deadline
 # exceeded"), which would fail CI for nothing found.
-step "fuzz: SQL statement classifier (bounded)"
-go test -run='^$' -fuzz=FuzzClassify -fuzztime="${FUZZTIME:-500000x}" ./internal/sqlstmt
+run "fuzz: SQL statement classifier (bounded)" \
+  "go test -timeout $T -run='^\$' -fuzz=FuzzClassify -fuzztime=${FUZZTIME:-500000x} ./internal/sqlstmt"
+run "fuzz: model file loader (bounded)" \
+  "go test -timeout $T -run='^\$' -fuzz=FuzzParse -fuzztime=${FUZZTIME:-50000x} ./internal/model"
+run "fuzz: directive parser (bounded)" \
+  "go test -timeout $T -run='^\$' -fuzz=FuzzParse -fuzztime=${FUZZTIME:-1000000x} ./internal/directive"
+run "fuzz: fact decoder (bounded)" \
+  "go test -timeout $T -run='^\$' -fuzz=FuzzFactDecode -fuzztime=${FUZZTIME:-300000x} ./internal/effect"
 
-step "fuzz: model file loader (bounded)"
-go test -run='^$' -fuzz=FuzzParse -fuzztime="${FUZZTIME:-50000x}" ./internal/model
+run "idempotency module: tests under the race detector" \
+  "cd idempotency && go vet ./... && go test -timeout $T -race ./..."
 
-step "fuzz: directive parser (bounded)"
-go test -run='^$' -fuzz=FuzzParse -fuzztime="${FUZZTIME:-1000000x}" ./internal/directive
+# -count=1: the stubs it reads are outside its module, beyond the test cache.
+run "apicheck: stubs and models against the real libraries" "cd apicheck && go test -timeout $T -count=1 ./..."
 
-step "fuzz: fact decoder (bounded)"
-go test -run='^$' -fuzz=FuzzFactDecode -fuzztime="${FUZZTIME:-300000x}" ./internal/effect
+run "examples: build and vet" "cd examples && go build ./... && go vet ./..."
 
-step "idempotency module: tests under the race detector"
-(cd idempotency && go vet ./... && go test -race ./...)
+run "integration: SARIF and JSON output against their schemas" \
+  "cd integration/sarif && go vet ./... && go test -timeout $T ./..."
 
-step "apicheck: stubs and models against the real libraries"
-(cd apicheck && go test -count=1 ./...)  # -count=1: the stubs it reads are outside its module, beyond the test cache
+run "integration: handler inventory in headless Chromium" \
+  "command -v chromium >/dev/null || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends chromium fonts-dejavu-core >/dev/null; }
+   cd integration/report && go vet ./... && REPORT_SCREENSHOT=\"\${TMPDIR:-/tmp}/idemlint-report.png\" go test -timeout $T ./..."
 
-step "examples: build and vet"
-(cd examples && go build ./... && go vet ./...)
+run "golangci-lint plugin, go vet, VS Code and Neovim command lines (integration/golangci)" \
+  "cd integration/golangci && go vet ./... && go test -timeout 45m ./..."
 
-step "integration: SARIF and JSON output against their schemas"
-(cd integration/sarif && go vet ./... && go test ./...)
-
-step "integration: handler inventory in headless Chromium"
-command -v chromium >/dev/null || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends chromium fonts-dejavu-core >/dev/null; }
-(cd integration/report && go vet ./... && REPORT_SCREENSHOT="${TMPDIR:-/tmp}/idemlint-report.png" go test ./...)
-
-step "golangci-lint plugin, go vet, VS Code and Neovim command lines (integration/golangci)"
-(cd integration/golangci && go vet ./... && go test -timeout 30m ./...)
-
-step "gopls with idemlint over LSP (integration/gopls)"
-(cd integration/gopls && go vet ./... && go test -timeout 30m ./...)
+run "gopls with idemlint over LSP (integration/gopls)" \
+  "cd integration/gopls && go vet ./... && go test -timeout 45m ./..."
 
 wait "$prefetch" || true
-done_msg
+finish
