@@ -14,10 +14,8 @@ import (
 	"golang.org/x/tools/go/analysis"
 
 	"github.com/chokaq/idemlint/internal/callgraph"
-	"github.com/chokaq/idemlint/internal/checklist"
 	"github.com/chokaq/idemlint/internal/checks"
-	"github.com/chokaq/idemlint/internal/checks/decisions"
-	"github.com/chokaq/idemlint/internal/checks/directives"
+	"github.com/chokaq/idemlint/internal/checks/all"
 	"github.com/chokaq/idemlint/internal/checks/ttl"
 	"github.com/chokaq/idemlint/internal/defuse"
 	"github.com/chokaq/idemlint/internal/directive"
@@ -109,7 +107,18 @@ func splitList(s string) []string {
 
 // Result lists what the pass found, for drivers that report more than diagnostics (the
 // handler inventory) and for tests.
-type Result = report.Result
+type Result struct {
+	Handlers   []*Handler
+	Directives []*directive.Directive // every //idemlint: directive in the package, with Used set
+	Findings   []*Finding             // one per effect diagnostic reported, in report order
+	// Program summarises the package for a program-wide link; nil unless the analyzer was
+	// made for one (ForProgram).
+	Program *callgraph.Summary
+	// Jobs are the retry settings the package gives jobs (program-wide link only): the
+	// driver hands every package's to the next round, where a job runs at most once only
+	// if every insert in the program says so.
+	Jobs []frameworks.JobRetry
+}
 
 // Finding is one reported effect diagnostic in structured form.
 type Finding = report.Finding
@@ -231,14 +240,9 @@ func analyse(pass *analysis.Pass, index *model.Index, dirs map[*token.File]*dire
 	}
 	timed := func() []frameworks.JobRetry { _, v := jobs(); return v }
 
-	in := report.Input{Fset: pass.Fset, Pkg: pass.Pkg, Files: pass.Files, Judge: judge, Report: pass.Report}
-	if _, middleware := frameworks.Imports(pass.Pkg); middleware && cfg.Required[checklist.TTL] {
-		if js := timed(); len(js) > 0 {
-			in.Retentions = ttl.Retentions(defs, pass.Files, js)
-		}
-	}
-	hs, remote := handlers.Find(hin)
-	for _, h := range hs {
+	found := handlers.Find(hin)
+	for i := range found.Handlers {
+		h := &found.Handlers[i]
 		if len(h.Effects) > 0 {
 			if fw, job := frameworks.JobOf(defs, h.RegCall, h.Sig); fw != "" {
 				h.AtMostOnce = frameworks.AtMostOnce(allJobs(), fw, job)
@@ -247,33 +251,44 @@ func analyse(pass *analysis.Pass, index *model.Index, dirs map[*token.File]*dire
 				h.AtMostOnce = frameworks.Synchronous(h.Sig, index)
 			}
 		}
-		hv := report.HandlerVerdicts{Handler: h, Effects: h.Effects.Known()}
-		hv.Unresolved = g.Unresolved(h.Node) // for a driver that sees the whole program to judge
-		hv.Decisions = decisions.Judge(h, hv.Effects, pass.TypesInfo, cfg)
-		hv.Decisions.AddOthers(h, func(k effect.Kind) []callgraph.Reached { return g.Reach(h.Node, k) })
-		if d := decisions.Declared(h); d != nil && d.TTL > 0 && cfg.Required[checklist.TTL] {
-			hv.TTL = ttl.Declared(h, d.TTL, defs, timed())
-		}
-		in.Handlers = append(in.Handlers, hv)
 	}
-	for _, r := range remote {
-		rv := report.RemoteVerdicts{Remote: r}
-		if f := g.Fact(r.Fn); f != nil {
-			rv.Effects = f.Effects.Known()
-		}
-		rv.Findings = decisions.Remote(rv.Effects, cfg)
-		in.Remote = append(in.Remote, rv)
+	_, middleware := frameworks.Imports(pass.Pkg)
+	cin := &checks.Input{
+		Fset: pass.Fset, Pkg: pass.Pkg, Info: pass.TypesInfo, Files: pass.Files, Defs: defs,
+		Directives: fileDirs, ReadFile: pass.ReadFile,
+		Handlers: found.Handlers, Remote: found.Remote,
+		Config: cfg, Middleware: middleware, Jobs: timed, Unstable: judge.Unstable,
+		Used: map[*directive.Directive]bool{},
 	}
-	// Last: the checks above mark the directives they use.
-	in.Directives = directives.Check(directives.Input{Fset: pass.Fset, Files: pass.Files, Directives: fileDirs, Nodes: g.Nodes, ReadFile: pass.ReadFile})
-	handlersFound, findings := report.Emit(in)
-	var all []*directive.Directive
+	// The directives each stage used, marked here and nowhere else: the directives check
+	// reads them, and the Result carries them (Directive.Used) for the inventory.
+	use := func(ds []*directive.Directive) {
+		for _, d := range ds {
+			cin.Used[d] = true
+		}
+	}
+	use(g.Used())
+	use(found.Used)
+	var verdicts []checks.Verdict
+	for _, c := range all.Checks {
+		if cfg.Off[c.Name] {
+			continue
+		}
+		out := c.Run(cin)
+		verdicts = append(verdicts, out.Verdicts...)
+		use(out.Used)
+	}
+	handlersFound, findings := report.Emit(report.Input{Handlers: found.Handlers, Remote: found.Remote, Verdicts: verdicts, Report: pass.Report})
+	var every []*directive.Directive
 	for _, f := range pass.Files {
 		if df := fileDirs(f); df != nil {
-			all = append(all, df.All...)
+			every = append(every, df.All...)
 		}
 	}
-	return &Result{Handlers: handlersFound, Directives: all, Findings: findings, Jobs: own}, g, hin.Wrappers
+	for _, d := range every {
+		d.Used = cin.Used[d]
+	}
+	return &Result{Handlers: handlersFound, Directives: every, Findings: findings, Jobs: own}, g, hin.Wrappers
 }
 
 // retries exports the package's retry settings (only packages that import asynq or River

@@ -84,6 +84,9 @@ type Graph struct {
 	// the first call of one (slotStores); slotCache their resolved values.
 	slots     map[slotKey][]ast.Expr
 	slotCache map[slotKey][]funcValue
+	// used are the directives that silenced a finding (use), in first-use order.
+	used    []*directive.Directive
+	usedSet map[*directive.Directive]bool
 	// helpers caches returnsReceive: the framework of the receive each function of the
 	// package returns the result of ("" for none).
 	helpers map[*Node]string

@@ -65,7 +65,7 @@ func (r *reacher) of(n *Node) ([]Reached, bool) {
 	r.budget--
 	r.active[n] = true
 	defer delete(r.active, n)
-	if n.Barrier != nil || ignored(n.Ignores, effect.Effect{Kind: r.kind}, false) {
+	if n.Barrier != nil || silencer(n.Ignores, effect.Effect{Kind: r.kind}) != nil {
 		r.memo[n] = nil
 		return nil, true
 	}
@@ -79,7 +79,7 @@ func (r *reacher) of(n *Node) ([]Reached, bool) {
 		in, ok := r.site(s)
 		complete = complete && ok
 		for _, x := range in {
-			if ignored(n.File.IgnoresAt(s.line), x.Effect, false) {
+			if silencer(n.File.IgnoresAt(s.line), x.Effect) != nil {
 				continue
 			}
 			e, keep := r.g.through(n, s, x.Effect)

@@ -26,7 +26,7 @@ func (g *Graph) Solve() {
 	}
 }
 
-// evaluate recomputes n's effects from its sites. With record set it marks the directives
+// evaluate recomputes n's effects from its sites. With record set it notes the directives
 // that silenced something, which is only meaningful once the effects are final.
 func (g *Graph) evaluate(n *Node, record bool) bool {
 	g.visit(n)
@@ -52,7 +52,7 @@ func (g *Graph) evaluate(n *Node, record bool) bool {
 			completes = completes || s.fact.CompletesInTx
 		}
 		for _, e := range in {
-			if ignored(n.File.IgnoresAt(s.line), e, record) {
+			if g.ignored(n.File.IgnoresAt(s.line), e, record) {
 				continue
 			}
 			e, keep := g.through(n, s, e)
@@ -67,11 +67,11 @@ func (g *Graph) evaluate(n *Node, record bool) bool {
 		for _, e := range raw {
 			if n.Barrier != nil {
 				if record && e.State != effect.Protected {
-					n.Barrier.Used = true
+					g.use(n.Barrier)
 				}
 				continue
 			}
-			if ignored(n.Ignores, e, record) {
+			if g.ignored(n.Ignores, e, record) {
 				continue
 			}
 			effects = append(effects, e)
@@ -119,19 +119,41 @@ func (g *Graph) through(n *Node, s *Site, e effect.Effect) (effect.Effect, bool)
 	return e, true
 }
 
-// ignored reports whether one of ds silences e; with record, it marks the directive used
+// ignored reports whether one of ds silences e; with record, it notes the directive used
 // when e is a finding (a protected effect needs no silencing).
-func ignored(ds []*directive.Directive, e effect.Effect, record bool) bool {
+func (g *Graph) ignored(ds []*directive.Directive, e effect.Effect, record bool) bool {
+	d := silencer(ds, e)
+	if d != nil && record && e.State != effect.Protected {
+		g.use(d)
+	}
+	return d != nil
+}
+
+// silencer returns the first of ds that silences e, or nil.
+func silencer(ds []*directive.Directive, e effect.Effect) *directive.Directive {
 	for _, d := range ds {
 		if d.Names(string(e.Kind)) {
-			if record && e.State != effect.Protected {
-				d.Used = true
-			}
-			return true
+			return d
 		}
 	}
-	return false
+	return nil
 }
+
+// use notes that directive d silenced a finding.
+func (g *Graph) use(d *directive.Directive) {
+	if !g.usedSet[d] {
+		if g.usedSet == nil {
+			g.usedSet = map[*directive.Directive]bool{}
+		}
+		g.usedSet[d] = true
+		g.used = append(g.used, d)
+	}
+}
+
+// Used returns the directives (//idemlint:ignore, //idemlint:idempotent) that silenced a
+// finding so far: in Solve, and in the nodes made after it for handlers (Region,
+// Dispatched), in the order they were first used.
+func (g *Graph) Used() []*directive.Directive { return g.used }
 
 // FuncFact is a function of the package with its solved effects.
 type FuncFact struct {

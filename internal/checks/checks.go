@@ -1,51 +1,112 @@
-// Package checks holds the verdicts the checks return and the report stage turns into
-// diagnostics: a Finding is a handler's effect that leaves checklist decisions open (or
-// contradicts a declaration), a Problem any other diagnostic (a retention shorter than the
-// retry horizon, a directive that silences nothing). Each check is a package below this one:
-// decisions, ttl, directives. Checks compute; they never report.
+// Package checks is the contract between the checks and the stages around them. A check is
+// a package below this one with a Check value: its name, its documentation, and a Run
+// function that reads a typed Input (the package, its handlers as plain values, what the
+// configuration requires) and returns Verdicts: diagnostics with their related information
+// and fixes, the effect findings among them carrying the handler and effect they are about.
+// Checks compute; they never report: package report turns any verdict into a diagnostic and
+// the structured findings drivers write, with no code of its own per check. The list of
+// checks, in the order they run, is package all.
 package checks
 
 import (
+	"go/ast"
 	"go/token"
+	"go/types"
 
 	"golang.org/x/tools/go/analysis"
 
 	"github.com/chokaq/idemlint/internal/checklist"
+	"github.com/chokaq/idemlint/internal/defuse"
+	"github.com/chokaq/idemlint/internal/directive"
 	"github.com/chokaq/idemlint/internal/effect"
+	"github.com/chokaq/idemlint/internal/frameworks"
+	"github.com/chokaq/idemlint/internal/handlers"
 	"github.com/chokaq/idemlint/internal/rules"
 )
 
-// Finding is what a handler's effect of one kind leaves open: the checklist decisions
-// missing, or a declaration the code contradicts.
-type Finding struct {
-	Effect        effect.Effect
-	Missing       []checklist.Decision
-	Contradiction string // set when a //idemlint:decisions declaration does not hold
-	Synthetic     bool   // no effect carries it (ttl of a middleware): reported at the handler
-	// Others are the handler's other sinks of the same kind that are not safe to repeat,
-	// sorted by position: the finding reports the worst one and names these.
-	Others []Other
+// Check is one check.
+type Check struct {
+	// Name is how the configuration names it (-disable=ttl) and docs/checks.md's
+	// "Checks" table lists it.
+	Name string
+	// Doc says in a sentence what it reports; docs/checks.md carries the same text.
+	Doc string
+	// Categories are the categories of its verdicts.
+	Categories []rules.Category
+	// Run returns its verdicts on the package, in the order they are reported.
+	Run func(*Input) Output
 }
 
-// Other is a further sink of a finding's kind that the handler reaches.
-type Other struct {
-	Effect effect.Effect // as the handler sees it: the chain from the handler to the sink
-	Pos    token.Pos     // the sink call, or the call of another package's function that reaches it
+// Input is what a check reads.
+type Input struct {
+	Fset  *token.FileSet
+	Pkg   *types.Package
+	Info  *types.Info
+	Files []*ast.File
+	Defs  *defuse.Index
+	// Directives returns the parsed directives of a file (nil: none).
+	Directives func(*ast.File) *directive.File
+	// ReadFile reads a source file, for fixes that edit whole lines (nil: none).
+	ReadFile func(string) ([]byte, error)
+
+	// Handlers are the package's handlers; Remote the functions of other packages
+	// registered here as handlers. A Finding names one by its index in Handlers, then
+	// Remote (Handlers[i] is i, Remote[j] is len(Handlers)+j).
+	Handlers []handlers.Handler
+	Remote   []handlers.Remote
+
+	Config Config
+	// Middleware: the package imports idemlint's runtime middleware, whose retentions the
+	// ttl check reads.
+	Middleware bool
+	// Jobs returns the retry settings in view whose retry horizons are known (none when
+	// the package sets its own retry schedule); read on first use, since most packages
+	// need none.
+	Jobs func() []frameworks.JobRetry
+	// Unstable reports whether a variable's value changes on every run (random, from the
+	// clock): such a value is no idempotency key, and a fix never offers it as one.
+	Unstable func(*types.Var) bool
+	// Used holds the directives that silenced or declared something so far: in the stages
+	// before the checks (solving, finding handlers) and in the checks before this one.
+	Used map[*directive.Directive]bool
 }
 
-// Problem is a diagnostic that is not an effect finding.
-type Problem struct {
+// Output is what a check returns.
+type Output struct {
+	Verdicts []Verdict
+	// Used are the directives the check's verdicts took into account (a declaration that
+	// answered a decision): the checks after it see them in Input.Used.
+	Used []*directive.Directive
+}
+
+// Verdict is one diagnostic a check asks for.
+type Verdict struct {
 	Pos      token.Pos
 	Category rules.Category
 	Message  string
+	Related  []analysis.RelatedInformation
 	Fixes    []analysis.SuggestedFix
+	// Finding is set on an effect finding: what drivers record of it beside the
+	// diagnostic (the handler, the effect, the decisions missing).
+	Finding *Finding
 }
 
-// Config is what the configuration says about reporting: the kinds not to report and the
-// decisions to require.
+// Finding is the structured part of an effect finding.
+type Finding struct {
+	// Handler is the index of the handler it is reported for, in Input.Handlers then
+	// Input.Remote.
+	Handler int
+	Effect  effect.Effect // as reported: for a wrapped handler, Detail and State say so
+	Missing []checklist.Decision
+}
+
+// Config is what the configuration says about reporting: the kinds not to report, the
+// decisions to require and the checks not to run.
 type Config struct {
 	Disabled map[effect.Kind]bool
 	Required checklist.Set // nil: every decision
+	// Off holds the names of the checks not to run.
+	Off map[string]bool
 }
 
 // Missing names the checklist decisions a reported effect in state s leaves open.
@@ -64,3 +125,11 @@ func Missing(s effect.State) []checklist.Decision {
 // External reports whether an effect lands outside the handler's own database, where the
 // runtime middleware's completion marker cannot be committed together with it.
 func External(k effect.Kind) bool { return k != effect.SQLWrite }
+
+// Declared returns the handler's well-formed //idemlint:decisions declaration, or nil.
+func Declared(h handlers.Handler) *directive.Decisions {
+	if h.Decisions != nil && h.Decisions.Err == "" {
+		return h.Decisions.Decisions
+	}
+	return nil
+}

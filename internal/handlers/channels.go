@@ -34,8 +34,8 @@ type recvSite struct {
 
 // channelReceives returns a handler per receive of a delivery in n's body (not in its
 // literals, which are nodes of their own).
-func (f *finder) channelReceives(n *callgraph.Node) []Handler {
-	var out []Handler
+func (f *finder) channelReceives(n *callgraph.Node) []candidate {
+	var out []candidate
 	for _, s := range f.deliveryReceives(n) {
 		to := s.to
 		if a := f.ackEnd(s.block.List, s.from); a != token.NoPos && a < to {
@@ -47,7 +47,7 @@ func (f *finder) channelReceives(n *callgraph.Node) []Handler {
 			// forwards deliveries to workers over a channel: the handlers are elsewhere.
 			continue
 		}
-		out = append(out, Handler{Node: region, Framework: s.rc.Framework})
+		out = append(out, candidate{Node: region, Framework: s.rc.Framework})
 	}
 	return out
 }

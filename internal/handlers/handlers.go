@@ -12,11 +12,14 @@ import (
 
 	"github.com/chokaq/idemlint/internal/callgraph"
 	"github.com/chokaq/idemlint/internal/defuse"
+	"github.com/chokaq/idemlint/internal/directive"
+	"github.com/chokaq/idemlint/internal/effect"
 	"github.com/chokaq/idemlint/internal/model"
 )
 
-// Handler is a node the package's frameworks (or a directive) will run as a handler.
-type Handler struct {
+// candidate is a node the package's frameworks (or a directive) will run as a handler, while
+// Find works; Find hands later stages a Handler made from it.
+type candidate struct {
 	*callgraph.Node
 	Framework string
 	Wrapped   bool // handed to idemlint's runtime middleware in this package
@@ -26,10 +29,6 @@ type Handler struct {
 	// Dedup names the in-memory deduplicating middleware of the router it is registered on
 	// (Watermill's Deduplicator), or "": its findings say that this is not enforcement.
 	Dedup string
-	// AtMostOnce says why its queue never runs its job again (every insert site in view
-	// sets River MaxAttempts 1 or asynq MaxRetry(0)), or "": its effects are then not
-	// retry duplicates. Set by the analyzer from the retry settings in view.
-	AtMostOnce string
 	// RegCall is the modelled registration in this package that hands it to its framework
 	// (the first one), for the fix that wraps it with the runtime middleware.
 	RegCall *ast.CallExpr
@@ -42,6 +41,7 @@ type Remote struct {
 	Fn        *types.Func
 	Pos       token.Pos
 	Framework string
+	Effects   effect.Set // from its fact
 }
 
 // Input is what Find reads.
@@ -93,28 +93,29 @@ type finder struct {
 //     net/http handlers of this package that reach such a function (webhooks.go);
 //   - receive loops: the code after a modelled receive call (sub.Fetch, FetchMessage), to
 //     the end of the innermost loop around it, a region of a function (loops.go);
-//   - functions marked //idemlint:handler (the directive is marked used).
+//   - functions marked //idemlint:handler (Found.Used lists the directive).
 //
 // Nothing declared in a _test.go file is a handler, nor a literal that middleware returns
 // (see factories.go), unless a directive says so.
 //
 // Handlers are reported where they are declared: the diagnostic then sits in the handler's
 // body, in the package that owns it, whichever package registers it.
-func Find(in Input) ([]Handler, []Remote) {
+func Find(in Input) Found {
 	f := &finder{pkg: in.Pkg, info: in.Info, fset: in.Fset, files: in.Files, graph: in.Graph, defs: in.Defs, models: in.Models, wrappers: in.Wrappers,
 		byPos: map[token.Pos]*callgraph.Node{}}
 	regs := f.scanRegistrations()
 	owners, moved := f.handlerCallOwners(in.TakenOver)
-	var out []Handler
+	var out []candidate
+	var used []*directive.Directive
 	for _, n := range slices.Concat(f.graph.Nodes, f.extra) {
 		if n.Marked == nil && f.notHandler(n) {
 			continue
 		}
 		out = append(out, f.receiveLoops(n)...)
-		h := Handler{Node: n, Wrapped: regs.wrapped[n], Retention: regs.retention[n]}
+		h := candidate{Node: n, Wrapped: regs.wrapped[n], Retention: regs.retention[n]}
 		switch {
 		case n.Marked != nil:
-			n.Marked.Used = true
+			used = append(used, n.Marked)
 			h.Framework = "directive"
 		case regs.registered[n] != "" && n.Lit != nil && len(n.Effects) == 0 && f.inWrapper(n):
 			// A registration wrapper's closure that does nothing but call what the
@@ -133,12 +134,29 @@ func Find(in Input) ([]Handler, []Remote) {
 			if shape == nil {
 				continue
 			}
-			h = Handler{Node: n, Framework: shape.Framework}
+			h = candidate{Node: n, Framework: shape.Framework}
 		}
 		h.Dedup, h.RegCall = regs.dedup[n], regs.regCall[n]
 		out = append(out, h)
 	}
-	return out, regs.remote
+	hs := make([]Handler, len(out))
+	for i, h := range out {
+		hs[i] = f.value(h)
+	}
+	for i := range regs.remote {
+		if fact := f.graph.Fact(regs.remote[i].Fn); fact != nil {
+			regs.remote[i].Effects = fact.Effects
+		}
+	}
+	return Found{Handlers: hs, Remote: regs.remote, Used: used}
+}
+
+// Found is what Find returns.
+type Found struct {
+	Handlers []Handler
+	Remote   []Remote
+	// Used are the //idemlint:handler directives that made a handler.
+	Used []*directive.Directive
 }
 
 // shapeOfNode returns the handler shape of a node no registration names, or nil: a literal

@@ -17,8 +17,8 @@ import (
 // receive call in n's body received, ending at the first ack of the loop's body (ackEnd),
 // and the handlers of its receives from channels of deliveries (channels.go). Two receives
 // in one loop make one handler.
-func (f *finder) receiveLoops(n *callgraph.Node) []Handler {
-	var out []Handler
+func (f *finder) receiveLoops(n *callgraph.Node) []candidate {
+	var out []candidate
 	seen := map[ast.Node]bool{}
 	for _, r := range n.Receives {
 		loop, _, end := callgraph.ReceiveSpan(n, r)
@@ -44,7 +44,7 @@ func (f *finder) receiveLoops(n *callgraph.Node) []Handler {
 			// with nothing of its own: the handlers are the callbacks its callers pass.
 			continue
 		}
-		out = append(out, Handler{Node: region, Framework: r.Framework})
+		out = append(out, candidate{Node: region, Framework: r.Framework})
 	}
 	return append(out, f.channelReceives(n)...)
 }

@@ -96,7 +96,7 @@ func (f *finder) registerArgs(call *ast.CallExpr, use regUse, deduped map[any]st
 				}
 			},
 			func(remote *types.Func, pos token.Pos) {
-				regs.remote = append(regs.remote, Remote{remote, pos, use.framework})
+				regs.remote = append(regs.remote, Remote{Fn: remote, Pos: pos, Framework: use.framework})
 			})
 	}
 }

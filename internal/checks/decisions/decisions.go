@@ -1,303 +1,134 @@
 // Package decisions is the check at the heart of idemlint: for each effect of a handler, the
 // checklist decisions (key, enforcement, ttl, partial) the code leaves open, less those a
 // //idemlint:decisions declaration answers, unless the code contradicts the declaration.
+// Each finding is placed on the call in the handler's body that leads to its effect, names
+// the chain, the handler's other sinks of its kind and the other handlers that reach the
+// same sink, and offers the fixes that are mechanical (fixes.go).
 package decisions
 
 import (
 	"fmt"
-	"go/ast"
-	"go/types"
+	"slices"
 	"strings"
 
-	"github.com/chokaq/idemlint/internal/callgraph"
+	"golang.org/x/tools/go/analysis"
+
 	"github.com/chokaq/idemlint/internal/checklist"
 	"github.com/chokaq/idemlint/internal/checks"
-	"github.com/chokaq/idemlint/internal/defuse"
-	"github.com/chokaq/idemlint/internal/directive"
 	"github.com/chokaq/idemlint/internal/effect"
 	"github.com/chokaq/idemlint/internal/handlers"
 	"github.com/chokaq/idemlint/internal/rules"
 )
 
-// Verdict is the check's answer for one handler.
-type Verdict struct {
-	Findings []checks.Finding
-	// Open lists every decision some finding leaves open, in checklist order: what a
-	// skeleton declaration should ask for.
-	Open []checklist.Decision
-	// Problems are declarations that name nothing in the handler's job.
-	Problems []checks.Problem
+// Check is the decisions check.
+var Check = checks.Check{
+	Name:       "decisions",
+	Doc:        "Reports each handler's effect that is not safe to repeat, with the checklist decisions it leaves open, and declarations the code contradicts.",
+	Categories: append(kindCategories(), rules.Decisions),
+	Run:        run,
 }
 
-// Judge decides, for each effect of a handler, which checklist decisions the code leaves
-// open:
-//
-//   - key, enforcement: from the effect's guard (none: both; an unstable key: key).
-//   - a handler wrapped by the runtime middleware has its key; its database writes are
-//     enforced when the completion is stored in their transaction, its external effects
-//     never (the crash window after the effect remains).
-//   - a handler registered on a router with an in-memory deduplicator (Watermill's
-//     Deduplicator) keeps its missing decisions; its findings say why the deduplicator
-//     answers none of them.
-//   - a handler whose job its queue never runs again (AtMostOnce) has no effect findings:
-//     a retry duplicate cannot happen.
-//   - ttl: a handler wrapped by the runtime middleware needs an explicit retention.
-//   - partial: effects on two or more systems that do not commit together (some effect is
-//     not safe to repeat, and the job's completion is not stored in the handler's own
-//     transaction) need recorded progress or a manual-review decision.
-//
-// effects are the handler's effects as reported (known ones only).
-func Judge(h handlers.Handler, effects effect.Set, info *types.Info, cfg checks.Config) Verdict {
-	declared := Declared(h)
-	partial := partialOpen(h, effects)
-	ttl := h.Wrapped && !h.Retention
-	var v Verdict
-	open := map[checklist.Decision]bool{}
-	for _, e := range effects {
-		if !unsafe(h, e) || cfg.Disabled[e.Kind] || h.AtMostOnce != "" {
-			continue // (an at-most-once job is never run again by its queue)
-		}
-		e, missing := open1(h, e)
-		if partial {
-			missing = append(missing, checklist.Partial)
-		}
-		if ttl {
-			missing = append(missing, checklist.TTL)
-		}
-		checklist.Sort(missing)
-		missing = cfg.Required.Only(missing)
-		if len(missing) == 0 {
-			continue // every open decision is one the project does not require
-		}
-		for _, m := range missing {
-			open[m] = true
-		}
-		f := checks.Finding{Effect: e, Missing: missing}
-		if declared != nil {
-			if c := contradiction(declared, e); c != "" {
-				f.Contradiction = c
-			} else {
-				f.Missing = answeredAway(f.Missing, declared, h.Decisions)
-				if len(f.Missing) == 0 {
-					continue
-				}
-			}
-		}
-		v.Findings = append(v.Findings, f)
-	}
-	if ttl && h.AtMostOnce == "" && len(v.Findings) == 0 && !declared.Answers(string(checklist.TTL)) && cfg.Required[checklist.TTL] {
-		// All effects are covered, but the middleware's retention is left to its default.
-		open[checklist.TTL] = true
-		v.Findings = append(v.Findings, checks.Finding{
-			Effect:    effect.Effect{Kind: effect.Kind(rules.Decisions), Detail: "the idempotency middleware wraps it without an explicit completion retention (WithRetention)"},
-			Missing:   []checklist.Decision{checklist.TTL},
-			Synthetic: true,
-		})
-	}
-	if declared != nil && declared.Key != "" && !payloadHas(h, info, declared.Key) {
-		v.Problems = append(v.Problems, checks.Problem{
-			Pos:      h.Decisions.Pos,
-			Category: rules.Decisions,
-			Message:  fmt.Sprintf("//idemlint:decisions key=%s names nothing in %s's job: no parameter, payload field or job ID of that name", declared.Key, h.Name),
-		})
-	}
-	for _, d := range checklist.Order {
-		if open[d] {
-			v.Open = append(v.Open, d)
-		}
-	}
-	return v
-}
-
-// unsafe reports whether effect e of handler h is not safe to repeat by the code alone: not
-// protected, and not a write that commits with the transaction storing the job's
-// completion.
-func unsafe(h handlers.Handler, e effect.Effect) bool {
-	if e.State == effect.Protected || e.MethodParam != 0 {
-		return false
-	}
-	// A write in the transaction that stores the job's completion commits with it.
-	return !h.TxCompletion || !commitsWithTx(e)
-}
-
-// AddOthers sets, on each effect finding of v, the handler's other sinks of its kind that
-// are not safe to repeat; reach returns every sink of a kind the handler reaches
-// (callgraph.Graph.Reach). The finding's own sink is the worst of them, as solved.
-func (v *Verdict) AddOthers(h handlers.Handler, reach func(effect.Kind) []callgraph.Reached) {
-	for i := range v.Findings {
-		f := &v.Findings[i]
-		if f.Synthetic {
-			continue
-		}
-		own := callgraph.SinkID(f.Effect)
-		for _, r := range reach(f.Effect.Kind) {
-			if callgraph.SinkID(r.Effect) != own && unsafe(h, r.Effect) {
-				f.Others = append(f.Others, checks.Other{Effect: r.Effect, Pos: r.Pos})
-			}
-		}
-	}
-}
-
-// Declared returns the handler's well-formed //idemlint:decisions declaration, or nil.
-func Declared(h handlers.Handler) *directive.Decisions {
-	if h.Decisions != nil && h.Decisions.Err == "" {
-		return h.Decisions.Decisions
-	}
-	return nil
-}
-
-// open1 returns the decisions an unprotected effect leaves open before partial and ttl, and
-// the effect with what the handler's wrapping and deduplication add to its detail.
-func open1(h handlers.Handler, e effect.Effect) (effect.Effect, []checklist.Decision) {
-	missing := checks.Missing(e.State)
-	if h.Wrapped {
-		switch {
-		case !checks.External(e.Kind) && h.TxCompletion:
-			e.Detail += "; the idempotency middleware claims this handler, but the write commits outside the transaction that stores the completion, so a crash between them repeats it"
-		case !checks.External(e.Kind):
-			e.Detail += "; the idempotency middleware claims this handler, but a crash between the write and its completion marker repeats it (store the completion in the same transaction: sqlstore CompleteTx)"
-		default:
-			e.Detail += "; the idempotency middleware claims this handler, but a crash after the external effect repeats it"
-		}
-		missing = []checklist.Decision{checklist.Enforcement}
-	}
-	if h.Dedup != "" {
-		// The router drops a redelivery only while the process that saw the message runs,
-		// on that instance, within the window; and it marks the message before the handler
-		// runs. Nothing it does answers a decision.
-		e.Detail += "; " + h.Dedup + " deduplicates in memory only (lost on restart, not shared between instances)"
-	}
-	return e, missing
-}
-
-// Remote returns the findings of a handler of another package registered here, from its
-// fact's effects: no declaration or wrapping of its own package is in view.
-func Remote(effects effect.Set, cfg checks.Config) []checks.Finding {
-	var out []checks.Finding
-	for _, e := range effects {
-		if e.State == effect.Protected || cfg.Disabled[e.Kind] {
-			continue
-		}
-		missing := cfg.Required.Only(checks.Missing(e.State))
-		if len(missing) == 0 {
-			continue
-		}
-		out = append(out, checks.Finding{Effect: e, Missing: missing})
+func kindCategories() []rules.Category {
+	var out []rules.Category
+	for _, k := range effect.Kinds {
+		out = append(out, rules.Category(k))
 	}
 	return out
 }
 
-// commitsWithTx reports whether an effect commits with the handler's database transaction,
-// for a handler that stores its job's completion in it: a write made on a transaction or a
-// job inserted through one, and a database write whose connection is not known (a
-// repository interface may be handed the transaction). A write on a pool commits on its
-// own; an external effect (HTTP, email, payment, publish) cannot roll back.
-func commitsWithTx(e effect.Effect) bool {
-	return e.Tx == effect.TxIn || (!checks.External(e.Kind) && e.Tx == effect.TxUnknown)
-}
-
-// partialOpen reports whether the handler's effects span two or more systems with at least
-// one not safe to repeat, and the job's completion is not committed with its database writes.
-func partialOpen(h handlers.Handler, effects effect.Set) bool {
-	if h.TxCompletion || len(effects) < 2 {
-		return false
+// run judges every handler of the package, then turns the verdicts into diagnostics: the
+// other handlers that share a sink are known only once every handler is judged.
+func run(in *checks.Input) checks.Output {
+	var out checks.Output
+	vs := make([]Verdict, len(in.Handlers))
+	for i, h := range in.Handlers {
+		vs[i] = Judge(h, h.Effects.Known(), in.Config)
+		vs[i].AddOthers(h)
+		out.Used = append(out.Used, vs[i].Used...)
 	}
-	for _, e := range effects {
-		if e.State != effect.Protected {
-			return true
-		}
+	shared := sharedSinks(in.Handlers, vs)
+	fx := fixer{in}
+	for i, h := range in.Handlers {
+		out.Verdicts = append(out.Verdicts, vs[i].Problems...)
+		out.Verdicts = append(out.Verdicts, fx.findings(i, h, vs[i], shared)...)
 	}
-	return false
-}
-
-// contradiction says how the code contradicts a declared enforcement for effect e, or "".
-// enforce=middleware is not checked: the middleware is often installed in another package
-// (cmd/worker), where the handler's package cannot see it.
-func contradiction(d *directive.Decisions, e effect.Effect) string {
-	says := ""
-	switch d.Enforce {
-	case "upsert", "converging":
-		if e.Kind == effect.SQLWrite {
-			says = e.Detail
+	for j, r := range in.Remote {
+		name := effect.FuncName(r.Fn, nil)
+		for _, f := range Remote(r.Effects.Known(), in.Config) {
+			out.Verdicts = append(out.Verdicts, checks.Verdict{
+				Pos:      r.Pos,
+				Category: rules.Category(f.Effect.Kind),
+				Message:  message(name, f.Effect, f.Missing, "") + " (registered here)",
+				Finding:  &checks.Finding{Handler: len(in.Handlers) + j, Effect: f.Effect, Missing: f.Missing},
+			})
 		}
-	case "provider-key":
-		if e.Kind != effect.SQLWrite && e.Kind != effect.EmailSend {
-			says = e.Detail
-		}
-	}
-	if says == "" {
-		return ""
-	}
-	return fmt.Sprintf("//idemlint:decisions enforce=%s contradicts the code: %s", d.Enforce, says)
-}
-
-// answeredAway removes from missing what the declaration answers, and marks it used.
-func answeredAway(missing []checklist.Decision, d *directive.Decisions, dir *directive.Directive) []checklist.Decision {
-	var out []checklist.Decision
-	for _, m := range missing {
-		if d.Answers(string(m)) {
-			dir.Used = true
-			continue
-		}
-		out = append(out, m)
 	}
 	return out
 }
 
-// payloadHas reports whether name ("OrderID", "job.ID", "Args.OrderID") names something of
-// the handler's job: a parameter, or a field (at any depth, through embedding and pointers)
-// of a parameter's type or of a variable the handler decodes the payload into.
-func payloadHas(h handlers.Handler, info *types.Info, name string) bool {
-	last := name[strings.LastIndex(name, ".")+1:]
-	var candidates []types.Type
-	if sig := h.Sig; sig != nil {
-		for i := 0; i < sig.Params().Len(); i++ {
-			p := sig.Params().At(i)
-			if strings.EqualFold(p.Name(), last) {
-				return true
-			}
-			candidates = append(candidates, p.Type())
+// findings returns the diagnostics of handler i's findings, with the fixes offered on them.
+func (fx fixer) findings(i int, h handlers.Handler, v Verdict, shared map[sinkKey][]sharer) []checks.Verdict {
+	skeleton := skeletonFix(h, v.Open)
+	wrap := fx.wrapFix(h)
+	var out []checks.Verdict
+	for j, f := range v.Findings {
+		d := diagnostic(h, f, othersSharing(fx.in.Fset, shared, i, h, f))
+		if fix := fx.headerFix(h, f.Effect); fix != nil && f.Contradiction == "" {
+			d.Fixes = append(d.Fixes, *fix)
 		}
+		if wrap != nil && f.Contradiction == "" && slices.Contains(f.Missing, checklist.Key) {
+			// Offered once, on the first finding the middleware's key would answer.
+			d.Fixes = append(d.Fixes, *wrap)
+			wrap = nil
+		}
+		if j == 0 && skeleton != nil {
+			// Offer the skeleton once, on the handler's first finding.
+			d.Fixes = append(d.Fixes, *skeleton)
+		}
+		d.Finding = &checks.Finding{Handler: i, Effect: f.Effect, Missing: f.Missing}
+		out = append(out, d)
 	}
-	ast.Inspect(h.Body, func(x ast.Node) bool {
-		if id, ok := x.(*ast.Ident); ok {
-			if v, ok := info.Defs[id].(*types.Var); ok {
-				candidates = append(candidates, v.Type())
-			}
-		}
-		return true
-	})
-	seen := map[types.Type]bool{}
-	for _, t := range candidates {
-		if hasField(t, last, seen, 0) {
-			return true
-		}
-	}
-	return false
+	return out
 }
 
-func hasField(t types.Type, name string, seen map[types.Type]bool, depth int) bool {
-	if depth > 3 || seen[t] {
-		return false
+// message is the one-line text of a finding for handler name; notes go between the chain
+// and the missing decisions.
+func message(name string, e effect.Effect, missing []checklist.Decision, notes string) string {
+	return fmt.Sprintf("handler %s: %s (%s)%s; missing: %s", name, e.Detail, chainText(name, e.Chain), notes, strings.Join(checklist.Names(missing), ", "))
+}
+
+// diagnostic places a finding on the call in the handler's body that leads to its effect,
+// with related information: the in-package hops after it, the handler's other sinks of
+// its kind, and the other handlers that reach its sink (shared).
+func diagnostic(h handlers.Handler, f Finding, shared []sharer) checks.Verdict {
+	e := f.Effect
+	path := h.Paths[e.Kind]
+	pos := path.Call
+	if !pos.IsValid() {
+		pos = h.Body
 	}
-	seen[t] = true
-	if named, ok := types.Unalias(defuse.Deref(t)).(*types.Named); ok {
-		// The job ID is a method on some frameworks' types (GetTaskID is a function).
-		for i := 0; i < named.NumMethods(); i++ {
-			if strings.EqualFold(named.Method(i).Name(), name) {
-				return true
-			}
+	category, msg := rules.Category(e.Kind), message(h.Name, e, f.Missing, notes(h.Name, f, shared))
+	if f.Contradiction != "" {
+		category = rules.Decisions
+		msg = fmt.Sprintf("handler %s: %s", h.Name, f.Contradiction)
+	}
+	if f.Synthetic {
+		pos = h.Body
+		if h.Decl != nil {
+			pos = h.Pos
 		}
+		category = rules.Decisions
+		msg = fmt.Sprintf("handler %s: %s; missing: %s", h.Name, e.Detail, strings.Join(checklist.Names(f.Missing), ", "))
 	}
-	st, ok := defuse.Deref(t).Underlying().(*types.Struct)
-	if !ok {
-		return false
+
+	// Related: the in-package hops after the first, so an editor can walk the chain.
+	var related []analysis.RelatedInformation
+	for _, hop := range path.Hops {
+		related = append(related, analysis.RelatedInformation{Pos: hop.Pos, Message: "via " + hop.Func})
 	}
-	for i := 0; i < st.NumFields(); i++ {
-		f := st.Field(i)
-		if strings.EqualFold(f.Name(), name) || hasField(f.Type(), name, seen, depth+1) {
-			return true
-		}
+	if !f.Synthetic && f.Contradiction == "" {
+		related = append(related, othersRelated(h.Name, f)...)
+		related = append(related, sharedRelated(shared)...)
 	}
-	return false
+	return checks.Verdict{Pos: pos, Category: category, Message: msg, Related: related}
 }

@@ -1,50 +1,55 @@
 // Package directives checks the //idemlint: directives themselves: malformed ones, unknown
 // kinds, directives out of place, and directives that silenced nothing, since a stale
-// suppression hides the next real finding. It runs after the effects are solved and the
-// handlers found, which mark the directives they used.
+// suppression hides the next real finding. It runs last: the stages and checks before it
+// say which directives they used (checks.Input.Used).
 package directives
 
 import (
 	"bytes"
 	"fmt"
 	"go/ast"
-	"go/token"
+	"go/types"
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
 
-	"github.com/chokaq/idemlint/internal/callgraph"
 	"github.com/chokaq/idemlint/internal/checks"
 	"github.com/chokaq/idemlint/internal/directive"
 	"github.com/chokaq/idemlint/internal/effect"
 	"github.com/chokaq/idemlint/internal/rules"
 )
 
-// Input is what the check reads.
-type Input struct {
-	Fset  *token.FileSet
-	Files []*ast.File
-	// Directives returns the parsed directives of a file (nil: none).
-	Directives func(*ast.File) *directive.File
-	Nodes      []*callgraph.Node
-	// ReadFile reads a source file, for the removal fix (nil: the fix removes the comment
-	// only).
-	ReadFile func(string) ([]byte, error)
+// Check is the directives check.
+var Check = checks.Check{
+	Name:       "directives",
+	Doc:        "Reports malformed, unknown, misplaced and unused //idemlint: directives.",
+	Categories: []rules.Category{rules.Directive},
+	Run:        func(in *checks.Input) checks.Output { return checks.Output{Verdicts: Problems(in)} },
 }
 
-// Check returns the directive problems of the package, in source order per file.
-func Check(in Input) []checks.Problem {
+// Problems returns the directive problems of the package, in source order per file.
+func Problems(in *checks.Input) []checks.Verdict {
+	// The doc comments of the function declarations the analysis evaluates (those with a
+	// body and type information): the only place a function's directives belong.
 	inDoc := map[*directive.Directive]bool{}
-	for _, n := range in.Nodes {
-		if n.Decl != nil {
-			for _, d := range n.File.InDoc(n.Decl.Doc) {
+	for _, f := range in.Files {
+		df := in.Directives(f)
+		for _, decl := range f.Decls {
+			fd, ok := decl.(*ast.FuncDecl)
+			if !ok || fd.Body == nil || df == nil {
+				continue
+			}
+			if _, ok := in.Info.Defs[fd.Name].(*types.Func); !ok {
+				continue
+			}
+			for _, d := range df.InDoc(fd.Doc) {
 				inDoc[d] = true
 			}
 		}
 	}
-	var out []checks.Problem
+	var out []checks.Verdict
 	add := func(d *directive.Directive, fixes []analysis.SuggestedFix, format string, args ...any) {
-		out = append(out, checks.Problem{Pos: d.Pos, Category: rules.Directive, Message: fmt.Sprintf(format, args...), Fixes: fixes})
+		out = append(out, checks.Verdict{Pos: d.Pos, Category: rules.Directive, Message: fmt.Sprintf(format, args...), Fixes: fixes})
 	}
 	for _, f := range in.Files {
 		df := in.Directives(f)
@@ -59,11 +64,11 @@ func Check(in Input) []checks.Problem {
 				add(d, nil, "//idemlint:ignore names unknown kind %s (known: %s)", unknownKinds(d), effect.KindList())
 			case (d.Verb == directive.Idempotent || d.Verb == directive.Handler) && !inDoc[d]:
 				add(d, nil, "//idemlint:%s belongs in the doc comment of a function declaration", d.Verb)
-			case !d.Used && d.Verb == directive.Ignore:
-				add(d, in.removal(d), "//idemlint:ignore %s silences nothing here: remove it", strings.Join(d.Kinds, ","))
-			case !d.Used && d.Verb == directive.Idempotent:
-				add(d, in.removal(d), "//idemlint:idempotent silences nothing: the function reaches no unprotected effect")
-			case !d.Used && d.Verb == directive.Handler:
+			case !in.Used[d] && d.Verb == directive.Ignore:
+				add(d, removal(in, d), "//idemlint:ignore %s silences nothing here: remove it", strings.Join(d.Kinds, ","))
+			case !in.Used[d] && d.Verb == directive.Idempotent:
+				add(d, removal(in, d), "//idemlint:idempotent silences nothing: the function reaches no unprotected effect")
+			case !in.Used[d] && d.Verb == directive.Handler:
 				add(d, nil, "//idemlint:handler is not on a function declaration")
 			}
 		}
@@ -74,7 +79,7 @@ func Check(in Input) []checks.Problem {
 // removal is the fix for a directive that silences nothing: delete the comment. When it
 // stands alone on its line the line goes too, and so does a blank "//" line that would be
 // left dangling at the end of a doc comment, so the fixed file needs no gofmt.
-func (in Input) removal(d *directive.Directive) []analysis.SuggestedFix {
+func removal(in *checks.Input, d *directive.Directive) []analysis.SuggestedFix {
 	start, end := d.Pos, d.End
 	if tf := in.Fset.File(d.Pos); tf != nil && in.ReadFile != nil {
 		if src, err := in.ReadFile(tf.Name()); err == nil && len(src) == tf.Size() {

@@ -14,6 +14,7 @@ import (
 
 	"golang.org/x/tools/go/types/typeutil"
 
+	"github.com/chokaq/idemlint/internal/checklist"
 	"github.com/chokaq/idemlint/internal/checks"
 	"github.com/chokaq/idemlint/internal/defuse"
 	"github.com/chokaq/idemlint/internal/frameworks"
@@ -21,6 +22,37 @@ import (
 	"github.com/chokaq/idemlint/internal/model"
 	"github.com/chokaq/idemlint/internal/rules"
 )
+
+// Check is the ttl check.
+var Check = checks.Check{
+	Name:       "ttl",
+	Doc:        "Reports a middleware retention, or a declared ttl, shorter than the retry horizon of the jobs it serves.",
+	Categories: []rules.Category{rules.Decisions},
+	Run:        run,
+}
+
+// run compares the package's explicit retentions (in a package that imports the runtime
+// middleware) and each handler's declared ttl with the retry horizons in view. Nothing is
+// compared when the project does not require the ttl decision.
+func run(in *checks.Input) checks.Output {
+	var out checks.Output
+	if in.Config.Required != nil && !in.Config.Required[checklist.TTL] {
+		return out
+	}
+	if in.Middleware {
+		if js := in.Jobs(); len(js) > 0 {
+			out.Verdicts = Retentions(in.Defs, in.Files, js)
+		}
+	}
+	for _, h := range in.Handlers {
+		if d := checks.Declared(h); d != nil && d.TTL > 0 {
+			if v := Declared(h, d.TTL, in.Defs, in.Jobs()); v != nil {
+				out.Verdicts = append(out.Verdicts, *v)
+			}
+		}
+	}
+	return out
+}
 
 // Jobs returns the retry settings in view of a package: its own and its dependencies'
 // (deps, from their facts); none when the package sets its own retry schedule.
@@ -34,7 +66,7 @@ func Jobs(own frameworks.Retries, deps []frameworks.JobRetry) []frameworks.JobRe
 // Declared reports a //idemlint:decisions ttl= shorter than the retry horizon of the
 // handler's own job: the asynq task type it is registered for in this package, or its River
 // args type (else the River client default). nil when it holds.
-func Declared(h handlers.Handler, ttl time.Duration, defs *defuse.Index, jobs []frameworks.JobRetry) *checks.Problem {
+func Declared(h handlers.Handler, ttl time.Duration, defs *defuse.Index, jobs []frameworks.JobRetry) *checks.Verdict {
 	framework, job := frameworks.JobOf(defs, h.RegCall, h.Sig)
 	if framework == "" {
 		return nil
@@ -60,7 +92,7 @@ func Declared(h handlers.Handler, ttl time.Duration, defs *defuse.Index, jobs []
 	if horizon == 0 || ttl >= horizon {
 		return nil
 	}
-	return &checks.Problem{
+	return &checks.Verdict{
 		Pos:      h.Decisions.Pos,
 		Category: rules.Decisions,
 		Message: fmt.Sprintf("//idemlint:decisions ttl=%s contradicts the code: %s's retries span at least %s (%s)",
@@ -72,8 +104,8 @@ func Declared(h handlers.Handler, ttl time.Duration, defs *defuse.Index, jobs []
 // shorter than the retry horizon of a job the middleware serves: the asynq task types it
 // wraps at their registration (mux.Handle("t", idemasynq.Handler(mw, h))), else every job
 // of its framework with a retry setting in view.
-func Retentions(defs *defuse.Index, files []*ast.File, jobs []frameworks.JobRetry) []checks.Problem {
-	var out []checks.Problem
+func Retentions(defs *defuse.Index, files []*ast.File, jobs []frameworks.JobRetry) []checks.Verdict {
+	var out []checks.Verdict
 	var mux *frameworks.MuxIndex
 	for _, f := range files {
 		var stack []ast.Node
@@ -115,7 +147,7 @@ func Retentions(defs *defuse.Index, files []*ast.File, jobs []frameworks.JobRetr
 }
 
 // compare reports a retention shorter than the longest horizon of the jobs served.
-func compare(pos token.Pos, retention time.Duration, framework string, tasks map[string]bool, jobs []frameworks.JobRetry) *checks.Problem {
+func compare(pos token.Pos, retention time.Duration, framework string, tasks map[string]bool, jobs []frameworks.JobRetry) *checks.Verdict {
 	var worst frameworks.JobRetry
 	var horizon time.Duration
 	for _, j := range jobs {
@@ -129,7 +161,7 @@ func compare(pos token.Pos, retention time.Duration, framework string, tasks map
 	if horizon == 0 || retention >= horizon {
 		return nil
 	}
-	return &checks.Problem{
+	return &checks.Verdict{
 		Pos:      pos,
 		Category: rules.Decisions,
 		Message: fmt.Sprintf("idempotency middleware retention %s is shorter than the retry horizon of its jobs (%s): their retries span at least %s, and a retry after the completion expired runs the job again; missing: ttl",

@@ -1,4 +1,4 @@
-package report
+package decisions
 
 import (
 	"fmt"
@@ -9,8 +9,8 @@ import (
 	"golang.org/x/tools/go/analysis"
 
 	"github.com/chokaq/idemlint/internal/callgraph"
-	"github.com/chokaq/idemlint/internal/checks"
 	"github.com/chokaq/idemlint/internal/effect"
+	"github.com/chokaq/idemlint/internal/handlers"
 )
 
 // maxRelated caps each list a finding adds to its related information (its other sinks,
@@ -20,7 +20,7 @@ const maxRelated = 5
 // sharer is a handler of the package whose finding reaches a given sink, as its reported
 // sink or among its others.
 type sharer struct {
-	handler int // index in Input.Handlers
+	handler int // index in the package's handlers
 	name    string
 	pos     token.Pos
 	chain   []effect.Hop // its chain to the sink
@@ -43,17 +43,18 @@ func keyOf(e effect.Effect) sinkKey {
 
 // sharedSinks indexes, per sink, the handlers of the package whose effect findings reach
 // it, in handler order. A contradicted declaration is no effect finding: it shares nothing.
-func sharedSinks(hvs []HandlerVerdicts) map[sinkKey][]sharer {
+func sharedSinks(hs []handlers.Handler, vs []Verdict) map[sinkKey][]sharer {
 	idx := map[sinkKey][]sharer{}
-	for i, hv := range hvs {
-		for _, f := range hv.Decisions.Findings {
+	for i, v := range vs {
+		h := hs[i]
+		for _, f := range v.Findings {
 			if f.Synthetic || f.Contradiction != "" {
 				continue
 			}
 			add := func(e effect.Effect) {
-				idx[keyOf(e)] = append(idx[keyOf(e)], sharer{handler: i, name: hv.Handler.Name, pos: hv.Handler.Pos(), chain: e.Chain})
+				idx[keyOf(e)] = append(idx[keyOf(e)], sharer{handler: i, name: h.Name, pos: h.Pos, chain: e.Chain})
 			}
-			add(ownEffect(hv, f))
+			add(ownEffect(h, f))
 			for _, o := range f.Others {
 				add(o.Effect)
 			}
@@ -64,8 +65,8 @@ func sharedSinks(hvs []HandlerVerdicts) map[sinkKey][]sharer {
 
 // ownEffect is the effect of finding f as solved, before the check added what the
 // handler's wrapping says to its detail: what another handler's effect is compared with.
-func ownEffect(hv HandlerVerdicts, f checks.Finding) effect.Effect {
-	if e, ok := hv.Effects.Get(f.Effect.Kind); ok {
+func ownEffect(h handlers.Handler, f Finding) effect.Effect {
+	if e, ok := h.Effects.Known().Get(f.Effect.Kind); ok {
 		return e
 	}
 	return f.Effect
@@ -73,12 +74,12 @@ func ownEffect(hv HandlerVerdicts, f checks.Finding) effect.Effect {
 
 // othersSharing returns the handlers other than handler i that reach the sink of finding
 // f with the same problem, sorted by position.
-func othersSharing(fset *token.FileSet, idx map[sinkKey][]sharer, i int, hv HandlerVerdicts, f checks.Finding) []sharer {
+func othersSharing(fset *token.FileSet, idx map[sinkKey][]sharer, i int, h handlers.Handler, f Finding) []sharer {
 	if f.Synthetic || f.Contradiction != "" {
 		return nil
 	}
 	var out []sharer
-	for _, s := range idx[keyOf(ownEffect(hv, f))] {
+	for _, s := range idx[keyOf(ownEffect(h, f))] {
 		if s.handler != i {
 			out = append(out, s)
 		}
@@ -89,7 +90,7 @@ func othersSharing(fset *token.FileSet, idx map[sinkKey][]sharer, i int, hv Hand
 
 // notes is what a finding's message says between its chain and its missing decisions: how
 // many other sinks of its kind the handler reaches, and which other handlers reach its sink.
-func notes(name string, f checks.Finding, shared []sharer) string {
+func notes(name string, f Finding, shared []sharer) string {
 	var b strings.Builder
 	if n := len(f.Others); n > 0 {
 		fmt.Fprintf(&b, " and %d more %s %s", n, f.Effect.Kind, plural(n, "sink", "sinks"))
@@ -139,7 +140,7 @@ func sharedFunc(name string, own []effect.Hop, shared []sharer) string {
 }
 
 // othersRelated lists the handler's other sinks of the finding's kind, by position.
-func othersRelated(name string, f checks.Finding) []analysis.RelatedInformation {
+func othersRelated(name string, f Finding) []analysis.RelatedInformation {
 	var out []analysis.RelatedInformation
 	for i, o := range f.Others {
 		if i == maxRelated {

@@ -1,4 +1,4 @@
-package report
+package decisions
 
 import (
 	"go/ast"
@@ -10,11 +10,15 @@ import (
 	"golang.org/x/tools/go/ast/astutil"
 
 	"github.com/chokaq/idemlint/internal/checklist"
+	"github.com/chokaq/idemlint/internal/checks"
 	"github.com/chokaq/idemlint/internal/defuse"
 	"github.com/chokaq/idemlint/internal/effect"
 	"github.com/chokaq/idemlint/internal/frameworks"
 	"github.com/chokaq/idemlint/internal/handlers"
 )
+
+// fixer offers the fixes on one package's findings.
+type fixer struct{ in *checks.Input }
 
 // The suggested fixes offered on findings. Each is offered only where it is mechanical:
 // choosing a key or a retention is a business decision the tool does not make.
@@ -22,24 +26,21 @@ import (
 // headerFix proposes, for an HTTP POST or PATCH sent without an Idempotency-Key header in
 // this package, the line that sets one, when a stable key is already in scope at the call:
 // a string variable or parameter named like an ID or a key (orderID, eventID, key).
-func (in Input) headerFix(h handlers.Handler, e effect.Effect) *analysis.SuggestedFix {
+func (fx fixer) headerFix(h handlers.Handler, e effect.Effect) *analysis.SuggestedFix {
 	if e.Kind != effect.HTTPWrite || e.State != effect.Unprotected || !strings.HasPrefix(e.Detail, "HTTP ") {
 		return nil
 	}
-	// Walk the in-package chain to the function that makes the call.
-	o := h.From[e.Kind]
-	for depth := 0; o.Via != nil && depth < effect.MaxChain; depth++ {
-		o = o.Via.From[e.Kind]
-	}
-	file := in.fileAt(o.Pos)
+	// The call in the package's function that makes the request.
+	at := h.Paths[e.Kind].Last
+	file := fx.fileAt(at)
 	if file == nil {
 		return nil
 	}
-	path, _ := astutil.PathEnclosingInterval(file, o.Pos, o.Pos)
+	path, _ := astutil.PathEnclosingInterval(file, at, at)
 	var call *ast.CallExpr
 	var stmt ast.Stmt
 	for i, p := range path {
-		if c, ok := p.(*ast.CallExpr); ok && call == nil && c.Pos() == o.Pos {
+		if c, ok := p.(*ast.CallExpr); ok && call == nil && c.Pos() == at {
 			call = c
 		}
 		if _, ok := p.(*ast.BlockStmt); ok && i > 0 && call != nil {
@@ -54,11 +55,11 @@ func (in Input) headerFix(h handlers.Handler, e effect.Effect) *analysis.Suggest
 	if !ok {
 		return nil
 	}
-	key := in.keyInScope(stmt.Pos(), req.Name)
+	key := fx.keyInScope(stmt.Pos(), req.Name)
 	if key == "" {
 		return nil
 	}
-	col := in.Fset.Position(stmt.Pos()).Column
+	col := fx.in.Fset.Position(stmt.Pos()).Column
 	text := req.Name + `.Header.Set("Idempotency-Key", ` + key + ")\n" + strings.Repeat("\t", col-1)
 	return &analysis.SuggestedFix{
 		Message:   "Set an Idempotency-Key header from " + key,
@@ -68,9 +69,9 @@ func (in Input) headerFix(h handlers.Handler, e effect.Effect) *analysis.Suggest
 
 // keyInScope returns the innermost string variable in scope at pos, declared before it,
 // whose name ends in "id" or "key" and whose value is not random or from the clock.
-func (in Input) keyInScope(pos token.Pos, exclude string) string {
-	inner := in.Pkg.Scope().Innermost(pos)
-	for s := inner; s != nil && s != in.Pkg.Scope(); s = s.Parent() {
+func (fx fixer) keyInScope(pos token.Pos, exclude string) string {
+	pkg := fx.in.Pkg.Scope()
+	for s := pkg.Innermost(pos); s != nil && s != pkg; s = s.Parent() {
 		best := ""
 		bestPos := token.NoPos
 		for _, name := range s.Names() {
@@ -82,7 +83,7 @@ func (in Input) keyInScope(pos token.Pos, exclude string) string {
 			if !strings.HasSuffix(lower, "id") && !strings.HasSuffix(lower, "key") {
 				continue
 			}
-			if in.Judge.Unstable(v) {
+			if fx.in.Unstable != nil && fx.in.Unstable(v) {
 				continue
 			}
 			if v.Pos() > bestPos {
@@ -114,9 +115,9 @@ func skeletonFix(h handlers.Handler, open []checklist.Decision) *analysis.Sugges
 	}
 	line := "//idemlint:decisions " + strings.Join(fields, " ") + " -- why"
 	// Directives go last in a doc comment, after a blank comment line, as gofmt wants.
-	pos, text := h.Decl.Pos(), line+"\n"
-	if h.Decl.Doc != nil {
-		pos, text = h.Decl.Doc.End(), "\n//\n"+line
+	pos, text := h.Decl.Start, line+"\n"
+	if h.Decl.DocEnd.IsValid() {
+		pos, text = h.Decl.DocEnd, "\n//\n"+line
 	}
 	return &analysis.SuggestedFix{
 		Message:   "Add a //idemlint:decisions skeleton for " + h.Name,
@@ -125,9 +126,19 @@ func skeletonFix(h handlers.Handler, open []checklist.Decision) *analysis.Sugges
 }
 
 // wrapFix proposes wrapping the handler's registration with the runtime middleware.
-func (in Input) wrapFix(h handlers.Handler) *analysis.SuggestedFix {
+func (fx fixer) wrapFix(h handlers.Handler) *analysis.SuggestedFix {
 	if h.RegCall == nil || h.Wrapped {
 		return nil
 	}
-	return frameworks.WrapFix(in.Judge.Defs.Info, in.Pkg, in.Fset, in.fileAt(h.RegCall.Pos()), h.RegCall, h.Name)
+	return frameworks.WrapFix(fx.in.Info, fx.in.Pkg, fx.in.Fset, fx.fileAt(h.RegCall.Pos()), h.RegCall, h.Name)
+}
+
+// fileAt returns the package file containing pos.
+func (fx fixer) fileAt(pos token.Pos) *ast.File {
+	for _, f := range fx.in.Files {
+		if f.FileStart <= pos && pos <= f.FileEnd {
+			return f
+		}
+	}
+	return nil
 }

@@ -1,11 +1,11 @@
-package report
+package decisions
 
 import (
 	"go/token"
 	"strings"
 	"testing"
 
-	"github.com/chokaq/idemlint/internal/checks"
+	"github.com/chokaq/idemlint/internal/callgraph"
 	"github.com/chokaq/idemlint/internal/effect"
 )
 
@@ -20,9 +20,9 @@ func hops(names ...string) []effect.Hop {
 // A handler's other sinks are counted in full and listed up to maxRelated, in the order
 // given (by position), the last entry saying how many are not listed.
 func TestOthersRelatedCap(t *testing.T) {
-	f := checks.Finding{Effect: effect.Effect{Kind: effect.HTTPWrite, Detail: "POST", Chain: hops("p.a", "Do")}}
+	f := Finding{Effect: effect.Effect{Kind: effect.HTTPWrite, Detail: "POST", Chain: hops("p.a", "Do")}}
 	for i := range 7 {
-		f.Others = append(f.Others, checks.Other{Pos: token.Pos(10 + i), Effect: effect.Effect{Kind: effect.HTTPWrite, Detail: "POST", Chain: hops("p.b", "Do")}})
+		f.Others = append(f.Others, callgraph.Reached{Pos: token.Pos(10 + i), Effect: effect.Effect{Kind: effect.HTTPWrite, Detail: "POST", Chain: hops("p.b", "Do")}})
 	}
 	rel := othersRelated("H", f)
 	if len(rel) != maxRelated || rel[0].Pos != 10 || rel[maxRelated-1].Pos != 14 {

@@ -1,0 +1,38 @@
+// Package all lists idemlint's checks in the order they run and report, as staticcheck
+// keeps its checks in one list: adding a check is a package under internal/checks and one
+// line here. The directives check is last, since it reports the directives that silenced
+// nothing, and every check before it says which it used.
+package all
+
+import (
+	"github.com/chokaq/idemlint/internal/checks"
+	"github.com/chokaq/idemlint/internal/checks/decisions"
+	"github.com/chokaq/idemlint/internal/checks/directives"
+	"github.com/chokaq/idemlint/internal/checks/ttl"
+)
+
+// Checks are every check, in the order they run.
+var Checks = []*checks.Check{
+	&ttl.Check,
+	&decisions.Check,
+	&directives.Check,
+}
+
+// Named returns the check called name, or nil.
+func Named(name string) *checks.Check {
+	for _, c := range Checks {
+		if c.Name == name {
+			return c
+		}
+	}
+	return nil
+}
+
+// Names lists the checks' names, in order.
+func Names() []string {
+	out := make([]string, len(Checks))
+	for i, c := range Checks {
+		out[i] = c.Name
+	}
+	return out
+}

@@ -1,0 +1,304 @@
+package decisions
+
+import (
+	"fmt"
+	"go/types"
+	"strings"
+
+	"github.com/chokaq/idemlint/internal/callgraph"
+	"github.com/chokaq/idemlint/internal/checklist"
+	"github.com/chokaq/idemlint/internal/checks"
+	"github.com/chokaq/idemlint/internal/defuse"
+	"github.com/chokaq/idemlint/internal/directive"
+	"github.com/chokaq/idemlint/internal/effect"
+	"github.com/chokaq/idemlint/internal/handlers"
+	"github.com/chokaq/idemlint/internal/rules"
+)
+
+// Verdict is the check's answer for one handler, before it becomes diagnostics.
+type Verdict struct {
+	Findings []Finding
+	// Open lists every decision some finding leaves open, in checklist order: what a
+	// skeleton declaration should ask for.
+	Open []checklist.Decision
+	// Problems are declarations that name nothing in the handler's job.
+	Problems []checks.Verdict
+	// Used holds the handler's declaration when it answered a decision of a finding.
+	Used []*directive.Directive
+}
+
+// Finding is what a handler's effect of one kind leaves open: the checklist decisions
+// missing, or a declaration the code contradicts.
+type Finding struct {
+	Effect        effect.Effect
+	Missing       []checklist.Decision
+	Contradiction string // set when a //idemlint:decisions declaration does not hold
+	Synthetic     bool   // no effect carries it (ttl of a middleware): reported at the handler
+	// Others are the handler's other sinks of the same kind that are not safe to repeat,
+	// sorted by position: the finding reports the worst one and names these.
+	Others []callgraph.Reached
+}
+
+// Judge decides, for each effect of a handler, which checklist decisions the code leaves
+// open:
+//
+//   - key, enforcement: from the effect's guard (none: both; an unstable key: key).
+//   - a handler wrapped by the runtime middleware has its key; its database writes are
+//     enforced when the completion is stored in their transaction, its external effects
+//     never (the crash window after the effect remains).
+//   - a handler registered on a router with an in-memory deduplicator (Watermill's
+//     Deduplicator) keeps its missing decisions; its findings say why the deduplicator
+//     answers none of them.
+//   - a handler whose job its queue never runs again (AtMostOnce) has no effect findings:
+//     a retry duplicate cannot happen.
+//   - ttl: a handler wrapped by the runtime middleware needs an explicit retention.
+//   - partial: effects on two or more systems that do not commit together (some effect is
+//     not safe to repeat, and the job's completion is not stored in the handler's own
+//     transaction) need recorded progress or a manual-review decision.
+//
+// effects are the handler's effects as reported (known ones only).
+func Judge(h handlers.Handler, effects effect.Set, cfg checks.Config) Verdict {
+	declared := checks.Declared(h)
+	partial := partialOpen(h, effects)
+	ttl := h.Wrapped && !h.Retention
+	var v Verdict
+	open := map[checklist.Decision]bool{}
+	for _, e := range effects {
+		if !unsafe(h, e) || cfg.Disabled[e.Kind] || h.AtMostOnce != "" {
+			continue // (an at-most-once job is never run again by its queue)
+		}
+		e, missing := open1(h, e)
+		if partial {
+			missing = append(missing, checklist.Partial)
+		}
+		if ttl {
+			missing = append(missing, checklist.TTL)
+		}
+		checklist.Sort(missing)
+		missing = cfg.Required.Only(missing)
+		if len(missing) == 0 {
+			continue // every open decision is one the project does not require
+		}
+		for _, m := range missing {
+			open[m] = true
+		}
+		f := Finding{Effect: e, Missing: missing}
+		if declared != nil {
+			if c := contradiction(declared, e); c != "" {
+				f.Contradiction = c
+			} else {
+				var answered bool
+				f.Missing, answered = answeredAway(f.Missing, declared)
+				if answered {
+					v.Used = append(v.Used, h.Decisions)
+				}
+				if len(f.Missing) == 0 {
+					continue
+				}
+			}
+		}
+		v.Findings = append(v.Findings, f)
+	}
+	if ttl && h.AtMostOnce == "" && len(v.Findings) == 0 && !declared.Answers(string(checklist.TTL)) && cfg.Required[checklist.TTL] {
+		// All effects are covered, but the middleware's retention is left to its default.
+		open[checklist.TTL] = true
+		v.Findings = append(v.Findings, Finding{
+			Effect:    effect.Effect{Kind: effect.Kind(rules.Decisions), Detail: "the idempotency middleware wraps it without an explicit completion retention (WithRetention)"},
+			Missing:   []checklist.Decision{checklist.TTL},
+			Synthetic: true,
+		})
+	}
+	if declared != nil && declared.Key != "" && !payloadHas(h, declared.Key) {
+		v.Problems = append(v.Problems, checks.Verdict{
+			Pos:      h.Decisions.Pos,
+			Category: rules.Decisions,
+			Message:  fmt.Sprintf("//idemlint:decisions key=%s names nothing in %s's job: no parameter, payload field or job ID of that name", declared.Key, h.Name),
+		})
+	}
+	for _, d := range checklist.Order {
+		if open[d] {
+			v.Open = append(v.Open, d)
+		}
+	}
+	return v
+}
+
+// unsafe reports whether effect e of handler h is not safe to repeat by the code alone: not
+// protected, and not a write that commits with the transaction storing the job's
+// completion.
+func unsafe(h handlers.Handler, e effect.Effect) bool {
+	if e.State == effect.Protected || e.MethodParam != 0 {
+		return false
+	}
+	// A write in the transaction that stores the job's completion commits with it.
+	return !h.TxCompletion || !commitsWithTx(e)
+}
+
+// AddOthers sets, on each effect finding of v, the handler's other sinks of its kind that
+// are not safe to repeat (from Handler.Reached). The finding's own sink is the worst of
+// them, as solved.
+func (v *Verdict) AddOthers(h handlers.Handler) {
+	for i := range v.Findings {
+		f := &v.Findings[i]
+		if f.Synthetic {
+			continue
+		}
+		own := callgraph.SinkID(f.Effect)
+		for _, r := range h.Reached[f.Effect.Kind] {
+			if callgraph.SinkID(r.Effect) != own && unsafe(h, r.Effect) {
+				f.Others = append(f.Others, r)
+			}
+		}
+	}
+}
+
+// open1 returns the decisions an unprotected effect leaves open before partial and ttl, and
+// the effect with what the handler's wrapping and deduplication add to its detail.
+func open1(h handlers.Handler, e effect.Effect) (effect.Effect, []checklist.Decision) {
+	missing := checks.Missing(e.State)
+	if h.Wrapped {
+		switch {
+		case !checks.External(e.Kind) && h.TxCompletion:
+			e.Detail += "; the idempotency middleware claims this handler, but the write commits outside the transaction that stores the completion, so a crash between them repeats it"
+		case !checks.External(e.Kind):
+			e.Detail += "; the idempotency middleware claims this handler, but a crash between the write and its completion marker repeats it (store the completion in the same transaction: sqlstore CompleteTx)"
+		default:
+			e.Detail += "; the idempotency middleware claims this handler, but a crash after the external effect repeats it"
+		}
+		missing = []checklist.Decision{checklist.Enforcement}
+	}
+	if h.Dedup != "" {
+		// The router drops a redelivery only while the process that saw the message runs,
+		// on that instance, within the window; and it marks the message before the handler
+		// runs. Nothing it does answers a decision.
+		e.Detail += "; " + h.Dedup + " deduplicates in memory only (lost on restart, not shared between instances)"
+	}
+	return e, missing
+}
+
+// Remote returns the findings of a handler of another package registered here, from its
+// fact's effects: no declaration or wrapping of its own package is in view.
+func Remote(effects effect.Set, cfg checks.Config) []Finding {
+	var out []Finding
+	for _, e := range effects {
+		if e.State == effect.Protected || cfg.Disabled[e.Kind] {
+			continue
+		}
+		missing := cfg.Required.Only(checks.Missing(e.State))
+		if len(missing) == 0 {
+			continue
+		}
+		out = append(out, Finding{Effect: e, Missing: missing})
+	}
+	return out
+}
+
+// commitsWithTx reports whether an effect commits with the handler's database transaction,
+// for a handler that stores its job's completion in it: a write made on a transaction or a
+// job inserted through one, and a database write whose connection is not known (a
+// repository interface may be handed the transaction). A write on a pool commits on its
+// own; an external effect (HTTP, email, payment, publish) cannot roll back.
+func commitsWithTx(e effect.Effect) bool {
+	return e.Tx == effect.TxIn || (!checks.External(e.Kind) && e.Tx == effect.TxUnknown)
+}
+
+// partialOpen reports whether the handler's effects span two or more systems with at least
+// one not safe to repeat, and the job's completion is not committed with its database writes.
+func partialOpen(h handlers.Handler, effects effect.Set) bool {
+	if h.TxCompletion || len(effects) < 2 {
+		return false
+	}
+	for _, e := range effects {
+		if e.State != effect.Protected {
+			return true
+		}
+	}
+	return false
+}
+
+// contradiction says how the code contradicts a declared enforcement for effect e, or "".
+// enforce=middleware is not checked: the middleware is often installed in another package
+// (cmd/worker), where the handler's package cannot see it.
+func contradiction(d *directive.Decisions, e effect.Effect) string {
+	says := ""
+	switch d.Enforce {
+	case "upsert", "converging":
+		if e.Kind == effect.SQLWrite {
+			says = e.Detail
+		}
+	case "provider-key":
+		if e.Kind != effect.SQLWrite && e.Kind != effect.EmailSend {
+			says = e.Detail
+		}
+	}
+	if says == "" {
+		return ""
+	}
+	return fmt.Sprintf("//idemlint:decisions enforce=%s contradicts the code: %s", d.Enforce, says)
+}
+
+// answeredAway removes from missing what the declaration answers, and reports whether it
+// answered any.
+func answeredAway(missing []checklist.Decision, d *directive.Decisions) ([]checklist.Decision, bool) {
+	var out []checklist.Decision
+	answered := false
+	for _, m := range missing {
+		if d.Answers(string(m)) {
+			answered = true
+			continue
+		}
+		out = append(out, m)
+	}
+	return out, answered
+}
+
+// payloadHas reports whether name ("OrderID", "job.ID", "Args.OrderID") names something of
+// the handler's job: a parameter, or a field (at any depth, through embedding and pointers)
+// of a parameter's type or of a variable the handler decodes the payload into.
+func payloadHas(h handlers.Handler, name string) bool {
+	last := name[strings.LastIndex(name, ".")+1:]
+	var candidates []types.Type
+	if sig := h.Sig; sig != nil {
+		for i := 0; i < sig.Params().Len(); i++ {
+			p := sig.Params().At(i)
+			if strings.EqualFold(p.Name(), last) {
+				return true
+			}
+			candidates = append(candidates, p.Type())
+		}
+	}
+	candidates = append(candidates, h.Locals...)
+	seen := map[types.Type]bool{}
+	for _, t := range candidates {
+		if hasField(t, last, seen, 0) {
+			return true
+		}
+	}
+	return false
+}
+
+func hasField(t types.Type, name string, seen map[types.Type]bool, depth int) bool {
+	if depth > 3 || seen[t] {
+		return false
+	}
+	seen[t] = true
+	if named, ok := types.Unalias(defuse.Deref(t)).(*types.Named); ok {
+		// The job ID is a method on some frameworks' types (GetTaskID is a function).
+		for i := 0; i < named.NumMethods(); i++ {
+			if strings.EqualFold(named.Method(i).Name(), name) {
+				return true
+			}
+		}
+	}
+	st, ok := defuse.Deref(t).Underlying().(*types.Struct)
+	if !ok {
+		return false
+	}
+	for i := 0; i < st.NumFields(); i++ {
+		f := st.Field(i)
+		if strings.EqualFold(f.Name(), name) || hasField(f.Type(), name, seen, depth+1) {
+			return true
+		}
+	}
+	return false
+}
