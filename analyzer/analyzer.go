@@ -271,9 +271,6 @@ func analyse(pass *analysis.Pass, index *model.Index, dirs map[*token.File]*dire
 	use(found.Used)
 	var verdicts []checks.Verdict
 	for _, c := range all.Checks {
-		if cfg.Off[c.Name] {
-			continue
-		}
 		out := c.Run(cin)
 		verdicts = append(verdicts, out.Verdicts...)
 		use(out.Used)

@@ -26,8 +26,7 @@ import (
 
 // Check is one check.
 type Check struct {
-	// Name is how the configuration names it (-disable=ttl) and docs/checks.md's
-	// "Checks" table lists it.
+	// Name is how docs/checks.md's table of checks lists it.
 	Name string
 	// Doc says in a sentence what it reports; docs/checks.md carries the same text.
 	Doc string
@@ -100,13 +99,11 @@ type Finding struct {
 	Missing []checklist.Decision
 }
 
-// Config is what the configuration says about reporting: the kinds not to report, the
-// decisions to require and the checks not to run.
+// Config is what the configuration says about reporting: the kinds not to report and the
+// decisions to require.
 type Config struct {
 	Disabled map[effect.Kind]bool
 	Required checklist.Set // nil: every decision
-	// Off holds the names of the checks not to run.
-	Off map[string]bool
 }
 
 // Missing names the checklist decisions a reported effect in state s leaves open.

@@ -17,22 +17,3 @@ var Checks = []*checks.Check{
 	&decisions.Check,
 	&directives.Check,
 }
-
-// Named returns the check called name, or nil.
-func Named(name string) *checks.Check {
-	for _, c := range Checks {
-		if c.Name == name {
-			return c
-		}
-	}
-	return nil
-}
-
-// Names lists the checks' names, in order.
-func Names() []string {
-	out := make([]string, len(Checks))
-	for i, c := range Checks {
-		out[i] = c.Name
-	}
-	return out
-}
