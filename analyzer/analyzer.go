@@ -121,11 +121,11 @@ type Result struct {
 }
 
 // Finding is one reported effect diagnostic in structured form.
-type Finding = report.Finding
+type Finding = report.FindingRecord
 
 // Handler is a job or message handler found in the package, with its effects after
 // suppression.
-type Handler = report.Handler
+type Handler = report.HandlerRecord
 
 // goroot is where the standard library's sources are; its packages are neutral (idemlint
 // computes nothing for them) except for what the models name.

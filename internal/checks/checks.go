@@ -87,11 +87,11 @@ type Verdict struct {
 	Fixes    []analysis.SuggestedFix
 	// Finding is set on an effect finding: what drivers record of it beside the
 	// diagnostic (the handler, the effect, the decisions missing).
-	Finding *Finding
+	Finding *EffectFinding
 }
 
-// Finding is the structured part of an effect finding.
-type Finding struct {
+// EffectFinding is the structured part of an effect finding.
+type EffectFinding struct {
 	// Handler is the index of the handler it is reported for, in Input.Handlers then
 	// Input.Remote.
 	Handler int

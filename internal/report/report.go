@@ -18,19 +18,19 @@ import (
 	"github.com/chokaq/idemlint/internal/rules"
 )
 
-// Finding is one reported effect diagnostic in structured form, for drivers that write
+// FindingRecord is one reported effect diagnostic in structured form, for drivers that write
 // machine-readable output or match findings against a baseline without parsing messages.
-type Finding struct {
-	Pos     token.Pos     // the diagnostic's position
-	Message string        // the diagnostic's message
-	Handler *Handler      // the handler it is reported for
-	Effect  effect.Effect // as reported: for a wrapped handler, Detail and State say so
-	Missing []string      // the checklist decisions not answered: "key", "enforcement"
+type FindingRecord struct {
+	Pos     token.Pos      // the diagnostic's position
+	Message string         // the diagnostic's message
+	Handler *HandlerRecord // the handler it is reported for
+	Effect  effect.Effect  // as reported: for a wrapped handler, Detail and State say so
+	Missing []string       // the checklist decisions not answered: "key", "enforcement"
 }
 
-// Handler is a job or message handler found in the package, with its effects after
+// HandlerRecord is a job or message handler found in the package, with its effects after
 // suppression.
-type Handler struct {
+type HandlerRecord struct {
 	Pos       token.Pos // the handler's declaration (or literal)
 	Name      string    // as in messages: "HandleOrder", "(*ChargeHandler).ProcessTask"
 	Framework string    // "asynq", "river", "watermill", "idempotency", "directive"
@@ -55,20 +55,20 @@ type Input struct {
 
 // Emit reports every verdict and returns the handlers (the package's, then those of other
 // packages registered here) and the effect findings, in report order.
-func Emit(in Input) ([]*Handler, []*Finding) {
-	var hs []*Handler
+func Emit(in Input) ([]*HandlerRecord, []*FindingRecord) {
+	var hs []*HandlerRecord
 	for _, h := range in.Handlers {
-		hs = append(hs, &Handler{Pos: h.Pos, Name: h.Name, Framework: h.Framework, Effects: h.Effects.Known(), Wrapped: h.Wrapped, AtMostOnce: h.AtMostOnce, Unresolved: h.Unresolved})
+		hs = append(hs, &HandlerRecord{Pos: h.Pos, Name: h.Name, Framework: h.Framework, Effects: h.Effects.Known(), Wrapped: h.Wrapped, AtMostOnce: h.AtMostOnce, Unresolved: h.Unresolved})
 	}
 	for _, r := range in.Remote {
-		hs = append(hs, &Handler{Pos: r.Pos, Name: effect.FuncName(r.Fn, nil), Framework: r.Framework, Effects: r.Effects.Known()})
+		hs = append(hs, &HandlerRecord{Pos: r.Pos, Name: effect.FuncName(r.Fn, nil), Framework: r.Framework, Effects: r.Effects.Known()})
 	}
-	var findings []*Finding
+	var findings []*FindingRecord
 	for _, v := range in.Verdicts {
 		d := analysis.Diagnostic{Pos: v.Pos, Category: string(v.Category), URL: rules.URL(v.Category), Message: v.Message, Related: v.Related, SuggestedFixes: v.Fixes}
 		in.Report(d)
 		if f := v.Finding; f != nil {
-			findings = append(findings, &Finding{Pos: d.Pos, Message: d.Message, Handler: hs[f.Handler], Effect: f.Effect, Missing: checklist.Names(f.Missing)})
+			findings = append(findings, &FindingRecord{Pos: d.Pos, Message: d.Message, Handler: hs[f.Handler], Effect: f.Effect, Missing: checklist.Names(f.Missing)})
 		}
 	}
 	return hs, findings

@@ -40,9 +40,9 @@ func kindCategories() []rules.Category {
 // other handlers that share a sink are known only once every handler is judged.
 func run(in *checks.Input) checks.Output {
 	var out checks.Output
-	vs := make([]Verdict, len(in.Handlers))
+	vs := make([]verdict, len(in.Handlers))
 	for i, h := range in.Handlers {
-		vs[i] = Judge(h, h.Effects.Known(), in.Config)
+		vs[i] = judge(h, h.Effects.Known(), in.Config)
 		vs[i].AddOthers(h)
 		out.Used = append(out.Used, vs[i].Used...)
 	}
@@ -54,12 +54,12 @@ func run(in *checks.Input) checks.Output {
 	}
 	for j, r := range in.Remote {
 		name := effect.FuncName(r.Fn, nil)
-		for _, f := range Remote(r.Effects.Known(), in.Config) {
+		for _, f := range remote(r.Effects.Known(), in.Config) {
 			out.Verdicts = append(out.Verdicts, checks.Verdict{
 				Pos:      r.Pos,
 				Category: rules.Category(f.Effect.Kind),
 				Message:  message(name, f.Effect, f.Missing, "") + " (registered here)",
-				Finding:  &checks.Finding{Handler: len(in.Handlers) + j, Effect: f.Effect, Missing: f.Missing},
+				Finding:  &checks.EffectFinding{Handler: len(in.Handlers) + j, Effect: f.Effect, Missing: f.Missing},
 			})
 		}
 	}
@@ -67,7 +67,7 @@ func run(in *checks.Input) checks.Output {
 }
 
 // findings returns the diagnostics of handler i's findings, with the fixes offered on them.
-func (fx fixer) findings(i int, h handlers.Handler, v Verdict, shared map[sinkKey][]sharer) []checks.Verdict {
+func (fx fixer) findings(i int, h handlers.Handler, v verdict, shared map[sinkKey][]sharer) []checks.Verdict {
 	skeleton := skeletonFix(h, v.Open)
 	wrap := fx.wrapFix(h)
 	var out []checks.Verdict
@@ -85,7 +85,7 @@ func (fx fixer) findings(i int, h handlers.Handler, v Verdict, shared map[sinkKe
 			// Offer the skeleton once, on the handler's first finding.
 			d.Fixes = append(d.Fixes, *skeleton)
 		}
-		d.Finding = &checks.Finding{Handler: i, Effect: f.Effect, Missing: f.Missing}
+		d.Finding = &checks.EffectFinding{Handler: i, Effect: f.Effect, Missing: f.Missing}
 		out = append(out, d)
 	}
 	return out
@@ -100,7 +100,7 @@ func message(name string, e effect.Effect, missing []checklist.Decision, notes s
 // diagnostic places a finding on the call in the handler's body that leads to its effect,
 // with related information: the in-package hops after it, the handler's other sinks of
 // its kind, and the other handlers that reach its sink (shared).
-func diagnostic(h handlers.Handler, f Finding, shared []sharer) checks.Verdict {
+func diagnostic(h handlers.Handler, f openEffect, shared []sharer) checks.Verdict {
 	e := f.Effect
 	path := h.Paths[e.Kind]
 	pos := path.Call

@@ -51,7 +51,7 @@ func declare(h *handlers.Handler, d directive.Decisions) *directive.Directive {
 
 func all() checks.Config { return checks.Config{Required: checklist.All()} }
 
-func missing(f Finding) string { return strings.Join(checklist.Names(f.Missing), ",") }
+func missing(f openEffect) string { return strings.Join(checklist.Names(f.Missing), ",") }
 
 func TestJudge(t *testing.T) {
 	for _, tc := range []struct {
@@ -121,7 +121,7 @@ func TestJudge(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			h := tc.h()
-			v := Judge(h, h.Effects.Known(), tc.cfg)
+			v := judge(h, h.Effects.Known(), tc.cfg)
 			var got []string
 			for _, f := range v.Findings {
 				s := string(f.Effect.Kind) + " " + missing(f)
@@ -142,12 +142,12 @@ func TestJudge(t *testing.T) {
 func TestDeclarationUsed(t *testing.T) {
 	h := handler(insert)
 	d := declare(&h, directive.Decisions{Partial: "manual-review"})
-	if v := Judge(h, h.Effects.Known(), all()); len(v.Used) != 0 {
+	if v := judge(h, h.Effects.Known(), all()); len(v.Used) != 0 {
 		t.Errorf("a declaration answering nothing open was used: %v", v.Used)
 	}
 	h = handler(insert, mail)
 	d = declare(&h, directive.Decisions{Partial: "manual-review"})
-	v := Judge(h, h.Effects.Known(), all())
+	v := judge(h, h.Effects.Known(), all())
 	if !slices.Contains(v.Used, d) {
 		t.Errorf("the declaration answered partial but is not used: %v", v.Used)
 	}
@@ -160,7 +160,7 @@ func TestDeclarationUsed(t *testing.T) {
 func TestDeclaredKeyNamesThePayload(t *testing.T) {
 	h := handler(insert)
 	declare(&h, directive.Decisions{Key: "OrderID", Enforce: "outbox"})
-	v := Judge(h, h.Effects.Known(), all())
+	v := judge(h, h.Effects.Known(), all())
 	if len(v.Problems) != 1 || v.Problems[0].Category != rules.Decisions || v.Problems[0].Pos != 90 ||
 		!strings.Contains(v.Problems[0].Message, "key=OrderID names nothing in H's job") {
 		t.Fatalf("problems = %+v", v.Problems)

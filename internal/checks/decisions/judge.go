@@ -15,9 +15,9 @@ import (
 	"github.com/chokaq/idemlint/internal/rules"
 )
 
-// Verdict is the check's answer for one handler, before it becomes diagnostics.
-type Verdict struct {
-	Findings []Finding
+// verdict is the check's answer for one handler, before it becomes diagnostics.
+type verdict struct {
+	Findings []openEffect
 	// Open lists every decision some finding leaves open, in checklist order: what a
 	// skeleton declaration should ask for.
 	Open []checklist.Decision
@@ -27,9 +27,9 @@ type Verdict struct {
 	Used []*directive.Directive
 }
 
-// Finding is what a handler's effect of one kind leaves open: the checklist decisions
+// openEffect is what a handler's effect of one kind leaves open: the checklist decisions
 // missing, or a declaration the code contradicts.
-type Finding struct {
+type openEffect struct {
 	Effect        effect.Effect
 	Missing       []checklist.Decision
 	Contradiction string // set when a //idemlint:decisions declaration does not hold
@@ -39,7 +39,7 @@ type Finding struct {
 	Others []callgraph.Reached
 }
 
-// Judge decides, for each effect of a handler, which checklist decisions the code leaves
+// judge decides, for each effect of a handler, which checklist decisions the code leaves
 // open:
 //
 //   - key, enforcement: from the effect's guard (none: both; an unstable key: key).
@@ -57,11 +57,11 @@ type Finding struct {
 //     transaction) need recorded progress or a manual-review decision.
 //
 // effects are the handler's effects as reported (known ones only).
-func Judge(h handlers.Handler, effects effect.Set, cfg checks.Config) Verdict {
+func judge(h handlers.Handler, effects effect.Set, cfg checks.Config) verdict {
 	declared := checks.Declared(h)
 	partial := partialOpen(h, effects)
 	ttl := h.Wrapped && !h.Retention
-	var v Verdict
+	var v verdict
 	open := map[checklist.Decision]bool{}
 	for _, e := range effects {
 		if !unsafe(h, e) || cfg.Disabled[e.Kind] || h.AtMostOnce != "" {
@@ -82,7 +82,7 @@ func Judge(h handlers.Handler, effects effect.Set, cfg checks.Config) Verdict {
 		for _, m := range missing {
 			open[m] = true
 		}
-		f := Finding{Effect: e, Missing: missing}
+		f := openEffect{Effect: e, Missing: missing}
 		if declared != nil {
 			if c := contradiction(declared, e); c != "" {
 				f.Contradiction = c
@@ -102,7 +102,7 @@ func Judge(h handlers.Handler, effects effect.Set, cfg checks.Config) Verdict {
 	if ttl && h.AtMostOnce == "" && len(v.Findings) == 0 && !declared.Answers(string(checklist.TTL)) && cfg.Required[checklist.TTL] {
 		// All effects are covered, but the middleware's retention is left to its default.
 		open[checklist.TTL] = true
-		v.Findings = append(v.Findings, Finding{
+		v.Findings = append(v.Findings, openEffect{
 			Effect:    effect.Effect{Kind: effect.Kind(rules.Decisions), Detail: "the idempotency middleware wraps it without an explicit completion retention (WithRetention)"},
 			Missing:   []checklist.Decision{checklist.TTL},
 			Synthetic: true,
@@ -137,7 +137,7 @@ func unsafe(h handlers.Handler, e effect.Effect) bool {
 // AddOthers sets, on each effect finding of v, the handler's other sinks of its kind that
 // are not safe to repeat (from Handler.Reached). The finding's own sink is the worst of
 // them, as solved.
-func (v *Verdict) AddOthers(h handlers.Handler) {
+func (v *verdict) AddOthers(h handlers.Handler) {
 	for i := range v.Findings {
 		f := &v.Findings[i]
 		if f.Synthetic {
@@ -176,10 +176,10 @@ func open1(h handlers.Handler, e effect.Effect) (effect.Effect, []checklist.Deci
 	return e, missing
 }
 
-// Remote returns the findings of a handler of another package registered here, from its
+// remote returns the findings of a handler of another package registered here, from its
 // fact's effects: no declaration or wrapping of its own package is in view.
-func Remote(effects effect.Set, cfg checks.Config) []Finding {
-	var out []Finding
+func remote(effects effect.Set, cfg checks.Config) []openEffect {
+	var out []openEffect
 	for _, e := range effects {
 		if e.State == effect.Protected || cfg.Disabled[e.Kind] {
 			continue
@@ -188,7 +188,7 @@ func Remote(effects effect.Set, cfg checks.Config) []Finding {
 		if len(missing) == 0 {
 			continue
 		}
-		out = append(out, Finding{Effect: e, Missing: missing})
+		out = append(out, openEffect{Effect: e, Missing: missing})
 	}
 	return out
 }

@@ -43,7 +43,7 @@ func keyOf(e effect.Effect) sinkKey {
 
 // sharedSinks indexes, per sink, the handlers of the package whose effect findings reach
 // it, in handler order. A contradicted declaration is no effect finding: it shares nothing.
-func sharedSinks(hs []handlers.Handler, vs []Verdict) map[sinkKey][]sharer {
+func sharedSinks(hs []handlers.Handler, vs []verdict) map[sinkKey][]sharer {
 	idx := map[sinkKey][]sharer{}
 	for i, v := range vs {
 		h := hs[i]
@@ -65,7 +65,7 @@ func sharedSinks(hs []handlers.Handler, vs []Verdict) map[sinkKey][]sharer {
 
 // ownEffect is the effect of finding f as solved, before the check added what the
 // handler's wrapping says to its detail: what another handler's effect is compared with.
-func ownEffect(h handlers.Handler, f Finding) effect.Effect {
+func ownEffect(h handlers.Handler, f openEffect) effect.Effect {
 	if e, ok := h.Effects.Known().Get(f.Effect.Kind); ok {
 		return e
 	}
@@ -74,7 +74,7 @@ func ownEffect(h handlers.Handler, f Finding) effect.Effect {
 
 // othersSharing returns the handlers other than handler i that reach the sink of finding
 // f with the same problem, sorted by position.
-func othersSharing(fset *token.FileSet, idx map[sinkKey][]sharer, i int, h handlers.Handler, f Finding) []sharer {
+func othersSharing(fset *token.FileSet, idx map[sinkKey][]sharer, i int, h handlers.Handler, f openEffect) []sharer {
 	if f.Synthetic || f.Contradiction != "" {
 		return nil
 	}
@@ -90,7 +90,7 @@ func othersSharing(fset *token.FileSet, idx map[sinkKey][]sharer, i int, h handl
 
 // notes is what a finding's message says between its chain and its missing decisions: how
 // many other sinks of its kind the handler reaches, and which other handlers reach its sink.
-func notes(name string, f Finding, shared []sharer) string {
+func notes(name string, f openEffect, shared []sharer) string {
 	var b strings.Builder
 	if n := len(f.Others); n > 0 {
 		fmt.Fprintf(&b, " and %d more %s %s", n, f.Effect.Kind, plural(n, "sink", "sinks"))
@@ -140,7 +140,7 @@ func sharedFunc(name string, own []effect.Hop, shared []sharer) string {
 }
 
 // othersRelated lists the handler's other sinks of the finding's kind, by position.
-func othersRelated(name string, f Finding) []analysis.RelatedInformation {
+func othersRelated(name string, f openEffect) []analysis.RelatedInformation {
 	var out []analysis.RelatedInformation
 	for i, o := range f.Others {
 		if i == maxRelated {

@@ -20,7 +20,7 @@ func hops(names ...string) []effect.Hop {
 // A handler's other sinks are counted in full and listed up to maxRelated, in the order
 // given (by position), the last entry saying how many are not listed.
 func TestOthersRelatedCap(t *testing.T) {
-	f := Finding{Effect: effect.Effect{Kind: effect.HTTPWrite, Detail: "POST", Chain: hops("p.a", "Do")}}
+	f := openEffect{Effect: effect.Effect{Kind: effect.HTTPWrite, Detail: "POST", Chain: hops("p.a", "Do")}}
 	for i := range 7 {
 		f.Others = append(f.Others, callgraph.Reached{Pos: token.Pos(10 + i), Effect: effect.Effect{Kind: effect.HTTPWrite, Detail: "POST", Chain: hops("p.b", "Do")}})
 	}

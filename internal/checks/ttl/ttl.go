@@ -12,6 +12,7 @@ import (
 	"go/types"
 	"time"
 
+	"golang.org/x/tools/go/ast/inspector"
 	"golang.org/x/tools/go/types/typeutil"
 
 	"github.com/chokaq/idemlint/internal/checklist"
@@ -107,42 +108,35 @@ func Declared(h handlers.Handler, ttl time.Duration, defs *defuse.Index, jobs []
 func Retentions(defs *defuse.Index, files []*ast.File, jobs []frameworks.JobRetry) []checks.Verdict {
 	var out []checks.Verdict
 	var mux *frameworks.MuxIndex
-	for _, f := range files {
-		var stack []ast.Node
-		ast.Inspect(f, func(x ast.Node) bool {
-			if x == nil {
-				stack = stack[:len(stack)-1]
-				return true
-			}
-			stack = append(stack, x)
-			call, ok := x.(*ast.CallExpr)
-			if !ok {
-				return true
-			}
-			fn, ok := typeutil.Callee(defs.Info, call).(*types.Func)
-			if !ok || fn.Origin().FullName() != model.MiddlewarePath+".WithRetention" {
-				return true
-			}
-			d, ok := defs.ConstInt(defuse.ArgAt(call, 0))
-			if !ok || d <= 0 {
-				return true
-			}
-			framework, tasks, mw := frameworks.ServedJobs(defs, stack)
-			if framework == "" {
-				return true
-			}
-			if tasks == nil && mw != nil {
-				if mux == nil {
-					mux = frameworks.IndexMux(defs, files)
-				}
-				tasks = mux.Registrations(mw)
-			}
-			if p := compare(call.Pos(), time.Duration(d), framework, tasks, jobs); p != nil {
-				out = append(out, *p)
-			}
+	// The enclosing nodes of each call name the middleware it configures (ServedJobs).
+	inspector.New(files).WithStack([]ast.Node{(*ast.CallExpr)(nil)}, func(x ast.Node, push bool, stack []ast.Node) bool {
+		if !push {
 			return true
-		})
-	}
+		}
+		call := x.(*ast.CallExpr)
+		fn, ok := typeutil.Callee(defs.Info, call).(*types.Func)
+		if !ok || fn.Origin().FullName() != model.MiddlewarePath+".WithRetention" {
+			return true
+		}
+		d, ok := defs.ConstInt(defuse.ArgAt(call, 0))
+		if !ok || d <= 0 {
+			return true
+		}
+		framework, tasks, mw := frameworks.ServedJobs(defs, stack)
+		if framework == "" {
+			return true
+		}
+		if tasks == nil && mw != nil {
+			if mux == nil {
+				mux = frameworks.IndexMux(defs, files)
+			}
+			tasks = mux.Registrations(mw)
+		}
+		if p := compare(call.Pos(), time.Duration(d), framework, tasks, jobs); p != nil {
+			out = append(out, *p)
+		}
+		return true
+	})
 	return out
 }
 
