@@ -221,7 +221,7 @@ func analyse(pass *analysis.Pass, index *model.Index, dirs map[*token.File]*dire
 	judge := &sinks.Judge{Defs: defs, Models: entries, Fset: pass.Fset}
 	g := callgraph.Build(callgraph.Input{
 		Pkg: pass.Pkg, Info: pass.TypesInfo, Fset: pass.Fset, Files: pass.Files,
-		Directives: fileDirs, Judge: judge, Visit: visit, Links: program.Links,
+		Directives: fileDirs, Judge: judge, Visit: visit, Links: program.Links, ReceiveSpan: handlers.ReceiveSpan,
 		Facts: callgraph.Facts{ImportObjectFact: pass.ImportObjectFact, AllObjectFacts: pass.AllObjectFacts},
 	})
 	g.Solve()

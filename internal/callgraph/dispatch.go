@@ -9,6 +9,15 @@ import (
 	"github.com/chokaq/idemlint/internal/model"
 )
 
+// dispatcher resolves interface method calls to the implementations in the package's view
+// (its own methods, its dependencies' with facts, modelled sinks behind an interface) and
+// answers which methods implement an interface, for the receive finder and the handlers
+// (Graph.Implementations). Its indexes are its own, built on first use.
+type dispatcher struct {
+	*core
+	methods methodIndex
+}
+
 // methodIndex holds the lookups interface dispatch makes, built on first use: interface
 // calls are frequent and nodes many.
 type methodIndex struct {
@@ -30,25 +39,25 @@ type methodIndex struct {
 // The interface is the static type of the receiver expression, not the one that declares
 // the method: resp.Body.Close() is a call on an io.ReadCloser, which an io.Closer that
 // writes to a database does not implement.
-func (g *Graph) dispatch(n *Node, m *types.Func, call *ast.CallExpr) {
-	iface := g.receiverInterface(m, call)
+func (d *dispatcher) dispatch(n *Node, m *types.Func, call *ast.CallExpr) {
+	iface := d.receiverInterface(m, call)
 	if iface == nil {
 		return
 	}
-	open := len(g.Open)
-	if g.implementationsAt(n, m, iface, call.Pos(), callArgs(g.in.Info, call), true) {
+	open := len(d.Open)
+	if d.implementationsAt(n, m, iface, call.Pos(), callArgs(d.in.Info, call), true) {
 		return
 	}
 	// No implementation with effects in view: a modelled sink method behind the interface?
-	for _, s := range g.in.Judge.Models.Index.MethodSinks(m.Name()) {
-		impl := g.lookupMethod(s.Func)
-		if impl != nil && g.implements(impl, iface) {
+	for _, s := range d.in.Judge.Models.Index.MethodSinks(m.Name()) {
+		impl := d.lookupMethod(s.Func)
+		if impl != nil && d.implements(impl, iface) {
 			// The chain names the interface method called: which implementation runs is
 			// decided at run time.
-			if e := g.in.Judge.Eval(call, s, m, n.scope); e != nil {
-				n.Sites = append(n.Sites, Site{Pos: call.Pos(), line: g.line(call.Pos()), sink: e})
+			if e := d.in.Judge.Eval(call, s, m, n.scope); e != nil {
+				n.Sites = append(n.Sites, Site{Pos: call.Pos(), line: d.line(call.Pos()), sink: e})
 			}
-			g.Open[open].InView = true
+			d.Open[open].InView = true
 			return
 		}
 	}
@@ -58,48 +67,35 @@ func (g *Graph) dispatch(n *Node, m *types.Func, call *ast.CallExpr) {
 // may run: the program-wide link's, this package's (unless not local), and its
 // dependencies' with facts. It records the call as open (in view when anything answered
 // it), and reports whether an implementation of the package or its dependencies did.
-func (g *Graph) implementationsAt(n *Node, m *types.Func, iface *types.Interface, pos token.Pos, args []ast.Expr, local bool) bool {
-	open := len(g.Open)
-	g.Open = append(g.Open, OpenCall{Caller: n, Pos: pos, Kind: OpenInterface, Method: m, Recv: iface})
+func (d *dispatcher) implementationsAt(n *Node, m *types.Func, iface *types.Interface, pos token.Pos, args []ast.Expr, local bool) bool {
+	open := len(d.Open)
+	d.Open = append(d.Open, OpenCall{Caller: n, Pos: pos, Kind: OpenInterface, Method: m, Recv: iface})
 	seen := false
-	for _, l := range g.in.Links[pos] {
-		n.Sites = append(n.Sites, Site{Pos: pos, line: g.line(pos), callee: l.Name, fact: l.Fact, args: args})
+	for _, l := range d.in.Links[pos] {
+		n.Sites = append(n.Sites, Site{Pos: pos, line: d.line(pos), callee: l.Name, fact: l.Fact, args: args})
 	}
-	for _, cand := range g.localMethods(m.Name()) {
-		if local && g.implements(cand.Fn, iface) {
-			g.callTarget(n, cand.Fn, pos, args)
+	for _, cand := range d.localMethods(m.Name()) {
+		if local && d.implements(cand.Fn, iface) {
+			d.callTarget(n, cand.Fn, pos, args)
 			seen = true
 		}
 	}
-	for _, fn := range g.importedMethods()[m.Name()] {
-		if g.implements(fn, iface) {
-			g.callTarget(n, fn, pos, args)
+	for _, fn := range d.importedMethods()[m.Name()] {
+		if d.implements(fn, iface) {
+			d.callTarget(n, fn, pos, args)
 			seen = true
 		}
 	}
-	g.Open[open].InView = seen || len(g.in.Links[pos]) > 0
+	d.Open[open].InView = seen || len(d.in.Links[pos]) > 0
 	return seen
-}
-
-// Dispatched returns a node for what a framework runs when it calls interface method m of
-// a value handed to it at pos (the method value l.Handle of an interface l, registered in
-// owner): the implementations of its dependencies and those a program-wide link found,
-// not this package's (handlers of their own). Like a region, it is evaluated on the
-// solved graph and is not one of g.Nodes; its call is open, for the link and for the
-// partial marker.
-func (g *Graph) Dispatched(owner *Node, name string, m *types.Func, iface *types.Interface, pos token.Pos) *Node {
-	d := &Node{Name: name, Body: &ast.BlockStmt{Lbrace: pos, Rbrace: pos}, Parent: owner, File: owner.File, scope: owner.scope, Sig: m.Signature()}
-	g.implementationsAt(d, m, iface, pos, nil, false)
-	g.evaluate(d, true)
-	return d
 }
 
 // receiverInterface returns the interface an implementation must satisfy to be called by
 // call: the static type of its receiver expression when that is an interface (of a method
 // value or a method expression alike), else the interface that declares m.
-func (g *Graph) receiverInterface(m *types.Func, call *ast.CallExpr) *types.Interface {
+func (d *dispatcher) receiverInterface(m *types.Func, call *ast.CallExpr) *types.Interface {
 	if sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr); ok {
-		if t := g.in.Info.TypeOf(sel.X); t != nil {
+		if t := d.in.Info.TypeOf(sel.X); t != nil {
 			if it, ok := t.Underlying().(*types.Interface); ok {
 				return it
 			}
@@ -112,53 +108,53 @@ func (g *Graph) receiverInterface(m *types.Func, call *ast.CallExpr) *types.Inte
 // localMethods returns the package's methods named name, but for those declared in a
 // _test.go file: a test double never runs in the service, whatever the test variant of the
 // package sees.
-func (g *Graph) localMethods(name string) []*Node {
-	if g.methods.local == nil {
-		g.methods.local = map[string][]*Node{}
-		for _, n := range g.Nodes {
-			if n.Fn != nil && n.Fn.Signature().Recv() != nil && !g.inTestFile(n.Fn.Pos()) {
-				g.methods.local[n.Fn.Name()] = append(g.methods.local[n.Fn.Name()], n)
+func (d *dispatcher) localMethods(name string) []*Node {
+	if d.methods.local == nil {
+		d.methods.local = map[string][]*Node{}
+		for _, n := range d.Nodes {
+			if n.Fn != nil && n.Fn.Signature().Recv() != nil && !d.inTestFile(n.Fn.Pos()) {
+				d.methods.local[n.Fn.Name()] = append(d.methods.local[n.Fn.Name()], n)
 			}
 		}
 	}
-	return g.methods.local[name]
+	return d.methods.local[name]
 }
 
 // importedMethods indexes, once per pass, the methods of dependencies that carry facts.
-func (g *Graph) importedMethods() map[string][]*types.Func {
-	if g.methods.imported != nil {
-		return g.methods.imported
+func (d *dispatcher) importedMethods() map[string][]*types.Func {
+	if d.methods.imported != nil {
+		return d.methods.imported
 	}
-	g.methods.imported = map[string][]*types.Func{}
-	for _, of := range g.in.Facts.AllObjectFacts() {
+	d.methods.imported = map[string][]*types.Func{}
+	for _, of := range d.in.Facts.AllObjectFacts() {
 		fn, ok := of.Object.(*types.Func)
-		if !ok || fn.Signature().Recv() == nil || fn.Pkg() == g.in.Pkg {
+		if !ok || fn.Signature().Recv() == nil || fn.Pkg() == d.in.Pkg {
 			continue
 		}
-		g.methods.imported[fn.Name()] = append(g.methods.imported[fn.Name()], fn)
+		d.methods.imported[fn.Name()] = append(d.methods.imported[fn.Name()], fn)
 	}
-	for _, fns := range g.methods.imported {
+	for _, fns := range d.methods.imported {
 		sort.Slice(fns, func(i, j int) bool { return fns[i].FullName() < fns[j].FullName() })
 	}
-	return g.methods.imported
+	return d.methods.imported
 }
 
 // lookupMethod finds the method a full name like "(*pkg/path.Type).Name" denotes among the
 // packages this one imports, directly or not; nil if that package is not in view.
-func (g *Graph) lookupMethod(full string) *types.Func {
+func (d *dispatcher) lookupMethod(full string) *types.Func {
 	// Every interface call of a method a sink shares a name with (Exec, Query, Send) asks;
 	// resolving scans the import graph, so each name is resolved once per pass.
-	if m, ok := g.methods.byName[full]; ok {
+	if m, ok := d.methods.byName[full]; ok {
 		return m
 	}
-	if g.methods.packages == nil {
-		g.methods.packages = model.Packages{}
-		g.methods.packages.Add(g.in.Pkg)
-		g.methods.byName = map[string]*types.Func{}
+	if d.methods.packages == nil {
+		d.methods.packages = model.Packages{}
+		d.methods.packages.Add(d.in.Pkg)
+		d.methods.byName = map[string]*types.Func{}
 	}
-	fn, _ := model.Resolve(g.methods.packages, full)
+	fn, _ := model.Resolve(d.methods.packages, full)
 	m, _ := fn.(*types.Func)
-	g.methods.byName[full] = m
+	d.methods.byName[full] = m
 	return m
 }
 
@@ -166,16 +162,16 @@ func (g *Graph) lookupMethod(full string) *types.Func {
 // type implements iface, or a struct type of fn's package or of this one that does embeds
 // it and has fn as its method (sqlc's *Queries inside a store that implements a wider
 // Store interface). Answers are cached: every call site asks about the same candidates.
-func (g *Graph) implements(fn *types.Func, iface *types.Interface) bool {
+func (d *dispatcher) implements(fn *types.Func, iface *types.Interface) bool {
 	k := implKey{fn, iface}
-	if v, ok := g.methods.implements[k]; ok {
+	if v, ok := d.methods.implements[k]; ok {
 		return v
 	}
-	v := g.implementsUncached(fn, iface)
-	if g.methods.implements == nil {
-		g.methods.implements = map[implKey]bool{}
+	v := d.implementsUncached(fn, iface)
+	if d.methods.implements == nil {
+		d.methods.implements = map[implKey]bool{}
 	}
-	g.methods.implements[k] = v
+	d.methods.implements[k] = v
 	return v
 }
 
@@ -184,7 +180,7 @@ type implKey struct {
 	iface *types.Interface
 }
 
-func (g *Graph) implementsUncached(fn *types.Func, iface *types.Interface) bool {
+func (d *dispatcher) implementsUncached(fn *types.Func, iface *types.Interface) bool {
 	recv := fn.Signature().Recv()
 	if recv == nil || types.IsInterface(recv.Type()) {
 		return false
@@ -203,8 +199,8 @@ func (g *Graph) implementsUncached(fn *types.Func, iface *types.Interface) bool 
 	if !ok {
 		return false
 	}
-	for _, pkg := range []*types.Package{fn.Pkg(), g.in.Pkg} {
-		for _, s := range g.embedders(pkg)[named.Origin()] {
+	for _, pkg := range []*types.Package{fn.Pkg(), d.in.Pkg} {
+		for _, s := range d.embedders(pkg)[named.Origin()] {
 			if Selects(s, iface, fn) || Selects(types.NewPointer(s), iface, fn) {
 				return true
 			}
@@ -215,18 +211,18 @@ func (g *Graph) implementsUncached(fn *types.Func, iface *types.Interface) bool 
 
 // embedders indexes, once per package, the struct types declared in pkg by the named types
 // they embed directly.
-func (g *Graph) embedders(pkg *types.Package) map[*types.Named][]*types.Named {
+func (d *dispatcher) embedders(pkg *types.Package) map[*types.Named][]*types.Named {
 	if pkg == nil {
 		return nil
 	}
-	if e, ok := g.methods.embedders[pkg]; ok {
+	if e, ok := d.methods.embedders[pkg]; ok {
 		return e
 	}
-	if g.methods.embedders == nil {
-		g.methods.embedders = map[*types.Package]map[*types.Named][]*types.Named{}
+	if d.methods.embedders == nil {
+		d.methods.embedders = map[*types.Package]map[*types.Named][]*types.Named{}
 	}
 	e := embeddersOf(pkg)
-	g.methods.embedders[pkg] = e
+	d.methods.embedders[pkg] = e
 	return e
 }
 
@@ -275,27 +271,23 @@ func Selects(t types.Type, iface *types.Interface, fn *types.Func) bool {
 	return ok && f.Origin() == fn.Origin()
 }
 
-// Linked returns the implementations a program-wide link found for the interface call at
-// pos, outside the package's import cone (nil without a link).
-func (g *Graph) Linked(pos token.Pos) []Linked { return g.in.Links[pos] }
-
-// Implementations returns the methods a call of the interface method m may run, among
+// implementations returns the methods a call of the interface method m may run, among
 // those in view: the package's own and those of dependencies that carry facts, whose
 // receivers implement the call's receiver interface; the package's first, each group in a
 // stable order. A program-wide link may know more (Links), this is what the package sees.
-func (g *Graph) Implementations(m *types.Func, call *ast.CallExpr) []*types.Func {
-	iface := g.receiverInterface(m, call)
+func (d *dispatcher) implementations(m *types.Func, call *ast.CallExpr) []*types.Func {
+	iface := d.receiverInterface(m, call)
 	if iface == nil {
 		return nil
 	}
 	var out []*types.Func
-	for _, cand := range g.localMethods(m.Name()) {
-		if g.implements(cand.Fn, iface) {
+	for _, cand := range d.localMethods(m.Name()) {
+		if d.implements(cand.Fn, iface) {
 			out = append(out, cand.Fn)
 		}
 	}
-	for _, fn := range g.importedMethods()[m.Name()] {
-		if g.implements(fn, iface) {
+	for _, fn := range d.importedMethods()[m.Name()] {
+		if d.implements(fn, iface) {
 			out = append(out, fn)
 		}
 	}

@@ -26,6 +26,18 @@ import (
 // Everything else a function value does (returned, sent on a channel, stored by another
 // package) stays what it was: its effects count where the value is made.
 
+// valueResolver follows function values to the functions they may hold (funcValue), for
+// the builder's sites of callbacks, slot calls and value calls, and for the handlers'
+// registration loops (Graph.StoredElements). Its index of the package's stores is its own:
+// only a package that calls a function value held in a slot pays for it.
+type valueResolver struct {
+	*core
+	// slots are the function values stored in each field and package variable, indexed on
+	// the first call of one (slotStores); slotCache their resolved values.
+	slots     map[slotKey][]ast.Expr
+	slotCache map[slotKey][]funcValue
+}
+
 // funcValue is one function a value may hold: a node of the package or a function of
 // another with a fact.
 type funcValue struct {
@@ -57,9 +69,9 @@ func paramCandidates(sig *types.Signature) uint64 {
 // starts from every function-typed parameter and drops one as soon as a use of it lets it
 // escape, so that recursion (Loop(f) calling Loop(f)) keeps its bit and a cycle ends (bits
 // only go away).
-func (g *Graph) solveCalls() {
+func (fv *valueResolver) solveCalls() {
 	var cands []*Node
-	for _, n := range g.Nodes {
+	for _, n := range fv.Nodes {
 		if n.Fn != nil {
 			if n.Calls = paramCandidates(n.Sig); n.Calls != 0 {
 				cands = append(cands, n)
@@ -69,7 +81,7 @@ func (g *Graph) solveCalls() {
 	for changed := true; changed; {
 		changed = false
 		for _, n := range cands {
-			if m := g.calledParams(n); m != n.Calls {
+			if m := fv.calledParams(n); m != n.Calls {
 				n.Calls, changed = m, true
 			}
 		}
@@ -80,14 +92,14 @@ func (g *Graph) solveCalls() {
 // uses in no other way than calling them, comparing them with nil, or handing them to a
 // callee whose mask says it only calls them. The walk includes n's literals: a callback
 // called in a goroutine or a deferred closure of n is still called by n.
-func (g *Graph) calledParams(n *Node) uint64 {
+func (fv *valueResolver) calledParams(n *Node) uint64 {
 	params := map[*types.Var]int{}
 	for i := 0; i < n.Sig.Params().Len() && i < 64; i++ {
 		if n.Calls&(1<<i) != 0 {
 			params[n.Sig.Params().At(i)] = i
 		}
 	}
-	info := g.in.Info
+	info := fv.in.Info
 	param := func(e ast.Expr) (int, *ast.Ident) {
 		id, ok := ast.Unparen(e).(*ast.Ident)
 		if !ok {
@@ -108,7 +120,7 @@ func (g *Graph) calledParams(n *Node) uint64 {
 				called |= 1 << i
 				fine[id] = true
 			}
-			mask := g.callsOf(typeutil.StaticCallee(info, x))
+			mask := fv.callsOf(typeutil.StaticCallee(info, x))
 			for j, arg := range callArgs(info, x) {
 				if i, id := param(arg); id != nil && j < 64 && mask&(1<<j) != 0 {
 					called |= 1 << i
@@ -134,18 +146,18 @@ func (g *Graph) calledParams(n *Node) uint64 {
 }
 
 // callsOf is the Calls mask of a statically called function: its node's, or its fact's.
-func (g *Graph) callsOf(fn *types.Func) uint64 {
+func (fv *valueResolver) callsOf(fn *types.Func) uint64 {
 	if fn == nil {
 		return 0
 	}
 	fn = fn.Origin()
-	if n := g.ByFunc[fn]; n != nil {
+	if n := fv.ByFunc[fn]; n != nil {
 		return n.Calls
 	}
-	if fn.Pkg() == nil || fn.Pkg() == g.in.Pkg {
+	if fn.Pkg() == nil || fn.Pkg() == fv.in.Pkg {
 		return 0
 	}
-	if f := g.Fact(fn); f != nil {
+	if f := fv.Fact(fn); f != nil {
 		return f.Calls
 	}
 	return 0
@@ -155,14 +167,14 @@ func (g *Graph) callsOf(fn *types.Func) uint64 {
 // function value passed there, through fn; it returns the arguments that
 // were routed, whose values must not also enter n directly (the shorter chain would hide
 // the one through fn).
-func (g *Graph) routeArgs(n *Node, fn *types.Func, call *ast.CallExpr, args []ast.Expr) map[ast.Expr]bool {
+func (fv *valueResolver) routeArgs(n *Node, fn *types.Func, call *ast.CallExpr, args []ast.Expr) map[ast.Expr]bool {
 	// A mask never holds the variadic parameter, so a spread (xs...) changes no position.
-	mask := g.callsOf(fn)
+	mask := fv.callsOf(fn)
 	if mask == 0 {
 		return nil
 	}
 	callee := effect.FuncName(fn, nil)
-	if local := g.ByFunc[fn]; local != nil {
+	if local := fv.ByFunc[fn]; local != nil {
 		callee = local.HopName()
 	}
 	var routed map[ast.Expr]bool
@@ -170,16 +182,16 @@ func (g *Graph) routeArgs(n *Node, fn *types.Func, call *ast.CallExpr, args []as
 		if j >= 64 || mask&(1<<j) == 0 {
 			continue
 		}
-		for _, v := range g.funcValues(arg, 0, true) {
-			n.Sites = append(n.Sites, Site{Pos: call.Pos(), line: g.line(call.Pos()), callee: callee, local: v.local, fact: v.fact, value: v.name})
+		for _, v := range fv.funcValues(arg, 0, true) {
+			n.Sites = append(n.Sites, Site{Pos: call.Pos(), line: fv.line(call.Pos()), callee: callee, local: v.local, fact: v.fact, value: v.name})
 		}
-		if direct := g.funcValue(arg); direct != nil {
+		if direct := fv.funcValue(arg); direct != nil {
 			if routed == nil {
 				routed = map[ast.Expr]bool{}
 			}
 			routed[arg] = true
 			if direct.fn != nil {
-				g.Referenced[direct.fn] = true
+				fv.Referenced[direct.fn] = true
 			}
 		}
 	}
@@ -189,10 +201,10 @@ func (g *Graph) routeArgs(n *Node, fn *types.Func, call *ast.CallExpr, args []as
 // funcValue resolves an expression that is itself a function value: a literal, a function
 // or a method value (not through a variable); nil for anything else or a function that
 // neither is in the package nor has a fact.
-func (g *Graph) funcValue(e ast.Expr) *funcValue {
-	e = unconvert(g.in.Info, e)
+func (fv *valueResolver) funcValue(e ast.Expr) *funcValue {
+	e = unconvert(fv.in.Info, e)
 	if lit, ok := e.(*ast.FuncLit); ok {
-		if n := g.ByLit[lit]; n != nil {
+		if n := fv.ByLit[lit]; n != nil {
 			return &funcValue{local: n, name: n.HopName()}
 		}
 		return nil
@@ -204,13 +216,13 @@ func (g *Graph) funcValue(e ast.Expr) *funcValue {
 	case *ast.SelectorExpr:
 		id = x.Sel
 	case *ast.IndexExpr: // f[T]
-		return g.funcValue(x.X)
+		return fv.funcValue(x.X)
 	case *ast.IndexListExpr:
-		return g.funcValue(x.X)
+		return fv.funcValue(x.X)
 	default:
 		return nil
 	}
-	fn, ok := g.in.Info.Uses[id].(*types.Func)
+	fn, ok := fv.in.Info.Uses[id].(*types.Func)
 	if !ok {
 		return nil
 	}
@@ -218,13 +230,13 @@ func (g *Graph) funcValue(e ast.Expr) *funcValue {
 	if recv := fn.Signature().Recv(); recv != nil && types.IsInterface(recv.Type()) {
 		return nil // an interface method value: its implementations are not in view here
 	}
-	if n := g.ByFunc[fn]; n != nil {
+	if n := fv.ByFunc[fn]; n != nil {
 		return &funcValue{local: n, name: n.HopName(), fn: fn}
 	}
-	if fn.Pkg() == nil || fn.Pkg() == g.in.Pkg {
+	if fn.Pkg() == nil || fn.Pkg() == fv.in.Pkg {
 		return nil
 	}
-	if f := g.Fact(fn); f != nil {
+	if f := fv.Fact(fn); f != nil {
 		return &funcValue{fact: f, name: effect.FuncName(fn, nil), fn: fn}
 	}
 	return nil
@@ -244,23 +256,23 @@ func unconvert(info *types.Info, e ast.Expr) ast.Expr {
 
 // funcValues resolves e to the function values it may hold: e itself, or what the local
 // variable it names was defined as once, or (with slots) what the slot it reads holds.
-func (g *Graph) funcValues(e ast.Expr, depth int, slots bool) []funcValue {
+func (fv *valueResolver) funcValues(e ast.Expr, depth int, slots bool) []funcValue {
 	if depth > defuse.MaxDepth {
 		return nil
 	}
-	if v := g.funcValue(e); v != nil {
+	if v := fv.funcValue(e); v != nil {
 		return []funcValue{*v}
 	}
-	if id, ok := unconvert(g.in.Info, e).(*ast.Ident); ok {
-		if v, _ := g.in.Info.Uses[id].(*types.Var); v != nil && v.Parent() != g.in.Pkg.Scope() {
-			if d := g.in.Judge.Defs.Def(v); d != nil {
-				return g.funcValues(d, depth+1, slots)
+	if id, ok := unconvert(fv.in.Info, e).(*ast.Ident); ok {
+		if v, _ := fv.in.Info.Uses[id].(*types.Var); v != nil && v.Parent() != fv.in.Pkg.Scope() {
+			if d := fv.in.Judge.Defs.Def(v); d != nil {
+				return fv.funcValues(d, depth+1, slots)
 			}
 			return nil
 		}
 	}
-	if k, ok := g.slotOf(e); ok && slots {
-		return g.slotValues(k)
+	if k, ok := fv.slotOf(e); ok && slots {
+		return fv.slotValues(k)
 	}
 	return nil
 }
@@ -273,21 +285,21 @@ type slotKey struct {
 }
 
 // slotOf returns the slot an expression reads or writes: s.f, pkgVar, s.f[k], pkgVar[k].
-func (g *Graph) slotOf(e ast.Expr) (slotKey, bool) {
-	switch x := unconvert(g.in.Info, e).(type) {
+func (fv *valueResolver) slotOf(e ast.Expr) (slotKey, bool) {
+	switch x := unconvert(fv.in.Info, e).(type) {
 	case *ast.SelectorExpr:
-		if v, ok := g.in.Info.Uses[x.Sel].(*types.Var); ok && v.IsField() {
+		if v, ok := fv.in.Info.Uses[x.Sel].(*types.Var); ok && v.IsField() {
 			return slotKey{v.Origin(), false}, true
 		}
 	case *ast.Ident:
-		if v, ok := g.in.Info.Uses[x].(*types.Var); ok && v.Pkg() == g.in.Pkg && v.Parent() == g.in.Pkg.Scope() {
+		if v, ok := fv.in.Info.Uses[x].(*types.Var); ok && v.Pkg() == fv.in.Pkg && v.Parent() == fv.in.Pkg.Scope() {
 			return slotKey{v, false}, true
 		}
 	case *ast.IndexExpr:
-		if !container(g.in.Info.TypeOf(x.X)) {
+		if !container(fv.in.Info.TypeOf(x.X)) {
 			return slotKey{}, false
 		}
-		if k, ok := g.slotOf(x.X); ok && !k.elem {
+		if k, ok := fv.slotOf(x.X); ok && !k.elem {
 			return slotKey{k.v, true}, true
 		}
 	}
@@ -313,68 +325,68 @@ func container(t types.Type) bool {
 // slotValues returns the function values the package stores in slot k: assigned to it, set
 // by key in a composite literal, or, for elements, assigned by index or listed in a
 // composite literal assigned to the whole.
-func (g *Graph) slotValues(k slotKey) []funcValue {
-	if vs, ok := g.slotCache[k]; ok {
+func (fv *valueResolver) slotValues(k slotKey) []funcValue {
+	if vs, ok := fv.slotCache[k]; ok {
 		return vs
 	}
-	stores := g.slotStores()
+	stores := fv.slotStores()
 	var exprs []ast.Expr
 	exprs = append(exprs, stores[k]...)
 	if k.elem {
 		for _, whole := range stores[slotKey{k.v, false}] {
-			exprs = append(exprs, g.elements(whole, 0)...)
+			exprs = append(exprs, fv.elements(whole, 0)...)
 		}
 	}
 	var out []funcValue
 	for _, e := range exprs {
 		// One slot copied into another is not followed (and leaves no cycle to break).
-		out = append(out, g.funcValues(e, 1, false)...)
+		out = append(out, fv.funcValues(e, 1, false)...)
 	}
-	if g.slotCache == nil {
-		g.slotCache = map[slotKey][]funcValue{}
+	if fv.slotCache == nil {
+		fv.slotCache = map[slotKey][]funcValue{}
 	}
-	g.slotCache[k] = out
+	fv.slotCache[k] = out
 	return out
 }
 
-// StoredElements returns the expressions the package stores as elements of the slice, map
+// storedElements returns the expressions the package stores as elements of the slice, map
 // or array held in the slot (a struct field or a package variable) e reads: listed in a
 // composite literal stored there, or in one a local variable stored there was defined as,
 // or appended to that variable (list = append(list, inv.Compute)). For a registration
 // loop over a configuration's field (for _, a := range cfg.Activities).
-func (g *Graph) StoredElements(e ast.Expr) []ast.Expr {
-	k, ok := g.slotOf(e)
+func (fv *valueResolver) storedElements(e ast.Expr) []ast.Expr {
+	k, ok := fv.slotOf(e)
 	if !ok || k.elem {
 		return nil
 	}
 	var out []ast.Expr
-	for _, whole := range g.slotStores()[k] {
-		out = append(out, g.allElements(whole, 0)...)
+	for _, whole := range fv.slotStores()[k] {
+		out = append(out, fv.allElements(whole, 0)...)
 	}
 	return out
 }
 
 // allElements returns the elements of a composite literal, or of every definition of the
 // local variable e names: its literals and what each append adds.
-func (g *Graph) allElements(e ast.Expr, depth int) []ast.Expr {
+func (fv *valueResolver) allElements(e ast.Expr, depth int) []ast.Expr {
 	if depth > defuse.MaxDepth {
 		return nil
 	}
 	id, ok := ast.Unparen(e).(*ast.Ident)
 	if !ok {
-		return g.elements(e, depth)
+		return fv.elements(e, depth)
 	}
-	v, _ := g.in.Info.Uses[id].(*types.Var)
-	if v == nil || v.Parent() == g.in.Pkg.Scope() {
+	v, _ := fv.in.Info.Uses[id].(*types.Var)
+	if v == nil || v.Parent() == fv.in.Pkg.Scope() {
 		return nil
 	}
 	var out []ast.Expr
-	for _, d := range g.in.Judge.Defs.Defs(v) {
+	for _, d := range fv.in.Judge.Defs.Defs(v) {
 		switch d := ast.Unparen(d).(type) {
 		case *ast.CompositeLit:
-			out = append(out, g.elements(d, depth+1)...)
+			out = append(out, fv.elements(d, depth+1)...)
 		case *ast.CallExpr:
-			if b, ok := g.in.Info.Uses[identOf(d.Fun)].(*types.Builtin); ok && b.Name() == "append" && d.Ellipsis == 0 && len(d.Args) > 1 {
+			if b, ok := fv.in.Info.Uses[identOf(d.Fun)].(*types.Builtin); ok && b.Name() == "append" && d.Ellipsis == 0 && len(d.Args) > 1 {
 				out = append(out, d.Args[1:]...)
 			}
 		}
@@ -390,7 +402,7 @@ func identOf(e ast.Expr) *ast.Ident {
 
 // elements returns the values of a composite literal (or of the local variable defined
 // once as one).
-func (g *Graph) elements(e ast.Expr, depth int) []ast.Expr {
+func (fv *valueResolver) elements(e ast.Expr, depth int) []ast.Expr {
 	if depth > defuse.MaxDepth {
 		return nil
 	}
@@ -405,9 +417,9 @@ func (g *Graph) elements(e ast.Expr, depth int) []ast.Expr {
 		}
 		return out
 	case *ast.Ident:
-		if v, ok := g.in.Info.Uses[x].(*types.Var); ok {
-			if d := g.in.Judge.Defs.Def(v); d != nil {
-				return g.elements(d, depth+1)
+		if v, ok := fv.in.Info.Uses[x].(*types.Var); ok {
+			if d := fv.in.Judge.Defs.Def(v); d != nil {
+				return fv.elements(d, depth+1)
 			}
 		}
 	}
@@ -416,13 +428,13 @@ func (g *Graph) elements(e ast.Expr, depth int) []ast.Expr {
 
 // slotStores indexes, on first use, the expressions the package stores in each slot: one
 // walk of the files, paid only by packages that call a function value held in a slot.
-func (g *Graph) slotStores() map[slotKey][]ast.Expr {
-	if g.slots != nil {
-		return g.slots
+func (fv *valueResolver) slotStores() map[slotKey][]ast.Expr {
+	if fv.slots != nil {
+		return fv.slots
 	}
-	g.slots = map[slotKey][]ast.Expr{}
-	info := g.in.Info
-	for _, f := range g.in.Files {
+	fv.slots = map[slotKey][]ast.Expr{}
+	info := fv.in.Info
+	for _, f := range fv.in.Files {
 		ast.Inspect(f, func(x ast.Node) bool {
 			switch x := x.(type) {
 			case *ast.AssignStmt:
@@ -430,29 +442,29 @@ func (g *Graph) slotStores() map[slotKey][]ast.Expr {
 					return true
 				}
 				for i, l := range x.Lhs {
-					if k, ok := g.slotOf(l); ok {
-						g.slots[k] = append(g.slots[k], x.Rhs[i])
+					if k, ok := fv.slotOf(l); ok {
+						fv.slots[k] = append(fv.slots[k], x.Rhs[i])
 					}
 				}
 			case *ast.ValueSpec:
 				for i, name := range x.Names {
 					v, _ := info.Defs[name].(*types.Var)
-					if v != nil && v.Parent() == g.in.Pkg.Scope() && i < len(x.Values) && len(x.Values) == len(x.Names) {
-						g.slots[slotKey{v, false}] = append(g.slots[slotKey{v, false}], x.Values[i])
+					if v != nil && v.Parent() == fv.in.Pkg.Scope() && i < len(x.Values) && len(x.Values) == len(x.Names) {
+						fv.slots[slotKey{v, false}] = append(fv.slots[slotKey{v, false}], x.Values[i])
 					}
 				}
 			case *ast.CompositeLit:
-				g.fieldStores(x)
+				fv.fieldStores(x)
 			}
 			return true
 		})
 	}
-	return g.slots
+	return fv.slots
 }
 
 // fieldStores records the fields a struct composite literal sets, by key or by position.
-func (g *Graph) fieldStores(lit *ast.CompositeLit) {
-	t := g.in.Info.TypeOf(lit)
+func (fv *valueResolver) fieldStores(lit *ast.CompositeLit) {
+	t := fv.in.Info.TypeOf(lit)
 	if t == nil {
 		return
 	}
@@ -468,7 +480,7 @@ func (g *Graph) fieldStores(lit *ast.CompositeLit) {
 		value := el
 		if kv, ok := el.(*ast.KeyValueExpr); ok {
 			if id, ok := kv.Key.(*ast.Ident); ok {
-				field, _ = g.in.Info.Uses[id].(*types.Var)
+				field, _ = fv.in.Info.Uses[id].(*types.Var)
 			}
 			value = kv.Value
 		} else if i < st.NumFields() {
@@ -476,7 +488,7 @@ func (g *Graph) fieldStores(lit *ast.CompositeLit) {
 		}
 		if field != nil && field.IsField() {
 			k := slotKey{field.Origin(), false}
-			g.slots[k] = append(g.slots[k], value)
+			fv.slots[k] = append(fv.slots[k], value)
 		}
 	}
 }
@@ -484,12 +496,12 @@ func (g *Graph) fieldStores(lit *ast.CompositeLit) {
 // valueCall adds a site for each function value a call of a variable, a field or an
 // element may run: what a local variable was defined as once, what the package stores in
 // the slot. A parameter holds what callers pass, out of view: its call stays open only.
-func (g *Graph) valueCall(n *Node, call *ast.CallExpr) {
-	for _, v := range g.funcValues(call.Fun, 0, true) {
+func (fv *valueResolver) valueCall(n *Node, call *ast.CallExpr) {
+	for _, v := range fv.funcValues(call.Fun, 0, true) {
 		var args []ast.Expr
 		if v.local == nil || v.local.Fn != nil {
-			args = callArgs(g.in.Info, call) // a literal's parameters are not its chain's
+			args = callArgs(fv.in.Info, call) // a literal's parameters are not its chain's
 		}
-		n.Sites = append(n.Sites, Site{Pos: call.Pos(), line: g.line(call.Pos()), callee: v.name, local: v.local, fact: v.fact, args: args})
+		n.Sites = append(n.Sites, Site{Pos: call.Pos(), line: fv.line(call.Pos()), callee: v.name, local: v.local, fact: v.fact, args: args})
 	}
 }

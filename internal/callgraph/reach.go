@@ -30,14 +30,9 @@ func SinkID(e effect.Effect) string {
 // it, only the list of a handler's other sinks, which is cut when the budget runs out.
 const reachBudget = 20000
 
-// Reach returns every sink of kind k that n reaches, one entry per sink (SinkID), with the
-// worst state and the shortest chain to it as effect.Effect.Worse orders them, sorted by
-// position. Solve keeps one effect per kind; Reach lists all of them, for a finding that
-// names the others. It applies what Solve applies on the way (directives, gates, keys and
-// methods passed by callers, generated guards). A sink of another package counts once per
-// function of that package called: its fact holds one effect per kind.
-func (g *Graph) Reach(n *Node, k effect.Kind) []Reached {
-	r := &reacher{g: g, kind: k, memo: map[*Node][]Reached{}, active: map[*Node]bool{}, budget: reachBudget}
+// reach returns every sink of kind k that n reaches (Graph.Reach), as the solver sees it.
+func reach(sv *solver, n *Node, k effect.Kind) []Reached {
+	r := &reacher{sv: sv, kind: k, memo: map[*Node][]Reached{}, active: map[*Node]bool{}, budget: reachBudget}
 	out, _ := r.of(n)
 	return out
 }
@@ -46,7 +41,7 @@ func (g *Graph) Reach(n *Node, k effect.Kind) []Reached {
 // inside a cycle that is still being walked may miss what the cycle adds) and the nodes
 // on the current path.
 type reacher struct {
-	g      *Graph
+	sv     *solver // through and the directives: what Solve applies on the way
 	kind   effect.Kind
 	memo   map[*Node][]Reached
 	active map[*Node]bool
@@ -82,7 +77,7 @@ func (r *reacher) of(n *Node) ([]Reached, bool) {
 			if silencer(n.File.IgnoresAt(s.line), x.Effect) != nil {
 				continue
 			}
-			e, keep := r.g.through(n, s, x.Effect)
+			e, keep := r.sv.through(n, s, x.Effect)
 			if !keep {
 				continue
 			}
@@ -97,7 +92,7 @@ func (r *reacher) of(n *Node) ([]Reached, bool) {
 		out = append(out, x)
 	}
 	slices.SortFunc(out, func(a, b Reached) int {
-		return cmp.Or(r.g.comparePos(a.Pos, b.Pos), cmp.Compare(SinkID(a.Effect), SinkID(b.Effect)))
+		return cmp.Or(r.sv.comparePos(a.Pos, b.Pos), cmp.Compare(SinkID(a.Effect), SinkID(b.Effect)))
 	})
 	if complete {
 		r.memo[n] = out

@@ -15,33 +15,48 @@ import (
 // calls of the caller; the helper's own receive is not, since it hands what it received
 // back.
 
+// receiveFinder tells which calls receive a message. The builder records them in
+// Node.Receives (where a receive region starts: the handlers decide where it ends); the
+// scope of a sink call counts what they, or a receive from a channel of deliveries,
+// received as its input (a key made from a message identifies it); and a function's fact
+// says which receive its result comes from (Fact.Receives). All three are needed while the
+// graph is built and its facts exported, before the handlers run: that is why receive
+// detection stays in the call graph while the regions' spans are the handlers'.
+type receiveFinder struct {
+	*core
+	dispatch *dispatcher // receive methods behind an interface of the application's own
+	// helpers caches returnsReceive: the framework of the receive each function of the
+	// package returns the result of ("" for none).
+	helpers map[*Node]string
+}
+
 // receiveOf returns the framework of the receive call that call (of fn, in n) makes: fn's
 // own model; for a method of an interface the models do not name, a modelled receive
 // method of the same name whose receiver type implements the interface; for a function of
 // this package, the receive whose result it returns, and for another package's, what its
 // fact says (Fact.Receives). It is "" for a receive that n itself
 // returns to its caller outside any loop: the caller's loop handles the message.
-func (g *Graph) receiveOf(n *Node, fn *types.Func, call *ast.CallExpr) string {
-	fw := g.receiveCall(fn, call)
-	if fw != "" && n.Fn != nil && !inLoop(n.Body, call) && g.returnsReceive(n) != "" {
+func (rf *receiveFinder) receiveOf(n *Node, fn *types.Func, call *ast.CallExpr) string {
+	fw := rf.receiveCall(fn, call)
+	if fw != "" && n.Fn != nil && !inLoop(n.Body, call) && rf.returnsReceive(n) != "" {
 		return ""
 	}
 	return fw
 }
 
 // receiveCall is receiveOf without the exception for the helper's own receive.
-func (g *Graph) receiveCall(fn *types.Func, call *ast.CallExpr) string {
-	if fw := g.in.Judge.Models.Of(fn).Receive; fw != "" {
+func (rf *receiveFinder) receiveCall(fn *types.Func, call *ast.CallExpr) string {
+	if fw := rf.in.Judge.Models.Of(fn).Receive; fw != "" {
 		return fw
 	}
 	if recv := fn.Signature().Recv(); recv != nil && types.IsInterface(recv.Type()) {
-		return g.receiveThrough(fn, call)
+		return rf.receiveThrough(fn, call)
 	}
-	if local := g.ByFunc[fn]; local != nil {
-		return g.returnsReceive(local)
+	if local := rf.ByFunc[fn]; local != nil {
+		return rf.returnsReceive(local)
 	}
-	if fn.Pkg() != nil && fn.Pkg() != g.in.Pkg {
-		if f := g.Fact(fn); f != nil {
+	if fn.Pkg() != nil && fn.Pkg() != rf.in.Pkg {
+		if f := rf.Fact(fn); f != nil {
 			return f.Receives
 		}
 	}
@@ -50,14 +65,14 @@ func (g *Graph) receiveCall(fn *types.Func, call *ast.CallExpr) string {
 
 // receiveThrough returns the framework of a modelled receive method named like the
 // interface method m whose receiver type implements the interface call is made on.
-func (g *Graph) receiveThrough(m *types.Func, call *ast.CallExpr) string {
-	iface := g.receiverInterface(m, call)
+func (rf *receiveFinder) receiveThrough(m *types.Func, call *ast.CallExpr) string {
+	iface := rf.dispatch.receiverInterface(m, call)
 	if iface == nil {
 		return ""
 	}
-	for _, full := range g.in.Judge.Models.ReceiveMethods(m.Name()) {
-		if impl := g.lookupMethod(full); impl != nil && g.implements(impl, iface) {
-			return g.in.Judge.Models.Of(impl.Origin()).Receive
+	for _, full := range rf.in.Judge.Models.ReceiveMethods(m.Name()) {
+		if impl := rf.dispatch.lookupMethod(full); impl != nil && rf.dispatch.implements(impl, iface) {
+			return rf.in.Judge.Models.Of(impl.Origin()).Receive
 		}
 	}
 	return ""
@@ -65,14 +80,14 @@ func (g *Graph) receiveThrough(m *types.Func, call *ast.CallExpr) string {
 
 // returnsReceive returns the framework of the receive call whose result n returns (a
 // result of its type made from the call, through local variables), or "".
-func (g *Graph) returnsReceive(n *Node) string {
-	if fw, ok := g.helpers[n]; ok {
+func (rf *receiveFinder) returnsReceive(n *Node) string {
+	if fw, ok := rf.helpers[n]; ok {
 		return fw
 	}
-	if g.helpers == nil {
-		g.helpers = map[*Node]string{}
+	if rf.helpers == nil {
+		rf.helpers = map[*Node]string{}
 	}
-	g.helpers[n] = "" // a recursive helper returns no receive through itself
+	rf.helpers[n] = "" // a recursive helper returns no receive through itself
 	fw := ""
 	ast.Inspect(n.Body, func(x ast.Node) bool {
 		switch x := x.(type) {
@@ -81,30 +96,30 @@ func (g *Graph) returnsReceive(n *Node) string {
 		case *ast.ReturnStmt:
 			for _, r := range x.Results {
 				if fw == "" {
-					fw = g.receivedIn(r)
+					fw = rf.receivedIn(r)
 				}
 			}
 		}
 		return fw == ""
 	})
-	g.helpers[n] = fw
+	rf.helpers[n] = fw
 	return fw
 }
 
 // receivedIn returns the framework of the receive call e is the result of, directly or
 // through local variables: a call whose first result has e's type.
-func (g *Graph) receivedIn(e ast.Expr) string {
-	t := g.in.Info.TypeOf(e)
+func (rf *receiveFinder) receivedIn(e ast.Expr) string {
+	t := rf.in.Info.TypeOf(e)
 	if t == nil {
 		return ""
 	}
 	fw := ""
-	g.in.Judge.Defs.Find(e, 0, func(x ast.Node) bool {
+	rf.in.Judge.Defs.Find(e, 0, func(x ast.Node) bool {
 		call, ok := x.(*ast.CallExpr)
 		if !ok {
 			return false
 		}
-		fn, ok := typeutil.Callee(g.in.Info, call).(*types.Func)
+		fn, ok := typeutil.Callee(rf.in.Info, call).(*types.Func)
 		if !ok {
 			return false
 		}
@@ -112,7 +127,7 @@ func (g *Graph) receivedIn(e ast.Expr) string {
 		if res.Len() == 0 || !types.Identical(res.At(0).Type(), t) {
 			return false
 		}
-		fw = g.receiveCall(fn.Origin(), call)
+		fw = rf.receiveCall(fn.Origin(), call)
 		return fw != ""
 	})
 	return fw
@@ -137,45 +152,72 @@ func inLoop(body *ast.BlockStmt, call *ast.CallExpr) bool {
 	return found
 }
 
-// ReceiveSpan returns the part of n's body that handles what receive call r received: from
-// the end of the call to the end of the innermost loop around it (not looking into
-// function literals, whose loops are their own), or to the end of the body without one.
-// loop is that loop, or nil.
-func ReceiveSpan(n *Node, r Receive) (loop ast.Stmt, from, to token.Pos) {
-	if loop = InnermostLoop(n.Body, r.Call.Pos()); loop != nil {
-		return loop, r.Call.End(), loop.End()
+// receivedVars adds to params the variables a modelled receive call in body is assigned to
+// (msgs, err := sub.Fetch(10)), and those of a range over one of them (for _, m := range
+// msgs): in a receive loop the message comes from there, not from a parameter, and a key
+// made from it identifies the message.
+func (rf *receiveFinder) receivedVars(body *ast.BlockStmt, params map[*types.Var]bool) {
+	if body == nil {
+		return
 	}
-	return nil, r.Call.End(), n.Body.End()
-}
-
-// InnermostLoop returns the innermost for or range statement of body that holds pos, not
-// looking into function literals (their loops are their own), or nil.
-func InnermostLoop(body *ast.BlockStmt, pos token.Pos) ast.Stmt {
-	var loop ast.Stmt
-	ast.Inspect(body, func(x ast.Node) bool {
-		if x == nil || pos < x.Pos() || pos >= x.End() {
-			return false
-		}
-		switch x := x.(type) {
-		case *ast.FuncLit:
-			return false
-		case *ast.ForStmt, *ast.RangeStmt:
-			loop = x.(ast.Stmt)
-		}
-		return true
-	})
-	return loop
-}
-
-// markRegional marks the sites of n inside its receive regions: their effects are the
-// regions' handlers', not n's.
-func markRegional(n *Node) {
-	for _, r := range n.Receives {
-		_, from, to := ReceiveSpan(n, r)
-		for i := range n.Sites {
-			if p := n.Sites[i].Pos; p >= from && p < to {
-				n.Sites[i].regional = true
+	received := map[*types.Var]bool{}
+	add := func(e ast.Expr) {
+		if id, ok := e.(*ast.Ident); ok {
+			if v, ok := rf.in.Info.ObjectOf(id).(*types.Var); ok {
+				params[v], received[v] = true, true
 			}
 		}
 	}
+	ast.Inspect(body, func(x ast.Node) bool {
+		switch x := x.(type) {
+		case *ast.AssignStmt:
+			if len(x.Rhs) == 1 && (rf.receives(x.Rhs[0]) || rf.deliveryRecv(x.Rhs[0])) {
+				for _, l := range x.Lhs {
+					add(l)
+				}
+			}
+		case *ast.RangeStmt:
+			if rf.mentions(x.X, received) || rf.Models().DeliveryChan(rf.in.Info.TypeOf(x.X)) != nil {
+				add(x.Key)
+				add(x.Value)
+			}
+		}
+		return true
+	})
 }
+
+// receives reports whether e is a call of a modelled receive call.
+func (rf *receiveFinder) receives(e ast.Expr) bool {
+	call, ok := ast.Unparen(e).(*ast.CallExpr)
+	if !ok {
+		return false
+	}
+	fn, ok := typeutil.Callee(rf.in.Info, call).(*types.Func)
+	return ok && rf.in.Judge.Models.Of(fn.Origin()).Receive != ""
+}
+
+// deliveryRecv reports whether e receives from a channel of deliveries (<-msgs, with msgs
+// a <-chan amqp.Delivery): the value received is the message a handler handles, like a
+// modelled receive call's result.
+func (rf *receiveFinder) deliveryRecv(e ast.Expr) bool {
+	u, ok := ast.Unparen(e).(*ast.UnaryExpr)
+	return ok && u.Op == token.ARROW && rf.Models().DeliveryChan(rf.in.Info.TypeOf(u.X)) != nil
+}
+
+// mentions reports whether e uses one of vars.
+func (rf *receiveFinder) mentions(e ast.Expr, vars map[*types.Var]bool) bool {
+	found := false
+	ast.Inspect(e, func(x ast.Node) bool {
+		if id, ok := x.(*ast.Ident); ok {
+			if v, ok := rf.in.Info.Uses[id].(*types.Var); ok && vars[v] {
+				found = true
+			}
+		}
+		return !found
+	})
+	return found
+}
+
+// returned is the framework of the receive whose result n returns, as far as resolving the
+// package's calls asked (returnsReceive), for n's fact: "" when nothing asked.
+func (rf *receiveFinder) returned(n *Node) string { return rf.helpers[n] }

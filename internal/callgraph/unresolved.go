@@ -8,21 +8,29 @@ import (
 // inventory only, never for effects.
 const unresolvedBudget = 5000
 
-// Unresolved returns the interface calls n makes, itself or through the functions of this
+// openCalls indexes the open interface calls resolved to nothing by caller, built on the
+// first unresolved call: the handlers ask only once the graph and their own nodes
+// (Graph.Dispatched) are made, and Open no longer grows.
+type openCalls struct {
+	*core
+	byCaller map[*Node][]OpenCall
+}
+
+// unresolved returns the interface calls n makes, itself or through the functions of this
 // package it calls, that the analysis resolved to nothing (no implementation in view, no
 // modelled sink, no link), by position. A driver that sees the whole program can tell
 // which of them nothing in the program implements: there the handler's effects may be
 // incomplete, and the inventory says so.
-func (g *Graph) Unresolved(n *Node) []OpenCall {
-	if g.unresolved == nil {
-		g.unresolved = map[*Node][]OpenCall{}
-		for _, o := range g.Open {
+func (oc *openCalls) unresolved(n *Node) []OpenCall {
+	if oc.byCaller == nil {
+		oc.byCaller = map[*Node][]OpenCall{}
+		for _, o := range oc.Open {
 			if o.Kind == OpenInterface && !o.InView {
-				g.unresolved[o.Caller] = append(g.unresolved[o.Caller], o)
+				oc.byCaller[o.Caller] = append(oc.byCaller[o.Caller], o)
 			}
 		}
 	}
-	byCaller := g.unresolved
+	byCaller := oc.byCaller
 	if len(byCaller) == 0 {
 		return nil
 	}
@@ -51,6 +59,6 @@ func (g *Graph) Unresolved(n *Node) []OpenCall {
 			}
 		}
 	}
-	slices.SortFunc(out, func(a, b OpenCall) int { return g.comparePos(a.Pos, b.Pos) })
+	slices.SortFunc(out, func(a, b OpenCall) int { return oc.comparePos(a.Pos, b.Pos) })
 	return out
 }

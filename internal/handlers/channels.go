@@ -34,15 +34,15 @@ type recvSite struct {
 
 // channelReceives returns a handler per receive of a delivery in n's body (not in its
 // literals, which are nodes of their own).
-func (f *finder) channelReceives(n *callgraph.Node) []candidate {
+func (rg *regions) channelReceives(n *callgraph.Node) []candidate {
 	var out []candidate
-	for _, s := range f.deliveryReceives(n) {
+	for _, s := range rg.deliveryReceives(n) {
 		to := s.to
-		if a := f.ackEnd(s.block.List, s.from); a != token.NoPos && a < to {
+		if a := rg.ackEnd(s.block.List, s.from); a != token.NoPos && a < to {
 			to = a
 		}
-		region := f.graph.Region(n, s.name, s.block, s.from, to)
-		if len(region.Effects) == 0 && (f.inWrapper(n) || f.forwards(s.block, s.rc)) {
+		region := rg.graph.Region(n, s.name, s.block, s.from, to)
+		if len(region.Effects) == 0 && (rg.inWrapper(n) || rg.forwards(s.block, s.rc)) {
 			// A wrapper's loop that hands each delivery to its callback, or a dispatcher that
 			// forwards deliveries to workers over a channel: the handlers are elsewhere.
 			continue
@@ -53,7 +53,7 @@ func (f *finder) channelReceives(n *callgraph.Node) []candidate {
 }
 
 // deliveryReceives finds the receives of deliveries in n's body.
-func (f *finder) deliveryReceives(n *callgraph.Node) []recvSite {
+func (rg *regions) deliveryReceives(n *callgraph.Node) []recvSite {
 	if n.Body == nil {
 		return nil
 	}
@@ -64,12 +64,12 @@ func (f *finder) deliveryReceives(n *callgraph.Node) []recvSite {
 		case *ast.FuncLit:
 			return false
 		case *ast.RangeStmt:
-			if rc := f.deliveries(x.X); rc != nil {
+			if rc := rg.deliveries(x.X); rc != nil {
 				out = append(out, recvSite{block: loopBlock(x), from: x.Body.Lbrace, to: x.End(), name: "receive loop in " + n.Name, rc: rc})
 			}
 		case *ast.CommClause:
 			comms[x.Comm] = true
-			if rc := f.deliveries(recvChan(x.Comm)); rc != nil {
+			if rc := rg.deliveries(recvChan(x.Comm)); rc != nil {
 				block := &ast.BlockStmt{Lbrace: x.Pos(), List: x.Body, Rbrace: x.End()}
 				out = append(out, recvSite{block: block, from: x.Colon, to: x.End(), name: "receive case in " + n.Name, rc: rc})
 			}
@@ -77,8 +77,8 @@ func (f *finder) deliveryReceives(n *callgraph.Node) []recvSite {
 			if comms[x] {
 				return true
 			}
-			if rc := f.deliveries(recvChan(x)); rc != nil {
-				out = append(out, f.assignSite(n, x, rc))
+			if rc := rg.deliveries(recvChan(x)); rc != nil {
+				out = append(out, rg.assignSite(n, x, rc))
 			}
 		}
 		return true
@@ -88,8 +88,8 @@ func (f *finder) deliveryReceives(n *callgraph.Node) []recvSite {
 
 // assignSite is the handler of `d, ok := <-msgs` outside a select: the rest of the loop
 // around it, or of the function.
-func (f *finder) assignSite(n *callgraph.Node, x *ast.AssignStmt, rc *model.ReceiveChannel) recvSite {
-	if loop := callgraph.InnermostLoop(n.Body, x.Pos()); loop != nil {
+func (rg *regions) assignSite(n *callgraph.Node, x *ast.AssignStmt, rc *model.ReceiveChannel) recvSite {
+	if loop := innermostLoop(n.Body, x.Pos()); loop != nil {
 		return recvSite{block: loopBlock(loop), from: x.End(), to: loop.End(), name: "receive loop in " + n.Name, rc: rc}
 	}
 	block := &ast.BlockStmt{Lbrace: x.Pos(), List: n.Body.List, Rbrace: n.Body.Rbrace}
@@ -117,20 +117,20 @@ func recvChan(s ast.Stmt) ast.Expr {
 // deliveries returns the model of a channel of deliveries ch, or nil: nil too when the
 // channel comes, through local definitions or a field's, from a consume call with its
 // auto-acknowledge argument constant true (at most once: nothing is redelivered).
-func (f *finder) deliveries(ch ast.Expr) *model.ReceiveChannel {
+func (rg *regions) deliveries(ch ast.Expr) *model.ReceiveChannel {
 	if ch == nil {
 		return nil
 	}
-	rc := f.models.DeliveryChan(f.info.TypeOf(ch))
+	rc := rg.models.DeliveryChan(rg.info.TypeOf(ch))
 	if rc == nil {
 		return nil
 	}
 	exprs := []ast.Expr{ch}
-	if fld := f.defs.Field(ch); fld != nil {
-		exprs = append(exprs, f.defs.FieldDefs(fld)...)
+	if fld := rg.defs.Field(ch); fld != nil {
+		exprs = append(exprs, rg.defs.FieldDefs(fld)...)
 	}
 	for _, e := range exprs {
-		if f.autoAcked(e) {
+		if rg.autoAcked(e) {
 			return nil
 		}
 	}
@@ -139,83 +139,32 @@ func (f *finder) deliveries(ch ast.Expr) *model.ReceiveChannel {
 
 // autoAcked reports whether e is made from a modelled consume call whose auto-acknowledge
 // argument is the constant true.
-func (f *finder) autoAcked(e ast.Expr) bool {
-	return e != nil && f.defs.Find(e, 0, func(x ast.Node) bool {
+func (rg *regions) autoAcked(e ast.Expr) bool {
+	return e != nil && rg.defs.Find(e, 0, func(x ast.Node) bool {
 		call, ok := x.(*ast.CallExpr)
 		if !ok {
 			return false
 		}
-		fn, ok := typeutil.Callee(f.info, call).(*types.Func)
+		fn, ok := typeutil.Callee(rg.info, call).(*types.Func)
 		if !ok {
 			return false
 		}
-		rc := f.models.Of(fn.Origin()).ReceiveChannel
+		rc := rg.models.Of(fn.Origin()).ReceiveChannel
 		if rc == nil || rc.AutoAckArg < 0 || rc.AutoAckArg >= len(call.Args) {
 			return false
 		}
-		tv, ok := f.info.Types[call.Args[rc.AutoAckArg]]
+		tv, ok := rg.info.Types[call.Args[rc.AutoAckArg]]
 		return ok && tv.Value != nil && tv.Value.Kind() == constant.Bool && constant.BoolVal(tv.Value)
 	})
 }
 
 // forwards reports whether block sends a delivery of rc on a channel (jobs <- d): a
 // dispatcher whose workers, receiving from that channel, are the handlers.
-func (f *finder) forwards(block *ast.BlockStmt, rc *model.ReceiveChannel) bool {
+func (rg *regions) forwards(block *ast.BlockStmt, rc *model.ReceiveChannel) bool {
 	found := false
 	ast.Inspect(block, func(x ast.Node) bool {
-		if s, ok := x.(*ast.SendStmt); ok && f.models.DeliveryChan(f.info.TypeOf(s.Chan)) == rc {
+		if s, ok := x.(*ast.SendStmt); ok && rg.models.DeliveryChan(rg.info.TypeOf(s.Chan)) == rc {
 			found = true
-		}
-		return !found
-	})
-	return found
-}
-
-// ackEnd returns the end of the first statement of list at or after from that acknowledges
-// the message (ack_calls: d.Ack, CommitMessages, DeleteMessage, XAck), or token.NoPos. Only
-// a statement of the list itself counts, with the call in its expression, assignment, or an
-// if's init or condition: an ack in a branch (a Nack on error) does not end the handler, nor
-// a deferred one. After the ack a crash no longer redelivers the message, so what follows
-// is not repeated by a redelivery.
-func (f *finder) ackEnd(list []ast.Stmt, from token.Pos) token.Pos {
-	for _, s := range list {
-		if s.Pos() < from {
-			continue
-		}
-		var parts []ast.Node
-		switch s := s.(type) {
-		case *ast.ExprStmt:
-			parts = append(parts, s.X)
-		case *ast.AssignStmt:
-			for _, r := range s.Rhs {
-				parts = append(parts, r)
-			}
-		case *ast.IfStmt:
-			if s.Init != nil {
-				parts = append(parts, s.Init)
-			}
-			parts = append(parts, s.Cond)
-		}
-		for _, p := range parts {
-			if f.callsAck(p) {
-				return s.End()
-			}
-		}
-	}
-	return token.NoPos
-}
-
-// callsAck reports whether x calls an ack_calls function, outside function literals.
-func (f *finder) callsAck(x ast.Node) bool {
-	found := false
-	ast.Inspect(x, func(y ast.Node) bool {
-		switch y := y.(type) {
-		case *ast.FuncLit:
-			return false
-		case *ast.CallExpr:
-			if fn, ok := typeutil.Callee(f.info, y).(*types.Func); ok && f.models.Of(fn.Origin()).Ack {
-				found = true
-			}
 		}
 		return !found
 	})

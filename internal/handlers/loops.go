@@ -17,11 +17,11 @@ import (
 // receive call in n's body received, ending at the first ack of the loop's body (ackEnd),
 // and the handlers of its receives from channels of deliveries (channels.go). Two receives
 // in one loop make one handler.
-func (f *finder) receiveLoops(n *callgraph.Node) []candidate {
+func (rg *regions) receiveLoops(n *callgraph.Node) []candidate {
 	var out []candidate
 	seen := map[ast.Node]bool{}
 	for _, r := range n.Receives {
-		loop, _, end := callgraph.ReceiveSpan(n, r)
+		loop, _, end := receiveSpan(n, r)
 		var body *ast.BlockStmt
 		name := "receive loop in " + n.Name
 		if loop != nil {
@@ -35,39 +35,16 @@ func (f *finder) receiveLoops(n *callgraph.Node) []candidate {
 			body = &ast.BlockStmt{Lbrace: r.Call.Pos(), List: n.Body.List, Rbrace: n.Body.Rbrace}
 			name = "receive in " + n.Name
 		}
-		if a := f.ackEnd(body.List, r.Call.End()); a != token.NoPos && a < end {
+		if a := rg.ackEnd(body.List, r.Call.End()); a != token.NoPos && a < end {
 			end = a // after the ack, a crash no longer redelivers the message
 		}
-		region := f.graph.Region(n, name, body, r.Call.End(), end)
-		if len(region.Effects) == 0 && f.inWrapper(n) {
+		region := rg.graph.Region(n, name, body, r.Call.End(), end)
+		if len(region.Effects) == 0 && rg.inWrapper(n) {
 			// A registration wrapper's own loop (fetch, hand the batch to the callback, ack)
 			// with nothing of its own: the handlers are the callbacks its callers pass.
 			continue
 		}
 		out = append(out, candidate{Node: region, Framework: r.Framework})
 	}
-	return append(out, f.channelReceives(n)...)
-}
-
-// inWrapper reports whether n is a registration wrapper or a literal inside one.
-func (f *finder) inWrapper(n *callgraph.Node) bool {
-	for ; n != nil; n = n.Parent {
-		if n.Fn != nil && len(f.wrappers[n.Fn]) > 0 {
-			return true
-		}
-	}
-	return false
-}
-
-// loopBlock returns a loop's body as a block that starts at the loop's keyword, where the
-// handler is declared.
-func loopBlock(loop ast.Stmt) *ast.BlockStmt {
-	var b *ast.BlockStmt
-	switch l := loop.(type) {
-	case *ast.ForStmt:
-		b = l.Body
-	case *ast.RangeStmt:
-		b = l.Body
-	}
-	return &ast.BlockStmt{Lbrace: loop.Pos(), List: b.List, Rbrace: b.Rbrace}
+	return append(out, rg.channelReceives(n)...)
 }

@@ -18,10 +18,6 @@ import (
 	"github.com/chokaq/idemlint/internal/effect"
 )
 
-// Wrappers maps the package's functions to the parameters they register, sorted by
-// parameter.
-type Wrappers map[*types.Func][]effect.ParamReg
-
 // regUse is one registration a call makes: the arguments that are handed over, to which
 // framework, and whether a value's exported methods are what is registered.
 type regUse struct {
@@ -320,4 +316,14 @@ func (f *finder) fromPull(e ast.Expr, seen map[*types.Var]bool, via map[*types.V
 		return false
 	})
 	return fw
+}
+
+// inWrapper reports whether n is a registration wrapper or a literal inside one.
+func (f *finder) inWrapper(n *callgraph.Node) bool {
+	for ; n != nil; n = n.Parent {
+		if n.Fn != nil && len(f.wrappers[n.Fn]) > 0 {
+			return true
+		}
+	}
+	return false
 }

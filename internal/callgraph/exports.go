@@ -1,0 +1,100 @@
+package callgraph
+
+// What the graph hands to other packages once solved: the facts importers read, and the
+// summary a program-wide link reads. Both are plain values made from the nodes.
+
+import (
+	"go/token"
+	"go/types"
+
+	"github.com/chokaq/idemlint/internal/effect"
+)
+
+// FuncFact is a function of the package with its solved effects.
+type FuncFact struct {
+	Fn   *types.Func
+	Fact *effect.Fact
+}
+
+// funcFacts returns the facts of the functions of nodes keep selects that have effects
+// (or, with calls, call a parameter), with what claimOf and receives say of their result.
+func funcFacts(nodes []*Node, claimOf func(*types.Func) *effect.Claim, receives func(*Node) string, keep func(*types.Func) bool, withCalls bool) []FuncFact {
+	var out []FuncFact
+	for _, n := range nodes {
+		var calls uint64
+		if withCalls {
+			calls = n.Calls
+		}
+		if n.Fn == nil || !keep(n.Fn) {
+			continue
+		}
+		claim := claimOf(n.Fn)
+		receives := receives(n) // set while resolving the function's own receive call
+		if len(n.Effects) == 0 && !n.TxCompletion && calls == 0 && claim == nil && receives == "" {
+			continue
+		}
+		out = append(out, FuncFact{n.Fn, &effect.Fact{Effects: append(effect.Set(nil), n.Effects...), CompletesInTx: n.TxCompletion, Calls: calls, Claim: claim, Receives: receives}})
+	}
+	return out
+}
+
+// exportedOrMethod selects the functions another package can call: exported ones and
+// methods (an interface call can reach an unexported method).
+func exportedOrMethod(fn *types.Func) bool { return fn.Exported() || fn.Signature().Recv() != nil }
+
+// isMethod selects methods, exported or not.
+func isMethod(fn *types.Func) bool { return fn.Signature().Recv() != nil }
+
+// Summary is what a program-wide link needs of one package: its open interface calls, its
+// methods with effects, and the types it converts to interfaces. It holds no node, so the
+// package's graph is not kept alive by a driver that keeps every package's result.
+type Summary struct {
+	Open      []OpenGroup
+	Methods   []FuncFact
+	Converted []*types.Named
+	// CheckCalls are the package's calls of functions of other packages that check a
+	// webhook (filled by the caller: handlers.CheckCalls).
+	CheckCalls []CheckCall
+}
+
+// CheckCall is a call of a function of another package that checks a webhook (Callee, a
+// full name) by a function of this package (Caller; "" for a literal). HTTP says that the
+// caller is an HTTP handler or one reaches it in the package: the callee is then not the
+// delivery's handler, nor are the callees of a caller taken over in turn.
+type CheckCall struct {
+	Caller, Callee string
+	HTTP           bool
+}
+
+// OpenGroup is the package's open interface calls of one method on one receiver type: a
+// link resolves them once, and a summary holds a position per call, not a call.
+type OpenGroup struct {
+	Method *types.Func
+	Recv   *types.Interface
+	Pos    []token.Pos
+}
+
+// openGroups groups the open interface calls by method and receiver type, in the order
+// of their first call.
+func openGroups(calls []OpenCall) []OpenGroup {
+	type key struct {
+		m *types.Func
+		r *types.Interface
+	}
+	index := map[key]int{}
+	var open []OpenGroup
+	for _, o := range calls {
+		if o.Kind != OpenInterface || o.Recv == nil {
+			continue
+		}
+		k := key{o.Method, o.Recv}
+		i, ok := index[k]
+		if !ok {
+			i = len(open)
+			index[k] = i
+			open = append(open, OpenGroup{Method: o.Method, Recv: o.Recv})
+		}
+		open[i].Pos = append(open[i].Pos, o.Pos)
+	}
+	return open
+}

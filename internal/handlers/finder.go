@@ -1,0 +1,81 @@
+package handlers
+
+// The finder's state and the values it works on: every file of the package reads these, and
+// Find (handlers.go) runs them.
+
+import (
+	"go/ast"
+	"go/token"
+	"go/types"
+
+	"github.com/chokaq/idemlint/internal/callgraph"
+	"github.com/chokaq/idemlint/internal/defuse"
+	"github.com/chokaq/idemlint/internal/effect"
+	"github.com/chokaq/idemlint/internal/model"
+)
+
+// Input is what Find reads.
+type Input struct {
+	Pkg    *types.Package
+	Info   *types.Info
+	Fset   *token.FileSet // for file names: nothing in a _test.go file is a handler
+	Files  []*ast.File
+	Graph  *callgraph.Graph
+	Defs   *defuse.Index
+	Models *model.Entries
+	// Wrappers are the package's registration wrappers (FindWrappers): their callers'
+	// arguments are handlers too.
+	Wrappers Wrappers
+	// TakenOver, when set, reports the functions of the package that check a webhook and
+	// that HTTP handlers of other packages call (from a program-wide link): not handlers.
+	TakenOver func(*types.Func) bool
+}
+
+// Wrappers maps the package's functions to the parameters they register, sorted by
+// parameter.
+type Wrappers map[*types.Func][]effect.ParamReg
+
+// Remote is a function of another package registered here as a handler, with no handler
+// shape by which its own package could have known it was one (a Temporal activity, a
+// Lambda function). It is reported at the registration, the only place in view.
+type Remote struct {
+	Fn        *types.Func
+	Pos       token.Pos
+	Framework string
+	Effects   effect.Set // from its fact
+}
+
+// candidate is a node the package's frameworks (or a directive) will run as a handler, while
+// Find works; Find hands later stages a Handler made from it.
+type candidate struct {
+	*callgraph.Node
+	Framework string
+	Wrapped   bool // handed to idemlint's runtime middleware in this package
+	// Retention: the middleware it is handed to has an explicit completion retention
+	// (WithRetention, or jobs that report their own): the ttl decision is answered.
+	Retention bool
+	// Dedup names the in-memory deduplicating middleware of the router it is registered on
+	// (Watermill's Deduplicator), or "": its findings say that this is not enforcement.
+	Dedup string
+	// RegCall is the modelled registration in this package that hands it to its framework
+	// (the first one), for the fix that wraps it with the runtime middleware.
+	RegCall *ast.CallExpr
+}
+
+// finder is one search of a package's handlers (Find) or registration wrappers
+// (FindWrappers): the pass's inputs and the nodes it made on the way.
+type finder struct {
+	pkg    *types.Package
+	info   *types.Info
+	fset   *token.FileSet
+	files  []*ast.File
+	graph  *callgraph.Graph
+	defs   *defuse.Index
+	models *model.Entries
+	// wrappers: the package's registration wrappers, nil while they are being found.
+	wrappers Wrappers
+	// extra are nodes made for interface method values handed over (dispatched), not
+	// among the graph's nodes, and byPos indexes them by the value's position.
+	extra []*callgraph.Node
+	byPos map[token.Pos]*callgraph.Node
+}
