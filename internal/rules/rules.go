@@ -1,6 +1,9 @@
 // Package rules describes each diagnostic category as the formats that carry rule metadata
 // need it: SARIF's reportingDescriptor (id, name, descriptions, help URI, default level) and
-// the inventory's legend. The text is a summary of docs/checks.md, which stays the reference.
+// the inventory's legend. The text is a summary of docs/checks.md, which stays the reference;
+// each Short opens its category's section there, generated from All (docs_test.go: go test
+// -run TestChecksSummariesAreRules -update), and the sections and the README's table of
+// categories are checked against All.
 package rules
 
 import "strings"

@@ -5,11 +5,14 @@ package testpkg
 
 import (
 	"go/ast"
+	"go/constant"
 	"go/importer"
 	"go/parser"
 	"go/token"
 	"go/types"
 	"testing"
+
+	"golang.org/x/tools/go/packages"
 )
 
 // Package is a parsed and type-checked package.
@@ -52,4 +55,40 @@ func (p *Package) Func(t testing.TB, name string) *ast.FuncDecl {
 	}
 	t.Fatalf("no function %s", name)
 	return nil
+}
+
+// Constants returns the package-level constants of the named type declared in the package
+// at path (type-checked from its export data by go list), by name, with their values as
+// int64: the members of an enumeration such as model.Shape, for a test that every member
+// is handled wherever it must be. A package or a type that does not load fails the test.
+func Constants(t testing.TB, path, typeName string) map[string]int64 {
+	t.Helper()
+	pkgs, err := packages.Load(&packages.Config{Mode: packages.NeedName | packages.NeedTypes}, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(pkgs) != 1 || len(pkgs[0].Errors) > 0 || pkgs[0].Types == nil {
+		t.Fatalf("loading %s: %v", path, pkgs)
+	}
+	scope := pkgs[0].Types.Scope()
+	tn, ok := scope.Lookup(typeName).(*types.TypeName)
+	if !ok {
+		t.Fatalf("%s declares no type %s", path, typeName)
+	}
+	out := map[string]int64{}
+	for _, name := range scope.Names() {
+		c, ok := scope.Lookup(name).(*types.Const)
+		if !ok || !types.Identical(c.Type(), tn.Type()) {
+			continue
+		}
+		v, exact := constant.Int64Val(constant.ToInt(c.Val()))
+		if !exact {
+			t.Fatalf("%s.%s = %s is not an int64", path, name, c.Val())
+		}
+		out[name] = v
+	}
+	if len(out) == 0 {
+		t.Fatalf("%s declares no constant of type %s", path, typeName)
+	}
+	return out
 }

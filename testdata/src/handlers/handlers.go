@@ -87,3 +87,9 @@ func Consume(ctx context.Context, body []byte) error { // want Consume:`effects 
 
 // Not a handler: same side effect, no handler shape, no directive.
 func NotAHandler() error { return send() } // want NotAHandler:`effects email.send:unprotected\(smtp.SendMail\)`
+
+// AddWorker is a registration helper over River's AddWorkerSafely: what its callers hand
+// it is a River worker, which its fact says.
+func AddWorker[T river.JobArgs](workers *river.Workers, w river.Worker[T]) error { // want AddWorker:`registers\(1 river\)`
+	return river.AddWorkerSafely(workers, w)
+}

@@ -61,6 +61,22 @@ func PerHandler(sub message.Subscriber, pub message.Publisher) error { // want P
 	return router.Run(context.Background())
 }
 
+// NoPublisher: a handler given to AddNoPublisherHandler (AddConsumerHandler's older name) on
+// a deduplicated router: the registration is what the Deduplicator is installed on.
+func NoPublisher(sub message.Subscriber) error { // want NoPublisher:`effects sql.write:unprotected\(\(\*sql.DB\).Exec\)`
+	router, err := message.NewRouter(message.RouterConfig{}, watermill.NopLogger{})
+	if err != nil {
+		return err
+	}
+	dedup := middleware.Deduplicator{KeyFactory: middleware.NewMessageHasherSHA256(1024)}
+	router.AddMiddleware(dedup.Middleware)
+	router.AddNoPublisherHandler("ledger", "orders", sub, func(msg *message.Message) error {
+		_, err := db.Exec("INSERT INTO ledger (order_id) VALUES ($1)", msg.UUID) // want `handler func literal in NoPublisher: SQL write not safe to repeat: INSERT without conflict handling; Watermill's Deduplicator deduplicates in memory only \(lost on restart, not shared between instances\) \(func literal in NoPublisher -> \(\*sql.DB\).Exec\); missing: key, enforcement$`
+		return err
+	})
+	return router.Run(context.Background())
+}
+
 func notify(msg *message.Message) ([]*message.Message, error) {
 	_, err := db.Exec("INSERT INTO notifications (order_id) VALUES ($1)", msg.UUID) // want `handler notify: SQL write not safe to repeat: INSERT without conflict handling; Watermill's Deduplicator deduplicates in memory only \(lost on restart, not shared between instances\) \(notify -> \(\*sql.DB\).Exec\); missing: key, enforcement$`
 	return nil, err
