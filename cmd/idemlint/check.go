@@ -104,8 +104,8 @@ CI; docs/checks.md: each check; docs/models.md: .idemlint.yml).
 	return fs, f
 }
 
-// check runs the default subcommand and returns the exit status.
-func check(args []string, stdout, stderr io.Writer) int {
+// checkCommand runs the default subcommand and returns the exit status.
+func checkCommand(args []string, stdout, stderr io.Writer) int {
 	start := time.Now()
 	fs, f := newCheckFlags()
 	if code, done := parse(fs, args, stdout, stderr); done {
@@ -132,7 +132,7 @@ func check(args []string, stdout, stderr io.Writer) int {
 	}
 	defer stop()
 
-	out, err := analyse(cfg)
+	out, err := analyseRun(cfg)
 	if err != nil {
 		return fail(stderr, err)
 	}
@@ -233,7 +233,7 @@ func (f *checkFlags) reportFindings(run *result.Run, base *baseline.File, code i
 		code = exitFindings
 	}
 	if !f.quiet {
-		fmt.Fprintln(stderr, summary(run, findings))
+		fmt.Fprintln(stderr, closingLine(run, findings))
 	}
 	return code
 }
@@ -400,24 +400,8 @@ func printFixes(w io.Writer, sum fix.Summary, diff bool, wd string) {
 	}
 }
 
-// printErrors prints load errors as go/packages does (position first, so editors can jump
-// to them) and analysis failures prefixed with the tool's name, as the checker does.
-func printErrors(w io.Writer, errs []result.Error, wd string) {
-	for _, e := range errs {
-		if e.Load {
-			if msg, ok := strings.CutPrefix(e.Message, "-: "); ok { // no position
-				fmt.Fprintf(w, "idemlint: %s: %s\n", e.Package, msg)
-			} else {
-				fmt.Fprintln(w, text.RelPrefix(wd, e.Message))
-			}
-		} else {
-			fmt.Fprintf(w, "idemlint: %s: %s\n", e.Package, e.Message)
-		}
-	}
-}
-
-// summary is the closing line for long runs and CI logs.
-func summary(run *result.Run, reported []*result.Finding) string {
+// closingLine is the closing line for long runs and CI logs.
+func closingLine(run *result.Run, reported []*result.Finding) string {
 	s := fmt.Sprintf("idemlint: %s analysed, %s, %s", plural(run.Packages, "package"), plural(len(run.Handlers), "handler"), plural(len(reported), "finding"))
 	if known := len(run.Findings) - len(reported); known > 0 {
 		s = fmt.Sprintf("idemlint: %s analysed, %s, %s (%d in the baseline)", plural(run.Packages, "package"), plural(len(run.Handlers), "handler"), plural(len(reported), "new finding"), known)
@@ -426,28 +410,6 @@ func summary(run *result.Run, reported []*result.Finding) string {
 		s += fmt.Sprintf(", %s", plural(len(run.Errors), "package error"))
 	}
 	return s + fmt.Sprintf(", %.1fs", run.Duration.Seconds()) + cachedNote(run)
-}
-
-// cachedNote marks a summary line of a run answered from the cache, as go test does, or
-// of one that analysed only what changed.
-func cachedNote(run *result.Run) string {
-	switch {
-	case run.Cached:
-		return " (cached)"
-	case run.Reused > 0:
-		return fmt.Sprintf(" (%d from the cache)", run.Reused)
-	}
-	return ""
-}
-
-func plural(n int, what string) string {
-	if n == 1 {
-		return "1 " + what
-	}
-	if strings.HasSuffix(what, "x") {
-		return fmt.Sprintf("%d %ses", n, what)
-	}
-	return fmt.Sprintf("%d %ss", n, what)
 }
 
 // printTiming prints the slowest actions, as the checker's -debug=t does.
@@ -511,30 +473,4 @@ func (f *checkFlags) profile() (stop func(), err error) {
 		})
 	}
 	return stop, nil
-}
-
-// isTerminal reports whether w is a character device (a terminal), where a progress line
-// that rewrites itself is welcome; in CI logs and pipes it would be noise.
-func isTerminal(w io.Writer) bool {
-	file, ok := w.(*os.File)
-	if !ok {
-		return false
-	}
-	info, err := file.Stat()
-	return err == nil && info.Mode()&os.ModeCharDevice != 0
-}
-
-// loadPackages loads what cfg names; the tests replace it to share loaded packages.
-var loadPackages = func(cfg driver.Config) (*driver.Loaded, error) { return driver.Load(cfg, nil) }
-
-// analyse loads and analyses, or answers from the cache when cfg has one.
-func analyse(cfg driver.Config) (*driver.Output, error) {
-	if cfg.Cache != nil {
-		return driver.Run(cfg)
-	}
-	l, err := loadPackages(cfg)
-	if err != nil {
-		return nil, err
-	}
-	return driver.Analyze(cfg, l)
 }

@@ -291,3 +291,14 @@ func parse(fs *flag.FlagSet, args []string, stdout, stderr io.Writer) (code int,
 	fmt.Fprintf(stderr, "idemlint: %v\nRun '%s -h' for usage.\n", err, name)
 	return exitUsage, true
 }
+
+// isTerminal reports whether w is a character device (a terminal), where a progress line
+// that rewrites itself is welcome; in CI logs and pipes it would be noise.
+func isTerminal(w io.Writer) bool {
+	file, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
+	info, err := file.Stat()
+	return err == nil && info.Mode()&os.ModeCharDevice != 0
+}

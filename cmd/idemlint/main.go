@@ -23,21 +23,11 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"runtime"
 	"strings"
 
 	"golang.org/x/tools/go/analysis/singlechecker"
 
 	"github.com/chokaq/idemlint/analyzer"
-	"github.com/chokaq/idemlint/internal/driver"
-)
-
-// Exit statuses. They are part of the command's interface: CI scripts test them.
-const (
-	exitClean    = 0
-	exitError    = 1 // packages failed to load or analyse, or output could not be written
-	exitUsage    = 2 // bad usage or configuration
-	exitFindings = 3
 )
 
 func main() {
@@ -57,11 +47,11 @@ func command(args []string, stdout, stderr io.Writer) int {
 	if len(args) > 0 {
 		switch args[0] {
 		case "report":
-			return report(args[1:], stdout, stderr)
+			return reportCommand(args[1:], stdout, stderr)
 		case "cache":
 			return cacheCommand(args[1:], stdout, stderr)
 		case "help":
-			return help(args[1:], stdout, stderr)
+			return helpCommand(args[1:], stdout, stderr)
 		case "version":
 			if len(args) > 1 {
 				fmt.Fprintln(stderr, "idemlint: version takes no arguments")
@@ -71,11 +61,11 @@ func command(args []string, stdout, stderr io.Writer) int {
 			return exitClean
 		}
 	}
-	return check(args, stdout, stderr)
+	return checkCommand(args, stdout, stderr)
 }
 
-// help prints the usage of the check (no topic), of report or of cache.
-func help(topics []string, stdout, stderr io.Writer) int {
+// helpCommand prints the usage of the check (no topic), of report or of cache.
+func helpCommand(topics []string, stdout, stderr io.Writer) int {
 	switch strings.Join(topics, " ") {
 	case "":
 		fs, _ := newCheckFlags()
@@ -92,10 +82,6 @@ func help(topics []string, stdout, stderr io.Writer) int {
 		return exitUsage
 	}
 	return exitClean
-}
-
-func printVersion(w io.Writer) {
-	fmt.Fprintf(w, "idemlint %s (%s %s/%s)\n", driver.Version(), runtime.Version(), runtime.GOOS, runtime.GOARCH)
 }
 
 // vetInvocation reports whether go vet (or a build system speaking its protocol) runs the

@@ -51,11 +51,11 @@ Example: idemlint report -o report.html ./...
 	return fs, f
 }
 
-// report runs "idemlint report": the handler inventory. Its exit status does not depend
+// reportCommand runs "idemlint report": the handler inventory. Its exit status does not depend
 // on findings (the report is the product): 0 when written, 1 when some packages failed
 // (the report is still written and lists them) or none could be loaded (nothing is
 // written), 2 on bad usage.
-func report(args []string, stdout, stderr io.Writer) int {
+func reportCommand(args []string, stdout, stderr io.Writer) int {
 	start := time.Now()
 	fs, f := newReportFlags()
 	if code, done := parse(fs, args, stdout, stderr); done {
@@ -66,7 +66,7 @@ func report(args []string, stdout, stderr io.Writer) int {
 		return fail(stderr, err)
 	}
 
-	out, err := analyse(cfg)
+	out, err := analyseRun(cfg)
 	if err != nil {
 		return fail(stderr, err)
 	}

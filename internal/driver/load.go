@@ -18,6 +18,44 @@ import (
 	"github.com/chokaq/idemlint/internal/model"
 )
 
+// Loaded is the outcome of Load, to be analysed by Analyze, possibly more than once (the
+// command's tests load a module once and analyse it with several settings).
+type Loaded struct {
+	pkgs []*packages.Package
+	// named holds the IDs of the packages the patterns name, when the program loaded is
+	// wider (the main module); nil when it is exactly the patterns' packages.
+	named map[string]bool
+}
+
+// Load loads the packages cfg names and checks what must hold before analysis: every
+// pattern names packages, the module does not need a newer Go than this build, and every
+// .idemlint.yml that applies to a package loads.
+func Load(cfg Config, p *progress) (*Loaded, error) {
+	if p == nil {
+		p = newProgress(cfg.Progress)
+	}
+	if dbg(cfg.Debug, 'v') {
+		log.Printf("load %s", cfg.Patterns)
+	}
+	p.Phase("loading " + strings.Join(cfg.Patterns, " "))
+	pkgs, named, err := load(cfg)
+	p.Clear()
+	if err != nil {
+		return nil, err
+	}
+	return &Loaded{pkgs: pkgs, named: named}, nil
+}
+
+// Files lists the Go files of the packages named by the patterns (not of their
+// dependencies), to tell whether a loaded set is still current.
+func (l *Loaded) Files() []string {
+	var out []string
+	for _, p := range l.pkgs {
+		out = append(out, p.CompiledGoFiles...)
+	}
+	return out
+}
+
 // ConfigError is a .idemlint.yml (or model file) that does not load: found once, before
 // analysis, instead of once per package that it applies to. Exit status 2.
 type ConfigError struct{ Err error }
@@ -57,7 +95,7 @@ func loadProgram(cfg Config, named map[string]bool, patterns []string) ([]*packa
 		trim = newTrimmer(cfg.Analyzer)
 	}
 	if trim != nil {
-		conf.ParseFile = trim.parse
+		conf.ParseFile = trim.ParseFile
 	}
 	pkgs, err := packages.Load(conf, patterns...)
 	if err != nil {

@@ -38,12 +38,16 @@ type trimmer struct {
 
 // newTrimmer returns the trimmer for a's analysis, or nil when a is not idemlint's (the
 // benchmark's floor): then go/packages parses as it always does.
-func newTrimmer(a *analysis.Analyzer) *trimmer {
+func newTrimmer(a *analysis.Analyzer) *trimmer { return trimmerIn(a, moduleCache) }
+
+// trimmerIn is newTrimmer with modcache, which tells the module cache directory (with a
+// trailing separator; "" if unknown), asked only when a is idemlint's.
+func trimmerIn(a *analysis.Analyzer, modcache func() string) *trimmer {
 	skipped, err := analyzer.Skipped(a)
 	if err != nil {
 		return nil
 	}
-	return &trimmer{skipped: skipped, modcache: moduleCache(), trimmed: map[string]bool{}}
+	return &trimmer{skipped: skipped, modcache: modcache(), trimmed: map[string]bool{}}
 }
 
 // moduleCache asks the go command where the module cache is (GOMODCACHE, or its default
@@ -57,9 +61,9 @@ func moduleCache() string {
 	return filepath.Clean(dir) + string(filepath.Separator)
 }
 
-// parse is a packages.Config.ParseFile.
-func (p *trimmer) parse(fset *token.FileSet, name string, src []byte) (*ast.File, error) {
-	if !p.unread(name) {
+// ParseFile is a packages.Config.ParseFile.
+func (p *trimmer) ParseFile(fset *token.FileSet, name string, src []byte) (*ast.File, error) {
+	if !p.Unread(name) {
 		return parser.ParseFile(fset, name, src, parser.AllErrors|parser.ParseComments|parser.SkipObjectResolution)
 	}
 	f, err := parser.ParseFile(fset, name, src, parser.AllErrors|parser.SkipObjectResolution)
@@ -72,8 +76,8 @@ func (p *trimmer) parse(fset *token.FileSet, name string, src []byte) (*ast.File
 	return f, err
 }
 
-// unread reports whether the analysis skips the package of the file name.
-func (p *trimmer) unread(name string) bool {
+// Unread reports whether the analysis skips the package of the file name.
+func (p *trimmer) Unread(name string) bool {
 	dir := filepath.Dir(name)
 	if p.skipped(dir, "") {
 		return true

@@ -20,7 +20,8 @@ type progress struct {
 
 func newProgress(w io.Writer) *progress { return &progress{w: w} }
 
-func (p *progress) phase(msg string) {
+// Phase shows what the run is doing.
+func (p *progress) Phase(msg string) {
 	if p.w == nil {
 		return
 	}
@@ -48,8 +49,8 @@ func (p *progress) show(line string) {
 	p.shown = true
 }
 
-// clear erases the status line so that what follows starts on a clean line.
-func (p *progress) clear() {
+// Clear erases the status line so that what follows starts on a clean line.
+func (p *progress) Clear() {
 	if p.w == nil {
 		return
 	}

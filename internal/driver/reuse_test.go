@@ -10,6 +10,7 @@ import (
 
 	"github.com/chokaq/idemlint/analyzer"
 	"github.com/chokaq/idemlint/internal/cache"
+	"github.com/chokaq/idemlint/internal/reuse"
 )
 
 // edit inserts a line above the first line of the module's file that begins with at (which
@@ -112,7 +113,7 @@ func TestReuseAfterAnEdit(t *testing.T) {
 // lines its facts name reaches the importers.
 func TestReuseStopsWhereNothingImportersReadChanged(t *testing.T) {
 	rc := newReuseCase(t, "layered")
-	meta, err := packages.Load(&packages.Config{Mode: metadataMode, Tests: true}, "./...")
+	meta, err := packages.Load(&packages.Config{Mode: reuse.MetadataMode, Tests: true}, "./...")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,8 +1,7 @@
-package driver
+package reuse
 
 import (
 	"crypto/sha256"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -13,7 +12,6 @@ import (
 	"strings"
 	"sync"
 
-	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/packages"
 
 	"github.com/chokaq/idemlint/internal/cache"
@@ -23,10 +21,10 @@ import (
 // The keys of the run cache are computed from the packages' metadata alone (one go list,
 // no parsing, no type-checking): a package's key hashes its files' bytes, its module, the
 // .idemlint.yml in force for it and its dependencies' keys; a run's key hashes its
-// packages' keys with everything else that can change the result (see runKey).
+// packages' keys with everything else that can change the result (see runKey, runkey.go).
 
-// metadataMode is what the keys need of go list: names, files, imports and modules.
-const metadataMode = packages.NeedName | packages.NeedFiles | packages.NeedImports | packages.NeedDeps | packages.NeedModule
+// MetadataMode is what the keys need of go list: names, files, imports and modules.
+const MetadataMode = packages.NeedName | packages.NeedFiles | packages.NeedImports | packages.NeedDeps | packages.NeedModule
 
 // goEnvVars are the go command's settings that can change which files make a package or
 // how they type-check; go env reports them with go env -w settings and defaults applied.
@@ -270,65 +268,4 @@ func (in *keyInputs) settingsFile(dir string) string {
 	in.dirs[dir] = s
 	in.mu.Unlock()
 	return s
-}
-
-// runKey hashes everything a run's result depends on: the format of what is stored, this
-// build of idemlint, the go command's settings, where it runs (paths in the result are
-// absolute and relative to the repository's root), what to load and how, the analyzer's
-// settings and the model files they name, which packages are reported, and the key of
-// every package of the program.
-func runKey(cfg Config, in *keyInputs, tool cache.Key, roots []*packages.Package, named map[string]bool, keys map[*packages.Package]cache.Key) (cache.Key, error) {
-	h := cache.NewHasher("run")
-	h.String("driver format", runFormat)
-	h.Key("tool", tool)
-	h.String("runtime", runtime.Version()+" "+runtime.GOOS+"/"+runtime.GOARCH)
-	h.String("go env", in.env)
-	wd, _ := os.Getwd()
-	h.String("wd", wd)
-	h.String("root", sourceRoot())
-	h.String("patterns", strings.Join(cfg.Patterns, "\x00"))
-	h.String("load", fmt.Sprintf("tests=%v patterns-only=%v full-syntax=%v", cfg.Tests, cfg.PatternsOnly, cfg.fullSyntax))
-	h.String("build flags", strings.Join(cfg.BuildFlags, "\x00"))
-	h.String("disabled", strings.Join(cfg.Disabled, ","))
-	if err := hashAnalyzer(h, cfg.Analyzer); err != nil {
-		return cache.Key{}, err
-	}
-	var ids []string
-	for id := range named {
-		ids = append(ids, id)
-	}
-	slices.Sort(ids)
-	h.String("named", strings.Join(ids, "\x00"))
-	sorted := slices.Clone(roots)
-	slices.SortFunc(sorted, func(a, b *packages.Package) int { return strings.Compare(a.ID, b.ID) })
-	for _, p := range sorted {
-		h.String("root package", p.ID)
-		h.Key("root key", keys[p])
-	}
-	return h.Sum(), nil
-}
-
-// hashAnalyzer adds the analyzer's settings (its flags) and the content of the model files
-// they name. The built-in models are part of idemlint's build, hashed with it.
-func hashAnalyzer(h *cache.Hasher, a *analysis.Analyzer) error {
-	h.String("analyzer", a.Name)
-	var models string
-	a.Flags.VisitAll(func(f *flag.Flag) {
-		h.String("flag "+f.Name, f.Value.String())
-		if f.Name == "models" {
-			models = f.Value.String()
-		}
-	})
-	for _, m := range strings.Split(models, ",") {
-		if m = strings.TrimSpace(m); m == "" {
-			continue
-		}
-		sum, err := hashFile(m)
-		if err != nil {
-			return err
-		}
-		h.String("model file", m)
-		h.Bytes("model content", sum[:])
-	}
-	return nil
 }

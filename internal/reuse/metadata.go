@@ -1,4 +1,4 @@
-package driver
+package reuse
 
 import (
 	"bytes"
@@ -53,7 +53,7 @@ type goFile struct {
 	Header  string `json:"header"`  // the hash of its header (goHeader)
 }
 
-// storedPackage is one package's metadata (metadataMode).
+// storedPackage is one package's metadata (MetadataMode).
 type storedPackage struct {
 	ID         string            `json:"id"`
 	Name       string            `json:"name"`
@@ -67,7 +67,7 @@ type storedPackage struct {
 // metadataKey is the key of the stored metadata of a run at the root of the module in dir:
 // the go command's settings, this build, what to list and how, and the module's files that
 // decide which module versions, and so which files outside it, the program is made of.
-func metadataKey(cfg Config, in *keyInputs, tool cache.Key, dir string) cache.Key {
+func metadataKey(cfg Inputs, in *keyInputs, tool cache.Key, dir string) cache.Key {
 	h := cache.NewHasher("metadata")
 	h.String("format", metadataFormat)
 	h.Key("tool", tool)

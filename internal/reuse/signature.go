@@ -1,4 +1,4 @@
-package driver
+package reuse
 
 import (
 	"go/token"
@@ -51,6 +51,10 @@ func (m *keyMap) set(id string, k cache.Key) {
 	m.mu.Unlock()
 }
 
+// entryFormat names the layout and meaning of a stored package entry and of the export
+// data: change it whenever either changes in a way this build's key would not tell.
+const entryFormat = "package/3"
+
 // roundSigs are the facts signatures of one round's packages: a package's is set once its
 // analysis in the round is done or its entry read. A package missing has none (its
 // analysis failed, or gave what cannot be stored): its importers' entries cannot be keyed.
@@ -58,10 +62,25 @@ type roundSigs = keyMap
 
 func newRoundSigs() *roundSigs { return newKeyMap() }
 
+// signer computes the keys and signatures of one run's packages.
+type signer struct {
+	base cache.Key            // what every entry depends on besides its package (entryBase)
+	tool cache.Key            // this build of idemlint, for the export data
+	own  map[string]cache.Key // the packages' own keys (ownKey), by ID
+
+	typeKeys *keyMap // by package ID
+	typeSigs *keyMap
+
+	fixed func(file string) bool // a file of the module cache or GOROOT: it never changes
+	// skipped tells the packages the analysis skips whole (the driver's parsing rule): their
+	// entries are empty, so they are not stored but known.
+	skipped func(p *packages.Package) bool
+}
+
 // signedByTypes reports whether a package's types signature is the hash of its declarations:
 // a package with a file that can change, which the analysis does not skip (a skipped
 // package stores no entry to keep the signature in).
-func (st *pkgStore) signedByTypes(p *packages.Package) bool {
+func (st *signer) signedByTypes(p *packages.Package) bool {
 	if p.PkgPath == "unsafe" || st.skipped(p) {
 		return false
 	}
@@ -75,7 +94,7 @@ func (st *pkgStore) signedByTypes(p *packages.Package) bool {
 
 // typeKey is a package's types key; ok is false when an import's types signature is not
 // known (its analysis failed).
-func (st *pkgStore) typeKey(p *packages.Package) (cache.Key, bool) {
+func (st *signer) typeKey(p *packages.Package) (cache.Key, bool) {
 	if k, ok := st.typeKeys.get(p.ID); ok {
 		return k, true
 	}
@@ -98,7 +117,7 @@ func (st *pkgStore) typeKey(p *packages.Package) (cache.Key, bool) {
 // signTypes computes the types signature of a package just analysed (meta is its
 // metadata), once a run. ok is false for a package with errors or an import without a
 // signature.
-func (st *pkgStore) signTypes(pkg, meta *packages.Package) (cache.Key, bool) {
+func (st *signer) signTypes(pkg, meta *packages.Package) (cache.Key, bool) {
 	if sig, ok := st.typeSigs.get(pkg.ID); ok {
 		return sig, true
 	}
@@ -184,18 +203,19 @@ func apiSignature(fset *token.FileSet, pkg *types.Package) cache.Key {
 	return h.Sum()
 }
 
-// storedTypeSig is the types signature of a package whose entry was read: the entry's for
-// a package signed by its types (ok is false when the entry has none), else its types key.
-func (st *pkgStore) storedTypeSig(p *packages.Package, e *pkgEntry) (cache.Key, bool) {
+// storedTypeSig is the types signature of a package whose entry was read: the entry's
+// (stored) for a package signed by its types (ok is false when the entry has none), else its
+// types key.
+func (st *signer) storedTypeSig(p *packages.Package, stored []byte) (cache.Key, bool) {
 	if sig, ok := st.typeSigs.get(p.ID); ok {
 		return sig, true
 	}
 	var sig cache.Key
 	if st.signedByTypes(p) {
-		if len(e.Types) != len(sig) {
+		if len(stored) != len(sig) {
 			return cache.Key{}, false
 		}
-		copy(sig[:], e.Types)
+		copy(sig[:], stored)
 	} else {
 		tk, ok := st.typeKey(p)
 		if !ok {
@@ -225,7 +245,7 @@ func factSig(p *packages.Package, typeSig cache.Key, facts []storedFact, rs *rou
 
 // entryKey is the key of a package's entry for a round's view; ok is false when an import
 // has no facts signature in the round.
-func (st *pkgStore) entryKey(p *packages.Package, rs *roundSigs, view cache.Key) (cache.Key, bool) {
+func (st *signer) entryKey(p *packages.Package, rs *roundSigs, view cache.Key) (cache.Key, bool) {
 	own, ok := st.own[p.ID]
 	if !ok {
 		return cache.Key{}, false
@@ -255,7 +275,7 @@ func hashImports(h *cache.Hasher, p *packages.Package, what string, sigs *keyMap
 }
 
 // exportKey is the key of a package's export data; ok as for typeKey.
-func (st *pkgStore) exportKey(p *packages.Package) (cache.Key, bool) {
+func (st *signer) exportKey(p *packages.Package) (cache.Key, bool) {
 	tk, ok := st.typeKey(p)
 	if !ok {
 		return cache.Key{}, false

@@ -1,4 +1,4 @@
-package driver
+package pkgout
 
 import (
 	"go/token"
@@ -10,26 +10,25 @@ import (
 	"github.com/chokaq/idemlint/internal/link"
 )
 
-// implementations answers, for the inventory, whether anything in the program can be
+// Implementations answers, for the inventory, whether anything in the program can be
 // behind an interface: the types it converts to interfaces (and pointers to them), with or
 // without effects. An interface call a handler makes that its package resolved to nothing
 // and that no such type implements is a hole in what the handler is known to do (an
 // implementation made by reflection, a plugin, code outside the module): the inventory
 // marks the handler partial. A call some type implements was followed, or leads to no
 // effect.
-type implementations struct{ *link.Implementations }
+type Implementations struct{ *link.Implementations }
 
-// newImplementations collects the converted types of every package the last round
-// analysed; nil when the analysis made no program summaries.
-func newImplementations(outs []*outcome) *implementations {
-	sums := summaries(outs)
+// NewImplementations collects the converted types of the summaries of every package the
+// last round analysed; nil when the analysis made no program summaries.
+func NewImplementations(sums []link.Package) *Implementations {
 	if len(sums) == 0 {
 		return nil
 	}
-	return &implementations{link.NewImplementations(sums)}
+	return &Implementations{link.NewImplementations(sums)}
 }
 
-// calls writes a handler's unresolved interface calls without go/types, for partial.
+// unresolvedCalls writes a handler's unresolved interface calls without go/types, for partial.
 func unresolvedCalls(fset *token.FileSet, calls []callgraph.OpenCall) []link.Call {
 	var out []link.Call
 	for _, o := range calls {
@@ -40,7 +39,7 @@ func unresolvedCalls(fset *token.FileSet, calls []callgraph.OpenCall) []link.Cal
 
 // partial says which interfaces of the handler's own module it calls with nothing in the
 // program behind them, or "" (none, or no program to judge by).
-func (im *implementations) partial(module string, calls []link.Call) string {
+func (im *Implementations) partial(module string, calls []link.Call) string {
 	if im == nil || module == "" {
 		return ""
 	}

@@ -1,0 +1,85 @@
+package driver
+
+import (
+	"io"
+	"os"
+	"slices"
+	"sync/atomic"
+	"time"
+
+	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/analysis/checker"
+	"golang.org/x/tools/go/packages"
+
+	"github.com/chokaq/idemlint/analyzer"
+	"github.com/chokaq/idemlint/internal/pkgout"
+	"github.com/chokaq/idemlint/internal/result"
+	"github.com/chokaq/idemlint/internal/rounds"
+)
+
+// analyse analyses loaded packages: it returns the checker's graph of the last round and
+// the run's result. onRound, when not nil, stores what each package gave for later runs
+// (the result store's reuse.Session.Rounds).
+func analyse(cfg Config, l *Loaded, start time.Time, progress *progress, onRound rounds.OnRound) (*checker.Graph, *result.Run, error) {
+	pkgs := l.pkgs
+	root := sourceRoot()
+	run := &result.Run{Tool: Tool(), Root: root, Disabled: cfg.Disabled}
+
+	// Errors in the packages themselves (syntax, types, missing modules): reported as
+	// go/packages.PrintErrors would, once per package.
+	var all []*packages.Package
+	packages.Visit(pkgs, nil, func(p *packages.Package) {
+		all = append(all, p)
+		for _, e := range p.Errors {
+			run.Errors = append(run.Errors, result.Error{Package: p.ID, Message: e.Error(), Load: true})
+		}
+		if p.Module != nil && p.Module.Error != nil {
+			run.Errors = append(run.Errors, result.Error{Package: p.ID, Message: p.Module.Error.Err, Load: true})
+		}
+	})
+
+	var factLog io.Writer
+	if dbg(cfg.Debug, 'f') {
+		factLog = os.Stderr
+	}
+	var done atomic.Int64
+	progress.total = len(all)
+	count := func(a *analysis.Analyzer) *analysis.Analyzer {
+		return rounds.Instrument(a, func() { progress.step(done.Add(1)) })
+	}
+	opts := &checker.Options{
+		Sequential:  dbg(cfg.Debug, 'p'),
+		SanityCheck: dbg(cfg.Debug, 's'),
+		FactLog:     factLog,
+	}
+	graph, outs, err := rounds.Analyze(cfg.Analyzer, pkgs, opts, count, onRound, dbg(cfg.Debug, 'v'))
+	progress.Clear()
+	if err != nil {
+		return nil, nil, err
+	}
+
+	n := 0
+	for act := range graph.All() {
+		n++
+		if act.Err != nil {
+			run.Errors = append(run.Errors, result.Error{Package: act.Package.ID, Message: act.Err.Error()})
+		}
+	}
+	run.Packages = n
+	if l.named != nil {
+		// The program was the main module; what is reported, fixed or printed is the
+		// patterns' packages.
+		graph.Roots = slices.DeleteFunc(graph.Roots, func(act *checker.Action) bool { return !l.named[act.Package.ID] })
+	}
+	conv := pkgout.NewJoiner(run, root, all, pkgout.NewImplementations(rounds.Summaries(outs)))
+	for _, act := range graph.Roots {
+		if act.Err != nil {
+			continue
+		}
+		res, _ := act.Result.(*analyzer.Result)
+		conv.Action(act.Package, act.Diagnostics, res)
+	}
+	conv.Finish()
+	run.Duration = time.Since(start)
+	return graph, run, nil
+}

@@ -1,0 +1,164 @@
+// Package rounds runs the rounds of the program-wide link on go/analysis/checker: the
+// analyzer runs over the program, every package's outcome (its summary for the link, its
+// retry settings) is recorded, the open calls are linked across packages (internal/link),
+// and the program is analysed again with what the round learned until the links settle.
+// The driver's full runs and the result store's reuse runs (internal/reuse) both run their
+// rounds here, so that both judge a program the same way; what a round does with each
+// package's analysis besides (the store keeps it) is the caller's, through the Recorder.
+package rounds
+
+import (
+	"go/token"
+	"log"
+	"reflect"
+	"strconv"
+	"strings"
+
+	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/analysis/checker"
+	"golang.org/x/tools/go/packages"
+
+	"github.com/chokaq/idemlint/analyzer"
+	"github.com/chokaq/idemlint/internal/callgraph"
+	"github.com/chokaq/idemlint/internal/link"
+)
+
+// MaxRounds bounds the analyses of a program-wide link: the first finds the open calls, a
+// second resolves them, a third settles an implementation whose own open calls a link
+// resolved. Loading and type-checking are done once; a round only runs the analyzer again,
+// a small part of a run's cost.
+const MaxRounds = 3
+
+// RoundFunc analyses the program for one round: with the zero Program and no links for the
+// first, then with what the previous rounds learned. It returns every package's outcome.
+type RoundFunc func(p analyzer.Program, links link.Links) ([]*Outcome, error)
+
+// Link runs the rounds of a program-wide link: the open interface calls of every
+// package are resolved against the implementations anywhere in it, and the packages
+// analysed again until the links settle. A handler the first round finds to run at most
+// once (every insert of its job in its package's view sets MaxAttempts 1 or MaxRetry(0)) is
+// judged again against every insert in the program, which takes a second round even with no
+// links. It returns the last round's outcomes.
+func Link(analyse RoundFunc, cone link.Cone, verbose bool) ([]*Outcome, error) {
+	outs, err := analyse(analyzer.Program{}, nil)
+	if err != nil {
+		return nil, err
+	}
+	jobs, once := programJobs(outs)
+	var prev link.Links
+	for round := 1; round < MaxRounds; round++ {
+		sums := Summaries(outs)
+		links := link.Link(sums, cone)
+		taken := link.TakenOver(sums)
+		settled := len(links) == 0 || (prev != nil && link.Equal(links, prev))
+		if settled && !(round == 1 && (once || len(taken) > 0)) {
+			break
+		}
+		if verbose {
+			log.Printf("link round %d: %d open calls resolved across packages", round, len(links))
+		}
+		if outs, err = analyse(analyzer.Program{Jobs: jobs, TakenOver: taken}, links); err != nil {
+			return nil, err
+		}
+		prev = links
+	}
+	return outs, nil
+}
+
+// Positions turns links into the callgraph.Links of the packages' files; a link of a
+// package not among them (one this run does not analyse) is left out.
+func Positions(pkgs []*packages.Package, links link.Links) callgraph.Links {
+	if len(links) == 0 {
+		return nil
+	}
+	files := map[string]map[string]*token.File{} // by package ID and file name
+	for _, p := range pkgs {
+		for _, f := range p.Syntax {
+			if tf := p.Fset.File(f.Pos()); tf != nil {
+				if files[p.ID] == nil {
+					files[p.ID] = map[string]*token.File{}
+				}
+				files[p.ID][tf.Name()] = tf
+			}
+		}
+	}
+	out := callgraph.Links{}
+	for at, l := range links {
+		i := strings.LastIndexByte(at.Pos, ':')
+		off, err := strconv.Atoi(at.Pos[i+1:])
+		if f := files[at.Package][at.Pos[:max(i, 0)]]; err == nil && f != nil && off <= f.Size() {
+			out[f.Pos(off)] = l
+		}
+	}
+	return out
+}
+
+// ImportCone answers link.Cone from the packages' import graph.
+func ImportCone(pkgs []*packages.Package) link.Cone {
+	byID := map[string]*packages.Package{}
+	packages.Visit(pkgs, nil, func(p *packages.Package) { byID[p.ID] = p })
+	cones := map[string]map[string]bool{}
+	return func(from, to string) bool {
+		cone, ok := cones[from]
+		if !ok {
+			cone = map[string]bool{}
+			seen := map[*packages.Package]bool{}
+			var walk func(p *packages.Package)
+			walk = func(p *packages.Package) {
+				if p == nil || seen[p] {
+					return
+				}
+				seen[p] = true
+				cone[p.PkgPath] = true
+				for _, imp := range p.Imports {
+					walk(imp)
+				}
+			}
+			walk(byID[from])
+			cones[from] = cone
+		}
+		return cone[to]
+	}
+}
+
+// OnRound gives a round of the program's analysis, with p and links, what to do with each
+// package's analysis besides recording its outcome (the result store stores it there).
+type OnRound func(p analyzer.Program, links link.Links) func(PassRecord, *Outcome)
+
+// Analyze analyses pkgs with a and links the program (Link). first wraps the
+// analyzer of the first round (the progress display counts it); onRound, when set, gives
+// each round what to do with each package's analysis (the result store stores it). It returns
+// the last round's graph and outcomes (none for an analyzer that is not idemlint's).
+func Analyze(a *analysis.Analyzer, pkgs []*packages.Package, opts *checker.Options, first func(*analysis.Analyzer) *analysis.Analyzer,
+	onRound OnRound, verbose bool) (*checker.Graph, []*Outcome, error) {
+	if a.ResultType != reflect.TypeFor[*analyzer.Result]() {
+		// Not idemlint's analyzer (the benchmark's floor): it has no summaries to link.
+		graph, err := checker.Analyze([]*analysis.Analyzer{first(a)}, pkgs, opts)
+		return graph, nil, err
+	}
+	var all []*packages.Package
+	packages.Visit(pkgs, nil, func(p *packages.Package) { all = append(all, p) })
+	var graph *checker.Graph
+	wrap := first
+	outs, err := Link(func(p analyzer.Program, links link.Links) ([]*Outcome, error) {
+		p.Links = Positions(all, links)
+		pa, err := analyzer.ForProgram(a, p)
+		if err != nil {
+			return nil, err
+		}
+		var after func(PassRecord, *Outcome)
+		if onRound != nil {
+			after = onRound(p, links)
+		}
+		rec := NewRecorder(pkgs, after)
+		pa = rec.Wrap(pa, nil)
+		if wrap != nil {
+			pa, wrap = wrap(pa), nil
+		}
+		if graph, err = checker.Analyze([]*analysis.Analyzer{pa}, pkgs, opts); err != nil {
+			return nil, err
+		}
+		return Outcomes(graph, rec), nil
+	}, ImportCone(pkgs), verbose)
+	return graph, outs, err
+}
