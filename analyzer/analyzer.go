@@ -86,7 +86,7 @@ func newAnalyzer(s *settings) *analysis.Analyzer {
 		RunDespiteErrors: true,
 	}
 	// The flags start from the settings' values (a Config's, for New), so that reading them
-	// back (Validate, a driver listing its flags) sees what the analyzer will use.
+	// back (ForProgram, a driver listing its flags) sees what the analyzer will use.
 	a.Flags.StringVar(&s.disable, "disable", s.disable, "comma-separated effect kinds not to report ("+effect.KindList()+")")
 	a.Flags.StringVar(&s.models, "models", s.models, "comma-separated model files to load beside the built-in models")
 	a.Flags.BoolVar(&s.builtin, "builtin", s.builtin, "use the built-in models")
@@ -429,16 +429,4 @@ func settingsOf(a *analysis.Analyzer) (*settings, error) {
 		decisions: a.Flags.Lookup("decisions").Value.String(),
 		std:       a.Flags.Lookup("std").Value.String() == "true",
 	}, nil
-}
-
-// Validate compiles the settings of an analyzer made by this package (Analyzer, or one
-// from New) after its flags are parsed, so a driver can fail once, before loading packages,
-// instead of once per package.
-func Validate(a *analysis.Analyzer) error {
-	s, err := settingsOf(a)
-	if err != nil {
-		return err
-	}
-	_, err = s.compile()
-	return err
 }

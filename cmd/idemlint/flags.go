@@ -7,7 +7,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 
 	"github.com/chokaq/idemlint/analyzer"
@@ -247,24 +246,6 @@ func printFlags(w io.Writer, fs *flag.FlagSet, groups []group) {
 // hidden are flags accepted but not listed: profiling and debugging, and the legacy vet
 // flags that every go/analysis driver accepts and ignores.
 var hidden = []string{"debug", "cpuprofile", "memprofile", "trace", "std", "source", "v", "all"}
-
-// listed reports whether every flag of fs is in a group or hidden (tested, so that a new
-// flag is not left out of the usage text).
-func listed(fs *flag.FlagSet, groups []group) []string {
-	var missing []string
-	fs.VisitAll(func(f *flag.Flag) {
-		if slices.Contains(hidden, f.Name) {
-			return
-		}
-		for _, g := range groups {
-			if slices.Contains(g.flags, f.Name) {
-				return
-			}
-		}
-		missing = append(missing, f.Name)
-	})
-	return missing
-}
 
 // parse parses args; -h and -help print the usage to stdout (asked for) and other errors
 // go to stderr with a pointer to the usage. done is true when the command should exit

@@ -245,15 +245,6 @@ func newerGo(pkgs []*packages.Package) error {
 		plural(n, "package"), need, runtime.Version(), toolchain(need), toolchain(need))
 }
 
-// NewerGoError is newerGo for tests: the error for these messages, or nil.
-func NewerGoError(msgs ...string) error {
-	p := &packages.Package{ID: "p"}
-	for _, m := range msgs {
-		p.Errors = append(p.Errors, packages.Error{Msg: m})
-	}
-	return newerGo([]*packages.Package{p})
-}
-
 // toolchain names a toolchain release for GOTOOLCHAIN: "go1.27" is the language version,
 // whose first release is go1.27.0.
 func toolchain(v string) string {

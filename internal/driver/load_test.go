@@ -10,7 +10,7 @@ import (
 // A module newer than the build: one error for all the packages go/types refused, with the
 // command that rebuilds idemlint.
 func TestNewerGo(t *testing.T) {
-	err := NewerGoError(
+	err := newerGoError(
 		"package requires newer Go version go1.27 (application built with go1.26)",
 		"package requires newer Go version go1.27 (application built with go1.26)",
 		"package requires newer Go version go1.28 (application built with go1.26)",
@@ -25,7 +25,7 @@ func TestNewerGo(t *testing.T) {
 			t.Errorf("%q lacks %q", msg, want)
 		}
 	}
-	if NewerGoError("undefined: x") != nil {
+	if newerGoError("undefined: x") != nil {
 		t.Errorf("an ordinary type error is not a newer-Go error")
 	}
 }

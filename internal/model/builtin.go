@@ -69,5 +69,3 @@ func parseBuiltin(name string) Library {
 	panic("idemlint: built-in model " + name + " does not decode the way Parse reads it")
 }
 
-// Names returns every full name the built-in models reference, sorted.
-func Names() []string { return NamesOf(Builtin()) }
