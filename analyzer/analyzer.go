@@ -39,8 +39,9 @@ var Analyzer = newAnalyzer(&settings{builtin: true})
 // Config configures an analyzer built with New, for drivers that pass settings in code
 // (the golangci-lint plugin).
 type Config struct {
-	// Disable lists effect kinds ("sql.write", "email.send", ...) not to report. Their
-	// effects are still computed, so facts stay the same whatever is reported.
+	// Disable lists effect kinds ("sql.write", "email.send", ...) not to report, and checks
+	// ("ttl", "decisions", "directives") not to run. Effects are still computed, so facts
+	// stay the same whatever is reported.
 	Disable []string
 	// Models lists model files to load beside the built-in models.
 	Models []string
@@ -87,7 +88,7 @@ func newAnalyzer(s *settings) *analysis.Analyzer {
 	}
 	// The flags start from the settings' values (a Config's, for New), so that reading them
 	// back (ForProgram, a driver listing its flags) sees what the analyzer will use.
-	a.Flags.StringVar(&s.disable, "disable", s.disable, "comma-separated effect kinds not to report ("+effect.KindList()+")")
+	a.Flags.StringVar(&s.disable, "disable", s.disable, "comma-separated effect kinds not to report ("+effect.KindList()+"), or checks not to run ("+strings.Join(rules.Checks, ", ")+")")
 	a.Flags.StringVar(&s.models, "models", s.models, "comma-separated model files to load beside the built-in models")
 	a.Flags.BoolVar(&s.builtin, "builtin", s.builtin, "use the built-in models")
 	a.Flags.StringVar(&s.decisions, "decisions", s.decisions, "comma-separated checklist decisions to require (key,enforcement,ttl,partial); default all")
@@ -270,10 +271,21 @@ func analyse(pass *analysis.Pass, index *model.Index, dirs map[*token.File]*dire
 	use(g.Used())
 	use(found.Used)
 	var verdicts []checks.Verdict
+	ignoresAt := func(pos token.Pos) []*directive.Directive {
+		if tf := pass.Fset.File(pos); tf != nil {
+			return dirs[tf].IgnoresAt(tf.Line(pos))
+		}
+		return nil
+	}
 	for _, c := range all.Checks {
+		if cfg.Off[c.Name] {
+			continue
+		}
 		out := c.Run(cin)
-		verdicts = append(verdicts, out.Verdicts...)
+		kept, silenced := checks.Silence(out.Verdicts, ignoresAt)
+		verdicts = append(verdicts, kept...)
 		use(out.Used)
+		use(silenced)
 	}
 	handlersFound, findings := report.Emit(report.Input{Handlers: found.Handlers, Remote: found.Remote, Verdicts: verdicts, Report: pass.Report})
 	var every []*directive.Directive

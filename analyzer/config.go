@@ -45,7 +45,8 @@ type compiled struct {
 	libs     []model.Library
 	base     *model.Index
 	disabled map[effect.Kind]bool
-	required checklist.Set // checklist decisions to report as missing
+	off      map[string]bool // checks not to run, by name
+	required checklist.Set   // checklist decisions to report as missing
 
 	mu        sync.Mutex
 	dirConfig map[string]string // directory -> config file that applies ("" for none)
@@ -64,12 +65,17 @@ func (s *settings) compile() (*compiled, error) {
 			dirConfig: map[string]string{},
 			byConfig:  map[string]indexOrError{},
 		}
+		c.off = map[string]bool{}
 		for _, k := range splitList(s.disable) {
-			if !effect.Known(effect.Kind(k)) {
-				s.err = fmt.Errorf("idemlint: -disable: unknown effect kind %q (known: %s)", k, effect.KindList())
+			switch {
+			case effect.Known(effect.Kind(k)):
+				c.disabled[effect.Kind(k)] = true
+			case config.Disableable("disable", k):
+				c.off[k] = true // a check's name: the check does not run
+			default:
+				s.err = fmt.Errorf("idemlint: -disable: unknown effect kind %q (known: %s)", k, config.Known("disable"))
 				return
 			}
-			c.disabled[effect.Kind(k)] = true
 		}
 		c.required = checklist.Set{}
 		for _, d := range splitList(s.decisions) {
@@ -108,7 +114,7 @@ func (s *settings) compile() (*compiled, error) {
 // .idemlint.yml that applies to dir, if any.
 // checks is what the checks need of the settings.
 func (c *compiled) checks() checks.Config {
-	return checks.Config{Disabled: c.disabled, Required: c.required}
+	return checks.Config{Disabled: c.disabled, Required: c.required, Off: c.off}
 }
 
 func (c *compiled) indexFor(dir string) (*model.Index, error) {

@@ -33,6 +33,7 @@ import (
 	"golang.org/x/tools/go/analysis"
 
 	"github.com/chokaq/idemlint/analyzer"
+	"github.com/chokaq/idemlint/internal/config"
 	"github.com/chokaq/idemlint/internal/effect"
 	"github.com/chokaq/idemlint/internal/yamlerr"
 )
@@ -101,8 +102,8 @@ func (s Settings) config() (analyzer.Config, error) {
 		kinds []string
 	}{{"disable", s.Disable}, {"enable", s.Enable}} {
 		for _, k := range list.kinds {
-			if !effect.Known(effect.Kind(k)) {
-				return cfg, fmt.Errorf("idemlint: setting %s: unknown effect kind %q (known: %s)", list.name, k, effect.KindList())
+			if !config.Disableable(list.name, k) {
+				return cfg, fmt.Errorf("idemlint: setting %s: unknown effect kind %q (known: %s)", list.name, k, config.Known(list.name))
 			}
 		}
 	}

@@ -13,7 +13,6 @@ import (
 	"github.com/chokaq/idemlint/internal/cache"
 	"github.com/chokaq/idemlint/internal/config"
 	"github.com/chokaq/idemlint/internal/driver"
-	"github.com/chokaq/idemlint/internal/effect"
 	"github.com/chokaq/idemlint/internal/model"
 )
 
@@ -99,8 +98,8 @@ func (c *common) config(fs *flag.FlagSet, patterns []string, stderr io.Writer) (
 			continue // from the file, checked with its place by config.Read
 		}
 		for _, k := range list.kinds {
-			if !effect.Known(effect.Kind(k)) {
-				return driver.Config{}, usagef("-%s: unknown effect kind %q (known: %s)", list.name, k, config.KnownKinds())
+			if !config.Disableable(list.name, k) {
+				return driver.Config{}, usagef("-%s: unknown effect kind %q (known: %s)", list.name, k, config.Known(list.name))
 			}
 		}
 	}

@@ -26,7 +26,8 @@ import (
 
 // Check is one check.
 type Check struct {
-	// Name is how docs/checks.md's table of checks lists it.
+	// Name is how the configuration turns it off (-disable=ttl) and docs/checks.md's
+	// table of checks lists it.
 	Name string
 	// Doc says in a sentence what it reports; docs/checks.md carries the same text.
 	Doc string
@@ -99,11 +100,13 @@ type EffectFinding struct {
 	Missing []checklist.Decision
 }
 
-// Config is what the configuration says about reporting: the kinds not to report and the
-// decisions to require.
+// Config is what the configuration says about reporting: the kinds not to report, the
+// decisions to require and the checks not to run.
 type Config struct {
 	Disabled map[effect.Kind]bool
 	Required checklist.Set // nil: every decision
+	// Off holds the names of the checks the configuration turns off (-disable=ttl).
+	Off map[string]bool
 }
 
 // Missing names the checklist decisions a reported effect in state s leaves open.
@@ -127,6 +130,34 @@ func External(k effect.Kind) bool { return k != effect.SQLWrite }
 func Declared(h handlers.Handler) *directive.Decisions {
 	if h.Decisions != nil && h.Decisions.Err == "" {
 		return h.Decisions.Decisions
+	}
+	return nil
+}
+
+// Silence drops the verdicts a //idemlint:ignore directive names the category of, on their
+// line or the line above (ignoresAt returns the ignores in force at a position), and
+// returns the ignores that silenced one. An effect kind's findings are not among them: their
+// ignores apply while the effects are solved, where a suppression also stops the effect from
+// reaching the callers. A directive problem is not either: the fix is the directive itself.
+// What is left is the decisions category.
+func Silence(vs []Verdict, ignoresAt func(token.Pos) []*directive.Directive) (kept []Verdict, used []*directive.Directive) {
+	for _, v := range vs {
+		if v.Category != rules.Directive && !effect.Known(effect.Kind(v.Category)) {
+			if d := namer(ignoresAt(v.Pos), string(v.Category)); d != nil {
+				used = append(used, d)
+				continue
+			}
+		}
+		kept = append(kept, v)
+	}
+	return kept, used
+}
+
+func namer(ds []*directive.Directive, category string) *directive.Directive {
+	for _, d := range ds {
+		if d.Names(category) {
+			return d
+		}
 	}
 	return nil
 }

@@ -20,6 +20,7 @@ import (
 
 	"github.com/chokaq/idemlint/internal/checklist"
 	"github.com/chokaq/idemlint/internal/effect"
+	"github.com/chokaq/idemlint/internal/rules"
 )
 
 // FileName is the per-project file, found by walking up from a package's directory to its
@@ -91,8 +92,8 @@ func (s Settings) check(where func(path string) string) error {
 		items []string
 	}{{"disable", s.Disable}, {"enable", s.Enable}} {
 		for i, k := range list.items {
-			if !effect.Known(effect.Kind(k)) {
-				return fmt.Errorf("%s: unknown effect kind %q (known: %s)", where(fmt.Sprintf("$.%s[%d]", list.name, i)), k, KnownKinds())
+			if !Disableable(list.name, k) {
+				return fmt.Errorf("%s: unknown effect kind %q (known: %s)", where(fmt.Sprintf("$.%s[%d]", list.name, i)), k, Known(list.name))
 			}
 		}
 	}
@@ -120,6 +121,21 @@ func (s Settings) Disabled() []string {
 
 // KnownKinds lists the effect kinds for messages.
 func KnownKinds() string { return effect.KindList() }
+
+// Disableable reports whether name is a valid entry of the setting list ("disable" or
+// "enable"): an effect kind, or for disable also a check's name (rules.Checks), which turns
+// that check off.
+func Disableable(list, name string) bool {
+	return effect.Known(effect.Kind(name)) || list == "disable" && slices.Contains(rules.Checks, name)
+}
+
+// Known lists, for a message, what the setting list accepts (see Disableable).
+func Known(list string) string {
+	if list == "disable" {
+		return KnownKinds() + "; checks: " + strings.Join(rules.Checks, ", ")
+	}
+	return KnownKinds()
+}
 
 // place renders "file:line:column" for a YAML path of data, or "file:path" when the path
 // cannot be found.

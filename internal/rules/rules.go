@@ -21,6 +21,11 @@ const (
 	Directive Category = "directive" // a malformed, unknown, misplaced or unused directive
 )
 
+// Checks are the names of idemlint's checks (internal/checks/all, in run order), for the
+// settings that turn one off (-disable=ttl) without importing the checks; a test in
+// internal/checks/all holds the two lists equal.
+var Checks = []string{"ttl", "decisions", "directives"}
+
 // URL is the documentation of a category: its anchor in DocsURL.
 func URL(c Category) string { return DocsURL + "#" + strings.ReplaceAll(string(c), ".", "") }
 
