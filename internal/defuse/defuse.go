@@ -265,6 +265,7 @@ func (ix *Index) RootVar(e ast.Expr) *types.Var { return RootVar(ix.Info, e) }
 // Follow says what Find follows besides the definitions of the variables it meets, and how.
 type Follow uint8
 
+// What Find may follow; 0 follows definitions alone.
 const (
 	// Fills follows the calls given the variable's address (json.Unmarshal(b, &p)).
 	Fills Follow = 1 << iota

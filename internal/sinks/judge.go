@@ -1,22 +1,6 @@
-// Package sinks judges one call of a modelled sink: which effect it has, how well it is
-// protected against a repeat, and why, from the call's arguments and how they were built
-// (the package's def-use index). Judge is the seam the later stages call; Eval dispatches
-// on the sink's model shape to its reader, each in a stage of its own with explicit inputs
-// and no shared state:
-//
-//   - keys: the one judgement of whether a key identifies the job, keyed sinks, options
-//     that carry a key, and the Scope every reader is given;
-//   - statements: SQL text, prepared statements, batches, ORM column updates;
-//   - requests: HTTP requests, their Idempotency-Key header, the POSTs that read;
-//   - params: provider params (key and condition fields), DynamoDB update expressions;
-//   - gates: claims checked with an early return (SETNX, SQL claims, rows locked on a
-//     transaction, duplicate keys taken as done), and the claims helpers return.
-//
-// What no stage owns stays here: builder chains and their guards (builders.go), sends
-// (replies and transactional producers, sends.go), and the dispatch itself (sinks.go).
-//
-// A call is judged in an explicit Scope, the function whose body holds it: its parameters
-// decide whether a key comes from the job, and carry keys and HTTP methods to its callers.
+// The seam: Judge holds the inputs every stage reads, makes each stage's reader from them,
+// and hands on the questions the later stages ask (keys passed to helpers, gates, claims).
+
 package sinks
 
 import (

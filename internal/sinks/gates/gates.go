@@ -1,7 +1,12 @@
-// Gates: a claim checked in a function's body (a Redis SETNX whose false result makes the
-// function return), which the runtime middleware's claim resembles: the effects after the
-// check run only when this delivery made the claim.
-
+// Package gates finds the claims a function checks with an early return, which guard the
+// effects after them as the runtime middleware's claim does: a modelled claim (a Redis
+// SETNX), an SQL statement that changes no row the second time, a row locked FOR UPDATE on
+// a transaction and written in it, a duplicate-key error taken as done. It also reads what a
+// helper's result says of a claim its body makes (ReturnedClaim), for its callers' gates.
+//
+// Its input is a Reader (the package's def-use index, the models, the file set for
+// positions) and, for each body, the keys.Scope it is judged in and a ClaimOf; its output is
+// Gate values and effect.Claim values. It reports nothing and keeps nothing between calls.
 package gates
 
 import (
@@ -47,7 +52,7 @@ func (rd Reader) gateCheck(ifs *ast.IfStmt, end token.Pos, en env, sc keys.Scope
 	if len(ifs.Body.List) == 0 {
 		return nil
 	}
-	if !leaves(ifs.Body.List[len(ifs.Body.List)-1]) {
+	if !endsBlock(ifs.Body.List[len(ifs.Body.List)-1]) {
 		return nil
 	}
 	if call, g := rd.claimFailed(ifs.Cond); g != nil {
@@ -69,10 +74,10 @@ func (rd Reader) gateCheck(ifs *ast.IfStmt, end token.Pos, en env, sc keys.Scope
 	return g
 }
 
-// leaves reports whether st leaves the rest of the block it ends (and of every block around
+// endsBlock reports whether st leaves the rest of the block it ends (and of every block around
 // it up to the function or loop body): a return, or a continue or break, which in a receive
 // loop skips the rest of the message's handling as a return skips the rest of a handler.
-func leaves(st ast.Stmt) bool {
+func endsBlock(st ast.Stmt) bool {
 	switch st := st.(type) {
 	case *ast.ReturnStmt:
 		return true

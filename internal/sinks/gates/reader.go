@@ -1,12 +1,6 @@
-// Package gates finds the claims a function checks with an early return, which guard the
-// effects after them as the runtime middleware's claim does: a modelled claim (a Redis
-// SETNX), an SQL statement that changes no row the second time, a row locked FOR UPDATE on
-// a transaction and written in it, a duplicate-key error taken as done. It also reads what a
-// helper's result says of a claim its body makes (ReturnedClaim), for its callers' gates.
-//
-// Its input is a Reader (the package's def-use index, the models, the file set for
-// positions) and, for each body, the keys.Scope it is judged in and a ClaimOf; its output is
-// Gate values and effect.Claim values. It reports nothing and keeps nothing between calls.
+// The input of every reader of gates: the package's def-use index, the models, the file set
+// for positions.
+
 package gates
 
 import (

@@ -1,3 +1,11 @@
+// Package keys is the one judgement of whether an idempotency key identifies the job: not
+// random, not a constant, made from the job's data. Every stage that meets a key (a keyed
+// sink's argument, an Idempotency-Key header, a provider's key field, a gate's claim key)
+// asks it here, so that one key reads the same wherever it is used.
+//
+// It also owns what every reader of a sink call is given: the Scope the call is judged in
+// (whose parameters bring the job's data and carry a key, an HTTP method or statements to
+// the callers) and Make, which makes the call's effect.
 package keys
 
 import (

@@ -3,6 +3,7 @@ package keys
 // Problem says why a key does not identify the job, or that it does.
 type Problem uint8
 
+// The problems a key may have; Stable is none.
 const (
 	Stable     Problem = iota // made from the job, not random, not a constant
 	Unstable                  // made from a random or clock source: changes on every retry

@@ -1,12 +1,5 @@
-// Package params reads the params a provider call is given (Stripe's, AWS's): a key field in
-// the params literal, nested structs and every element of a batch, a key setter called on
-// the params variable or the field assigned, a condition field that fails on a repeat
-// (attribute_not_exists), and a DynamoDB update expression, an effect only when it adds to
-// what is stored.
-//
-// Its input is a Reader (the package's def-use index and the models: key fields, condition
-// fields, key setters) with the keys.Scope of the call; its output is the call's effect.Effect,
-// made with the caller's keys.Make, each key found judged by package keys.
+// The input of the params readers: the package's def-use index and the models.
+
 package params
 
 import (
