@@ -262,63 +262,161 @@ func RootVar(info *types.Info, e ast.Expr) *types.Var {
 // RootVar is RootVar in this index's package.
 func (ix *Index) RootVar(e ast.Expr) *types.Var { return RootVar(ix.Info, e) }
 
-// Follow says which uses of a variable Find follows besides its definitions.
+// Follow says what Find follows besides the definitions of the variables it meets, and how.
 type Follow uint8
 
+// What Find may follow; 0 follows definitions alone.
 const (
 	// Fills follows the calls given the variable's address (json.Unmarshal(b, &p)).
 	Fills Follow = 1 << iota
 	// Calls follows the calls made on the variable (opts.Add(asynq.TaskID(k))).
 	Calls
+	// Fields follows a struct field the package assigns exactly once (or pairs once with its
+	// address, {&s.stmt, q}) to that value: a statement prepared into a field at start-up
+	// and executed in a handler is found through it.
+	Fields
+	// Value makes Find follow the value an expression holds rather than every node in it:
+	// match sees the expression and, where it names a variable, that variable's single
+	// definition (a variable assigned twice holds no one value), and then only the
+	// sub-expressions that Through names, not the other nodes inside. The stages that read
+	// one value along its way need it (the claim a condition tests, the text a statement
+	// was prepared from, the body a request sends): a gate call somewhere inside an argument
+	// is not the value tested. Fills and Calls are not followed in this mode.
+	Value
 )
+
+// An Option tells Find more about the value it follows, for the followers that need more
+// than the index knows.
+type Option func(*finder)
+
+// Through names, for Value, the sub-expressions of a node that carry its value on (the
+// command whose Val() holds a claim, the operand of a []byte conversion, the receiver and
+// arguments of a call made on a transaction). Steps into a sub-expression are not counted
+// against MaxDepth, only definitions are: the syntax is finite, definitions may loop.
+func Through(step func(ast.Expr) []ast.Expr) Option {
+	return func(f *finder) { f.step = step }
+}
+
+// At gives, for Value, the definition of a variable in view where it is read, in place of
+// its single definition in the package: a stage that reads a condition knows which
+// assignment comes just before it (ok, err := ...; if !ok), which the index, flow-insensitive
+// on purpose, does not.
+func At(def func(*types.Var) ast.Expr) Option {
+	return func(f *finder) { f.def = def }
+}
 
 // Find reports whether match holds for a node of e or of what the local variables e uses
 // were built from, up to MaxDepth assignments deep, each variable visited once: "is the
 // builder this call ends made with OnConflict", "was this middleware built with
-// WithRetention". follow adds the uses to look at beside the definitions.
-func (ix *Index) Find(e ast.Expr, follow Follow, match func(ast.Node) bool) bool {
-	found := false
-	seen := map[*types.Var]bool{}
-	var look func(e ast.Expr, depth int)
-	look = func(e ast.Expr, depth int) {
-		if found || e == nil || depth > MaxDepth {
+// WithRetention". follow adds the uses to look at beside the definitions; with Value, Find
+// follows one value instead (see Value, Through and At). A match that computes an answer
+// keeps it in its closure and returns true to stop.
+func (ix *Index) Find(e ast.Expr, follow Follow, match func(ast.Node) bool, opts ...Option) bool {
+	f := finder{ix: ix, follow: follow, match: match, seen: map[*types.Var]bool{}}
+	for _, o := range opts {
+		o(&f)
+	}
+	f.look(e, 0)
+	return f.found
+}
+
+// finder is one run of Find.
+type finder struct {
+	ix     *Index
+	follow Follow
+	match  func(ast.Node) bool
+	step   func(ast.Expr) []ast.Expr // Through
+	def    func(*types.Var) ast.Expr // At
+	seen   map[*types.Var]bool
+	found  bool
+}
+
+func (f *finder) look(e ast.Expr, depth int) {
+	if f.found || e == nil || depth > MaxDepth {
+		return
+	}
+	if f.follow&Value != 0 {
+		f.value(ast.Unparen(e), depth)
+		return
+	}
+	ast.Inspect(e, func(x ast.Node) bool {
+		if f.found {
+			return false
+		}
+		if f.match(x) {
+			f.found = true
+			return false
+		}
+		switch x := x.(type) {
+		case *ast.Ident:
+			v, ok := f.ix.Info.Uses[x].(*types.Var)
+			if !ok || v.IsField() || f.seen[v] {
+				return true
+			}
+			f.seen[v] = true
+			for _, d := range f.ix.defs[v] {
+				f.look(d, depth+1)
+			}
+			if f.follow&Fills != 0 {
+				for _, c := range f.ix.fills[v] {
+					f.look(c, depth+1)
+				}
+			}
+			if f.follow&Calls != 0 {
+				for _, c := range f.ix.callsOn[v] {
+					f.look(c, depth+1)
+				}
+			}
+		case *ast.SelectorExpr:
+			if d := f.fieldDef(x); d != nil {
+				f.look(d, depth+1)
+			}
+		}
+		return true
+	})
+}
+
+// value follows the value e holds (Value).
+func (f *finder) value(e ast.Expr, depth int) {
+	if f.match(e) {
+		f.found = true
+		return
+	}
+	switch x := e.(type) {
+	case *ast.Ident:
+		v, ok := f.ix.Info.Uses[x].(*types.Var)
+		if !ok || v.IsField() || f.seen[v] {
 			return
 		}
-		ast.Inspect(e, func(x ast.Node) bool {
-			if found {
-				return false
-			}
-			if match(x) {
-				found = true
-				return false
-			}
-			id, ok := x.(*ast.Ident)
-			if !ok {
-				return true
-			}
-			v, ok := ix.Info.Uses[id].(*types.Var)
-			if !ok || v.IsField() || seen[v] {
-				return true
-			}
-			seen[v] = true
-			for _, d := range ix.defs[v] {
-				look(d, depth+1)
-			}
-			if follow&Fills != 0 {
-				for _, c := range ix.fills[v] {
-					look(c, depth+1)
-				}
-			}
-			if follow&Calls != 0 {
-				for _, c := range ix.callsOn[v] {
-					look(c, depth+1)
-				}
-			}
-			return true
-		})
+		f.seen[v] = true
+		if f.def != nil {
+			f.look(f.def(v), depth+1)
+		} else {
+			f.look(f.ix.Def(v), depth+1)
+		}
+		return
+	case *ast.SelectorExpr:
+		if d := f.fieldDef(x); d != nil {
+			f.look(d, depth+1)
+			return
+		}
 	}
-	look(e, 0)
-	return found
+	if f.step != nil {
+		for _, s := range f.step(e) {
+			f.look(s, depth)
+		}
+	}
+}
+
+// fieldDef returns, for Fields, the one value the package gives the field e selects, or nil.
+func (f *finder) fieldDef(e *ast.SelectorExpr) ast.Expr {
+	if f.follow&Fields == 0 {
+		return nil
+	}
+	if fd := f.ix.fieldDefs[f.ix.field(e)]; len(fd) == 1 {
+		return fd[0]
+	}
+	return nil
 }
 
 // Text reconstructs the string e holds, with strval.Hole for the parts not known.

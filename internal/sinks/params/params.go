@@ -1,26 +1,32 @@
-// Provider params: key fields and condition fields in params literals, nested structs and
-// the elements of a batch.
-
-package sinks
+// Package params reads the params a provider call is given (Stripe's, AWS's): a key field in
+// the params literal, nested structs and every element of a batch, a key setter called on
+// the params variable or the field assigned, a condition field that fails on a repeat
+// (attribute_not_exists), and a DynamoDB update expression, an effect only when it adds to
+// what is stored.
+//
+// Its input is a Reader (the package's def-use index and the models: key fields, condition
+// fields, key setters) with the keys.Scope of the call; its output is the call's effect.Effect,
+// made with the caller's keys.Make, each key found judged by package keys.
+package params
 
 import (
 	"fmt"
 	"go/ast"
 	"go/types"
-	"strings"
 
 	"golang.org/x/tools/go/types/typeutil"
 
 	"github.com/chokaq/idemlint/internal/defuse"
 	"github.com/chokaq/idemlint/internal/effect"
 	"github.com/chokaq/idemlint/internal/model"
+	"github.com/chokaq/idemlint/internal/sinks/keys"
 )
 
-// providerEffect looks for an idempotency key on the params of a provider call: a key field
+// Provider looks for an idempotency key on the params of a provider call: a key field
 // in the params literal (in every element of a batch), a setter called on the params
 // variable, or the field assigned. Each key found must be stable; the worst one decides.
-func (j *Judge) providerEffect(mk mkEffect, s *model.Sink, params ast.Expr, sc Scope) *effect.Effect {
-	k := j.providerKey(params)
+func (rd Reader) Provider(mk keys.Make, s *model.Sink, params ast.Expr, sc keys.Scope) *effect.Effect {
+	k := rd.providerKey(params)
 	if k.state != litKeyed {
 		e := mk(effect.Unprotected, s.Problem())
 		if k.state == litPartial {
@@ -33,7 +39,7 @@ func (j *Judge) providerEffect(mk mkEffect, s *model.Sink, params ast.Expr, sc S
 	}
 	var worst *effect.Effect
 	for _, key := range k.keys {
-		e := j.keyedEffect(mk, s, key, true, sc)
+		e := rd.keys().Keyed(mk, s, key, true, sc)
 		if worst == nil || e.Worse(*worst) {
 			worst = e
 		}
@@ -62,34 +68,34 @@ type litKeys struct {
 // condition is what a literal guarded by a condition field alone yields: keyed, no key.
 var condition = litKeys{state: litKeyed}
 
-func (j *Judge) providerKey(params ast.Expr) litKeys {
+func (rd Reader) providerKey(params ast.Expr) litKeys {
 	if params == nil {
 		return litKeys{}
 	}
-	info := j.info()
-	lit := j.keysIn(params, 0)
+	info := rd.info()
+	lit := rd.keysIn(params, 0)
 	if lit.state == litKeyed {
 		return lit
 	}
 	// A key set on the params variable itself (a setter, or the field assigned) counts even
 	// when a batch inside it is only partly keyed: it is the key of the whole request.
-	if v := j.Defs.RootVar(params); v != nil {
-		for _, c := range j.Defs.CallsOn(v) {
-			if fn, ok := typeutil.Callee(info, c).(*types.Func); ok && j.Models.Of(fn).KeySetter && len(c.Args) > 0 {
+	if v := rd.Defs.RootVar(params); v != nil {
+		for _, c := range rd.Defs.CallsOn(v) {
+			if fn, ok := typeutil.Callee(info, c).(*types.Func); ok && rd.Models.Of(fn).KeySetter && len(c.Args) > 0 {
 				return litKeys{state: litKeyed, keys: []ast.Expr{c.Args[0]}}
 			}
 		}
-		for _, as := range j.Defs.FieldSets(v) {
+		for _, as := range rd.Defs.FieldSets(v) {
 			for i, l := range as.Lhs {
 				sel, ok := ast.Unparen(l).(*ast.SelectorExpr)
 				if !ok || i >= len(as.Rhs) {
 					continue
 				}
-				name := j.declaredField(sel)
-				if j.Models.Index.KeyField(name) {
+				name := DeclaredField(rd.info(), sel)
+				if rd.Models.Index.KeyField(name) {
 					return litKeys{state: litKeyed, keys: []ast.Expr{as.Rhs[i]}}
 				}
-				if j.conditionHolds(name, as.Rhs[i]) {
+				if rd.conditionHolds(name, as.Rhs[i]) {
 					return condition
 				}
 			}
@@ -102,43 +108,56 @@ func (j *Judge) providerKey(params ast.Expr) litKeys {
 // &stripe.PaymentIntentParams{Params: stripe.Params{IdempotencyKey: k}}, following a local
 // variable to the value assigned to it. In a slice or array the elements are a batch
 // (SQS SendMessageBatch entries): it is keyed only when every element is, and partly keyed
-// when some are; a batch in which no element is keyed says nothing (a list of tags).
-func (j *Judge) keysIn(e ast.Expr, depth int) litKeys {
-	if e == nil || depth > 4 {
+// when some are; a batch in which no element is keyed says nothing (a list of tags). depth
+// counts the literals it is nested in.
+func (rd Reader) keysIn(e ast.Expr, depth int) litKeys {
+	if e == nil || depth > defuse.MaxDepth {
 		return litKeys{}
 	}
-	e = ast.Unparen(e)
-	if u, ok := e.(*ast.UnaryExpr); ok {
-		e = ast.Unparen(u.X)
-	}
-	switch x := e.(type) {
-	case *ast.Ident:
-		v, ok := j.info().Uses[x].(*types.Var)
-		if !ok || v.IsField() {
-			return litKeys{}
-		}
-		if t := j.info().TypeOf(x); t != nil && isSliceType(t) {
-			return j.batchKeys(j.sliceElems(v), depth)
-		}
-		return j.keysIn(j.Defs.Def(v), depth+1)
-	case *ast.CompositeLit:
-		t := j.info().TypeOf(x)
-		if t == nil {
-			return litKeys{}
-		}
-		switch defuse.Deref(t).Underlying().(type) {
-		case *types.Struct:
-			return j.structKeys(x, depth)
-		case *types.Slice, *types.Array:
-			elems := make([]ast.Expr, len(x.Elts))
-			for i, elt := range x.Elts {
-				if kv, ok := elt.(*ast.KeyValueExpr); ok {
-					elt = kv.Value
+	var out litKeys
+	rd.Defs.Find(e, defuse.Value, func(x ast.Node) bool {
+		switch x := x.(type) {
+		case *ast.Ident:
+			if v, ok := rd.info().Uses[x].(*types.Var); ok && !v.IsField() {
+				if t := rd.info().TypeOf(x); t != nil && isSliceType(t) {
+					out = rd.batchKeys(rd.sliceElems(v), depth) // a batch built in steps
+					return true
 				}
-				elems[i] = elt
 			}
-			return j.batchKeys(elems, depth)
+			return false // a variable: what it was assigned holds the keys
+		case *ast.CompositeLit:
+			out = rd.literalKeys(x, depth)
+			return true
 		}
+		return false
+	}, defuse.Through(func(x ast.Expr) []ast.Expr {
+		if u, ok := x.(*ast.UnaryExpr); ok {
+			return []ast.Expr{u.X} // &T{...}
+		}
+		return nil
+	}))
+	return out
+}
+
+// literalKeys finds the key fields of a struct literal, or of the elements of a slice or
+// array literal (a batch).
+func (rd Reader) literalKeys(lit *ast.CompositeLit, depth int) litKeys {
+	t := rd.info().TypeOf(lit)
+	if t == nil {
+		return litKeys{}
+	}
+	switch defuse.Deref(t).Underlying().(type) {
+	case *types.Struct:
+		return rd.structKeys(lit, depth)
+	case *types.Slice, *types.Array:
+		elems := make([]ast.Expr, len(lit.Elts))
+		for i, elt := range lit.Elts {
+			if kv, ok := elt.(*ast.KeyValueExpr); ok {
+				elt = kv.Value
+			}
+			elems[i] = elt
+		}
+		return rd.batchKeys(elems, depth)
 	}
 	return litKeys{}
 }
@@ -146,18 +165,18 @@ func (j *Judge) keysIn(e ast.Expr, depth int) litKeys {
 // structKeys looks for a key field among a struct literal's fields, then inside its field
 // values. A partly keyed batch inside it wins over a key nested elsewhere: the batch's
 // unkeyed element is sent either way.
-func (j *Judge) structKeys(lit *ast.CompositeLit, depth int) litKeys {
-	t := j.info().TypeOf(lit)
+func (rd Reader) structKeys(lit *ast.CompositeLit, depth int) litKeys {
+	t := rd.info().TypeOf(lit)
 	for _, elt := range lit.Elts {
 		if kv, ok := elt.(*ast.KeyValueExpr); ok {
-			if id, ok := kv.Key.(*ast.Ident); ok && j.Models.Index.KeyField(fieldName(t, id.Name)) {
+			if id, ok := kv.Key.(*ast.Ident); ok && rd.Models.Index.KeyField(fieldName(t, id.Name)) {
 				return litKeys{state: litKeyed, keys: []ast.Expr{kv.Value}}
 			}
 		}
 	}
 	for _, elt := range lit.Elts {
 		if kv, ok := elt.(*ast.KeyValueExpr); ok {
-			if id, ok := kv.Key.(*ast.Ident); ok && j.conditionHolds(fieldName(t, id.Name), kv.Value) {
+			if id, ok := kv.Key.(*ast.Ident); ok && rd.conditionHolds(fieldName(t, id.Name), kv.Value) {
 				return condition
 			}
 		}
@@ -168,7 +187,7 @@ func (j *Judge) structKeys(lit *ast.CompositeLit, depth int) litKeys {
 		if !ok {
 			continue
 		}
-		switch r := j.keysIn(kv.Value, depth+1); {
+		switch r := rd.keysIn(kv.Value, depth+1); {
 		case r.state == litPartial:
 			return r
 		case r.state == litKeyed && out.state == litNone:
@@ -180,11 +199,11 @@ func (j *Judge) structKeys(lit *ast.CompositeLit, depth int) litKeys {
 
 // batchKeys judges the elements of a batch; a nil element is one not known (a value from
 // a call, a spread slice), which counts as unkeyed.
-func (j *Judge) batchKeys(elems []ast.Expr, depth int) litKeys {
+func (rd Reader) batchKeys(elems []ast.Expr, depth int) litKeys {
 	var out litKeys
 	firstMissing, keyed := -1, 0
 	for i, el := range elems {
-		r := j.keysIn(el, depth+1)
+		r := rd.keysIn(el, depth+1)
 		if r.state == litKeyed {
 			out.keys = append(out.keys, r.keys...)
 			keyed++
@@ -216,9 +235,9 @@ func isSliceType(t types.Type) bool {
 // the elements of the literals assigned to it and the values appended to it
 // (v = append(v, x) in a loop). A value not known (the result of a call, a spread slice)
 // is nil; make and nil add nothing.
-func (j *Judge) sliceElems(v *types.Var) []ast.Expr {
+func (rd Reader) sliceElems(v *types.Var) []ast.Expr {
 	var elems []ast.Expr
-	for _, d := range j.Defs.Defs(v) {
+	for _, d := range rd.Defs.Defs(v) {
 		d = ast.Unparen(d)
 		if id, ok := d.(*ast.Ident); ok && id.Name == "nil" {
 			continue
@@ -234,7 +253,7 @@ func (j *Judge) sliceElems(v *types.Var) []ast.Expr {
 			continue
 		case *ast.CallExpr:
 			if id, ok := ast.Unparen(x.Fun).(*ast.Ident); ok && len(x.Args) > 0 {
-				if b, ok := j.info().Uses[id].(*types.Builtin); ok {
+				if b, ok := rd.info().Uses[id].(*types.Builtin); ok {
 					switch b.Name() {
 					case "make":
 						continue
@@ -250,7 +269,7 @@ func (j *Judge) sliceElems(v *types.Var) []ast.Expr {
 								elems = append(elems, elt)
 							}
 						case *ast.Ident:
-							if base.Name != "nil" && j.info().Uses[base] != v {
+							if base.Name != "nil" && rd.info().Uses[base] != v {
 								elems = append(elems, nil) // appended to another slice
 							}
 						default:
@@ -264,49 +283,4 @@ func (j *Judge) sliceElems(v *types.Var) []ast.Expr {
 		elems = append(elems, nil)
 	}
 	return elems
-}
-
-// declaredField names the field sel selects (v.IdempotencyKey, v.Params.IdempotencyKey) as
-// "pkg.Type.Field" of the struct that declares it, through embedding; "" if no field.
-func (j *Judge) declaredField(sel *ast.SelectorExpr) string {
-	s, ok := j.info().Selections[sel]
-	if !ok || s.Kind() != types.FieldVal {
-		return ""
-	}
-	t := s.Recv()
-	idx := s.Index()
-	for _, i := range idx[:len(idx)-1] {
-		st, ok := defuse.Deref(t).Underlying().(*types.Struct)
-		if !ok {
-			return ""
-		}
-		t = st.Field(i).Type()
-	}
-	return fieldName(t, sel.Sel.Name)
-}
-
-// conditionHolds reports whether value, given to the field named field, is a condition
-// that guards the write: the field is a modelled condition field and its text (through a
-// one-argument wrapper, aws.String) contains one of the model's strings, in any case.
-func (j *Judge) conditionHolds(field string, value ast.Expr) bool {
-	want := j.Models.Index.ConditionField(field)
-	if len(want) == 0 {
-		return false
-	}
-	text := strings.ToLower(j.Defs.Text(defuse.Unwrap(value)))
-	for _, w := range want {
-		if strings.Contains(text, strings.ToLower(w)) {
-			return true
-		}
-	}
-	return false
-}
-
-// fieldName renders "pkg/path.Type.Field" for a field of the named type t.
-func fieldName(t types.Type, field string) string {
-	named, ok := defuse.Deref(t).(*types.Named)
-	if !ok || named.Obj().Pkg() == nil {
-		return ""
-	}
-	return named.Obj().Pkg().Path() + "." + named.Obj().Name() + "." + field
 }

@@ -2,7 +2,7 @@
 // success (PostgreSQL's 23505, MySQL's 1062, a repository's ErrDuplicate) is the
 // unique-constraint pattern: a repeat finds the row and stops there.
 
-package sinks
+package gates
 
 import (
 	"go/ast"
@@ -11,45 +11,43 @@ import (
 	"strings"
 
 	"golang.org/x/tools/go/types/typeutil"
-
-	"github.com/chokaq/idemlint/internal/effect"
 )
 
 // duplicateCheck returns the gate of an if statement that tests a call's error for a
 // duplicate key and does not hand that error on; nil otherwise.
-func (j *Judge) duplicateCheck(ifs *ast.IfStmt, en env) *Gate {
+func (rd Reader) duplicateCheck(ifs *ast.IfStmt, en env) *Gate {
 	// if err != nil && !errors.Is(err, ErrDuplicate) { return err }: the duplicate skips
 	// the body, whatever it returns.
-	errExpr := j.skippedByDuplicate(ifs.Cond)
+	errExpr := rd.skippedByDuplicate(ifs.Cond)
 	if errExpr == nil {
-		errExpr = j.duplicateTest(ifs.Cond)
-		if errExpr == nil || returnsError(j.info(), ifs.Body) {
+		errExpr = rd.duplicateTest(ifs.Cond)
+		if errExpr == nil || returnsError(rd.info(), ifs.Body) {
 			return nil
 		}
 	}
-	x, _ := j.resolve(errExpr, en)
+	x, _ := rd.resolve(errExpr, en)
 	call, ok := x.(*ast.CallExpr)
 	if !ok {
 		return nil
 	}
 	return &Gate{Start: call.Pos(), End: call.Pos() + 1, Duplicate: true,
-		What: "duplicate key taken as done at " + j.shortPos(ifs.Pos())}
+		What: "duplicate key taken as done at " + rd.shortPos(ifs.Pos())}
 }
 
 // skippedByDuplicate returns the error whose unique violation makes cond false: !dup, or
 // a conjunction with !dup among its operands.
-func (j *Judge) skippedByDuplicate(cond ast.Expr) ast.Expr {
+func (rd Reader) skippedByDuplicate(cond ast.Expr) ast.Expr {
 	switch c := ast.Unparen(cond).(type) {
 	case *ast.UnaryExpr:
 		if c.Op == token.NOT {
-			return j.duplicateTest(c.X)
+			return rd.duplicateTest(c.X)
 		}
 	case *ast.BinaryExpr:
 		if c.Op == token.LAND {
-			if e := j.skippedByDuplicate(c.X); e != nil {
+			if e := rd.skippedByDuplicate(c.X); e != nil {
 				return e
 			}
-			return j.skippedByDuplicate(c.Y)
+			return rd.skippedByDuplicate(c.Y)
 		}
 	}
 	return nil
@@ -59,31 +57,31 @@ func (j *Judge) skippedByDuplicate(cond ast.Expr) ast.Expr {
 // errors.Is(err, ErrDuplicate), strings.Contains(err.Error(), "duplicate key"),
 // pgErr.Code == "23505" (pgErr filled by errors.As(err, &pgErr) or asserted from err),
 // myErr.Number == 1062, isUniqueViolation(err).
-func (j *Judge) duplicateTest(cond ast.Expr) ast.Expr {
+func (rd Reader) duplicateTest(cond ast.Expr) ast.Expr {
 	switch c := ast.Unparen(cond).(type) {
 	case *ast.BinaryExpr:
 		switch c.Op {
 		case token.LAND, token.LOR:
-			if e := j.duplicateTest(c.X); e != nil {
+			if e := rd.duplicateTest(c.X); e != nil {
 				return e
 			}
-			return j.duplicateTest(c.Y)
+			return rd.duplicateTest(c.Y)
 		case token.EQL:
-			if e := j.duplicateCode(c.X, c.Y); e != nil {
+			if e := rd.duplicateCode(c.X, c.Y); e != nil {
 				return e
 			}
-			return j.duplicateCode(c.Y, c.X)
+			return rd.duplicateCode(c.Y, c.X)
 		}
 	case *ast.CallExpr:
-		return j.duplicateCall(c)
+		return rd.duplicateCall(c)
 	}
 	return nil
 }
 
 // duplicateCall reads errors.Is(err, ErrDuplicate), strings.Contains(err.Error(), "duplicate
 // key") and a predicate named for duplicates given the error.
-func (j *Judge) duplicateCall(c *ast.CallExpr) ast.Expr {
-	fn, ok := typeutil.Callee(j.info(), c).(*types.Func)
+func (rd Reader) duplicateCall(c *ast.CallExpr) ast.Expr {
+	fn, ok := typeutil.Callee(rd.info(), c).(*types.Func)
 	if !ok || len(c.Args) == 0 {
 		return nil
 	}
@@ -94,7 +92,7 @@ func (j *Judge) duplicateCall(c *ast.CallExpr) ast.Expr {
 		}
 		return nil
 	case "strings.Contains":
-		msg := strings.ToLower(j.Defs.ConstString(defuse1(c, 1)))
+		msg := strings.ToLower(rd.Defs.ConstString(defuse1(c, 1)))
 		if msg == "" || !(strings.Contains(msg, "duplicate") || strings.Contains(msg, "unique constraint") || strings.Contains(msg, "already exists")) {
 			return nil
 		}
@@ -105,7 +103,7 @@ func (j *Judge) duplicateCall(c *ast.CallExpr) ast.Expr {
 		}
 		return nil
 	}
-	if duplicateName(fn.Name()) && len(c.Args) == 1 && isError(j.info().TypeOf(c.Args[0])) {
+	if duplicateName(fn.Name()) && len(c.Args) == 1 && isError(rd.info().TypeOf(c.Args[0])) {
 		return c.Args[0]
 	}
 	return nil
@@ -113,33 +111,33 @@ func (j *Judge) duplicateCall(c *ast.CallExpr) ast.Expr {
 
 // duplicateCode reads p.Code == "23505" (or pgerrcode.UniqueViolation) and p.Number ==
 // 1062, returning the error p was read from.
-func (j *Judge) duplicateCode(field, value ast.Expr) ast.Expr {
+func (rd Reader) duplicateCode(field, value ast.Expr) ast.Expr {
 	sel, ok := ast.Unparen(field).(*ast.SelectorExpr)
 	if !ok {
 		return nil
 	}
 	switch sel.Sel.Name {
 	case "Code", "SQLState":
-		if j.Defs.ConstString(value) != "23505" {
+		if rd.Defs.ConstString(value) != "23505" {
 			return nil
 		}
 	case "Number":
-		if n, ok := j.Defs.ConstInt(value); !ok || n != 1062 {
+		if n, ok := rd.Defs.ConstInt(value); !ok || n != 1062 {
 			return nil
 		}
 	default:
 		return nil
 	}
-	p := j.local(sel.X)
+	p := rd.local(sel.X)
 	if p == nil {
 		return nil
 	}
-	for _, c := range j.Defs.Fills(p) {
-		if fn, ok := typeutil.Callee(j.info(), c).(*types.Func); ok && fn.FullName() == "errors.As" && len(c.Args) == 2 {
+	for _, c := range rd.Defs.Fills(p) {
+		if fn, ok := typeutil.Callee(rd.info(), c).(*types.Func); ok && fn.FullName() == "errors.As" && len(c.Args) == 2 {
 			return c.Args[0]
 		}
 	}
-	if ta, ok := ast.Unparen(j.Defs.Def(p)).(*ast.TypeAssertExpr); ok {
+	if ta, ok := ast.Unparen(rd.Defs.Def(p)).(*ast.TypeAssertExpr); ok {
 		return ta.X
 	}
 	return nil
@@ -196,14 +194,3 @@ func returnsError(info *types.Info, body *ast.BlockStmt) bool {
 }
 
 var errorIface = types.Universe.Lookup("error").Type().Underlying().(*types.Interface)
-
-// duplicate applies a duplicate check to the effects of the call whose error it checks:
-// its INSERT is the unique-constraint pattern, a repeat stops at the key.
-func (g *Gate) duplicate(e effect.Effect) effect.Effect {
-	if e.Kind != effect.SQLWrite || e.State >= effect.Protected || !strings.Contains(e.Detail, "INSERT without conflict handling") {
-		return e
-	}
-	e.State = effect.Protected
-	e.Detail = "INSERT whose unique-violation error is taken as success (" + g.What + "): a repeat stops at the key"
-	return e
-}

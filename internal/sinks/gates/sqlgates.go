@@ -5,7 +5,7 @@
 // a Redis SETNX does. A SELECT ... FOR UPDATE on a transaction, whose row is checked with an
 // early return and written in the same transaction, gates what commits with it.
 
-package sinks
+package gates
 
 import (
 	"go/ast"
@@ -22,11 +22,6 @@ import (
 	"github.com/chokaq/idemlint/internal/strval"
 )
 
-// ClaimOf returns what a function's result says of a claim made in its body (a helper that
-// returns `updated bool` from a conditional UPDATE), or nil: the functions of the package
-// and, through their facts, of its dependencies.
-type ClaimOf func(*types.Func) *effect.Claim
-
 // claim is a claim found behind a condition.
 type claim struct {
 	at   token.Pos // the call that makes it
@@ -37,135 +32,50 @@ type claim struct {
 	tx *types.Var
 }
 
-// env is where a condition is read: the statement lists that enclose it, innermost last,
-// each with the index of the statement that holds the condition, and the if's own init.
-type env struct {
-	blocks []envBlock
-	init   ast.Stmt
-	end    token.Pos // the end of the innermost block
-}
-
-type envBlock struct {
-	list []ast.Stmt
-	idx  int
-}
-
-// valueOf returns the expression last assigned to v before the condition, and which of
-// its results v is: the if's init, then the statements before it in each enclosing block,
-// innermost first; else v's single definition anywhere.
-func (j *Judge) valueOf(v *types.Var, en env) (ast.Expr, int) {
-	if en.init != nil {
-		if e, i, ok := j.assignedIn(en.init, v); ok {
-			return e, i
-		}
-	}
-	for b := len(en.blocks) - 1; b >= 0; b-- {
-		blk := en.blocks[b]
-		for k := blk.idx - 1; k >= 0; k-- {
-			if e, i, ok := j.assignedIn(blk.list[k], v); ok {
-				return e, i
-			}
-		}
-	}
-	return j.Defs.Def(v), 0
-}
-
-// assignedIn reports whether st assigns v, and what: the expression and v's result index.
-func (j *Judge) assignedIn(st ast.Stmt, v *types.Var) (ast.Expr, int, bool) {
-	as, ok := st.(*ast.AssignStmt)
-	if !ok {
-		return nil, 0, false
-	}
-	for i, l := range as.Lhs {
-		id, ok := ast.Unparen(l).(*ast.Ident)
-		if !ok || j.info().ObjectOf(id) != v {
-			continue
-		}
-		switch {
-		case len(as.Lhs) == len(as.Rhs):
-			return as.Rhs[i], 0, true
-		case len(as.Rhs) == 1:
-			return as.Rhs[0], i, true
-		}
-		return nil, 0, true
-	}
-	return nil, 0, false
-}
-
-// local returns the local variable e names, or nil.
-func (j *Judge) local(e ast.Expr) *types.Var {
-	id, ok := ast.Unparen(e).(*ast.Ident)
-	if !ok {
-		return nil
-	}
-	v, ok := j.info().Uses[id].(*types.Var)
-	if !ok || v.IsField() {
-		return nil
-	}
-	return v
-}
-
-// resolve follows a local variable to what it was last assigned; other expressions are
-// returned as they are, with result index 0.
-func (j *Judge) resolve(e ast.Expr, en env) (ast.Expr, int) {
-	for depth := 0; depth <= defuse.MaxDepth; depth++ {
-		v := j.local(e)
-		if v == nil {
-			return ast.Unparen(e), 0
-		}
-		d, i := j.valueOf(v, en)
-		if d == nil || i != 0 {
-			return ast.Unparen(d), i
-		}
-		e = d
-	}
-	return nil, 0
-}
-
 // sqlClaimFailed finds the SQL claim whose failure makes cond true: a count of zero
 // (tag.RowsAffected() == 0, n < 1), a claim reported false (!updated), or no row returned
 // (errors.Is(err, pgx.ErrNoRows)).
-func (j *Judge) sqlClaimFailed(cond ast.Expr, en env, of ClaimOf) *claim {
+func (rd Reader) sqlClaimFailed(cond ast.Expr, en env, of ClaimOf) *claim {
 	switch c := ast.Unparen(cond).(type) {
 	case *ast.UnaryExpr:
 		if c.Op == token.NOT {
-			return j.sqlAffirmed(c.X, en, of)
+			return rd.sqlAffirmed(c.X, en, of)
 		}
 	case *ast.BinaryExpr:
 		if c.Op == token.LOR {
-			if cl := j.sqlClaimFailed(c.X, en, of); cl != nil {
+			if cl := rd.sqlClaimFailed(c.X, en, of); cl != nil {
 				return cl
 			}
-			return j.sqlClaimFailed(c.Y, en, of)
+			return rd.sqlClaimFailed(c.Y, en, of)
 		}
-		if c.Op == token.EQL && j.Defs.IsFalse(c.Y) {
-			return j.sqlAffirmed(c.X, en, of)
+		if c.Op == token.EQL && rd.Defs.IsFalse(c.Y) {
+			return rd.sqlAffirmed(c.X, en, of)
 		}
-		if x, op, n, ok := j.countTest(c); ok && countFails(op, n) {
-			return j.sqlCount(x, en, of)
+		if x, op, n, ok := rd.countTest(c); ok && countFails(op, n) {
+			return rd.sqlCount(x, en, of)
 		}
 		if c.Op == token.EQL {
-			if isNoRows(j.info(), c.Y) {
-				return j.sqlNoRows(c.X, en, of)
+			if isNoRows(rd.info(), c.Y) {
+				return rd.sqlNoRows(c.X, en, of)
 			}
-			if isNoRows(j.info(), c.X) {
-				return j.sqlNoRows(c.Y, en, of)
+			if isNoRows(rd.info(), c.X) {
+				return rd.sqlNoRows(c.Y, en, of)
 			}
 		}
 	case *ast.CallExpr:
-		if fn, ok := typeutil.Callee(j.info(), c).(*types.Func); ok && fn.FullName() == "errors.Is" && len(c.Args) == 2 && isNoRows(j.info(), c.Args[1]) {
-			return j.sqlNoRows(c.Args[0], en, of)
+		if fn, ok := typeutil.Callee(rd.info(), c).(*types.Func); ok && fn.FullName() == "errors.Is" && len(c.Args) == 2 && isNoRows(rd.info(), c.Args[1]) {
+			return rd.sqlNoRows(c.Args[0], en, of)
 		}
 	}
 	return nil
 }
 
 // countTest reads `x OP n` (or `n OP x`, flipped) with a constant n.
-func (j *Judge) countTest(c *ast.BinaryExpr) (ast.Expr, token.Token, int, bool) {
-	if n, ok := j.Defs.ConstInt(c.Y); ok {
+func (rd Reader) countTest(c *ast.BinaryExpr) (ast.Expr, token.Token, int, bool) {
+	if n, ok := rd.Defs.ConstInt(c.Y); ok {
 		return c.X, c.Op, n, true
 	}
-	if n, ok := j.Defs.ConstInt(c.X); ok {
+	if n, ok := rd.Defs.ConstInt(c.X); ok {
 		flip := map[token.Token]token.Token{token.LSS: token.GTR, token.GTR: token.LSS, token.LEQ: token.GEQ, token.GEQ: token.LEQ, token.EQL: token.EQL, token.NEQ: token.NEQ}
 		if op, ok := flip[c.Op]; ok {
 			return c.Y, op, n, true
@@ -199,63 +109,63 @@ func countClaims(op token.Token, n int) bool {
 
 // sqlAffirmed finds the SQL claim that a boolean e says was made: a count test
 // (tag.RowsAffected() > 0), or a helper's result that reports a claim.
-func (j *Judge) sqlAffirmed(e ast.Expr, en env, of ClaimOf) *claim {
-	x, idx := j.resolve(e, en)
+func (rd Reader) sqlAffirmed(e ast.Expr, en env, of ClaimOf) *claim {
+	x, idx := rd.resolve(e, en)
 	switch x := x.(type) {
 	case *ast.BinaryExpr:
-		if y, op, n, ok := j.countTest(x); ok && countClaims(op, n) {
-			return j.sqlCount(y, en, of)
+		if y, op, n, ok := rd.countTest(x); ok && countClaims(op, n) {
+			return rd.sqlCount(y, en, of)
 		}
 	case *ast.CallExpr:
-		return j.helperClaim(x, idx, effect.ReadTrue, of)
+		return rd.helperClaim(x, idx, effect.ReadTrue, of)
 	}
 	return nil
 }
 
 // sqlCount finds the SQL claim whose affected-row count e is: RowsAffected() of what a
 // gate statement returned (a pgconn.CommandTag, a sql.Result), or a helper's count.
-func (j *Judge) sqlCount(e ast.Expr, en env, of ClaimOf) *claim {
-	x, idx := j.resolve(e, en)
+func (rd Reader) sqlCount(e ast.Expr, en env, of ClaimOf) *claim {
+	x, idx := rd.resolve(e, en)
 	call, ok := x.(*ast.CallExpr)
 	if !ok {
 		return nil
 	}
 	if sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr); ok && sel.Sel.Name == "RowsAffected" && len(call.Args) == 0 && idx == 0 {
-		stmt, i := j.resolve(sel.X, en)
+		stmt, i := rd.resolve(sel.X, en)
 		if c, ok := stmt.(*ast.CallExpr); ok && i == 0 {
-			if cl, returning := j.sqlGateCall(c); cl != nil && !returning {
+			if cl, returning := rd.sqlGateCall(c); cl != nil && !returning {
 				return cl
 			}
 		}
 		return nil
 	}
-	return j.helperClaim(call, idx, effect.ReadCount, of)
+	return rd.helperClaim(call, idx, effect.ReadCount, of)
 }
 
 // sqlNoRows finds the SQL claim whose "no row" error e is: Scan of the row a gate statement
 // with RETURNING returned, or a helper's error that reports a claim.
-func (j *Judge) sqlNoRows(e ast.Expr, en env, of ClaimOf) *claim {
-	x, idx := j.resolve(e, en)
+func (rd Reader) sqlNoRows(e ast.Expr, en env, of ClaimOf) *claim {
+	x, idx := rd.resolve(e, en)
 	call, ok := x.(*ast.CallExpr)
 	if !ok {
 		return nil
 	}
 	if sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr); ok && sel.Sel.Name == "Scan" && idx == 0 {
-		row, i := j.resolve(sel.X, en)
+		row, i := rd.resolve(sel.X, en)
 		if c, ok := row.(*ast.CallExpr); ok && i == 0 {
-			if cl, returning := j.sqlGateCall(c); cl != nil && returning {
+			if cl, returning := rd.sqlGateCall(c); cl != nil && returning {
 				return cl
 			}
 		}
 		return nil
 	}
-	return j.helperClaim(call, idx, effect.ReadNoRows, of)
+	return rd.helperClaim(call, idx, effect.ReadNoRows, of)
 }
 
 // helperClaim returns the claim of a call of a function whose result idx reports one, read
 // as read.
-func (j *Judge) helperClaim(call *ast.CallExpr, idx int, read effect.ClaimRead, of ClaimOf) *claim {
-	fn, ok := typeutil.Callee(j.info(), call).(*types.Func)
+func (rd Reader) helperClaim(call *ast.CallExpr, idx int, read effect.ClaimRead, of ClaimOf) *claim {
+	fn, ok := typeutil.Callee(rd.info(), call).(*types.Func)
 	if !ok || of == nil {
 		return nil
 	}
@@ -263,18 +173,18 @@ func (j *Judge) helperClaim(call *ast.CallExpr, idx int, read effect.ClaimRead, 
 	if c == nil || int(c.Result) != idx || c.Read != read {
 		return nil
 	}
-	return &claim{at: call.Pos(), what: effect.FuncName(fn, nil) + " " + c.What, tx: j.txArg(call)}
+	return &claim{at: call.Pos(), what: effect.FuncName(fn, nil) + " " + c.What, tx: rd.txArg(call)}
 }
 
 // txArg returns the transaction a call is given (its receiver or an argument of a modelled
 // transaction type), or nil.
-func (j *Judge) txArg(call *ast.CallExpr) *types.Var {
+func (rd Reader) txArg(call *ast.CallExpr) *types.Var {
 	exprs := append([]ast.Expr(nil), call.Args...)
 	if sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr); ok {
 		exprs = append(exprs, sel.X)
 	}
 	for _, e := range exprs {
-		if v := j.Defs.RootVar(e); v != nil && j.isTx(v.Type()) {
+		if v := rd.Defs.RootVar(e); v != nil && rd.isTx(v.Type()) {
 			return v
 		}
 	}
@@ -282,12 +192,12 @@ func (j *Judge) txArg(call *ast.CallExpr) *types.Var {
 }
 
 // isTx reports whether t is (a pointer to) a modelled transaction type.
-func (j *Judge) isTx(t types.Type) bool {
+func (rd Reader) isTx(t types.Type) bool {
 	named, ok := types.Unalias(defuse.Deref(t)).(*types.Named)
 	if !ok || named.Obj().Pkg() == nil {
 		return false
 	}
-	return j.Models.Index.TxMode(named.Obj().Pkg().Path()+"."+named.Obj().Name()) == effect.TxIn
+	return rd.Models.Index.TxMode(named.Obj().Pkg().Path()+"."+named.Obj().Name()) == effect.TxIn
 }
 
 // isNoRows reports whether e names a "no rows" error variable (database/sql's and pgx's
@@ -308,12 +218,12 @@ func isNoRows(info *types.Info, e ast.Expr) bool {
 
 // statementCall returns the statement text argument of an SQL call: a modelled Exec or
 // Query sink, or an Exec/Query method of an interface (sqlc's DBTX) given a string.
-func (j *Judge) statementCall(call *ast.CallExpr) (ast.Expr, bool) {
-	fn, ok := typeutil.Callee(j.info(), call).(*types.Func)
+func (rd Reader) statementCall(call *ast.CallExpr) (ast.Expr, bool) {
+	fn, ok := typeutil.Callee(rd.info(), call).(*types.Func)
 	if !ok {
 		return nil, false
 	}
-	if s := j.Models.Of(fn.Origin()).Sink; s != nil {
+	if s := rd.Models.Of(fn.Origin()).Sink; s != nil {
 		if s.Shape == model.SQLExec || s.Shape == model.SQLQuery {
 			return defuse.ArgAt(call, s.Arg), true
 		}
@@ -342,19 +252,19 @@ func sqlMethod(name string) bool {
 // sqlGateCall returns the claim an SQL call makes when its statement changes no row the
 // second time (a conditional UPDATE, a DELETE, an INSERT that does nothing on a conflict),
 // and whether the statement returns the rows it changes (RETURNING).
-func (j *Judge) sqlGateCall(call *ast.CallExpr) (*claim, bool) {
-	arg, ok := j.statementCall(call)
+func (rd Reader) sqlGateCall(call *ast.CallExpr) (*claim, bool) {
+	arg, ok := rd.statementCall(call)
 	if !ok || arg == nil {
 		return nil, false
 	}
-	text := j.Defs.Text(arg)
+	text := rd.Defs.Text(arg)
 	what := gateStatement(text)
 	if what == "" {
 		return nil, false
 	}
 	cl := &claim{at: call.Pos(), what: what}
 	if sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr); ok {
-		if v := j.Defs.RootVar(sel.X); v != nil && j.isTx(v.Type()) {
+		if v := rd.Defs.RootVar(sel.X); v != nil && rd.isTx(v.Type()) {
 			cl.tx = v
 		}
 	}

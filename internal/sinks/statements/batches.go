@@ -1,4 +1,10 @@
-package sinks
+// Batches (pgx.Batch): the statements queued on the batch decide its effect. They are
+// queued on the batch variable itself (b.Queue(sql, args...)), or by a helper of the package
+// the batch is handed to (queueAll(b, stmts)), and the text is a constant, or each element
+// of a []string ranged over: a literal, or constants appended to it
+// (stmts = append(stmts, "INSERT ..."); for _, s := range stmts { b.Queue(s) }).
+
+package statements
 
 import (
 	"go/ast"
@@ -7,28 +13,23 @@ import (
 	"golang.org/x/tools/go/types/typeutil"
 
 	"github.com/chokaq/idemlint/internal/effect"
+	"github.com/chokaq/idemlint/internal/sinks/keys"
 	"github.com/chokaq/idemlint/internal/strval"
 )
-
-// Batches (pgx.Batch): the statements queued on the batch decide its effect. They are
-// queued on the batch variable itself (b.Queue(sql, args...)), or by a helper of the package
-// the batch is handed to (queueAll(b, stmts)), and the text is a constant, or each element
-// of a []string ranged over: a literal, or constants appended to it
-// (stmts = append(stmts, "INSERT ..."); for _, s := range stmts { b.Queue(s) }).
 
 // maxBatchHelpers bounds how deep helpers that hand the batch on are followed.
 const maxBatchHelpers = 2
 
-// batchEffect judges a batch by the worst statement queued on it; a batch with no Queue in
+// Batch judges a batch by the worst statement queued on it; a batch with no Queue in
 // view is reported as not known. Statements that are a parameter of the function in scope
 // sc (a []string ranged into the batch, or a string) are left to its callers (TextParam).
-func (j *Judge) batchEffect(mk mkEffect, batch ast.Expr, sc Scope) *effect.Effect {
+func (rd Reader) Batch(mk keys.Make, batch ast.Expr, sc keys.Scope) *effect.Effect {
 	var worst *effect.Effect
 	found := false
-	if v := j.Defs.RootVar(batch); v != nil {
-		for _, q := range j.queued(v, nil, 0) {
+	if v := rd.Defs.RootVar(batch); v != nil {
+		for _, q := range rd.queued(v, nil, 0) {
 			found = true
-			if p := j.textParam(q.call.Args[0], sc); p != 0 {
+			if p := rd.textParam(q.call.Args[0], sc); p != 0 {
 				e := mk(effect.Unprotected, "SQL write not safe to repeat: statement text not known")
 				e.TextParam = uint8(p)
 				if worst == nil || e.Worse(*worst) {
@@ -37,7 +38,7 @@ func (j *Judge) batchEffect(mk mkEffect, batch ast.Expr, sc Scope) *effect.Effec
 				continue
 			}
 			for _, text := range q.texts {
-				e := j.sqlEffect(mk, text, false, q.call.Args[1:])
+				e := rd.sqlEffect(mk, text, false, q.call.Args[1:])
 				if e != nil && (worst == nil || e.Worse(*worst)) {
 					worst = e
 				}
@@ -53,7 +54,7 @@ func (j *Judge) batchEffect(mk mkEffect, batch ast.Expr, sc Scope) *effect.Effec
 // textParam returns 1 + the index of the parameter of sc's declared function that a queued
 // statement is: a string parameter itself, or the element of a []string parameter ranged
 // over; else 0.
-func (j *Judge) textParam(stmt ast.Expr, sc Scope) int {
+func (rd Reader) textParam(stmt ast.Expr, sc keys.Scope) int {
 	if sc.Func == nil {
 		return 0
 	}
@@ -61,14 +62,14 @@ func (j *Judge) textParam(stmt ast.Expr, sc Scope) int {
 	if !ok {
 		return 0
 	}
-	v, _ := j.info().Uses[id].(*types.Var)
+	v, _ := rd.info().Uses[id].(*types.Var)
 	if v == nil {
 		return 0
 	}
-	if over, ok := ast.Unparen(j.Defs.RangedOver(v)).(*ast.Ident); ok {
-		v, _ = j.info().Uses[over].(*types.Var)
+	if over, ok := ast.Unparen(rd.Defs.RangedOver(v)).(*ast.Ident); ok {
+		v, _ = rd.info().Uses[over].(*types.Var)
 	}
-	return paramIndex(sc, v)
+	return keys.ParamIndex(sc, v)
 }
 
 // PassText judges, at a call of a function that queues the statements its parameter holds
@@ -77,20 +78,20 @@ func (j *Judge) textParam(stmt ast.Expr, sc Scope) int {
 // or constants appended to one, or of a constant string; the caller's own parameter passes
 // the question on; anything else stays not known. It reports whether the effect is kept:
 // not when every statement is a read or writes an append-only table.
-func (j *Judge) PassText(args []ast.Expr, e effect.Effect, sc Scope) (effect.Effect, bool) {
+func (rd Reader) PassText(args []ast.Expr, e effect.Effect, sc keys.Scope) (effect.Effect, bool) {
 	i := int(e.TextParam) - 1
 	e.TextParam = 0
 	if args == nil || i >= len(args) {
 		return e, true
 	}
 	arg := args[i]
-	if p := j.textParam(arg, sc); p != 0 {
+	if p := rd.textParam(arg, sc); p != 0 {
 		e.TextParam = uint8(p)
 		return e, true
 	}
-	texts := j.sliceTexts(arg)
+	texts := rd.sliceTexts(arg)
 	if len(texts) == 0 {
-		if t := j.Defs.Text(arg); t != "" {
+		if t := rd.Defs.Text(arg); t != "" {
 			texts = []string{t}
 		}
 	}
@@ -101,7 +102,7 @@ func (j *Judge) PassText(args []ast.Expr, e effect.Effect, sc Scope) (effect.Eff
 	}
 	var worst *effect.Effect
 	for _, text := range texts {
-		if w := j.sqlEffect(mk, text, false, nil); w != nil && (worst == nil || w.Worse(*worst)) {
+		if w := rd.sqlEffect(mk, text, false, nil); w != nil && (worst == nil || w.Worse(*worst)) {
 			worst = w
 		}
 	}
@@ -120,20 +121,20 @@ type queuedStmt struct {
 // queued returns the Queue calls made on v, and those of the package's functions v is
 // handed to (on the parameter it arrives in); args maps the parameters of the function
 // being read to the caller's arguments, nil at the top.
-func (j *Judge) queued(v *types.Var, args map[*types.Var]ast.Expr, depth int) []queuedStmt {
+func (rd Reader) queued(v *types.Var, args map[*types.Var]ast.Expr, depth int) []queuedStmt {
 	var out []queuedStmt
-	for _, c := range j.Defs.CallsOn(v) {
+	for _, c := range rd.Defs.CallsOn(v) {
 		sel, ok := ast.Unparen(c.Fun).(*ast.SelectorExpr)
 		if !ok || sel.Sel.Name != "Queue" || len(c.Args) == 0 {
 			continue
 		}
-		out = append(out, queuedStmt{call: c, texts: j.queuedTexts(c.Args[0], args)})
+		out = append(out, queuedStmt{call: c, texts: rd.queuedTexts(c.Args[0], args)})
 	}
 	if depth >= maxBatchHelpers {
 		return out
 	}
-	for _, c := range j.Defs.Passes(v) {
-		fn := typeutil.StaticCallee(j.info(), c)
+	for _, c := range rd.Defs.Passes(v) {
+		fn := typeutil.StaticCallee(rd.info(), c)
 		if fn == nil || fn.Pkg() != v.Pkg() {
 			continue
 		}
@@ -145,22 +146,22 @@ func (j *Judge) queued(v *types.Var, args map[*types.Var]ast.Expr, depth int) []
 				break
 			}
 			p := sig.Params().At(i)
-			inner[p] = j.through(a, args)
-			if id, isID := ast.Unparen(a).(*ast.Ident); isID && j.info().Uses[id] == v {
+			inner[p] = rd.through(a, args)
+			if id, isID := ast.Unparen(a).(*ast.Ident); isID && rd.info().Uses[id] == v {
 				param = p
 			}
 		}
 		if param != nil {
-			out = append(out, j.queued(param, inner, depth+1)...)
+			out = append(out, rd.queued(param, inner, depth+1)...)
 		}
 	}
 	return out
 }
 
 // through returns the caller's expression for e when e names a parameter args maps.
-func (j *Judge) through(e ast.Expr, args map[*types.Var]ast.Expr) ast.Expr {
+func (rd Reader) through(e ast.Expr, args map[*types.Var]ast.Expr) ast.Expr {
 	if id, ok := ast.Unparen(e).(*ast.Ident); ok {
-		if v, ok := j.info().Uses[id].(*types.Var); ok {
+		if v, ok := rd.info().Uses[id].(*types.Var); ok {
 			if a, ok := args[v]; ok {
 				return a
 			}
@@ -171,55 +172,55 @@ func (j *Judge) through(e ast.Expr, args map[*types.Var]ast.Expr) ast.Expr {
 
 // queuedTexts returns the texts a queued statement may have: its own text, or, for the
 // value variable of a range over a []string, the text of each element.
-func (j *Judge) queuedTexts(arg ast.Expr, args map[*types.Var]ast.Expr) []string {
+func (rd Reader) queuedTexts(arg ast.Expr, args map[*types.Var]ast.Expr) []string {
 	id, ok := ast.Unparen(arg).(*ast.Ident)
 	if !ok {
-		return []string{j.Defs.Text(arg)}
+		return []string{rd.Defs.Text(arg)}
 	}
-	v, _ := j.info().Uses[id].(*types.Var)
+	v, _ := rd.info().Uses[id].(*types.Var)
 	over := ast.Expr(nil)
 	if v != nil {
-		over = j.Defs.RangedOver(v)
+		over = rd.Defs.RangedOver(v)
 	}
 	if over == nil {
-		return []string{j.Defs.Text(j.through(arg, args))}
+		return []string{rd.Defs.Text(rd.through(arg, args))}
 	}
-	if texts := j.sliceTexts(j.through(over, args)); len(texts) > 0 {
+	if texts := rd.sliceTexts(rd.through(over, args)); len(texts) > 0 {
 		return texts
 	}
-	return []string{j.Defs.Text(arg)}
+	return []string{rd.Defs.Text(arg)}
 }
 
 // sliceTexts returns the texts of the elements of a []string variable built from a literal
 // and appends in view (s := []string{...}; s = append(s, "...")), or nil when a definition
 // is something else (the slice comes from elsewhere).
-func (j *Judge) sliceTexts(e ast.Expr) []string {
+func (rd Reader) sliceTexts(e ast.Expr) []string {
 	e = ast.Unparen(e)
 	if lit, ok := e.(*ast.CompositeLit); ok {
-		return j.elementTexts(lit.Elts)
+		return rd.elementTexts(lit.Elts)
 	}
 	id, ok := e.(*ast.Ident)
 	if !ok {
 		return nil
 	}
-	w, _ := j.info().Uses[id].(*types.Var)
+	w, _ := rd.info().Uses[id].(*types.Var)
 	if w == nil {
 		return nil
 	}
 	var texts []string
-	for _, d := range j.Defs.Defs(w) {
+	for _, d := range rd.Defs.Defs(w) {
 		switch d := ast.Unparen(d).(type) {
 		case *ast.CompositeLit:
-			texts = append(texts, j.elementTexts(d.Elts)...)
+			texts = append(texts, rd.elementTexts(d.Elts)...)
 		case *ast.CallExpr:
-			if !j.isBuiltin(d, "append") && !j.isBuiltin(d, "make") {
+			if !rd.isBuiltin(d, "append") && !rd.isBuiltin(d, "make") {
 				return nil
 			}
-			if j.isBuiltin(d, "append") && d.Ellipsis != 0 {
+			if rd.isBuiltin(d, "append") && d.Ellipsis != 0 {
 				return nil // append(s, more...): elements from elsewhere
 			}
-			if j.isBuiltin(d, "append") && len(d.Args) > 1 {
-				texts = append(texts, j.elementTexts(d.Args[1:])...)
+			if rd.isBuiltin(d, "append") && len(d.Args) > 1 {
+				texts = append(texts, rd.elementTexts(d.Args[1:])...)
 			}
 		case *ast.Ident:
 			if d.Name != "nil" {
@@ -233,10 +234,10 @@ func (j *Judge) sliceTexts(e ast.Expr) []string {
 }
 
 // elementTexts returns the text of each element expression.
-func (j *Judge) elementTexts(elts []ast.Expr) []string {
+func (rd Reader) elementTexts(elts []ast.Expr) []string {
 	out := make([]string, 0, len(elts))
 	for _, el := range elts {
-		if t := j.Defs.Text(el); t != "" {
+		if t := rd.Defs.Text(el); t != "" {
 			out = append(out, t)
 		} else {
 			out = append(out, strval.Hole)
@@ -246,11 +247,11 @@ func (j *Judge) elementTexts(elts []ast.Expr) []string {
 }
 
 // isBuiltin reports whether call calls the predeclared function name.
-func (j *Judge) isBuiltin(call *ast.CallExpr, name string) bool {
+func (rd Reader) isBuiltin(call *ast.CallExpr, name string) bool {
 	id, ok := ast.Unparen(call.Fun).(*ast.Ident)
 	if !ok || id.Name != name {
 		return false
 	}
-	_, ok = j.info().Uses[id].(*types.Builtin)
+	_, ok = rd.info().Uses[id].(*types.Builtin)
 	return ok
 }

@@ -1,7 +1,7 @@
 // Claims returned: a helper that makes a claim and returns what it says (`updated bool`, a
 // row count, the error of a RETURNING row), for its callers to check with an early return.
 
-package sinks
+package gates
 
 import (
 	"go/ast"
@@ -14,7 +14,7 @@ import (
 // signature, of the claims of the functions it calls), or nil: the first result, in the
 // first return statement that reports one, that is a claim affirmed (a bool), a count, or a
 // RETURNING row's error. A claim whose key identifies nothing is not returned.
-func (j *Judge) ReturnedClaim(body *ast.BlockStmt, sig *types.Signature, of ClaimOf) *effect.Claim {
+func (rd Reader) ReturnedClaim(body *ast.BlockStmt, sig *types.Signature, of ClaimOf) *effect.Claim {
 	if sig == nil || sig.Results().Len() == 0 || sig.Results().Len() > 255 {
 		return nil
 	}
@@ -26,7 +26,7 @@ func (j *Judge) ReturnedClaim(body *ast.BlockStmt, sig *types.Signature, of Clai
 			return
 		}
 		for i, r := range ret.Results {
-			if cl, read := j.resultClaim(r, sig.Results().At(i).Type(), en, of); cl != nil && cl.why == "" {
+			if cl, read := rd.resultClaim(r, sig.Results().At(i).Type(), en, of); cl != nil && cl.why == "" {
 				out = &effect.Claim{Result: uint8(i), Read: read, What: cl.what}
 				return
 			}
@@ -37,15 +37,15 @@ func (j *Judge) ReturnedClaim(body *ast.BlockStmt, sig *types.Signature, of Clai
 }
 
 // resultClaim reads one returned value of type t as a claim.
-func (j *Judge) resultClaim(r ast.Expr, t types.Type, en env, of ClaimOf) (*claim, effect.ClaimRead) {
+func (rd Reader) resultClaim(r ast.Expr, t types.Type, en env, of ClaimOf) (*claim, effect.ClaimRead) {
 	switch {
 	case isError(t):
-		return j.sqlNoRows(r, en, of), effect.ReadNoRows
+		return rd.sqlNoRows(r, en, of), effect.ReadNoRows
 	case types.Identical(t.Underlying(), types.Typ[types.Bool]):
-		return j.sqlAffirmed(r, en, of), effect.ReadTrue
+		return rd.sqlAffirmed(r, en, of), effect.ReadTrue
 	}
 	if b, ok := t.Underlying().(*types.Basic); ok && b.Info()&types.IsInteger != 0 {
-		return j.sqlCount(r, en, of), effect.ReadCount
+		return rd.sqlCount(r, en, of), effect.ReadCount
 	}
 	return nil, 0
 }

@@ -2,7 +2,7 @@
 // (a read endpoint the models name), or from its body (an OAuth2 token grant, a JSON-RPC
 // call of a reading method, a GraphQL query).
 
-package sinks
+package requests
 
 import (
 	"go/ast"
@@ -15,64 +15,70 @@ import (
 	"github.com/chokaq/idemlint/internal/strval"
 )
 
-// postReads reports whether a POST to the URL url with body body (either may be nil) reads.
-func (j *Judge) postReads(url, body ast.Expr) bool {
-	if url != nil && j.Models.Index.ReadEndpoint(j.Defs.Text(url)) {
+// Reads reports whether a POST to the URL url with body body (either may be nil) reads.
+func (rd Reader) Reads(url, body ast.Expr) bool {
+	if url != nil && rd.Models.Index.ReadEndpoint(rd.Defs.Text(url)) {
 		return true
 	}
-	return body != nil && j.bodyReads(body, 0)
+	return body != nil && rd.bodyReads(body)
 }
 
 // bodyReads reports whether a request body asks only to read: it is built (through local
 // variables, readers and []byte conversions) from a token form, a constant JSON-RPC or
 // GraphQL text, or json.Marshal of a literal that names such a method or query.
-func (j *Judge) bodyReads(e ast.Expr, depth int) bool {
-	if e == nil || depth > defuse.MaxDepth {
-		return false
-	}
-	e = ast.Unparen(e)
-	info := j.info()
-	if id, ok := e.(*ast.Ident); ok {
-		if v, _ := info.Uses[id].(*types.Var); v != nil && !v.IsField() {
-			if d := j.Defs.Def(v); d != nil {
-				return j.bodyReads(d, depth+1)
+func (rd Reader) bodyReads(e ast.Expr) bool {
+	info := rd.info()
+	reads := false
+	rd.Defs.Find(e, defuse.Value, func(x ast.Node) bool { // true: decided, as reads says
+		switch x := x.(type) {
+		case *ast.Ident:
+			return false // a variable: its definition is the body
+		case *ast.CallExpr:
+			if tv, ok := info.Types[x.Fun]; ok && tv.IsType() && len(x.Args) == 1 {
+				return false // []byte(s): its operand is the body
 			}
+			switch bodyFunc(info, x) {
+			case "strings.NewReader", "bytes.NewReader", "bytes.NewBufferString", "bytes.NewBuffer", "io.NopCloser":
+				return false // a reader of its argument
+			case "net/url.Encode": // form.Encode()
+				if sel, ok := ast.Unparen(x.Fun).(*ast.SelectorExpr); ok {
+					reads = rd.TokenRequest(sel.X)
+				}
+			case "encoding/json.Marshal":
+				reads = rd.literalReads(defuse.ArgAt(x, 0))
+			case "fmt.Sprintf":
+				reads = bodyTextReads(rd.Defs.Text(x))
+			}
+			return true
 		}
-		return false
-	}
-	call, ok := e.(*ast.CallExpr)
-	if !ok {
-		return bodyTextReads(j.Defs.Text(e))
-	}
-	if tv, ok := info.Types[call.Fun]; ok && tv.IsType() && len(call.Args) == 1 { // []byte(s)
-		return j.bodyReads(call.Args[0], depth+1)
-	}
+		reads = bodyTextReads(rd.Defs.Text(x.(ast.Expr)))
+		return true
+	}, defuse.Through(func(x ast.Expr) []ast.Expr {
+		if c, ok := x.(*ast.CallExpr); ok && len(c.Args) > 0 {
+			return []ast.Expr{c.Args[0]} // the operand of a conversion, a reader's argument
+		}
+		return nil
+	}))
+	return reads
+}
+
+// bodyFunc names the function a call of a body's construction calls ("bytes.NewReader"), or
+// "" for a function value or a conversion.
+func bodyFunc(info *types.Info, call *ast.CallExpr) string {
 	fn, _ := typeutil.Callee(info, call).(*types.Func)
 	if fn == nil || fn.Pkg() == nil {
-		return false
+		return ""
 	}
-	switch fn.Pkg().Path() + "." + fn.Name() {
-	case "strings.NewReader", "bytes.NewReader", "bytes.NewBufferString", "bytes.NewBuffer", "io.NopCloser":
-		return j.bodyReads(defuse.ArgAt(call, 0), depth+1)
-	case "net/url.Encode": // form.Encode()
-		if sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr); ok {
-			return j.tokenRequest(sel.X)
-		}
-	case "encoding/json.Marshal":
-		return j.literalReads(defuse.ArgAt(call, 0))
-	case "fmt.Sprintf":
-		return bodyTextReads(j.Defs.Text(call))
-	}
-	return false
+	return fn.Pkg().Path() + "." + fn.Name()
 }
 
 // literalReads reports whether the value json.Marshal is given (a map or struct literal, its
 // address, or a local variable built from one) names a reading JSON-RPC method or a GraphQL
 // query: a "method" or "query" key or field with constant text.
-func (j *Judge) literalReads(e ast.Expr) bool {
+func (rd Reader) literalReads(e ast.Expr) bool {
 	e = ast.Unparen(e)
-	if v := j.Defs.RootVar(e); v != nil && j.Defs.Def(v) != nil {
-		e = ast.Unparen(j.Defs.Def(v))
+	if v := rd.Defs.RootVar(e); v != nil && rd.Defs.Def(v) != nil {
+		e = ast.Unparen(rd.Defs.Def(v))
 	}
 	if u, ok := e.(*ast.UnaryExpr); ok {
 		e = ast.Unparen(u.X)
@@ -86,11 +92,11 @@ func (j *Judge) literalReads(e ast.Expr) bool {
 		if !ok {
 			continue
 		}
-		key := j.Defs.ConstString(kv.Key)
+		key := rd.Defs.ConstString(kv.Key)
 		if id, ok := kv.Key.(*ast.Ident); ok && key == "" {
 			key = id.Name // a struct field
 		}
-		val := j.Defs.Text(kv.Value)
+		val := rd.Defs.Text(kv.Value)
 		switch {
 		case strings.EqualFold(key, "method"):
 			return readMethod(val)
@@ -190,4 +196,44 @@ func graphQLQuery(doc string) bool {
 		}
 	}
 	return true
+}
+
+// TokenRequest reports whether form (url.Values) asks for a token: it has a grant_type
+// field (OAuth2, RFC 6749 section 4), in its literal, the literal its variable was built
+// from, or set on the variable (form.Set("grant_type", ...)). A token request reads: a
+// retry gets another token and changes nothing.
+func (rd Reader) TokenRequest(form ast.Expr) bool {
+	if form == nil {
+		return false
+	}
+	isGrant := func(k ast.Expr) bool { return rd.Defs.ConstString(k) == "grant_type" }
+	lit := ast.Unparen(form)
+	v := rd.Defs.RootVar(form)
+	if v != nil {
+		lit = ast.Unparen(rd.Defs.Def(v))
+	}
+	if cl, ok := lit.(*ast.CompositeLit); ok {
+		for _, elt := range cl.Elts {
+			if kv, ok := elt.(*ast.KeyValueExpr); ok && isGrant(kv.Key) {
+				return true
+			}
+		}
+	}
+	if v == nil {
+		return false
+	}
+	for _, c := range rd.Defs.CallsOn(v) {
+		sel := ast.Unparen(c.Fun).(*ast.SelectorExpr)
+		if (sel.Sel.Name == "Set" || sel.Sel.Name == "Add") && len(c.Args) == 2 && isGrant(c.Args[0]) {
+			return true
+		}
+	}
+	for _, as := range rd.Defs.FieldSets(v) {
+		for _, l := range as.Lhs {
+			if ix, ok := ast.Unparen(l).(*ast.IndexExpr); ok && isGrant(ix.Index) {
+				return true
+			}
+		}
+	}
+	return false
 }

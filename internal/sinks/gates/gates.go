@@ -1,0 +1,168 @@
+// Package gates finds the claims a function checks with an early return, which guard the
+// effects after them as the runtime middleware's claim does: a modelled claim (a Redis
+// SETNX), an SQL statement that changes no row the second time, a row locked FOR UPDATE on
+// a transaction and written in it, a duplicate-key error taken as done. It also reads what a
+// helper's result says of a claim its body makes (ReturnedClaim), for its callers' gates.
+//
+// Its input is a Reader (the package's def-use index, the models, the file set for
+// positions) and, for each body, the keys.Scope it is judged in and a ClaimOf; its output is
+// Gate values and effect.Claim values. It reports nothing and keeps nothing between calls.
+package gates
+
+import (
+	"go/ast"
+	"go/constant"
+	"go/token"
+	"go/types"
+
+	"github.com/chokaq/idemlint/internal/defuse"
+	"github.com/chokaq/idemlint/internal/model"
+	"github.com/chokaq/idemlint/internal/sinks/keys"
+)
+
+// Gates returns the gates checked in body (not in nested literals, which are functions of
+// their own), judged in scope sc; of says which functions return a claim.
+func (rd Reader) Gates(body *ast.BlockStmt, sc keys.Scope, of ClaimOf) []*Gate {
+	var gates []*Gate
+	locks := rd.lockScans(body)
+	w := gateWalk{visit: func(st ast.Stmt, en env) {
+		ifs, ok := st.(*ast.IfStmt)
+		if !ok {
+			return
+		}
+		en.init = ifs.Init
+		if g := rd.gateCheck(ifs, en.end, en, sc, of, locks); g != nil {
+			gates = append(gates, g)
+		}
+		if g := rd.duplicateCheck(ifs, en); g != nil {
+			gates = append(gates, g)
+		}
+	}}
+	w.block(body.List, body.Rbrace)
+	return gates
+}
+
+// gateCheck returns the gate an if statement checks, when its condition is true if the
+// claim failed (!ok, err != nil || !ok, ok == false, n == 0, tag.RowsAffected() == 0,
+// errors.Is(err, pgx.ErrNoRows)) or it tests a row locked on a transaction, and its body
+// ends in a return (or, in a loop, a continue or break); nil otherwise. A gate whose result
+// is ignored, or whose failure does not leave, guards nothing: the effects after it run on
+// every delivery.
+func (rd Reader) gateCheck(ifs *ast.IfStmt, end token.Pos, en env, sc keys.Scope, of ClaimOf, locks map[*types.Var]*lockRead) *Gate {
+	if len(ifs.Body.List) == 0 {
+		return nil
+	}
+	if !endsBlock(ifs.Body.List[len(ifs.Body.List)-1]) {
+		return nil
+	}
+	if call, g := rd.claimFailed(ifs.Cond); g != nil {
+		return &Gate{
+			Start: ifs.End(),
+			End:   end,
+			What:  g.What + " gate at " + rd.shortPos(call.Pos()),
+			Why:   rd.gateKeyProblem(call, g, sc),
+		}
+	}
+	cl := rd.sqlClaimFailed(ifs.Cond, en, of)
+	if cl == nil {
+		return rd.lockGate(ifs, end, en, locks)
+	}
+	g := &Gate{Start: ifs.End(), End: end, What: cl.what + " gate at " + rd.shortPos(cl.at), Why: cl.why}
+	if cl.tx != nil {
+		g.OnTx = positions(rd.callsOnTx(cl.tx, en))
+	}
+	return g
+}
+
+// endsBlock reports whether st leaves the rest of the block it ends (and of every block around
+// it up to the function or loop body): a return, or a continue or break, which in a receive
+// loop skips the rest of the message's handling as a return skips the rest of a handler.
+func endsBlock(st ast.Stmt) bool {
+	switch st := st.(type) {
+	case *ast.ReturnStmt:
+		return true
+	case *ast.BranchStmt:
+		return st.Tok == token.CONTINUE || st.Tok == token.BREAK
+	}
+	return false
+}
+
+// claimFailed finds the gate call whose failure makes cond true.
+func (rd Reader) claimFailed(cond ast.Expr) (*ast.CallExpr, *model.Gate) {
+	switch c := ast.Unparen(cond).(type) {
+	case *ast.UnaryExpr:
+		if c.Op == token.NOT {
+			return rd.claimResult(c.X)
+		}
+	case *ast.BinaryExpr:
+		switch c.Op {
+		case token.LOR: // err != nil || !ok: true whenever !ok is
+			if call, g := rd.claimFailed(c.X); g != nil {
+				return call, g
+			}
+			return rd.claimFailed(c.Y)
+		case token.EQL: // ok == false; n == 0 for a claim that counts what it added (SADD)
+			if rd.Defs.IsFalse(c.Y) || rd.isZero(c.Y) {
+				return rd.claimResult(c.X)
+			}
+			if rd.Defs.IsFalse(c.X) || rd.isZero(c.X) {
+				return rd.claimResult(c.Y)
+			}
+		}
+	}
+	return nil, nil
+}
+
+// isZero reports whether e is the constant 0.
+func (rd Reader) isZero(e ast.Expr) bool {
+	tv, ok := rd.info().Types[e]
+	return ok && tv.Value != nil && tv.Value.Kind() == constant.Int && constant.Sign(tv.Value) == 0
+}
+
+// claimResult finds the gate call whose result e is: the call itself, its command's Val()
+// or Result(), or a local variable assigned once from one of those (ok, err := ....Result()).
+func (rd Reader) claimResult(e ast.Expr) (*ast.CallExpr, *model.Gate) {
+	var call *ast.CallExpr
+	var gate *model.Gate
+	rd.Defs.Find(e, defuse.Value, func(x ast.Node) bool {
+		c, ok := x.(*ast.CallExpr)
+		if !ok {
+			return false
+		}
+		if fn := callee(rd.info(), c); fn != nil && rd.Models.Of(fn.Origin()).Gate != nil {
+			call, gate = c, rd.Models.Of(fn.Origin()).Gate
+			return true
+		}
+		return false
+	}, defuse.Through(func(x ast.Expr) []ast.Expr {
+		c, ok := x.(*ast.CallExpr)
+		if !ok {
+			return nil
+		}
+		fn := callee(rd.info(), c)
+		if sel, ok := ast.Unparen(c.Fun).(*ast.SelectorExpr); ok && fn != nil && fn.Signature().Recv() != nil &&
+			(fn.Name() == "Val" || fn.Name() == "Result") {
+			return []ast.Expr{sel.X} // the command whose result it reads
+		}
+		return nil
+	}))
+	return call, gate
+}
+
+// gateKeyProblem says why a gate's key does not identify the job, with the judgement of the
+// sinks' keys; "" for a stable key.
+func (rd Reader) gateKeyProblem(call *ast.CallExpr, g *model.Gate, sc keys.Scope) string {
+	var parts []ast.Expr
+	for _, i := range g.KeyArgs {
+		k := defuse.ArgAt(call, i)
+		if k == nil {
+			return "its key is not among the call's arguments"
+		}
+		parts = append(parts, k)
+	}
+	v := rd.keys().Judge(parts, sc)
+	if v.Problem == keys.Stable {
+		return ""
+	}
+	return "its key " + v.Because("every job shares one claim, so the first job turns the others away")
+}

@@ -1,0 +1,42 @@
+// The input of every reader of gates: the package's def-use index, the models, the file set
+// for positions.
+
+package gates
+
+import (
+	"go/ast"
+	"go/token"
+	"go/types"
+
+	"golang.org/x/tools/go/types/typeutil"
+
+	"github.com/chokaq/idemlint/internal/defuse"
+	"github.com/chokaq/idemlint/internal/effect"
+	"github.com/chokaq/idemlint/internal/model"
+	"github.com/chokaq/idemlint/internal/sinks/keys"
+)
+
+// Reader reads the gates of one package's functions.
+type Reader struct {
+	Defs   *defuse.Index
+	Models *model.Entries
+	Fset   *token.FileSet
+}
+
+func (rd Reader) info() *types.Info { return rd.Defs.Info }
+
+func (rd Reader) shortPos(pos token.Pos) string { return effect.ShortPos(rd.Fset, pos) }
+
+// keys is the judgement of a gate's claim key: the same one the sinks' keys get.
+func (rd Reader) keys() keys.Reader { return keys.Reader{Defs: rd.Defs, Models: rd.Models} }
+
+// ClaimOf returns what a function's result says of a claim made in its body (a helper that
+// returns `updated bool` from a conditional UPDATE), or nil: the functions of the package
+// and, through their facts, of its dependencies.
+type ClaimOf func(*types.Func) *effect.Claim
+
+// callee is the function a call calls, or nil (a function value, a conversion).
+func callee(info *types.Info, call *ast.CallExpr) *types.Func {
+	fn, _ := typeutil.Callee(info, call).(*types.Func)
+	return fn
+}

@@ -1,0 +1,107 @@
+// The seam: Judge holds the inputs every stage reads, makes each stage's reader from them,
+// and hands on the questions the later stages ask (keys passed to helpers, gates, claims).
+
+package sinks
+
+import (
+	"go/ast"
+	"go/token"
+	"go/types"
+
+	"github.com/chokaq/idemlint/internal/defuse"
+	"github.com/chokaq/idemlint/internal/effect"
+	"github.com/chokaq/idemlint/internal/model"
+	"github.com/chokaq/idemlint/internal/sinks/gates"
+	"github.com/chokaq/idemlint/internal/sinks/keys"
+	"github.com/chokaq/idemlint/internal/sinks/params"
+	"github.com/chokaq/idemlint/internal/sinks/requests"
+	"github.com/chokaq/idemlint/internal/sinks/statements"
+)
+
+// Judge reads sink calls of one package. It holds only the inputs every stage reads; each
+// question is handed to its stage's reader, made from them.
+type Judge struct {
+	Defs   *defuse.Index
+	Models *model.Entries
+	Fset   *token.FileSet
+}
+
+// Scope is the function whose body holds the calls being judged (keys.Scope).
+type Scope = keys.Scope
+
+// Gate is a claim checked in a function's body (gates.Gate).
+type Gate = gates.Gate
+
+// ClaimOf returns what a function's result says of a claim made in its body (gates.ClaimOf).
+type ClaimOf = gates.ClaimOf
+
+// KeyVerdict is the judgement of a key (keys.Verdict), the answer of JudgeKeys.
+type KeyVerdict = keys.Verdict
+
+// KeyProblem says why a key does not identify the job, or that it does (keys.Problem).
+type KeyProblem = keys.Problem
+
+// The problems of a key, as keys names them.
+const (
+	KeyStable     = keys.Stable
+	KeyUnstable   = keys.Unstable
+	KeyConstant   = keys.Constant
+	KeyNotFromJob = keys.NotFromJob
+)
+
+func (j *Judge) info() *types.Info { return j.Defs.Info }
+
+func (j *Judge) shortPos(pos token.Pos) string { return effect.ShortPos(j.Fset, pos) }
+
+func (j *Judge) keys() keys.Reader { return keys.Reader{Defs: j.Defs, Models: j.Models} }
+
+func (j *Judge) statements() statements.Reader {
+	return statements.Reader{Defs: j.Defs, Models: j.Models}
+}
+
+func (j *Judge) requests() requests.Reader { return requests.Reader{Defs: j.Defs, Models: j.Models} }
+
+func (j *Judge) params() params.Reader { return params.Reader{Defs: j.Defs, Models: j.Models} }
+
+func (j *Judge) gates() gates.Reader {
+	return gates.Reader{Defs: j.Defs, Models: j.Models, Fset: j.Fset}
+}
+
+// JudgeKeys judges the parts that together make a key, used in scope sc (keys.Reader.Judge):
+// the one judgement of whether a key identifies the job.
+func (j *Judge) JudgeKeys(parts []ast.Expr, sc Scope) KeyVerdict { return j.keys().Judge(parts, sc) }
+
+// Unstable reports whether v is assigned from a random or clock source.
+func (j *Judge) Unstable(v *types.Var) bool { return j.keys().Unstable(v) }
+
+// PassKey checks, at a call of a function whose effect is keyed by its parameters
+// (e.KeyParams), what the caller (scope sc) passes there (keys.Reader.Pass).
+func (j *Judge) PassKey(args []ast.Expr, callee string, e effect.Effect, sc Scope) effect.Effect {
+	return j.keys().Pass(args, callee, e, sc)
+}
+
+// PassMethod checks, at a call of a function that sends a request with the method its
+// parameter holds (e.MethodParam), what the caller passes there (requests.Reader.PassMethod);
+// it reports whether the effect is kept.
+func (j *Judge) PassMethod(args []ast.Expr, e effect.Effect, sc Scope) (effect.Effect, bool) {
+	return j.requests().PassMethod(args, e, sc)
+}
+
+// PassText judges, at a call of a function that queues the statements its parameter holds
+// (e.TextParam), what the caller passes there (statements.Reader.PassText); it reports
+// whether the effect is kept.
+func (j *Judge) PassText(args []ast.Expr, e effect.Effect, sc Scope) (effect.Effect, bool) {
+	return j.statements().PassText(args, e, sc)
+}
+
+// Gates returns the gates checked in body (not in nested literals), judged in scope sc; of
+// says which functions return a claim (gates.Reader.Gates).
+func (j *Judge) Gates(body *ast.BlockStmt, sc Scope, of ClaimOf) []*Gate {
+	return j.gates().Gates(body, sc, of)
+}
+
+// ReturnedClaim returns what a function's results say of a claim its body makes, or nil
+// (gates.Reader.ReturnedClaim).
+func (j *Judge) ReturnedClaim(body *ast.BlockStmt, sig *types.Signature, of ClaimOf) *effect.Claim {
+	return j.gates().ReturnedClaim(body, sig, of)
+}

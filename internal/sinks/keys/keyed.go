@@ -1,0 +1,106 @@
+package keys
+
+import (
+	"go/ast"
+	"go/types"
+
+	"golang.org/x/tools/go/types/typeutil"
+
+	"github.com/chokaq/idemlint/internal/defuse"
+	"github.com/chokaq/idemlint/internal/effect"
+	"github.com/chokaq/idemlint/internal/model"
+)
+
+// Keyed judges a call of sink s by the key found for it (found: one was): none, unstable,
+// or stable. A stable key made from sc's parameters is checked again at sc's callers
+// (Effect.KeyParams).
+func (r Reader) Keyed(mk Make, s *model.Sink, key ast.Expr, found bool, sc Scope) *effect.Effect {
+	if !found {
+		return mk(effect.Unprotected, s.Problem())
+	}
+	if v := r.Judge([]ast.Expr{key}, sc); v.Problem != Stable {
+		return mk(effect.UnstableKey, s.What+v.withKeyText())
+	}
+	e := mk(effect.Protected, s.What+" with an idempotency key")
+	e.KeyParams = r.Params(key, sc)
+	return e
+}
+
+// Header judges a request (what: "HTTP POST") by the value of its idempotency header.
+func (r Reader) Header(mk Make, what string, key ast.Expr, sc Scope) *effect.Effect {
+	if p := r.Judge([]ast.Expr{key}, sc); p.Problem != Stable {
+		return mk(effect.UnstableKey, "Idempotency-Key header "+p.headerText())
+	}
+	e := mk(effect.Protected, what+" with an Idempotency-Key header")
+	e.KeyParams = r.Params(key, sc)
+	return e
+}
+
+// Options looks for a key option (asynq.TaskID(k)) among a call's arguments, also inside a
+// slice of options spread into it (opts...) when the slice is built in view.
+func (r Reader) Options(mk Make, s *model.Sink, call *ast.CallExpr, sc Scope) *effect.Effect {
+	var key ast.Expr
+	found := false
+	isKeyOption := func(x ast.Node) bool {
+		c, ok := x.(*ast.CallExpr)
+		if !ok {
+			return false
+		}
+		fn, ok := typeutil.Callee(r.info(), c).(*types.Func)
+		if ok && r.Models.Of(fn).KeyOption && len(c.Args) > 0 {
+			key = c.Args[0]
+			return true
+		}
+		return false
+	}
+	for _, arg := range call.Args {
+		// opts = append(opts, ...) is a definition; opts.Add(...) a call on the variable.
+		if r.Defs.Find(arg, defuse.Calls, isKeyOption) {
+			found = true
+			break
+		}
+	}
+	return r.Keyed(mk, s, key, found, sc)
+}
+
+// Pass checks, at a call of a function whose effect is keyed by its parameters
+// (e.KeyParams), what the caller (scope sc) passes there; args are the call's arguments in
+// parameter order (nil for a function value) and callee the hop's name. A random or clock
+// value, a constant, or nothing the caller's job carries makes the effect an unstable key;
+// a value made from the caller's own parameters passes the question on to its callers.
+func (r Reader) Pass(args []ast.Expr, callee string, e effect.Effect, sc Scope) effect.Effect {
+	mask := e.KeyParams
+	e.KeyParams = 0
+	if args == nil || e.State != effect.Protected {
+		return e // a function value handed on: what it will be called with is not in view
+	}
+	var keys []ast.Expr
+	for i := 0; i < 64; i++ {
+		if mask&(1<<i) == 0 {
+			continue
+		}
+		if i >= len(args) {
+			return e
+		}
+		keys = append(keys, args[i])
+	}
+	empty := true
+	for _, arg := range keys {
+		empty = empty && r.Defs.IsEmptyString(arg)
+	}
+	if empty {
+		// Helpers take "" for "no key" (and skip the header): nothing guards this call.
+		e.State = effect.Unprotected
+		e.Detail += ", but the key passed to " + callee + " is empty: the call carries none"
+		return e
+	}
+	if v := r.Judge(keys, sc); v.Problem != Stable {
+		e.State = effect.UnstableKey
+		e.Detail += ", but the key passed to " + callee + " " + v.Because("")
+		return e
+	}
+	for _, arg := range keys {
+		e.KeyParams |= r.Params(arg, sc)
+	}
+	return e
+}

@@ -1,0 +1,54 @@
+package params
+
+import (
+	"go/ast"
+	"go/types"
+	"strings"
+
+	"github.com/chokaq/idemlint/internal/defuse"
+)
+
+// DeclaredField names the field sel selects (v.IdempotencyKey, v.Params.IdempotencyKey) as
+// "pkg.Type.Field" of the struct that declares it, through embedding; "" if no field.
+func DeclaredField(info *types.Info, sel *ast.SelectorExpr) string {
+	s, ok := info.Selections[sel]
+	if !ok || s.Kind() != types.FieldVal {
+		return ""
+	}
+	t := s.Recv()
+	idx := s.Index()
+	for _, i := range idx[:len(idx)-1] {
+		st, ok := defuse.Deref(t).Underlying().(*types.Struct)
+		if !ok {
+			return ""
+		}
+		t = st.Field(i).Type()
+	}
+	return fieldName(t, sel.Sel.Name)
+}
+
+// conditionHolds reports whether value, given to the field named field, is a condition
+// that guards the write: the field is a modelled condition field and its text (through a
+// one-argument wrapper, aws.String) contains one of the model's strings, in any case.
+func (rd Reader) conditionHolds(field string, value ast.Expr) bool {
+	want := rd.Models.Index.ConditionField(field)
+	if len(want) == 0 {
+		return false
+	}
+	text := strings.ToLower(rd.Defs.Text(defuse.Unwrap(value)))
+	for _, w := range want {
+		if strings.Contains(text, strings.ToLower(w)) {
+			return true
+		}
+	}
+	return false
+}
+
+// fieldName renders "pkg/path.Type.Field" for a field of the named type t.
+func fieldName(t types.Type, field string) string {
+	named, ok := defuse.Deref(t).(*types.Named)
+	if !ok || named.Obj().Pkg() == nil {
+		return ""
+	}
+	return named.Obj().Pkg().Path() + "." + named.Obj().Name() + "." + field
+}

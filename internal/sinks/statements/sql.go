@@ -1,0 +1,208 @@
+// Statement text: what an Exec or Query runs, classified by sqlstmt, with the texts a
+// statement argument may hold and the text a prepared statement was prepared from.
+
+package statements
+
+import (
+	"go/ast"
+	"go/types"
+	"strings"
+
+	"golang.org/x/tools/go/types/typeutil"
+
+	"github.com/chokaq/idemlint/internal/defuse"
+	"github.com/chokaq/idemlint/internal/effect"
+	"github.com/chokaq/idemlint/internal/sinks/keys"
+	"github.com/chokaq/idemlint/internal/sqlstmt"
+	"github.com/chokaq/idemlint/internal/strval"
+)
+
+// Statement judges an Exec- or Query-style call by the statement its argument arg holds (or,
+// ranged over a list, each one it may hold): query is set for Query*-style calls, args are
+// the statement's arguments. It returns nil for a read.
+func (rd Reader) Statement(mk keys.Make, arg ast.Expr, query bool, args []ast.Expr) *effect.Effect {
+	return rd.worstSQL(mk, rd.statementTexts(arg), query, args)
+}
+
+// Prepared judges a call made on a prepared statement by the text it was prepared from.
+func (rd Reader) Prepared(mk keys.Make, call *ast.CallExpr) *effect.Effect {
+	return rd.sqlEffect(mk, rd.preparedText(call), false, call.Args)
+}
+
+// sqlEffect classifies statement text. query is set for Query*-style calls, which are
+// writes only when the text says so; args are the statement's arguments. An INSERT into a
+// table the models name append-only is no effect.
+func (rd Reader) sqlEffect(mk keys.Make, text string, query bool, args []ast.Expr) *effect.Effect {
+	res := sqlstmt.Classify(text)
+	if res.Table != "" && rd.Models.Index.AppendOnly(res.Table) {
+		return nil
+	}
+	switch res.Class {
+	case sqlstmt.Read:
+		return nil
+	case sqlstmt.Unknown:
+		if query {
+			return nil // an unknown query is far more often a read than a write
+		}
+		if strings.Trim(text, strval.Hole) == "" {
+			return mk(effect.Unprotected, "SQL write not safe to repeat: statement text not known")
+		}
+		return mk(effect.Unprotected, "SQL write not safe to repeat: "+res.Reason)
+	case sqlstmt.NonIdempotent:
+		return mk(effect.Unprotected, "SQL write not safe to repeat: "+res.Reason+rd.freshRow(res, args))
+	default: // Guarded, Converging
+		if src := rd.freshConflictKey(res, args); src != "" {
+			return mk(effect.Unprotected, "SQL write not safe to repeat: "+res.Reason+" on a key made anew on every run (from "+src+"): a repeat inserts another row")
+		}
+		return mk(effect.Protected, res.Reason)
+	}
+}
+
+// freshConflictKey returns what makes a value bound to an upsert's conflict target anew on
+// every run (uuid.New, the clock: an unstable function), or "": the conflict then never
+// happens, and the upsert absorbs nothing.
+func (rd Reader) freshConflictKey(res sqlstmt.Result, args []ast.Expr) string {
+	for _, n := range res.ConflictParams {
+		if n == 0 || int(n) > len(args) {
+			continue
+		}
+		if src := rd.keys().UnstableSource(args[n-1]); src != "" {
+			return src
+		}
+	}
+	return ""
+}
+
+// worstSQL classifies each text a statement argument may hold and returns the worst effect.
+func (rd Reader) worstSQL(mk keys.Make, texts []string, query bool, args []ast.Expr) *effect.Effect {
+	var worst *effect.Effect
+	for _, t := range texts {
+		e := rd.sqlEffect(mk, t, query, args)
+		if e != nil && (worst == nil || e.Worse(*worst)) {
+			worst = e
+		}
+	}
+	return worst
+}
+
+// statementTexts returns the texts a statement argument may hold: its text, or, for a field
+// of the value variable of a range over a slice literal of struct literals (for _, m :=
+// range []struct{ name, sql string }{{...}, ...} { db.Exec(m.sql) }), the field's text in
+// each element, the slice literal given directly or through a local variable.
+func (rd Reader) statementTexts(arg ast.Expr) []string {
+	sel, ok := ast.Unparen(arg).(*ast.SelectorExpr)
+	if !ok {
+		return []string{rd.Defs.Text(arg)}
+	}
+	id, ok := ast.Unparen(sel.X).(*ast.Ident)
+	v, _ := rd.info().Uses[id].(*types.Var)
+	if !ok || v == nil || rd.Defs.RangedOver(v) == nil {
+		return []string{rd.Defs.Text(arg)}
+	}
+	over := ast.Unparen(rd.Defs.RangedOver(v))
+	if w := rd.Defs.RootVar(over); w != nil && rd.Defs.Def(w) != nil {
+		over = ast.Unparen(rd.Defs.Def(w))
+	}
+	lit, ok := over.(*ast.CompositeLit)
+	if !ok || len(lit.Elts) == 0 {
+		return []string{rd.Defs.Text(arg)}
+	}
+	texts := make([]string, 0, len(lit.Elts))
+	for _, elt := range lit.Elts {
+		text, ok := rd.elementField(elt, sel.Sel.Name)
+		if !ok {
+			return []string{strval.Hole}
+		}
+		texts = append(texts, text)
+	}
+	return texts
+}
+
+// elementField returns the text of the field named name in a struct literal element of a
+// slice literal (keyed, or positional by the struct's field order).
+func (rd Reader) elementField(elt ast.Expr, name string) (string, bool) {
+	if kv, ok := elt.(*ast.KeyValueExpr); ok { // an indexed element: [2]T{1: {...}}
+		elt = kv.Value
+	}
+	lit, ok := ast.Unparen(elt).(*ast.CompositeLit)
+	if !ok {
+		return "", false
+	}
+	if v, ok := defuse.FieldValue(lit, name); ok {
+		return rd.Defs.Text(v), true
+	}
+	st, ok := rd.info().TypeOf(lit).Underlying().(*types.Struct)
+	if !ok || len(lit.Elts) != st.NumFields() {
+		return "", false
+	}
+	for i := range st.NumFields() {
+		if st.Field(i).Name() == name {
+			if _, keyed := lit.Elts[i].(*ast.KeyValueExpr); !keyed {
+				return rd.Defs.Text(lit.Elts[i]), true
+			}
+		}
+	}
+	return "", false
+}
+
+// freshRow explains an INSERT without conflict handling whose values include one made from
+// a random or clock source: every run adds a row, which is a problem unless the table is
+// meant to take one per run, and then the models can say so.
+func (rd Reader) freshRow(res sqlstmt.Result, args []ast.Expr) string {
+	if res.Table == "" {
+		return ""
+	}
+	for _, a := range args {
+		if src := rd.keys().UnstableSource(a); src != "" {
+			return " into " + res.Table + ": a new row on every run (made from " + src +
+				"); a table that takes one per run by design is named under append_only in the models"
+		}
+	}
+	return ""
+}
+
+// preparedText finds the text given to Prepare for the statement a call executes on.
+func (rd Reader) preparedText(call *ast.CallExpr) string {
+	sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
+	if !ok {
+		return strval.Hole
+	}
+	return rd.stmtText(sel.X)
+}
+
+// stmtText returns the text the prepared statement e was prepared from: the last argument of
+// a Prepare call; through a local variable assigned once; through a struct field the package
+// assigns once, or pairs once with the text ({&s.insertStmt, insertSQL}, a list prepared in
+// a loop); through a call given the statement that returns its type (tx.Stmt(s.insertStmt),
+// a helper TxStmt(tx, s.insertStmt)).
+func (rd Reader) stmtText(e ast.Expr) string {
+	info := rd.info()
+	text := strval.Hole
+	rd.Defs.Find(e, defuse.Value|defuse.Fields, func(x ast.Node) bool {
+		e := x.(ast.Expr)
+		if t := info.TypeOf(e); t != nil && defuse.IsString(t) {
+			text = rd.Defs.Text(e) // the text paired with a field
+			return true
+		}
+		if c, ok := e.(*ast.CallExpr); ok {
+			fn, ok := typeutil.Callee(info, c).(*types.Func)
+			if ok && strings.HasPrefix(fn.Name(), "Prepare") && len(c.Args) > 0 {
+				text = rd.Defs.Text(c.Args[len(c.Args)-1])
+				return true
+			}
+		}
+		return false
+	}, defuse.Through(func(x ast.Expr) []ast.Expr {
+		c, ok := x.(*ast.CallExpr)
+		if !ok {
+			return nil
+		}
+		for _, a := range c.Args {
+			if t := info.TypeOf(a); t != nil && types.Identical(t, info.TypeOf(c)) {
+				return []ast.Expr{a} // the statement a call returns again, in another form
+			}
+		}
+		return nil
+	}))
+	return text
+}
