@@ -68,4 +68,3 @@ func parseBuiltin(name string) Library {
 	}
 	panic("idemlint: built-in model " + name + " does not decode the way Parse reads it")
 }
-

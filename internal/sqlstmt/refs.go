@@ -1,0 +1,163 @@
+package sqlstmt
+
+// setCtx says which column references in an assignment list mean the row being updated.
+type setCtx struct {
+	tgt target
+	// excl is the qualifier of the proposed row (PostgreSQL "excluded", a MySQL row
+	// alias): its columns are new values, not the stored ones.
+	excl string
+	// anyQual: every other qualifier names the target (upsert branches see only the
+	// target and the proposed row). Otherwise a qualifier must name the target or its
+	// alias, since UPDATE ... FROM and MERGE ... USING bring other tables in.
+	anyQual bool
+	// valuesFn: VALUES(col) is MySQL's proposed value, not a reference to col.
+	valuesFn bool
+}
+
+// columnRefs finds where an expression reads a column of the row being written, and
+// whether such a read makes the assignment relative. It is apart from assignments because
+// it reads expressions (qualifiers, subqueries, function calls, casts) while assignments
+// reads lists and conditions.
+type columnRefs struct{ *cursor }
+
+// maxTuple bounds how many columns of a tuple assignment "(a, b, ...) = ..." are checked,
+// keeping the cost linear on hostile input.
+const maxTuple = 64
+
+// selfRef returns the LHS column of the assignment [from, end) (with '=' at eq) if the
+// right side reads it, or -1.
+func (r columnRefs) selfRef(from, eq, end int, c *setCtx) int {
+	lf, lt := r.lhsRange(from, eq)
+	for k, n := lf, 0; k < lt && n < maxTuple; k, n = r.itemEnd(k, lt)+1, n+1 {
+		col, qual := r.column(k, lt)
+		if col < 0 {
+			continue
+		}
+		qn := ""
+		if qual >= 0 {
+			qn = r.name(qual)
+		}
+		if r.refers(eq+1, end, r.name(col), qn, c) {
+			return col
+		}
+	}
+	return -1
+}
+
+// refers reports whether the expression [from, to) reads column col of the target.
+// lhsQual is the qualifier the assignment used for col, which also names the target. A
+// reference that is the whole expression (col = col), or a whole argument of an
+// idempotent function that is the whole expression (COALESCE(col, $1), GREATEST(col, $1)),
+// does not count: applying such an expression twice gives the same value.
+func (r columnRefs) refers(from, to int, col, lhsQual string, c *setCtx) bool {
+	found := false
+	r.refs(from, to, c, lhsQual, func(start, end, depth int) bool {
+		found = eqFold(r.name(end), col) && !r.wrapped(start, end, depth, from, to) && !r.objectMerge(start, end, from, to)
+		return found
+	})
+	return found
+}
+
+// refs calls fn with the first and last token and the parenthesis depth of every column
+// reference in [from, to) that may mean the target's column, until fn returns true. Function names, type names
+// after "::", columns of other tables, and unqualified names inside subqueries (which
+// belong to the subquery's own tables) are not references.
+func (r columnRefs) refs(from, to int, c *setCtx, lhsQual string, fn func(start, end, depth int) bool) {
+	subEnd := -1
+	depth := 0
+	for i := from; i < to; i++ {
+		if subEnd >= 0 && i >= subEnd {
+			subEnd = -1
+		}
+		switch {
+		case subEnd < 0 && r.isSubquery(i, to):
+			subEnd = r.close(i, to)
+			depth++
+			continue
+		case r.is(i, to, '('):
+			depth++
+			continue
+		case r.is(i, to, ')'):
+			depth--
+			continue
+		case c.valuesFn && r.kw(i, to, "VALUES") && r.is(i+1, to, '('):
+			i = r.close(i+1, to)
+			continue
+		case !r.isName(i, to) && !r.isHole(i, to):
+			continue
+		}
+		start, end := i, i
+		for r.is(end+1, to, '.') && (r.isName(end+2, to) || r.isHole(end+2, to)) {
+			end += 2
+		}
+		i = end
+		if r.is(end+1, to, '(') || r.op(start-1, to, "::") || r.isHole(end, to) {
+			continue
+		}
+		if end > start {
+			if !r.qualIsTarget(end-2, lhsQual, c) {
+				continue
+			}
+		} else if subEnd >= 0 {
+			continue
+		}
+		if fn(start, end, depth) {
+			return
+		}
+	}
+}
+
+func (r columnRefs) qualIsTarget(q int, lhsQual string, c *setCtx) bool {
+	if r.isHole(q, len(r.toks)) {
+		return c.anyQual || c.tgt.hole
+	}
+	qn := r.name(q)
+	if c.excl != "" && eqFold(qn, c.excl) {
+		return false
+	}
+	if c.anyQual || c.tgt.hole {
+		return true
+	}
+	return eqFold(qn, c.tgt.name) || c.tgt.alias != "" && eqFold(qn, c.tgt.alias) ||
+		lhsQual != "" && eqFold(qn, lhsQual)
+}
+
+// wrapped reports whether the reference [start, end] at depth is a whole expression
+// [from, to) or a whole top-level argument of an idempotent function call that is the
+// whole expression; see refers.
+func (r columnRefs) wrapped(start, end, depth, from, to int) bool {
+	if start == from && end == to-1 {
+		return true // col = col
+	}
+	if depth != 1 || !(r.toks[from].kind == tWord && isIdempotentFn(r.text(from)) &&
+		r.is(from+1, to, '(') && r.close(from+1, to) == to-1) {
+		return false
+	}
+	return (start-1 == from+1 || r.is(start-1, to, ',')) && (end+1 == to-1 || r.is(end+1, to, ','))
+}
+
+// objectMerge reports whether the reference [start, end] is the column of a JSON object
+// merge that is the whole expression [from, to): COALESCE(col, '{}') || v, the empty
+// object cast or not. An object merge sets v's keys, so merging v again changes nothing;
+// without the '{}' the column could hold an array or text, which || appends to.
+func (r columnRefs) objectMerge(start, end, from, to int) bool {
+	if !(r.kw(from, to, "COALESCE") && r.is(from+1, to, '(') && start == from+2 && r.is(end+1, to, ',')) {
+		return false
+	}
+	lit := end + 2
+	if lit >= to || r.toks[lit].kind != tString || r.text(lit) != "'{}'" {
+		return false
+	}
+	k := lit + 1
+	if r.op(k, to, "::") && (r.kw(k+1, to, "JSONB") || r.kw(k+1, to, "JSON")) {
+		k += 2
+	}
+	closing := r.close(from+1, to)
+	return k == closing && r.op(closing+1, to, "||") && closing+2 < to
+}
+
+// isIdempotentFn: f(f(x, v), v) == f(x, v) for these, so col = f(col, v) converges.
+func isIdempotentFn(w string) bool {
+	return eqFold(w, "COALESCE") || eqFold(w, "GREATEST") || eqFold(w, "LEAST") || eqFold(w, "IFNULL") ||
+		eqFold(w, "NVL") || eqFold(w, "ISNULL") || eqFold(w, "MAX") || eqFold(w, "MIN")
+}

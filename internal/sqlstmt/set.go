@@ -1,0 +1,161 @@
+package sqlstmt
+
+import "strings"
+
+// assignments judges an assignment list and its condition, for UPDATE and for the update
+// branches of upserts and MERGE: whether a repeat writes the same values again, applies a
+// change twice, or finds its condition false. Which references mean the target's own
+// columns is the column references' job; this type decides what they mean for a repeat.
+type assignments struct{ *cursor }
+
+// setVerdict is what an assignment list (with its condition) does on a repeat.
+type setVerdict uint8
+
+const (
+	setAbsolute            setVerdict = iota // every column gets a value independent of itself
+	setAbsoluteConditional                   // absolute, and the condition tests an assigned column
+	setRelative                              // some column is computed from itself
+	setRelativeConditional                   // relative, but the condition stops a repeat
+	setCondHole                              // relative, and the condition is partly built at run time
+	setUnknown                               // the list itself is partly built at run time
+	setEmpty                                 // no assignment could be read
+)
+
+// judgeSet reads the assignments in [from, to) and the condition in [wFrom, wTo) (both
+// -1 when there is none). col is the LHS column of the first relative assignment.
+func (a assignments) judgeSet(from, to, wFrom, wTo int, c *setCtx) (v setVerdict, col int) {
+	col = -1
+	items := 0
+	for it := from; it < to; {
+		end := a.itemEnd(it, to)
+		eq := a.eqAt(it, end)
+		switch {
+		case eq < 0:
+			if a.hasHole(it, end) {
+				return setUnknown, -1
+			}
+		case a.hasHole(it, eq):
+			return setUnknown, -1
+		default:
+			items++
+			sr := columnRefs{a.cursor}.selfRef(it, eq, end, c)
+			if col < 0 && sr >= 0 && !VersionColumn(a.name(sr)) {
+				col = sr
+			}
+		}
+		it = end + 1
+	}
+	if items == 0 {
+		return setEmpty, -1
+	}
+	cond, hole := false, false
+	if wFrom >= 0 {
+		cond, hole = a.constrains(wFrom, wTo, from, to, c)
+	}
+	switch {
+	case col < 0 && cond:
+		return setAbsoluteConditional, -1
+	case col < 0:
+		return setAbsolute, -1
+	case cond:
+		return setRelativeConditional, col
+	case hole:
+		return setCondHole, col
+	}
+	return setRelative, col
+}
+
+// VersionColumn reports whether a column is an optimistic-locking counter (version,
+// lock_version, row_version, revision): a repeat that bumps it again changes nothing the row
+// says; the statement's other assignments decide whether it converges.
+func VersionColumn(name string) bool {
+	switch strings.ToLower(name) {
+	case "version", "lock_version", "row_version", "revision":
+		return true
+	}
+	return false
+}
+
+// constrains reports whether the condition [wFrom, wTo) tests a column that the
+// assignment list [setFrom, setTo) sets, in a way the first run makes false: the
+// statement is then a state transition that a repeat does not apply again
+// ("SET status = 'done' ... WHERE status = 'pending'", optimistic locking on version).
+// hole reports a predicate built at run time, which could be such a test.
+func (a assignments) constrains(wFrom, wTo, setFrom, setTo int, c *setCtx) (constrained, hole bool) {
+	for i := wFrom; i < wTo; i++ {
+		if a.isHole(i, wTo) && a.predicateStart(i-1, wFrom) {
+			hole = true
+		}
+	}
+	budget := maxCondRefs
+	columnRefs{a.cursor}.refs(wFrom, wTo, c, "", func(start, end, _ int) bool {
+		found, rel := a.assigned(setFrom, setTo, a.name(end), c)
+		constrained = found && a.testsColumn(start, end, wFrom, wTo, rel)
+		budget--
+		return constrained || budget == 0
+	})
+	return constrained, hole
+}
+
+// maxCondRefs bounds how many column references of a condition are matched against the
+// assignment list, keeping the cost linear on hostile input.
+const maxCondRefs = 256
+
+// predicateStart reports whether the token after index prev starts a predicate in a
+// condition starting at wFrom: after WHERE, AND, OR, NOT or a grouping '('.
+func (a assignments) predicateStart(prev, wFrom int) bool {
+	n := len(a.toks)
+	for prev >= wFrom && a.is(prev, n, '(') {
+		prev--
+	}
+	return prev < wFrom || a.kw(prev, n, "AND") || a.kw(prev, n, "OR") || a.kw(prev, n, "NOT") || a.kw(prev, n, "WHERE")
+}
+
+// assigned reports whether the list [from, to) sets column col, and whether relatively.
+func (a assignments) assigned(from, to int, col string, c *setCtx) (found, relative bool) {
+	for it := from; it < to; {
+		end := a.itemEnd(it, to)
+		if eq := a.eqAt(it, end); eq >= 0 {
+			lf, lt := a.lhsRange(it, eq)
+			for k, n := lf, 0; k < lt && n < maxTuple; k, n = a.itemEnd(k, lt)+1, n+1 {
+				if col0, _ := a.column(k, lt); col0 >= 0 && eqFold(a.name(col0), col) {
+					return true, columnRefs{a.cursor}.selfRef(it, eq, end, c) >= 0
+				}
+			}
+		}
+		it = end + 1
+	}
+	return false, false
+}
+
+// testsColumn reports whether the reference [start, end] in the condition [wFrom, wTo) is
+// tested in a way that an assignment to it can make false. Equality, inequality, IN, IS
+// and LIKE tests and bare booleans all can. Ordering tests (<, >, BETWEEN) can only when
+// the column is set absolutely: "attempts < 5" with attempts = attempts + 1 lets a repeat
+// through, "version < $2" with version = $2 does not.
+func (a assignments) testsColumn(start, end, wFrom, wTo int, relative bool) bool {
+	prev, next := start-1, end+1
+	if prev < wFrom {
+		prev = -1
+	}
+	isEq := func(i int) bool {
+		return a.op(i, wTo, "=") || a.op(i, wTo, "<>") || a.op(i, wTo, "!=") || a.op(i, wTo, "^=") || a.op(i, wTo, "==")
+	}
+	isOrd := func(i int) bool {
+		return a.op(i, wTo, "<") || a.op(i, wTo, ">") || a.op(i, wTo, "<=") || a.op(i, wTo, ">=")
+	}
+	switch {
+	case a.kw(next, wTo, "IS"), a.kw(next, wTo, "IN"), a.kw(next, wTo, "LIKE"), a.kw(next, wTo, "ILIKE"):
+		return true
+	case a.kw(next, wTo, "NOT") && (a.kw(next+1, wTo, "IN") || a.kw(next+1, wTo, "LIKE") || a.kw(next+1, wTo, "ILIKE")):
+		return true
+	case isEq(next) || prev >= 0 && isEq(prev):
+		return true
+	case a.kw(next, wTo, "BETWEEN"), a.kw(next, wTo, "NOT") && a.kw(next+1, wTo, "BETWEEN"),
+		isOrd(next), prev >= 0 && isOrd(prev):
+		return !relative
+	}
+	startOK := prev < 0 || a.kw(prev, wTo, "AND") || a.kw(prev, wTo, "OR") || a.kw(prev, wTo, "NOT") || a.is(prev, wTo, '(')
+	endOK := next >= wTo || a.kw(next, wTo, "AND") || a.kw(next, wTo, "OR") || a.is(next, wTo, ')')
+	return startOK && endOK
+}
