@@ -68,3 +68,7 @@ func parseBuiltin(name string) Library {
 	}
 	panic("idemlint: built-in model " + name + " does not decode the way Parse reads it")
 }
+
+// Names returns every full name the built-in models reference, sorted (apicheck checks each
+// against the real libraries).
+func Names() []string { return NamesOf(Builtin()) }
