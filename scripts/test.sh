@@ -7,7 +7,7 @@
 #   scripts/test.sh          everything (what CI runs)
 #   scripts/test.sh quick    the inner loop: the root module's vet and tests with -short
 #                            (the standard-library robustness run skipped), and the runtime
-#                            module on its memory store (no services); about 2.5 minutes on
+#                            module on its memory store (no services); under 2 minutes on
 #                            2 cores with warm caches
 #
 # Every step runs, whatever the ones before it gave: a failure is recorded, the run goes on,

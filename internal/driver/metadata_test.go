@@ -38,6 +38,9 @@ func TestMetadataReuse(t *testing.T) {
 			}
 		}
 	}
+	// The quick run (-short) keeps a case of each outcome; every run here loads the standard
+	// library's syntax again, a second or more on a loaded machine.
+	quick := map[string]bool{"nothing": true, "a function body": true, "an import added": true}
 	for _, c := range []struct {
 		name    string
 		prepare func(t *testing.T, mod string) // before the run that stores the metadata
@@ -67,6 +70,9 @@ func TestMetadataReuse(t *testing.T) {
 		{"go.mod", nil, appendTo("go.mod", "\n// A comment.\n"), false},
 	} {
 		t.Run(strings.ReplaceAll(c.name, " ", "_"), func(t *testing.T) {
+			if testing.Short() && !quick[c.name] {
+				t.Skip("-short: one case of each outcome runs")
+			}
 			rc := newReuseCase(t, "hidden")
 			if c.prepare != nil {
 				c.prepare(t, rc.mod)

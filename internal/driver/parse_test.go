@@ -118,6 +118,9 @@ func TestUnusedImport(t *testing.T) {
 // Parsing the packages the analysis skips (here the standard library) without bodies
 // changes nothing in what a run finds, and leaves no error behind.
 func TestTrimmingChangesNothing(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short: two whole runs of the layered module; TestTrimBodies covers trimming itself")
+	}
 	chdirModule(t, "layered")
 	var outs [2]string
 	for i, full := range []bool{false, true} {
