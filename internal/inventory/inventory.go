@@ -37,7 +37,7 @@ type View struct {
 	Summary    Summary
 	Kinds      []KindCount
 	Frameworks []Framework
-	Handlers   []*Handler // all of them, in the order of Frameworks
+	Handlers   []*Row // all of them, in the order of Frameworks
 	Directives []Directive
 	Findings   []*result.Finding // directive findings (effect findings are under handlers)
 	Errors     []result.Error
@@ -75,11 +75,11 @@ type Framework struct {
 // Package is one package's handlers.
 type Package struct {
 	Path     string
-	Handlers []*Handler
+	Handlers []*Row
 }
 
-// Handler is one row.
-type Handler struct {
+// Row is one handler's row of the inventory.
+type Row struct {
 	Name       string
 	Package    string
 	Framework  string
@@ -134,7 +134,7 @@ func Build(title string, run *result.Run) *View {
 	v.Summary.Findings = len(run.Findings)
 	v.Summary.Known, v.Findings = splitFindings(run.Findings)
 	kinds := newKindCounts(run.Findings)
-	var rows []*Handler
+	var rows []*Row
 	for _, h := range run.Handlers {
 		row := handler(h, run)
 		v.Summary.countStatus(row.Status)
@@ -234,16 +234,16 @@ func (kinds kindCounts) sorted() []KindCount {
 // groupByFramework groups the rows by framework, then package, both sorted by name, keeping the
 // run's order within a package; it also returns all the rows in that order, so that the
 // flat table and the grouped one agree.
-func groupByFramework(rows []*Handler) ([]Framework, []*Handler) {
-	byFramework := map[string]map[string][]*Handler{}
+func groupByFramework(rows []*Row) ([]Framework, []*Row) {
+	byFramework := map[string]map[string][]*Row{}
 	for _, row := range rows {
 		if byFramework[row.Framework] == nil {
-			byFramework[row.Framework] = map[string][]*Handler{}
+			byFramework[row.Framework] = map[string][]*Row{}
 		}
 		byFramework[row.Framework][row.Package] = append(byFramework[row.Framework][row.Package], row)
 	}
 	var frameworks []Framework
-	var ordered []*Handler
+	var ordered []*Row
 	for _, fw := range sortedKeys(byFramework) {
 		g := Framework{Name: fw}
 		for _, pkg := range sortedKeys(byFramework[fw]) {
@@ -258,8 +258,8 @@ func groupByFramework(rows []*Handler) ([]Framework, []*Handler) {
 
 // handler computes the row of one handler: its effects, then the findings about the
 // handler as a whole, its directives, and the status that sums them up.
-func handler(h *result.Handler, run *result.Run) *Handler {
-	row := &Handler{
+func handler(h *result.FoundHandler, run *result.Run) *Row {
+	row := &Row{
 		Name:       h.Name,
 		Package:    h.Package,
 		Framework:  h.Framework,
@@ -303,7 +303,7 @@ func handler(h *result.Handler, run *result.Run) *Handler {
 
 // handlerFindings are the findings of h, matched by package and declaration as well as by
 // name: a handler's name alone need not be unique in a run.
-func handlerFindings(h *result.Handler, all []*result.Finding) []*result.Finding {
+func handlerFindings(h *result.FoundHandler, all []*result.Finding) []*result.Finding {
 	var findings []*result.Finding
 	for _, f := range all {
 		if f.Handler == h.Name && f.Package == h.Package && f.HandlerPos == h.Pos {
@@ -315,7 +315,7 @@ func handlerFindings(h *result.Handler, all []*result.Finding) []*result.Finding
 
 // effectOf computes the line of one effect of h: its chain from the handler, the finding
 // reported for it (among findings, h's), what guards it, and which decisions it answers.
-func effectOf(h *result.Handler, e result.Effect, findings []*result.Finding) Effect {
+func effectOf(h *result.FoundHandler, e result.Effect, findings []*result.Finding) Effect {
 	ev := Effect{Kind: e.Kind, State: e.State, Detail: e.Detail, Reported: e.Reported}
 	hops := []string{h.Name}
 	for _, hop := range e.Chain {
@@ -364,7 +364,7 @@ func reportedGuard(state string, wrapped bool) string {
 
 // countFinding counts a finding in the row, and adds the decisions it misses to the row's
 // (each once, in the order first seen).
-func (row *Handler) countFinding(known bool, missing []string) {
+func (row *Row) countFinding(known bool, missing []string) {
 	row.Findings++
 	if known {
 		row.Known++
@@ -380,7 +380,7 @@ func (row *Handler) countFinding(known bool, missing []string) {
 // checked, then protected ones; a handler with no effect left is declared when its own
 // directives removed them, and otherwise gets a note when directives elsewhere in its
 // package may be why.
-func status(row *Handler, h *result.Handler, run *result.Run) (status, note string) {
+func status(row *Row, h *result.FoundHandler, run *result.Run) (status, note string) {
 	unchecked := false
 	for _, e := range row.Effects {
 		unchecked = unchecked || e.Key == "not checked"

@@ -25,7 +25,7 @@ func sampleRun() *result.Run {
 		Tool:     result.Tool{Name: "idemlint", Version: "v9"},
 		Packages: 7,
 		Findings: []*result.Finding{finding, {Category: "directive", Message: "//idemlint:ignore needs a reason", Package: "p", Pos: pos("p/x.go", 3)}},
-		Handlers: []*result.Handler{
+		Handlers: []*result.FoundHandler{
 			{Name: "(*W).Work", Package: "p", Framework: "river", Pos: pos("p/h.go", 10), Effects: []result.Effect{
 				{Kind: "sql.write", State: "unprotected", Detail: "INSERT", Reported: true, Missing: []string{"key", "enforcement"}, Chain: []result.Hop{{Func: "(*pgxpool.Pool).Exec"}}},
 				{Kind: "payment", State: "protected", Detail: "payment with an idempotency key"},
@@ -135,9 +135,9 @@ func TestDecisionsNoteAndFilter(t *testing.T) {
 	run.Handlers[0].Effects[0].Missing = []string{"key", "enforcement", "partial"}
 	idem := &result.Directive{Package: "r", Pos: result.Position{Path: "/r/r/c.go", File: "r/c.go", Line: 4}, Verb: "idempotent", Reason: "upserts", Used: true}
 	run.Directives = append(run.Directives, idem)
-	run.Handlers = append(run.Handlers, &result.Handler{Name: "Quiet", Package: "r", Framework: "asynq", Pos: result.Position{Path: "/r/r/q.go", File: "r/q.go", Line: 9}})
+	run.Handlers = append(run.Handlers, &result.FoundHandler{Name: "Quiet", Package: "r", Framework: "asynq", Pos: result.Position{Path: "/r/r/q.go", File: "r/q.go", Line: 9}})
 	v := inventory.Build("t", run)
-	var quiet *inventory.Handler
+	var quiet *inventory.Row
 	for _, h := range v.Handlers {
 		if h.Name == "(*W).Work" {
 			e := h.Effects[0]

@@ -32,7 +32,7 @@ func HTML(w io.Writer, v *View) error { return htmlTemplate.Execute(w, v) }
 func Markdown(w io.Writer, v *View) error { return markdownTemplate.Execute(w, v) }
 
 // Search is the lower-cased text a row's free-text filter matches against.
-func (h *Handler) Search() string {
+func (h *Row) Search() string {
 	parts := []string{h.Name, h.Package, h.Framework, h.Location, h.Status}
 	for _, e := range h.Effects {
 		parts = append(parts, e.Kind, e.State, e.Detail, e.Guard, e.Chain)

@@ -31,17 +31,17 @@ import (
 type Output struct {
 	Module     string              `json:"module,omitempty"` // the package's module path
 	Findings   []*result.Finding   `json:"findings,omitempty"`
-	Handlers   []Handler           `json:"handlers,omitempty"`
+	Handlers   []PendingHandler    `json:"handlers,omitempty"`
 	Directives []*result.Directive `json:"directives,omitempty"`
 }
 
-// Handler is a handler before it is joined: its unresolved interface calls, and the
+// PendingHandler is a handler before it is joined: its unresolved interface calls, and the
 // lines of its declaration (0 when not found), to attach the directives inside it.
-type Handler struct {
-	Handler    *result.Handler `json:"handler"`
-	Unresolved []link.Call     `json:"unresolved,omitempty"`
-	Start      int             `json:"start,omitempty"`
-	End        int             `json:"end,omitempty"`
+type PendingHandler struct {
+	Handler    *result.FoundHandler `json:"handler"`
+	Unresolved []link.Call          `json:"unresolved,omitempty"`
+	Start      int                  `json:"start,omitempty"`
+	End        int                  `json:"end,omitempty"`
 }
 
 // Convert turns a package's diagnostics and analyzer.Result into result values, with
@@ -97,7 +97,7 @@ func Convert(pkg *packages.Package, diags []analysis.Diagnostic, res *analyzer.R
 		return out
 	}
 	for _, h := range res.Handlers {
-		rh := &result.Handler{
+		rh := &result.FoundHandler{
 			Name:       h.Name,
 			Package:    pkg.PkgPath,
 			Framework:  h.Framework,
@@ -121,7 +121,7 @@ func Convert(pkg *packages.Package, diags []analysis.Diagnostic, res *analyzer.R
 			}
 			rh.Effects = append(rh.Effects, re)
 		}
-		oh := Handler{Handler: rh, Unresolved: unresolvedCalls(fset, h.Unresolved)}
+		oh := PendingHandler{Handler: rh, Unresolved: unresolvedCalls(fset, h.Unresolved)}
 		if start, end, ok := declExtent(pkg, h.Pos); ok {
 			oh.Start, oh.End = fset.Position(start).Line, fset.Position(end).Line
 		}

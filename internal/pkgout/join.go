@@ -38,7 +38,7 @@ type Joiner struct {
 type extent struct {
 	path       string
 	start, end int // lines
-	h          *result.Handler
+	h          *result.FoundHandler
 }
 
 // NewJoiner returns a joiner that adds to run: root is what positions are relative to, all

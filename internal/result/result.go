@@ -20,13 +20,13 @@ import (
 // Run is the outcome of one run over a set of packages.
 type Run struct {
 	Tool       Tool
-	Root       string       // absolute directory that Position.File is relative to
-	Packages   int          // packages analysed, dependencies included
-	Findings   []*Finding   // deduplicated, sorted by position (see Sort)
-	Handlers   []*Handler   // deduplicated, sorted by position
-	Directives []*Directive // every //idemlint: directive in the named packages
-	Errors     []Error      // packages that could not be loaded or analysed
-	Disabled   []string     // effect kinds not reported (-disable)
+	Root       string          // absolute directory that Position.File is relative to
+	Packages   int             // packages analysed, dependencies included
+	Findings   []*Finding      // deduplicated, sorted by position (see Sort)
+	Handlers   []*FoundHandler // deduplicated, sorted by position
+	Directives []*Directive    // every //idemlint: directive in the named packages
+	Errors     []Error         // packages that could not be loaded or analysed
+	Disabled   []string        // effect kinds not reported (-disable)
 	Duration   time.Duration
 	Cached     bool // the run was answered from the result cache: nothing was loaded or analysed
 	// Reused counts the packages whose analysis came from the cache's package entries when
@@ -159,8 +159,8 @@ type Error struct {
 	Load    bool   // a load error (syntax, types, modules), not an analysis failure
 }
 
-// Handler is a job or message handler found in one of the named packages.
-type Handler struct {
+// FoundHandler is a job or message handler found in one of the named packages.
+type FoundHandler struct {
 	Name      string
 	Package   string
 	Framework string
@@ -207,7 +207,7 @@ func (r *Run) Sort() {
 	slices.SortStableFunc(r.Findings, func(a, b *Finding) int {
 		return cmp.Or(comparePos(a.Pos, b.Pos), cmp.Compare(a.Message, b.Message))
 	})
-	slices.SortStableFunc(r.Handlers, func(a, b *Handler) int {
+	slices.SortStableFunc(r.Handlers, func(a, b *FoundHandler) int {
 		return cmp.Or(comparePos(a.Pos, b.Pos), cmp.Compare(a.Name, b.Name))
 	})
 	slices.SortStableFunc(r.Directives, func(a, b *Directive) int { return comparePos(a.Pos, b.Pos) })

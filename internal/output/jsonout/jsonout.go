@@ -36,19 +36,19 @@ type Tool struct {
 // Finding is one reported diagnostic. Paths are slash-separated and relative to the
 // repository root (absolute for files outside it).
 type Finding struct {
-	Kind        string   `json:"kind"` // category: an effect kind or "directive"
-	File        string   `json:"file"`
-	Line        int      `json:"line"`
-	Column      int      `json:"column"`
-	Message     string   `json:"message"`
-	Docs        string   `json:"docs,omitempty"`
-	Package     string   `json:"package"`
-	Fingerprint string   `json:"fingerprint"`
-	Handler     *Handler `json:"handler,omitempty"` // effect findings only
-	State       string   `json:"state,omitempty"`   // "unprotected", "unstable-key", "claimed", "protected"
-	Detail      string   `json:"detail,omitempty"`
-	Chain       []Hop    `json:"chain,omitempty"`
-	Missing     []string `json:"missing,omitempty"` // "key", "enforcement"
+	Kind        string          `json:"kind"` // category: an effect kind or "directive"
+	File        string          `json:"file"`
+	Line        int             `json:"line"`
+	Column      int             `json:"column"`
+	Message     string          `json:"message"`
+	Docs        string          `json:"docs,omitempty"`
+	Package     string          `json:"package"`
+	Fingerprint string          `json:"fingerprint"`
+	Handler     *FindingHandler `json:"handler,omitempty"` // effect findings only
+	State       string          `json:"state,omitempty"`   // "unprotected", "unstable-key", "claimed", "protected"
+	Detail      string          `json:"detail,omitempty"`
+	Chain       []Hop           `json:"chain,omitempty"`
+	Missing     []string        `json:"missing,omitempty"` // "key", "enforcement"
 	// Related are the diagnostic's secondary positions: the chain's in-package hops, the
 	// handler's other sinks of the kind, the other handlers that reach the same sink.
 	Related []Related `json:"related,omitempty"`
@@ -62,8 +62,8 @@ type Related struct {
 	Message string `json:"message"`
 }
 
-// Handler is the handler an effect finding is reported for.
-type Handler struct {
+// FindingHandler is the handler an effect finding is reported for.
+type FindingHandler struct {
 	Name      string `json:"name"`
 	Framework string `json:"framework"`
 	File      string `json:"file"`
@@ -134,7 +134,7 @@ func Build(run *result.Run, findings []*result.Finding, baseline *Baseline) *Doc
 			Missing:     f.Missing,
 		}
 		if f.IsEffect() {
-			jf.Handler = &Handler{Name: f.Handler, Framework: f.Framework, File: f.HandlerPos.File, Line: f.HandlerPos.Line}
+			jf.Handler = &FindingHandler{Name: f.Handler, Framework: f.Framework, File: f.HandlerPos.File, Line: f.HandlerPos.Line}
 		}
 		for _, h := range f.Chain {
 			jh := Hop{Func: h.Func, At: h.At}
