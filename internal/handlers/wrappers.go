@@ -102,13 +102,8 @@ func (f *finder) paramRegs(n *callgraph.Node, w Wrappers) []effect.ParamReg {
 			found[i] = effect.ParamReg{Param: uint8(i), Framework: framework, Methods: methods}
 		}
 	}
-	var stack []ast.Node // the enclosing nodes of the one visited, for the pull shape
-	ast.Inspect(n.Body, func(x ast.Node) bool {
-		if x == nil {
-			stack = stack[:len(stack)-1]
-			return true
-		}
-		stack = append(stack, x)
+	// The enclosing nodes of each call are for the pull shape (iterator literals around it).
+	ast.PreorderStack(n.Body, nil, func(x ast.Node, stack []ast.Node) bool {
 		call, ok := x.(*ast.CallExpr)
 		if !ok {
 			return true
