@@ -92,9 +92,6 @@ func writeReadme(dir string) error {
 	return writeAtomic(dir, name, []byte(note))
 }
 
-// Dir is the cache's directory (absolute).
-func (c *Cache) Dir() string { return c.dir }
-
 // DefaultDir is where the cache lives: $IDEMLINT_CACHE, else idemlint under the user's
 // cache directory. off is true when caching is turned off ($IDEMLINT_CACHE=off, or no
 // cache directory can be found: then err says why).

@@ -36,20 +36,22 @@ type reuseCase struct {
 	t        *testing.T
 	mod      string
 	c        *cache.Cache
+	dir      string // c's directory
 	patterns []string
 }
 
 func newReuseCase(t *testing.T, module string, patterns ...string) *reuseCase {
 	mod := copyTree(t, filepath.Join("..", "..", "testdata", "modules", module))
 	t.Chdir(mod)
-	c, err := cache.Open(t.TempDir())
+	dir := t.TempDir()
+	c, err := cache.Open(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(patterns) == 0 {
 		patterns = []string{"./..."}
 	}
-	rc := &reuseCase{t: t, mod: mod, c: c, patterns: patterns}
+	rc := &reuseCase{t: t, mod: mod, c: c, dir: dir, patterns: patterns}
 	if out := rc.run(rc.c); out.Run.Reused != 0 {
 		t.Fatalf("the first run reused %d packages from an empty cache", out.Run.Reused)
 	}
@@ -222,7 +224,7 @@ func Again(ctx context.Context, h *orders.Handler, id string) error {
 // gives the full run's result, and the next edit is answered by package again.
 func TestReuseDamagedEntries(t *testing.T) {
 	rc := newReuseCase(t, "hidden")
-	dir := rc.c.Dir()
+	dir := rc.dir
 	files, _ := filepath.Glob(filepath.Join(dir, "*", "*-d"))
 	if len(files) == 0 {
 		t.Fatal("no entries")

@@ -35,9 +35,6 @@ type Gate = gates.Gate
 // ClaimOf returns what a function's result says of a claim made in its body (gates.ClaimOf).
 type ClaimOf = gates.ClaimOf
 
-// KeyVerdict is the judgement of a key (keys.Verdict), the answer of JudgeKeys.
-type KeyVerdict = keys.Verdict
-
 // KeyProblem says why a key does not identify the job, or that it does (keys.Problem).
 type KeyProblem = keys.Problem
 
@@ -66,10 +63,6 @@ func (j *Judge) params() params.Reader { return params.Reader{Defs: j.Defs, Mode
 func (j *Judge) gates() gates.Reader {
 	return gates.Reader{Defs: j.Defs, Models: j.Models, Fset: j.Fset}
 }
-
-// JudgeKeys judges the parts that together make a key, used in scope sc (keys.Reader.Judge):
-// the one judgement of whether a key identifies the job.
-func (j *Judge) JudgeKeys(parts []ast.Expr, sc Scope) KeyVerdict { return j.keys().Judge(parts, sc) }
 
 // Unstable reports whether v is assigned from a random or clock source.
 func (j *Judge) Unstable(v *types.Var) bool { return j.keys().Unstable(v) }
