@@ -66,7 +66,7 @@ func newCheckFlags() (*flag.FlagSet, *checkFlags) {
 	fs.BoolVar(&f.legacyJSON, "json", false, "emit the go/analysis JSON tree (as go vet -json); exit status 0 with findings")
 	fs.IntVar(&f.context, "c", -1, "display offending line with this many lines of context (text format)")
 	fs.BoolVar(&f.fix, "fix", false, "apply all suggested fixes")
-	fs.BoolVar(&f.diff, "diff", false, "with -fix, don't update the files, but print a unified diff")
+	fs.BoolVar(&f.diff, "diff", false, "preview -fix: print the fixes as a unified diff and change no file")
 	fs.StringVar(&f.cpuprofile, "cpuprofile", "", "write CPU profile to this file")
 	fs.StringVar(&f.memprofile, "memprofile", "", "write memory profile to this file")
 	fs.StringVar(&f.trace, "trace", "", "write trace log to this file")
@@ -149,8 +149,30 @@ func checkCommand(args []string, stdout, stderr io.Writer) int {
 	}
 
 	switch {
+	case f.fix && f.diff:
+		// A preview: the diff is the output; the status is the run's, as without -diff.
+		fixCode, _ := applyFixes(out.Graph, true, wd, stdout, stderr)
+		return f.reportFindings(run, nil, max(code, fixCode), wd, io.Discard, stderr)
 	case f.fix:
-		return max(code, applyFixes(out.Graph, f.diff, wd, stdout, stderr))
+		fixCode, applied := applyFixes(out.Graph, false, wd, stdout, stderr)
+		if code = max(code, fixCode); code != exitClean {
+			return code
+		}
+		if applied == 0 {
+			return f.reportFindings(run, nil, code, wd, stdout, stderr)
+		}
+		// What the fixes leave: a second run over the fixed files, reported as any run, so
+		// that -fix never exits 0 while findings remain.
+		again, err := analyseRun(cfg)
+		if err != nil {
+			return fail(stderr, err)
+		}
+		again.Run.Duration = time.Since(start)
+		printErrors(stderr, again.Run.Errors, wd)
+		if len(again.Run.Errors) > 0 {
+			code = exitError
+		}
+		return f.reportFindings(again.Run, nil, code, wd, stdout, stderr)
 	case f.legacyJSON:
 		return max(code, f.write(stdout, stderr, func(w io.Writer) error { return out.Graph.PrintJSON(w) }))
 	case f.writeBaseline:
@@ -180,6 +202,7 @@ func (f *checkFlags) prepare(fs *flag.FlagSet, stderr io.Writer) (driver.Config,
 	if err := f.validate(fs.Args()); err != nil {
 		return driver.Config{}, nil, usageError{err}
 	}
+	f.fix = f.fix || f.diff // -diff alone is -fix's preview
 	if err := checkOutput(f.output); err != nil {
 		return driver.Config{}, nil, err
 	}
@@ -291,10 +314,10 @@ func (f *checkFlags) validate(patterns []string) error {
 		return errors.New("-json is the go/analysis JSON tree; for idemlint's JSON (and baselines) use -format json")
 	case f.writeBaseline && f.baseline == "":
 		return errors.New("-write-baseline needs -baseline FILE")
+	case f.diff && (formatSet || f.baseline != "" || f.legacyJSON):
+		return errors.New("-diff previews the fixes as a diff: drop -format, -json and -baseline")
 	case f.fix && (formatSet || f.baseline != "" || f.legacyJSON):
 		return errors.New("-fix applies fixes and reports what it changed: drop -format, -json and -baseline")
-	case f.diff && !f.fix:
-		return errors.New("-diff goes with -fix")
 	}
 	return nil
 }
@@ -328,7 +351,10 @@ func (f *checkFlags) write(stdout, stderr io.Writer, write func(io.Writer) error
 	return exitClean
 }
 
-func applyFixes(graph *checker.Graph, diff bool, wd string, stdout, stderr io.Writer) int {
+// applyFixes applies the first suggested fix of each diagnostic (with diff set, prints them
+// as a unified diff instead), says what it changed, and returns the exit status and the
+// number of fixes applied.
+func applyFixes(graph *checker.Graph, diff bool, wd string, stdout, stderr io.Writer) (int, int) {
 	var actions []fix.Action
 	for _, act := range graph.Roots {
 		if act.Err == nil {
@@ -355,9 +381,9 @@ func applyFixes(graph *checker.Graph, diff bool, wd string, stdout, stderr io.Wr
 	printFixes(stderr, sum, diff, wd)
 	if err != nil {
 		fmt.Fprintf(stderr, "idemlint: %v\n", err)
-		return exitError
+		return exitError, sum.Applied
 	}
-	return exitClean
+	return exitClean, sum.Applied
 }
 
 // printFixes says what -fix changed (or, with -diff, would change), file by file, and
