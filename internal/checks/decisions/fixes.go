@@ -25,7 +25,10 @@ type fixer struct{ in *checks.Input }
 
 // headerFix proposes, for an HTTP POST or PATCH sent without an Idempotency-Key header in
 // this package, the line that sets one, when a stable key is already in scope at the call:
-// a string variable or parameter named like an ID or a key (orderID, eventID, key).
+// a string variable or parameter named like an ID or a key (eventID, orderID, key). A name
+// that says it identifies the delivery (the event, message, job or task) is preferred and
+// offered as the key; any other ID is offered as a choice (headerFixMessage), since a key
+// per user or account would drop every later request for that user.
 func (fx fixer) headerFix(h handlers.Handler, e effect.Effect) *analysis.SuggestedFix {
 	if e.Kind != effect.HTTPWrite || e.State != effect.Unprotected || !strings.HasPrefix(e.Detail, "HTTP ") {
 		return nil
@@ -55,46 +58,95 @@ func (fx fixer) headerFix(h handlers.Handler, e effect.Effect) *analysis.Suggest
 	if !ok {
 		return nil
 	}
-	key := fx.keyInScope(stmt.Pos(), req.Name)
+	key, delivery := fx.keyInScope(stmt.Pos(), req.Name)
 	if key == "" {
 		return nil
 	}
 	col := fx.in.Fset.Position(stmt.Pos()).Column
 	text := req.Name + `.Header.Set("Idempotency-Key", ` + key + ")\n" + strings.Repeat("\t", col-1)
 	return &analysis.SuggestedFix{
-		Message:   "Set an Idempotency-Key header from " + key,
+		Message:   headerFixMessage(key, delivery),
 		TextEdits: []analysis.TextEdit{{Pos: stmt.Pos(), End: stmt.Pos(), NewText: []byte(text)}},
 	}
 }
 
-// keyInScope returns the innermost string variable in scope at pos, declared before it,
-// whose name ends in "id" or "key" and whose value is not random or from the clock.
-func (fx fixer) keyInScope(pos token.Pos, exclude string) string {
+// keyInScope returns a string variable in scope at pos, declared before it, whose name ends
+// in "id" or "key" and whose value is not random or from the clock, and whether its name
+// says it identifies the delivery (keyName). Such a name anywhere in scope wins;
+// otherwise the latest declared other ID of the innermost scope that has one.
+func (fx fixer) keyInScope(pos token.Pos, exclude string) (name string, delivery bool) {
 	pkg := fx.in.Pkg.Scope()
+	other := ""
 	for s := pkg.Innermost(pos); s != nil && s != pkg; s = s.Parent() {
-		best := ""
-		bestPos := token.NoPos
-		for _, name := range s.Names() {
-			v, ok := s.Lookup(name).(*types.Var)
-			if !ok || name == exclude || v.Pos() >= pos || !defuse.IsString(v.Type()) {
+		var best [2]string // [0] another ID, [1] one that identifies the delivery
+		var bestPos [2]token.Pos
+		for _, n := range s.Names() {
+			v, ok := s.Lookup(n).(*types.Var)
+			if !ok || n == exclude || v.Pos() >= pos || !defuse.IsString(v.Type()) {
 				continue
 			}
-			lower := strings.ToLower(name)
-			if !strings.HasSuffix(lower, "id") && !strings.HasSuffix(lower, "key") {
+			candidate, delivery := keyName(n)
+			if !candidate || (fx.in.Unstable != nil && fx.in.Unstable(v)) {
 				continue
 			}
-			if fx.in.Unstable != nil && fx.in.Unstable(v) {
-				continue
+			k := 0
+			if delivery {
+				k = 1
 			}
-			if v.Pos() > bestPos {
-				best, bestPos = name, v.Pos()
+			if v.Pos() > bestPos[k] {
+				best[k], bestPos[k] = n, v.Pos()
 			}
 		}
-		if best != "" {
-			return best
+		if best[1] != "" {
+			return best[1], true
+		}
+		if other == "" {
+			other = best[0]
 		}
 	}
-	return ""
+	return other, false
+}
+
+// deliveryWords are the name parts that say a value identifies the delivery itself, whose
+// redelivery is the duplicate to drop, rather than a business entity that sees many.
+var deliveryWords = []string{"event", "message", "msg", "job", "task", "delivery", "idempotency", "dedup"}
+
+// secretWords are the name parts of keys that are credentials, never an idempotency key.
+var secretWords = []string{"api", "secret", "access", "private", "public", "sign", "encrypt", "crypt", "token", "session", "auth", "license", "cache"}
+
+// keyName says whether a variable's name makes it a key the header fix may offer (it ends in
+// "id" or "key" and names no credential), and whether it identifies the delivery: eventID,
+// msgID, jobKey, idempotencyKey, a bare key or id. userID, orderID or accountKey name an
+// entity, which may see many deliveries that must all happen.
+func keyName(name string) (candidate, delivery bool) {
+	lower := strings.ToLower(name)
+	if !strings.HasSuffix(lower, "id") && !strings.HasSuffix(lower, "key") {
+		return false, false
+	}
+	for _, w := range secretWords {
+		if strings.Contains(lower, w) {
+			return false, false
+		}
+	}
+	if lower == "key" || lower == "id" {
+		return true, true
+	}
+	for _, w := range deliveryWords {
+		if strings.Contains(lower, w) {
+			return true, true
+		}
+	}
+	return true, false
+}
+
+// headerFixMessage is the header fix's title: the key it sets, and, for a key that names
+// an entity rather than the delivery, the choice the fix leaves to the reader.
+func headerFixMessage(key string, delivery bool) string {
+	if delivery {
+		return "Set an Idempotency-Key header from " + key
+	}
+	return "Set an Idempotency-Key header from " + key + ", if one " + key + " is one request " +
+		"(a key per user or account would drop its later requests: key by the event or job instead)"
 }
 
 // skeletonFix proposes a //idemlint:decisions line listing the open decisions, in the

@@ -33,3 +33,33 @@ func HandleRandom(ctx context.Context, t *asynq.Task) error { // want HandleRand
 	_, err := client.Do(req) // want `handler HandleRandom: HTTP POST without an Idempotency-Key header`
 	return err
 }
+
+// notifyUser has an entity's ID declared after the event's: the event's is the key.
+func notifyUser(ctx context.Context, url, eventID, userID string, body []byte) error {
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, url+"/"+userID, bytes.NewReader(body))
+	if err != nil {
+		return err
+	}
+	_, err = client.Do(req)
+	return err
+}
+
+// syncProfile has only the user's ID: it is offered, as a choice (the message says so).
+func syncProfile(ctx context.Context, url, userID, apiKey string) error {
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, url+"/"+userID+"?k="+apiKey, nil)
+	if err != nil {
+		return err
+	}
+	_, err = client.Do(req)
+	return err
+}
+
+//idemlint:decisions partial=manual-review -- fixture: keeps the skeleton fix out of this test
+func HandleUserEvent(ctx context.Context, t *asynq.Task) error { // want HandleUserEvent:`effects http.write:unprotected\(\(\*http.Client\).Do\)`
+	return notifyUser(ctx, "https://example.com/hooks", t.Type(), string(t.Payload()), nil) // want `handler HandleUserEvent: HTTP POST without an Idempotency-Key header`
+}
+
+//idemlint:decisions partial=manual-review -- fixture: keeps the skeleton fix out of this test
+func HandleProfileSync(ctx context.Context, t *asynq.Task) error { // want HandleProfileSync:`effects http.write:unprotected\(\(\*http.Client\).Do\)`
+	return syncProfile(ctx, "https://example.com/profiles", string(t.Payload()), "k") // want `handler HandleProfileSync: HTTP POST without an Idempotency-Key header`
+}
