@@ -111,7 +111,7 @@ type Effect struct {
 	Reported    bool
 	Known       bool
 	Message     string // the finding, when reported
-	Key         string // "answered", "missing" or "not checked"
+	Key         string // "answered", "missing" or "not checked"; TTL also "n/a"
 	Enforcement string
 	TTL         string
 	Partial     string
@@ -291,6 +291,7 @@ func handler(h *result.FoundHandler, run *result.Run) *Row {
 			Message: f.Message,
 		}
 		ev.setDecisions(f.Missing)
+		ev.ttlApplies(h)
 		row.Effects = append(row.Effects, ev)
 		row.countFinding(f.Known, f.Missing)
 	}
@@ -344,7 +345,25 @@ func effectOf(h *result.FoundHandler, e result.Effect, findings []*result.Findin
 		ev.Guard = e.Detail
 		ev.setDecisions(nil)
 	}
+	ev.ttlApplies(h)
 	return ev
+}
+
+// ttlApplies marks the ttl decision "n/a" where nothing is retained that could expire
+// before the duplicates stop: the decision is asked of a handler wrapped by the runtime
+// middleware (its completion markers' retention) or one whose directive declares a ttl.
+// An effect with no key kept anywhere has no retention to answer for, and a tick there
+// would read as a retention someone chose.
+func (e *Effect) ttlApplies(h *result.FoundHandler) {
+	if e.TTL != "answered" || h.Wrapped {
+		return
+	}
+	for _, d := range h.Directives {
+		if d.Verb == "decisions" && strings.Contains(" "+d.Declares, " ttl=") {
+			return
+		}
+	}
+	e.TTL = "n/a"
 }
 
 // reportedGuard says what guards a reported effect: nothing, or something that does not

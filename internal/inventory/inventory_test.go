@@ -2,6 +2,7 @@ package inventory_test
 
 import (
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -127,8 +128,8 @@ func TestHTML(t *testing.T) {
 	}
 }
 
-// Every checklist decision has its column: ttl and partial beside key and enforcement; a
-// handler without effects in a package with directives that hide callees' effects says
+// Every checklist decision has its column: ttl and partial beside key and enforcement (ttl
+// n/a where nothing is retained: no middleware, no declared ttl); a handler without effects in a package with directives that hide callees' effects says
 // so; the filter box is wide enough for its placeholder.
 func TestDecisionsNoteAndFilter(t *testing.T) {
 	run := sampleRun()
@@ -141,7 +142,7 @@ func TestDecisionsNoteAndFilter(t *testing.T) {
 	for _, h := range v.Handlers {
 		if h.Name == "(*W).Work" {
 			e := h.Effects[0]
-			if got := e.Key + "/" + e.Enforcement + "/" + e.TTL + "/" + e.Partial; got != "missing/missing/answered/missing" {
+			if got := e.Key + "/" + e.Enforcement + "/" + e.TTL + "/" + e.Partial; got != "missing/missing/n/a/missing" {
 				t.Errorf("decisions of (*W).Work sql.write: %s", got)
 			}
 		}
@@ -155,14 +156,31 @@ func TestDecisionsNoteAndFilter(t *testing.T) {
 	var html, md strings.Builder
 	inventory.HTML(&html, v)
 	inventory.Markdown(&md, v)
-	for _, want := range []string{"Decisions (key / enforcement / ttl / partial)", `title="ttl: answered"`, `title="partial: missing"`, quiet.Note} {
+	for _, want := range []string{"Decisions (key / enforcement / ttl / partial)", `title="ttl: n/a"`, `title="partial: missing"`, quiet.Note} {
 		if !strings.Contains(html.String(), want) {
 			t.Errorf("HTML lacks %q", want)
 		}
 	}
-	for _, want := range []string{"sql.write: missing / missing / answered / missing", quiet.Note} {
+	for _, want := range []string{"sql.write: missing / missing / n/a / missing", quiet.Note} {
 		if !strings.Contains(md.String(), want) {
 			t.Errorf("Markdown lacks %q", want)
+		}
+	}
+	// Under the middleware (whose markers expire) or with a declared ttl, ttl is answered.
+	for name, change := range map[string]func(h *result.FoundHandler){
+		"wrapped": func(h *result.FoundHandler) { h.Wrapped = true },
+		"declaring ttl": func(h *result.FoundHandler) {
+			h.Directives = []*result.Directive{{Verb: "decisions", Declares: "key=ID ttl=24h", Used: true}}
+		},
+	} {
+		r := sampleRun()
+		change(r.Handlers[0])
+		i := slices.IndexFunc(inventory.Build("t", r).Handlers, func(h *inventory.Row) bool { return h.Name == "(*W).Work" })
+		if i < 0 {
+			t.Fatalf("%s: no row for (*W).Work", name)
+		}
+		if got := inventory.Build("t", r).Handlers[i].Effects[0].TTL; got != "answered" {
+			t.Errorf("%s: ttl %s, want answered", name, got)
 		}
 	}
 	m := regexp.MustCompile(`<input id="filter" type="search" size="(\d+)" placeholder="([^"]*)"`).FindStringSubmatch(html.String())
