@@ -211,6 +211,11 @@ func (f *checkFlags) prepare(fs *flag.FlagSet, stderr io.Writer) (driver.Config,
 		return driver.Config{}, nil, err
 	}
 	var base *baseline.File
+	if f.writeBaseline {
+		if err := baseline.Replaceable(f.baseline); err != nil {
+			return driver.Config{}, nil, usagef("-write-baseline: %v", err)
+		}
+	}
 	if f.baseline != "" && !f.writeBaseline {
 		if base, err = baseline.Read(f.baseline); err != nil {
 			return driver.Config{}, nil, usagef("-baseline %s: %v (create it with -write-baseline)", f.baseline, err)

@@ -62,6 +62,8 @@ func usagef(format string, args ...any) error { return usageError{fmt.Errorf(for
 // setting is checked here, once, before any package is loaded.
 func (c *common) config(fs *flag.FlagSet, patterns []string, stderr io.Writer) (driver.Config, error) {
 	var s config.Settings
+	set := map[string]bool{} // the flags given on the command line
+	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
 	wd, err := os.Getwd()
 	if err != nil {
 		return driver.Config{}, err
@@ -75,9 +77,16 @@ func (c *common) config(fs *flag.FlagSet, patterns []string, stderr io.Writer) (
 		if s, err = config.Read(rel); err != nil {
 			return driver.Config{}, usageError{err}
 		}
+		// The model files it lists: a problem is the settings file's, named with its place
+		// (the analyzer would report it as a -models flag's).
+		if !set["models"] { // else -models replaces the list
+			for i, m := range s.Models {
+				if _, err := model.LoadFile(m); err != nil {
+					return driver.Config{}, usagef("%s: %v", config.Where(rel, fmt.Sprintf("$.models[%d]", i)), err)
+				}
+			}
+		}
 	}
-	set := map[string]bool{}
-	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
 	for _, fl := range []struct {
 		name string
 		val  string

@@ -711,3 +711,21 @@ func mapValues(m map[string]string) []string {
 	}
 	return out
 }
+
+// -write-baseline names a file to replace: a source file named by mistake is refused before
+// anything is analysed, and left as it was.
+func TestWriteBaselineRefusesOtherFiles(t *testing.T) {
+	dir := writeModule(t, "")
+	target := filepath.Join(dir, "queue", "queue.go")
+	before, err := os.ReadFile(target)
+	if err != nil {
+		t.Fatal(err)
+	}
+	stdout, stderr, code := inProcess(t, dir, "-baseline", "queue/queue.go", "-write-baseline", "./...")
+	if want := "idemlint: -write-baseline: queue/queue.go exists and is not an idemlint baseline: not overwriting it (remove it, or name another file)\n"; code != exitUsage || stderr != want || stdout != "" {
+		t.Errorf("exit %d, stderr %q; want %d, %q", code, stderr, exitUsage, want)
+	}
+	if after, _ := os.ReadFile(target); string(after) != string(before) {
+		t.Errorf("queue.go was changed:\n%s", after)
+	}
+}

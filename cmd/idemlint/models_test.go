@@ -119,7 +119,9 @@ func TestSettingsFile(t *testing.T) {
 		{"bad kind", acmeModels + "disable: [http.wrte]\n", nil, 2, `idemlint: .idemlint.yml:12:11: field disable: unknown effect kind "http.wrte"`},
 		{"wrong type", acmeModels + "disable: http.write\n", nil, 2, `idemlint: .idemlint.yml:12:10: field disable: want a list, got a string "http.write"`},
 		{"wrong type in a model", strings.Replace(acmeModels, "arg: 2", "arg: one", 1), nil, 2, `idemlint: .idemlint.yml:10:10: field arg: want an integer, got a string "one"`},
-		{"misspelt", acmeModels + "disabel: [http.write]\n", nil, 2, `idemlint: .idemlint.yml:12:1: unknown field "disabel"`},
+		{"misspelt", acmeModels + "disabel: [http.write]\n", nil, 2, `idemlint: .idemlint.yml:12:1: unknown field "disabel": did you mean "disable"?` + "\n"},
+		{"model file missing", acmeModels + "models: [nope.yml]\n", nil, 2, `idemlint: .idemlint.yml:12:10: field models: open nope.yml: no such file or directory` + "\n"},
+		{"model file missing, -models replaces it", acmeModels + "models: [nope.yml]\n", []string{"-models="}, 3, finding},
 		{"settings only", "disable: [http.write]\n", nil, 0, ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

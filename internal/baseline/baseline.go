@@ -15,7 +15,9 @@ import (
 	"bytes"
 	"cmp"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"slices"
 
@@ -107,8 +109,31 @@ func (b *File) Marshal() []byte {
 
 // Write records findings in the file at path.
 func Write(path string, findings []*result.Finding) (*File, error) {
+	if err := Replaceable(path); err != nil {
+		return nil, err
+	}
 	b := FromFindings(findings)
 	return b, os.WriteFile(path, b.Marshal(), 0o644)
+}
+
+// Replaceable says whether a baseline may be written at path: the file does not exist, is
+// empty, or is an idemlint baseline (of any version: rewriting upgrades it). Anything else,
+// a source file or another tool's JSON named by mistake, is not overwritten.
+func Replaceable(path string) error {
+	data, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) || err == nil && len(bytes.TrimSpace(data)) == 0 {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	var head struct {
+		Tool string `json:"tool"`
+	}
+	if json.Unmarshal(data, &head) != nil || head.Tool != "idemlint" {
+		return fmt.Errorf("%s exists and is not an idemlint baseline: not overwriting it (remove it, or name another file)", path)
+	}
+	return nil
 }
 
 // Read reads and checks a baseline file.

@@ -1,6 +1,8 @@
 package baseline_test
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -75,6 +77,38 @@ func TestParseRejects(t *testing.T) {
 	} {
 		if _, err := baseline.Parse([]byte(data)); err == nil {
 			t.Errorf("%s: accepted", name)
+		}
+	}
+}
+
+// -write-baseline replaces a baseline (of any version) or creates one, and never overwrites
+// another file named by mistake.
+func TestReplaceable(t *testing.T) {
+	dir := t.TempDir()
+	for name, tc := range map[string]struct {
+		content string // "" with absent: no file
+		absent  bool
+		ok      bool
+	}{
+		"absent":            {absent: true, ok: true},
+		"empty":             {content: "\n", ok: true},
+		"a baseline":        {content: `{"version": 1, "tool": "idemlint", "findings": []}`, ok: true},
+		"an older baseline": {content: `{"version": 0, "tool": "idemlint"}`, ok: true},
+		"a Go file":         {content: "package p\n"},
+		"other JSON":        {content: `{"version": 1, "tool": "eslint"}`},
+	} {
+		path := filepath.Join(dir, strings.ReplaceAll(name, " ", "-"))
+		if !tc.absent {
+			if err := os.WriteFile(path, []byte(tc.content), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		err := baseline.Replaceable(path)
+		if (err == nil) != tc.ok {
+			t.Errorf("%s: Replaceable = %v, want ok %v", name, err, tc.ok)
+		}
+		if err != nil && !strings.Contains(err.Error(), "is not an idemlint baseline: not overwriting it") {
+			t.Errorf("%s: %v", name, err)
 		}
 	}
 }

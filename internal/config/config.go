@@ -163,6 +163,19 @@ func fieldName(path string) string {
 // keys are the settings keys, as written in YAML.
 var keys = []string{"disable", "enable", "models", "builtin", "decisions"}
 
+// Keys lists the settings keys, as written in YAML, for messages.
+func Keys() []string { return slices.Clone(keys) }
+
+// Where renders "file:line:column: field F" for a YAML path ("$.models[1]") of file, as
+// Read's own errors do, for problems found outside this package.
+func Where(file, path string) string {
+	data, err := os.ReadFile(file)
+	if err != nil {
+		return fmt.Sprintf("%s: field %s", file, fieldName(path))
+	}
+	return place(file, data, path)
+}
+
 // SettingsOnly reports whether a parsed file has top-level keys and all of them are
 // settings keys: a .idemlint.yml that configures the command and models nothing.
 func SettingsOnly(doc *ast.File) bool {

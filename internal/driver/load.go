@@ -207,6 +207,8 @@ func plainPatternError(id, msg string) string {
 			return noModule()
 		}
 		return fmt.Sprintf("%s: not in the main module (run idemlint from the module's directory)", pattern)
+	case (strings.Contains(msg, "no such file or directory") || strings.Contains(msg, "directory not found")) && strings.HasSuffix(pattern, ".go"):
+		return fmt.Sprintf("%s: no such file", pattern) // a file named on the command line
 	case strings.Contains(msg, "no such file or directory") || strings.Contains(msg, "directory not found"):
 		return fmt.Sprintf("%s: no such directory", strings.TrimSuffix(pattern, "/..."))
 	case strings.Contains(msg, "is not in std"):

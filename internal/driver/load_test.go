@@ -35,10 +35,14 @@ func TestPlainPatternError(t *testing.T) {
 		"pattern ./nosuch/...: lstat ./nosuch/: no such file or directory": "./nosuch: no such directory",
 		"stat /m/nosuch: directory not found":                              "./nosuch: no such directory",
 		"package help is not in std (/usr/local/go/src/help)":              "help: no such package (not a directory here, not in the standard library)",
+		"stat /m/nope.go: directory not found":                             "./nope.go: no such file",
 	} {
 		id := "./nosuch"
-		if strings.Contains(msg, "help") {
+		switch {
+		case strings.Contains(msg, "help"):
 			id = "help"
+		case strings.Contains(msg, "nope.go"):
+			id = "./nope.go"
 		}
 		if got := plainPatternError(id, msg); got != want {
 			t.Errorf("%q: got %q, want %q", msg, got, want)

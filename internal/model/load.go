@@ -173,7 +173,7 @@ func Parse(name string, data []byte) (Library, error) {
 	}
 	var f File
 	if err := decode(data, &f); err != nil {
-		return Library{}, yamlError(name, err)
+		return Library{}, withKnownKeys(yamlError(name, err))
 	}
 	if config.SettingsOnly(doc) { // a .idemlint.yml with settings and no models
 		return Library{Source: name}, nil
