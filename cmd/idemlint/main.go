@@ -23,6 +23,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strings"
 
 	"golang.org/x/tools/go/analysis/singlechecker"
@@ -32,6 +33,14 @@ import (
 
 func main() {
 	args := os.Args[1:]
+	if slices.Contains(args, "-V=full") {
+		wd, _ := os.Getwd()
+		if err := vetVersion(os.Stdout, wd); err != nil {
+			fmt.Fprintf(os.Stderr, "idemlint: -V=full: %v\n", err)
+			os.Exit(exitError)
+		}
+		return
+	}
 	if vetInvocation(args) {
 		// go vet speaks to its tool with -V=full, -flags and a unit.cfg per package; the
 		// single-checker driver answers all three with the analyzer's flags unprefixed,

@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -179,6 +180,30 @@ func TestVetTool(t *testing.T) {
 	got, _ = run(t, dir, "go", "vet", "-vettool="+bin, "-disable=sql.write,payment", "./...")
 	if strings.Contains(got, "SQL write") || !strings.Contains(got, "email sent") {
 		t.Errorf("go vet -disable=sql.write,payment:\n%s", got)
+	}
+
+	// go vet caches the tool's results under its -V=full ID: a .idemlint.yml written after
+	// a run (here a model that makes fmt.Errorf an effect) must not be answered with the
+	// results made without it, nor with its own once it is gone again.
+	cp := copyExamples(t)
+	settings := filepath.Join(cp, ".idemlint.yml")
+	vet := func() string { // the lines sorted: go vet prints packages as they finish
+		out, _ := run(t, cp, "go", "vet", "-vettool="+bin, "./...")
+		lines := strings.Split(strings.TrimSpace(out), "\n")
+		slices.Sort(lines)
+		return strings.Join(lines, "\n")
+	}
+	first := vet()
+	model := "library: errors as reports\nsinks:\n  - funcs: [\"fmt.Errorf\"]\n    kind: publish\n    shape: send\n    what: error report\n"
+	if err := os.WriteFile(settings, []byte(model), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if second := vet(); second == first || !strings.Contains(second, "fmt.Errorf") {
+		t.Errorf("go vet after a .idemlint.yml model was added gives the results of before (stale cache?):\n%s", second)
+	}
+	os.Remove(settings)
+	if third := vet(); third != first {
+		t.Errorf("go vet after .idemlint.yml was removed:\n%s\nwant:\n%s", third, first)
 	}
 }
 
