@@ -139,9 +139,8 @@ func checkCommand(args []string, stdout, stderr io.Writer) int {
 	run := out.Run
 	run.Duration = time.Since(start)
 	wd, _ := os.Getwd()
-	printErrors(stderr, run.Errors, wd)
 	code := exitClean
-	if len(run.Errors) > 0 {
+	if printLoadErrors(stderr, run.Errors, wd) > 0 {
 		code = exitError
 	}
 	if strings.Contains(f.debug, "t") {
@@ -168,8 +167,7 @@ func checkCommand(args []string, stdout, stderr io.Writer) int {
 			return fail(stderr, err)
 		}
 		again.Run.Duration = time.Since(start)
-		printErrors(stderr, again.Run.Errors, wd)
-		if len(again.Run.Errors) > 0 {
+		if printLoadErrors(stderr, again.Run.Errors, wd) > 0 {
 			code = exitError
 		}
 		return f.reportFindings(again.Run, nil, code, wd, stdout, stderr)
@@ -228,9 +226,9 @@ func (f *checkFlags) prepare(fs *flag.FlagSet, stderr io.Writer) (driver.Config,
 // errors (code is not clean): the findings in the packages that failed would be missing
 // from it, and reported as new once those packages load.
 func (f *checkFlags) recordBaseline(run *result.Run, code int, stderr io.Writer) int {
-	if code != exitClean {
+	if code != exitClean || len(run.Errors) > 0 { // tests that did not load hold findings too
 		fmt.Fprintf(stderr, "idemlint: not writing %s: some packages failed, so the findings are incomplete\n", f.baseline)
-		return code
+		return max(code, exitError)
 	}
 	b, err := baseline.Write(f.baseline, run.Findings)
 	if err != nil {
@@ -261,7 +259,7 @@ func (f *checkFlags) reportFindings(run *result.Run, base *baseline.File, code i
 		code = exitFindings
 	}
 	if !f.quiet {
-		fmt.Fprintln(stderr, closingLine(run, findings))
+		fmt.Fprintln(stderr, closingLine(run, findings, wd))
 	}
 	return code
 }
@@ -432,13 +430,17 @@ func printFixes(w io.Writer, sum fix.Summary, diff bool, wd string) {
 }
 
 // closingLine is the closing line for long runs and CI logs.
-func closingLine(run *result.Run, reported []*result.Finding) string {
+func closingLine(run *result.Run, reported []*result.Finding, wd string) string {
 	s := fmt.Sprintf("idemlint: %s analysed, %s, %s", plural(run.Packages, "package"), plural(len(run.Handlers), "handler"), plural(len(reported), "finding"))
 	if known := len(run.Findings) - len(reported); known > 0 {
 		s = fmt.Sprintf("idemlint: %s analysed, %s, %s (%d in the baseline)", plural(run.Packages, "package"), plural(len(run.Handlers), "handler"), plural(len(reported), "new finding"), known)
 	}
-	if len(run.Errors) > 0 {
-		s += fmt.Sprintf(", %s", plural(len(run.Errors), "package error"))
+	tests, _, rest := testOnly(run.Errors, wd)
+	if len(rest) > 0 {
+		s += fmt.Sprintf(", %s", plural(len(rest), "package error"))
+	}
+	if len(tests) > 0 {
+		s += fmt.Sprintf(", tests of %s not loaded", plural(len(tests), "package"))
 	}
 	return s + fmt.Sprintf(", %.1fs", run.Duration.Seconds()) + cachedNote(run)
 }

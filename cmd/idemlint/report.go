@@ -73,7 +73,7 @@ func reportCommand(args []string, stdout, stderr io.Writer) int {
 	run := out.Run
 	run.Duration = time.Since(start)
 	wd, _ := os.Getwd()
-	printErrors(stderr, run.Errors, wd)
+	failed := printLoadErrors(stderr, run.Errors, wd)
 	if base != nil {
 		base.Apply(run.Findings)
 	}
@@ -84,7 +84,7 @@ func reportCommand(args []string, stdout, stderr io.Writer) int {
 	if !f.quiet {
 		printReportSummary(stderr, view.Summary, f.output, run)
 	}
-	if len(run.Errors) > 0 {
+	if failed > 0 {
 		return exitError
 	}
 	return exitClean

@@ -1,0 +1,65 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// writeFiles writes a module of files (slash-separated names) to a new directory.
+func writeFiles(t *testing.T, files map[string]string) string {
+	t.Helper()
+	dir := t.TempDir()
+	for name, text := range files {
+		path := filepath.Join(dir, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(path), 0o777); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
+}
+
+// Errors only in test files (a mock package not generated) do not fail the run: the
+// packages are analysed without their tests, and the tests are named once, with the hint.
+// An error in the package itself still fails it, with every error printed as before.
+func TestTestOnlyLoadErrors(t *testing.T) {
+	files := map[string]string{
+		"go.mod":      "module example.com/te\n\ngo 1.26.0\n",
+		"p/p.go":      "package p\n\nfunc F() int { return 1 }\n",
+		"p/p_test.go": "package p\n\nimport \"testing\"\n\nfunc TestF(t *testing.T) { _ = mocks.NewStore() }\n",
+		"p/x_test.go": "package p_test\n\nimport (\n\t\"testing\"\n\n\t\"example.com/te/p/mocks\"\n)\n\nfunc TestG(t *testing.T) { _ = mocks.X }\n",
+	}
+	dir := writeFiles(t, files)
+	stdout, stderr, code := inProcess(t, dir, "-q", "-cache=off", "./...")
+	want := "idemlint: the tests of 1 package did not load, so they were not analysed (the package itself was):\n" +
+		"\texample.com/te/p: p/p_test.go:5:32: undefined: mocks (and 2 more)\n" +
+		"idemlint: if the tests use generated code (mocks), run go generate ./... first; -test=false leaves tests out\n"
+	if code != exitClean || stdout != "" || stderr != want {
+		t.Errorf("exit %d, stdout %q, stderr:\n%s\nwant exit 0 and:\n%s", code, stdout, stderr, want)
+	}
+	// -test=false: nothing to say.
+	if stdout, stderr, code := inProcess(t, dir, "-q", "-cache=off", "-test=false", "./..."); code != exitClean || stdout+stderr != "" {
+		t.Errorf("-test=false: exit %d, output %q", code, stdout+stderr)
+	}
+
+	files["p/p.go"] = "package p\n\nfunc F() int { return x }\n"
+	dir = writeFiles(t, files)
+	_, stderr, code = inProcess(t, dir, "-q", "-cache=off", "./...")
+	if code != exitError || !contains(stderr, "p/p.go:3:23: undefined: x\n", "p/p_test.go:5:32: undefined: mocks\n") || contains(stderr, "did not load, so they were not analysed") {
+		t.Errorf("broken package: exit %d, stderr:\n%s", code, stderr)
+	}
+}
+
+// contains reports whether s contains every one of parts.
+func contains(s string, parts ...string) bool {
+	for _, p := range parts {
+		if !strings.Contains(s, p) {
+			return false
+		}
+	}
+	return true
+}
