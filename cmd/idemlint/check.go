@@ -436,8 +436,24 @@ func closingLine(run *result.Run, reported []*result.Finding, wd string) string 
 		s = fmt.Sprintf("idemlint: %s analysed, %s, %s (%d in the baseline)", plural(run.Packages, "package"), plural(len(run.Handlers), "handler"), plural(len(reported), "new finding"), known)
 	}
 	tests, _, rest := testOnly(run.Errors, wd)
-	if len(rest) > 0 {
-		s += fmt.Sprintf(", %s", plural(len(rest), "package error"))
+	importers := cascades(rest)
+	blocked := map[string]bool{} // importers of a package that failed, not failing themselves
+	for _, ps := range importers {
+		for _, p := range ps {
+			blocked[p] = true
+		}
+	}
+	own := 0
+	for _, e := range rest {
+		if m := cannotImport.FindStringSubmatch(e.Message); m == nil || importers[m[1]] == nil {
+			own++
+		}
+	}
+	if own > 0 {
+		s += fmt.Sprintf(", %s", plural(own, "package error"))
+	}
+	if len(blocked) > 0 {
+		s += fmt.Sprintf(" (%s that import a failed one not analysed)", plural(len(blocked), "package"))
 	}
 	if len(tests) > 0 {
 		s += fmt.Sprintf(", tests of %s not loaded", plural(len(tests), "package"))

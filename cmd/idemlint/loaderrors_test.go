@@ -63,3 +63,21 @@ func contains(s string, parts ...string) bool {
 	}
 	return true
 }
+
+// A package that does not exist (or a module the proxy refused) is reported once, with the
+// packages that could not be analysed because they import it, not once per importer.
+func TestLoadErrorCascade(t *testing.T) {
+	dir := writeFiles(t, map[string]string{
+		"go.mod": "module example.com/c\n\ngo 1.26.0\n",
+		"a/a.go": "package a\n\nimport \"example.com/c/gone\"\n\nvar X = gone.Y\n",
+		"b/b.go": "package b\n\nimport \"example.com/c/gone\"\n\nvar Z = gone.Y\n",
+	})
+	_, stderr, code := inProcess(t, dir, "-cache=off", "./...")
+	want := "a/a.go:3:8: no required module provides package example.com/c/gone; to add it:\n" +
+		"\tgo get example.com/c/gone\n" +
+		"\t(so 2 packages that import example.com/c/gone could not be analysed: example.com/c/a, example.com/c/b)\n" +
+		"idemlint: 3 packages analysed, 0 handlers, 0 findings, 1 package error (2 packages that import a failed one not analysed), "
+	if code != exitError || !strings.HasPrefix(stderr, want) || strings.Contains(stderr, "could not import") {
+		t.Errorf("exit %d, stderr:\n%s\nwant exit 1 and it to start with:\n%s", code, stderr, want)
+	}
+}

@@ -3,7 +3,9 @@ package main
 import (
 	"fmt"
 	"io"
+	"regexp"
 	"runtime"
+	"slices"
 	"strings"
 
 	"github.com/chokaq/idemlint/internal/driver"
@@ -30,9 +32,17 @@ func analyseRun(cfg driver.Config) (*driver.Output, error) {
 }
 
 // printErrors prints load errors as go/packages does (position first, so editors can jump
-// to them) and analysis failures prefixed with the tool's name, as the checker does.
+// to them) and analysis failures prefixed with the tool's name, as the checker does. A
+// package that cannot be imported because it failed itself (a module the proxy refused, a
+// package that does not exist) gives every importer a "could not import X" error: those
+// are left out, and X's own error says once which packages they are.
 func printErrors(w io.Writer, errs []result.Error, wd string) {
+	importers := cascades(errs)
+	said := map[string]bool{}
 	for _, e := range errs {
+		if m := cannotImport.FindStringSubmatch(e.Message); m != nil && importers[m[1]] != nil {
+			continue
+		}
 		if e.Load {
 			if msg, ok := strings.CutPrefix(e.Message, "-: "); ok { // no position
 				fmt.Fprintf(w, "idemlint: %s: %s\n", e.Package, msg)
@@ -42,7 +52,49 @@ func printErrors(w io.Writer, errs []result.Error, wd string) {
 		} else {
 			fmt.Fprintf(w, "idemlint: %s: %s\n", e.Package, e.Message)
 		}
+		if ps := importers[rootOf(e)]; ps != nil && !said[rootOf(e)] {
+			said[rootOf(e)] = true
+			fmt.Fprintf(w, "\t(so %s that import%s %s could not be analysed: %s)\n", plural(len(ps), "package"), map[bool]string{true: "s", false: ""}[len(ps) == 1], rootOf(e), strings.Join(ps, ", "))
+		}
 	}
+}
+
+// cannotImport matches the error an importer gets for a package that did not load.
+var cannotImport = regexp.MustCompile(`could not import (\S+) \(`)
+
+// noModule matches the go command's error for an import no module provides.
+var noModule = regexp.MustCompile(`no required module provides package (\S+?);`)
+
+// rootOf is the package an error is the cause for: the package it belongs to, or the
+// package no module provides that the go command reports at the import.
+func rootOf(e result.Error) string {
+	if m := noModule.FindStringSubmatch(e.Message); m != nil {
+		return m[1]
+	}
+	return e.Package
+}
+
+// cascades maps each package that failed on its own to the packages whose only trouble
+// with it is that they could not import it (sorted, each once).
+func cascades(errs []result.Error) map[string][]string {
+	roots := map[string]bool{}
+	for _, e := range errs {
+		if !cannotImport.MatchString(e.Message) {
+			roots[rootOf(e)] = true
+		}
+	}
+	out := map[string][]string{}
+	for _, e := range errs {
+		if m := cannotImport.FindStringSubmatch(e.Message); m != nil && roots[m[1]] {
+			if !slices.Contains(out[m[1]], e.Package) {
+				out[m[1]] = append(out[m[1]], e.Package)
+			}
+		}
+	}
+	for _, ps := range out {
+		slices.Sort(ps)
+	}
+	return out
 }
 
 // cachedNote marks a summary line of a run answered from the cache, as go test does, or
