@@ -112,6 +112,9 @@ func (c *common) config(fs *flag.FlagSet, patterns []string, stderr io.Writer) (
 			}
 		}
 	}
+	if !c.quiet {
+		warnOwnPackages(stderr, wd, s.Models)
+	}
 	disabled := s.Disabled()
 	a, err := analyzer.New(analyzer.Config{
 		Disable:   disabled,

@@ -165,3 +165,26 @@ func TestModelsCheckLoadFailure(t *testing.T) {
 		t.Errorf("exit %d, stdout %q, stderr %q: want status 1 and one prefixed line on stderr", code, stdout, stderr)
 	}
 }
+
+// A model naming a package of the module being analysed turns that package's analysis off
+// (its models are the truth about it): the run says so once per package, and -q keeps it
+// quiet; -models-check says it too.
+func TestModelsNameOwnPackage(t *testing.T) {
+	dir := writeModule(t, acmeModels)
+	_, stderr, _ := inProcess(t, dir, "./...")
+	for _, want := range []string{
+		"idemlint: .idemlint.yml names example.com/acme/httpc, a package of this module: it is not analysed, so its handlers and effects are only what the models say (a misspelt name does the same)\n",
+		"idemlint: .idemlint.yml names example.com/acme/queue, a package of this module:",
+	} {
+		if strings.Count(stderr, want) != 1 {
+			t.Errorf("want once %q in:\n%s", want, stderr)
+		}
+	}
+	if _, stderr, _ := inProcess(t, dir, "-q", "./..."); strings.Contains(stderr, "a package of this module") {
+		t.Errorf("-q: %s", stderr)
+	}
+	out, _ := inProcessAll(t, dir, "-models-check", ".idemlint.yml", "./...")
+	if !strings.Contains(out, "own package   .idemlint.yml names example.com/acme/httpc, a package of this module:") {
+		t.Errorf("-models-check:\n%s", out)
+	}
+}

@@ -8,6 +8,8 @@ import (
 	"fmt"
 	"go/types"
 	"io"
+	"slices"
+	"strings"
 
 	"golang.org/x/tools/go/packages"
 
@@ -27,7 +29,7 @@ func Run(w io.Writer, file, dir string, patterns []string) (int, error) {
 	if len(patterns) == 0 {
 		patterns = []string{"./..."}
 	}
-	cfg := &packages.Config{Mode: packages.NeedName | packages.NeedTypes | packages.NeedImports | packages.NeedDeps, Dir: dir}
+	cfg := &packages.Config{Mode: packages.NeedName | packages.NeedTypes | packages.NeedImports | packages.NeedDeps | packages.NeedModule, Dir: dir}
 	pkgs, err := packages.Load(cfg, patterns...)
 	if err != nil {
 		return 1, fmt.Errorf("%s: loading %v: %v", file, patterns, err)
@@ -43,16 +45,45 @@ func Run(w io.Writer, file, dir string, patterns []string) (int, error) {
 		return 1, fmt.Errorf("%s: cannot check: %d errors loading %v, first: %s", file, len(loadErrs), patterns, loadErrs[0])
 	}
 	graph := model.Packages{}
+	mainModule := ""
 	for _, p := range pkgs {
 		if p.Types != nil {
 			graph.Add(p.Types)
 		}
+		if p.Module != nil && p.Module.Main {
+			mainModule = p.Module.Path
+		}
 	}
-	return Report(w, file, lib, graph), nil
+	return Report(w, file, lib, graph, mainModule), nil
 }
 
-// Report writes the verdict for each name of lib against graph and returns the exit status.
-func Report(w io.Writer, file string, lib model.Library, graph model.Packages) int {
+// OwnPackages lists, sorted and each once, the packages of the module mainModule that lib
+// names: the analysis skips a package a model describes, so its own handlers and effects
+// are then only what the models say, and a misspelt name skips it the same way.
+func OwnPackages(lib model.Library, mainModule string) []string {
+	var out []string
+	if mainModule == "" {
+		return nil
+	}
+	for _, name := range model.NamesOf([]model.Library{lib}) {
+		p := model.Normalize(model.PackageOf(name))
+		if (p == mainModule || strings.HasPrefix(p, mainModule+"/")) && !slices.Contains(out, p) {
+			out = append(out, p)
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+// OwnNote is the warning for the packages OwnPackages lists, one line each.
+func OwnNote(file, pkg string) string {
+	return fmt.Sprintf("%s names %s, a package of this module: it is not analysed, so its handlers and effects are only what the models say (a misspelt name does the same)", file, pkg)
+}
+
+// Report writes the verdict for each name of lib against graph, and a warning for each
+// package of the main module (mainModule, "" if unknown) the file names, and returns the
+// exit status.
+func Report(w io.Writer, file string, lib model.Library, graph model.Packages, mainModule string) int {
 	status := 0
 	ok, missing, unseen := 0, 0, 0
 	for _, name := range model.NamesOf([]model.Library{lib}) {
@@ -70,6 +101,9 @@ func Report(w io.Writer, file string, lib model.Library, graph model.Packages) i
 		}
 		fmt.Fprintf(w, "ok            %s (%s)\n", name, kind(obj))
 		ok++
+	}
+	for _, p := range OwnPackages(lib, mainModule) {
+		fmt.Fprintf(w, "own package   %s\n", OwnNote(file, p))
 	}
 	fmt.Fprintf(w, "%s: %d names found, %d missing, %d in packages not imported here\n", file, ok, missing, unseen)
 	return status
