@@ -103,17 +103,26 @@ func (c *converted) within(sig *types.Signature, body *ast.BlockStmt) {
 	c.sigs = c.sigs[:len(c.sigs)-1]
 }
 
+// valueSpec notes the values a declaration gives interface-typed variables. A blank name
+// keeps nothing: var _ Store = (*pg)(nil) is the compile-time check that *pg implements
+// Store, not a *pg behind a Store (an implementation only asserted, never built, would
+// otherwise be linked to every call through the interface).
 func (c *converted) valueSpec(x *ast.ValueSpec) {
 	if x.Type == nil {
 		return
 	}
-	dst := c.info.TypeOf(x.Type)
+	dst := func(i int) types.Type {
+		if x.Names[i].Name == "_" {
+			return nil
+		}
+		return c.info.TypeOf(x.Type)
+	}
 	if len(x.Values) == len(x.Names) {
-		for _, v := range x.Values {
-			c.note(dst, v)
+		for i, v := range x.Values {
+			c.note(dst(i), v)
 		}
 	} else if len(x.Values) == 1 {
-		c.noteTuple(func(int) types.Type { return dst }, len(x.Names), x.Values[0])
+		c.noteTuple(dst, len(x.Names), x.Values[0])
 	}
 }
 

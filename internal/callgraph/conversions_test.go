@@ -52,6 +52,15 @@ func Default() Store {
 
 // Concrete keeps its *never concrete: nothing converts it.
 func Concrete() (*never, error) { return newNever() }
+
+// asserted is only checked to implement Store at compile time: the blank variable keeps no
+// value, so no *asserted is ever behind a Store.
+type asserted struct{}
+
+func (*asserted) Save() error { return nil }
+
+var _ Store = (*asserted)(nil)
+var _, _ Store = (*asserted)(nil), &asserted{}
 `
 
 // Values of a call that returns several count when they land in interface-typed results or
