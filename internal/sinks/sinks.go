@@ -47,7 +47,13 @@ func (j *Judge) Eval(call *ast.CallExpr, s *model.Sink, fn *types.Func, sc Scope
 		if arg == nil {
 			return nil
 		}
-		return j.statements().Statement(mk, arg, s.Shape == model.SQLQuery, call.Args[s.Arg+1:])
+		e := j.statements().Statement(mk, arg, s.Shape == model.SQLQuery, call.Args[s.Arg+1:])
+		if e != nil && e.State == effect.Unprotected && e.Tx == effect.TxIn {
+			if d := j.statements().Replaces(call, s.Arg); d != "" {
+				e.State, e.Detail = effect.Protected, d // delete-then-insert on the transaction
+			}
+		}
+		return e
 	case model.SQLPrepared:
 		return j.statements().Prepared(mk, call)
 	case model.SQLBatch:
