@@ -73,6 +73,12 @@ func (j *Judge) PassKey(args []ast.Expr, callee string, e effect.Effect, sc Scop
 	return j.keys().Pass(args, callee, e, sc)
 }
 
+// PassOptions checks, at a call of a function that hands its variadic options to an
+// enqueue (e.OptsParam), the options the caller passes there (keys.Reader.PassOptions).
+func (j *Judge) PassOptions(args []ast.Expr, e effect.Effect, sc Scope) effect.Effect {
+	return j.keys().PassOptions(args, e, sc)
+}
+
 // PassMethod checks, at a call of a function that sends a request with the method its
 // parameter holds (e.MethodParam), what the caller passes there (requests.Reader.PassMethod);
 // it reports whether the effect is kept.
