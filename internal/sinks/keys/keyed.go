@@ -146,7 +146,6 @@ func (r Reader) PassOptions(args []ast.Expr, e effect.Effect, sc Scope) effect.E
 	return *r.Keyed(mkHere, &model.Sink{Kind: e.Kind, Shape: model.Options, What: what}, key, true, sc)
 }
 
-
 // Pass checks, at a call of a function whose effect is keyed by its parameters
 // (e.KeyParams), what the caller (scope sc) passes there; args are the call's arguments in
 // parameter order (nil for a function value) and callee the hop's name. A random or clock
