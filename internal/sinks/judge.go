@@ -24,6 +24,9 @@ type Judge struct {
 	Defs   *defuse.Index
 	Models *model.Entries
 	Fset   *token.FileSet
+	// UniqueArgs reports whether a River args type declares unique insertion by args in
+	// its InsertOpts (in view: the package's and its dependencies' settings); nil: none.
+	UniqueArgs func(types.Type) bool
 }
 
 // Scope is the function whose body holds the calls being judged (keys.Scope).
