@@ -219,7 +219,11 @@ func analyse(pass *analysis.Pass, index *model.Index, dirs map[*token.File]*dire
 	fileDirs := func(f *ast.File) *directive.File { return dirs[pass.Fset.File(f.Pos())] }
 	defs := defuse.Build(pass.Pkg, pass.TypesInfo, pass.Files)
 	entries := model.NewEntries(index)
-	judge := &sinks.Judge{Defs: defs, Models: entries, Fset: pass.Fset}
+	jobs, own := retries(pass, defs)
+	uniqueArgs := func() []string { _, _, u := jobs(); return u }
+	judge := &sinks.Judge{Defs: defs, Models: entries, Fset: pass.Fset, UniqueArgs: func(t types.Type) bool {
+		return frameworks.UniqueJob(uniqueArgs(), frameworks.River, frameworks.TypeName(t)) != ""
+	}}
 	g := callgraph.Build(callgraph.Input{
 		Pkg: pass.Pkg, Info: pass.TypesInfo, Fset: pass.Fset, Files: pass.Files,
 		Directives: fileDirs, Judge: judge, Visit: visit, Links: program.Links, ReceiveSpan: handlers.ReceiveSpan,
@@ -234,12 +238,11 @@ func analyse(pass *analysis.Pass, index *model.Index, dirs map[*token.File]*dire
 	for _, f := range handlers.WithChecks(handlers.WithRegisters(g.Facts(), g.Nodes, hin.Wrappers), g.Nodes) {
 		pass.ExportObjectFact(f.Fn, f.Fact)
 	}
-	jobs, own := retries(pass, defs)
-	allJobs := func() []frameworks.JobRetry { v, _ := jobs(); return v }
+	allJobs := func() []frameworks.JobRetry { v, _, _ := jobs(); return v }
 	if program.Jobs != nil {
 		allJobs = func() []frameworks.JobRetry { return program.Jobs }
 	}
-	timed := func() []frameworks.JobRetry { _, v := jobs(); return v }
+	timed := func() []frameworks.JobRetry { _, v, _ := jobs(); return v }
 
 	found := handlers.Find(hin)
 	for i := range found.Handlers {
@@ -247,6 +250,7 @@ func analyse(pass *analysis.Pass, index *model.Index, dirs map[*token.File]*dire
 		if len(h.Effects) > 0 {
 			if fw, job := frameworks.JobOf(defs, h.RegCall, h.Sig); fw != "" {
 				h.AtMostOnce = frameworks.AtMostOnce(allJobs(), fw, job)
+				h.UniqueJob = frameworks.UniqueJob(uniqueArgs(), fw, job)
 			}
 			if h.AtMostOnce == "" {
 				h.AtMostOnce = frameworks.Synchronous(h.Sig, index)
@@ -304,29 +308,32 @@ func analyse(pass *analysis.Pass, index *model.Index, dirs map[*token.File]*dire
 // pay for the walk) and returns the jobs in view, its own and its dependencies', read on
 // first use: all of them, and those whose retry horizons are known (none when the package
 // sets its own retry schedule).
-func retries(pass *analysis.Pass, defs *defuse.Index) (func() (all, timed []frameworks.JobRetry), []frameworks.JobRetry) {
+func retries(pass *analysis.Pass, defs *defuse.Index) (func() (all, timed []frameworks.JobRetry, unique []string), []frameworks.JobRetry) {
 	var own frameworks.Retries
 	if framework, _ := frameworks.Imports(pass.Pkg); framework {
 		own = frameworks.CollectRetries(defs, pass.Files)
-		if len(own.Own) > 0 {
-			pass.ExportPackageFact(&frameworks.RetryFact{Jobs: own.Own})
+		if len(own.Own) > 0 || len(own.Unique) > 0 {
+			pass.ExportPackageFact(&frameworks.RetryFact{Jobs: own.Own, Unique: own.Unique})
 		}
 	}
 	var all, timed []frameworks.JobRetry
+	var unique []string
 	read := false
-	return func() ([]frameworks.JobRetry, []frameworks.JobRetry) {
+	return func() ([]frameworks.JobRetry, []frameworks.JobRetry, []string) {
 		if !read {
 			read = true
 			var deps []frameworks.JobRetry
+			unique = append(unique, own.Unique...)
 			for _, pf := range pass.AllPackageFacts() {
 				if f, ok := pf.Fact.(*frameworks.RetryFact); ok && pf.Package != pass.Pkg {
 					deps = append(deps, f.Jobs...)
+					unique = append(unique, f.Unique...)
 				}
 			}
 			all = append(append([]frameworks.JobRetry(nil), own.Own...), deps...)
 			timed = ttl.Jobs(own, deps)
 		}
-		return all, timed
+		return all, timed, unique
 	}, own.Own
 }
 

@@ -103,6 +103,11 @@ func (sv *solver) through(n *Node, s *Site, e effect.Effect) (effect.Effect, boo
 		if e.KeyParams != 0 {
 			e = sv.in.Judge.PassKey(s.args, s.callee, e, n.scope)
 		}
+		if e.OptsParam != 0 {
+			// After PassKey: a key found among the caller's options is the caller's own
+			// (its KeyParams name the caller's parameters, for its callers).
+			e = sv.in.Judge.PassOptions(s.args, e, n.scope)
+		}
 		if e.TextParam != 0 {
 			var keep bool
 			if e, keep = sv.in.Judge.PassText(s.args, e, n.scope); !keep {

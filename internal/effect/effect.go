@@ -109,6 +109,11 @@ type Effect struct {
 	// the function at the start of the chain (1 + its index; 0: none), queued on a batch
 	// (a helper BatchTx(ctx, tx, sqls)): each caller's argument decides it (PassText).
 	TextParam uint8
+	// OptsParam marks an enqueue whose functional options include the variadic parameter
+	// of the function at the start of the chain, spread into the call (1 + its index; 0:
+	// none), and no key option of its own (a wrapper Send(ctx, t, opts ...asynq.Option)):
+	// a caller that passes a key option there (asynq.TaskID(k)) keys it (PassOptions).
+	OptsParam uint8
 }
 
 // TxMode says how an effect relates to a database transaction.
@@ -149,6 +154,11 @@ func (e Effect) Worse(old Effect) bool {
 	if e.State != old.State {
 		return e.State < old.State
 	}
+	if (e.OptsParam != 0) != (old.OptsParam != 0) {
+		// Unprotected only unless callers pass a key option is better than unprotected
+		// outright: a caller's key option must not hide the other.
+		return old.OptsParam != 0
+	}
 	if (e.KeyParams != 0) != (old.KeyParams != 0) {
 		// Protected only if callers pass a stable key is worse than protected outright:
 		// keep the conditional one, so callers get to check what they pass.
@@ -176,6 +186,9 @@ func (e Effect) key() string {
 	}
 	if e.TextParam != 0 {
 		fmt.Fprintf(&b, "|text=%d", e.TextParam)
+	}
+	if e.OptsParam != 0 {
+		fmt.Fprintf(&b, "|opts=%d", e.OptsParam)
 	}
 	for _, h := range e.Chain {
 		b.WriteString("|")
@@ -329,6 +342,9 @@ func (f *Fact) String() string {
 		}
 		if e.TextParam != 0 {
 			parts[i] += fmt.Sprintf("[statements from param %d]", e.TextParam-1)
+		}
+		if e.OptsParam != 0 {
+			parts[i] += fmt.Sprintf("[options from param %d]", e.OptsParam-1)
 		}
 	}
 	var s []string

@@ -12,14 +12,14 @@ import (
 // and all, which is most of the bytes of a small fact. The encoding is deterministic (the
 // set is sorted, no maps) and versioned by its first byte.
 //
-//	fact   = version(6) flags uvarint(calls) [claim] [str(checks)] [str(receives)] nEffects effect* nRegs reg*
+//	fact   = version(7) flags uvarint(calls) [claim] [str(checks)] [str(receives)] nEffects effect* nRegs reg*
 //	         (flags: 1 completes in tx, 2 claim, 4 checks, 8 receives)
 //	claim  = result read str(what)
 //	reg    = param methods(0|1) str(framework)
-//	effect = str(kind) state str(detail) uvarint(keyParams) tx methodParam textParam nHops hop*
+//	effect = str(kind) state str(detail) uvarint(keyParams) tx methodParam textParam optsParam nHops hop*
 //	hop    = str(func) str(pos)
 //	str    = uvarint(len) bytes
-const factEncoding = 6
+const factEncoding = 7
 
 // MarshalBinary encodes f; gob uses it for facts.
 func (f *Fact) MarshalBinary() ([]byte, error) {
@@ -56,7 +56,7 @@ func (f *Fact) MarshalBinary() ([]byte, error) {
 		b = append(b, byte(e.State))
 		b = appendString(b, e.Detail)
 		b = binary.AppendUvarint(b, e.KeyParams)
-		b = append(b, byte(e.Tx), e.MethodParam, e.TextParam)
+		b = append(b, byte(e.Tx), e.MethodParam, e.TextParam, e.OptsParam)
 		b = binary.AppendUvarint(b, uint64(len(e.Chain)))
 		for _, h := range e.Chain {
 			b = appendString(b, h.Func)
@@ -105,6 +105,7 @@ func (f *Fact) UnmarshalBinary(data []byte) error {
 		e.Tx = TxMode(r.byte())
 		e.MethodParam = r.byte()
 		e.TextParam = r.byte()
+		e.OptsParam = r.byte()
 		hops := r.count()
 		for j := 0; j < hops && r.err == nil; j++ {
 			e.Chain = append(e.Chain, Hop{Func: r.string(), Pos: r.string()})

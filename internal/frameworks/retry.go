@@ -63,6 +63,9 @@ func (j JobRetry) Horizon() time.Duration {
 // wraps handlers in the runtime middleware compares the middleware's retention with them.
 type RetryFact struct {
 	Jobs []JobRetry // sorted by Framework, then Job
+	// Unique are the River args types whose InsertOpts declares unique insertion by args
+	// (Retries.Unique), for the workers and inserts of importers.
+	Unique []string
 }
 
 // JobRetry is one job's retry setting.
@@ -93,7 +96,26 @@ func (f *RetryFact) String() string {
 			parts[i] = fmt.Sprintf("%s:%s=%d", j.Framework, j.Job, j.Count)
 		}
 	}
+	for _, u := range f.Unique {
+		parts = append(parts, River+":"+u+"=unique")
+	}
 	return "retries " + strings.Join(parts, " ")
+}
+
+// UniqueJob says why the job a handler runs (framework and job as JobOf names them) has a
+// stable identity at insertion, or "": its River args type's InsertOpts declares UniqueOpts
+// ByArgs, so River inserts no second job with the same args while one is kept. unique are
+// the args types so declared in view (the package's and its dependencies').
+func UniqueJob(unique []string, framework, job string) string {
+	if framework != River || job == "" {
+		return ""
+	}
+	for _, u := range unique {
+		if u == job {
+			return fmt.Sprintf("River job %s is inserted unique by its args (UniqueOpts in its InsertOpts)", shortType(job))
+		}
+	}
+	return ""
 }
 
 // Source says where a horizon comes from, for messages.

@@ -3,6 +3,7 @@ package frameworks
 import (
 	"go/ast"
 	"go/types"
+	"sort"
 	"strings"
 
 	"golang.org/x/tools/go/types/typeutil"
@@ -16,6 +17,10 @@ type Retries struct {
 	Own []JobRetry // the largest count per job, sorted: exported as a RetryFact
 	// CustomSchedule: the package sets its own retry delays; horizons are not judged.
 	CustomSchedule bool
+	// Unique are the River args types ("pkg/path.Type", sorted) whose InsertOpts method
+	// returns UniqueOpts with ByArgs: true: River inserts no second job with the same
+	// args while one is kept (exported in the RetryFact).
+	Unique []string
 }
 
 // Imports reports whether pkg imports asynq or River, and whether it imports the runtime
@@ -47,6 +52,7 @@ func CollectRetries(defs *defuse.Index, files []*ast.File) Retries {
 		c.rs.Own = append(c.rs.Own, JobRetry{Framework: k[0], Job: k[1], Count: n, Unset: k[2] == "unset", ArgsDefault: k[2] == "args"})
 	}
 	sortRetries(c.rs.Own)
+	sort.Strings(c.rs.Unique)
 	return c.rs
 }
 
@@ -84,14 +90,19 @@ func (c *collector) visit(x ast.Node) bool {
 			return true
 		}
 		job := TypeName(fn.Signature().Recv().Type())
+		unique := false
 		ast.Inspect(x.Body, func(y ast.Node) bool {
 			if lit, ok := y.(*ast.CompositeLit); ok {
 				if n, ok := c.maxAttempts(lit); ok && job != "" {
 					c.recordAs(River, job, "args", n)
 				}
+				unique = unique || c.uniqueByArgs(lit)
 			}
 			return true
 		})
+		if unique && job != "" {
+			c.rs.Unique = append(c.rs.Unique, job)
+		}
 	case *ast.CompositeLit:
 		switch TypeName(info.TypeOf(x)) {
 		case RiverPath + ".Config":
@@ -200,6 +211,28 @@ func (c *collector) maxRetry(opts []ast.Expr) (int, bool) {
 		}
 	}
 	return 0, false
+}
+
+// uniqueByArgs reports whether lit is a river.InsertOpts literal whose UniqueOpts is a
+// river.UniqueOpts literal with ByArgs: true (a constant).
+func (c *collector) uniqueByArgs(lit *ast.CompositeLit) bool {
+	if TypeName(c.defs.Info.TypeOf(lit)) != RiverPath+".InsertOpts" {
+		return false
+	}
+	v, ok := defuse.FieldValue(lit, "UniqueOpts")
+	if !ok {
+		return false
+	}
+	u, ok := ast.Unparen(v).(*ast.CompositeLit)
+	if !ok {
+		return false
+	}
+	by, ok := defuse.FieldValue(u, "ByArgs")
+	if !ok {
+		return false
+	}
+	tv := c.defs.Info.Types[by]
+	return tv.Value != nil && tv.Value.ExactString() == "true"
 }
 
 // maxAttempts reads MaxAttempts from a river.InsertOpts literal (or its address).

@@ -63,6 +63,11 @@ type Handler struct {
 	// sets River MaxAttempts 1 or asynq MaxRetry(0)), or "": its effects are then not
 	// retry duplicates. Set by the analyzer from the retry settings in view.
 	AtMostOnce string
+	// UniqueJob says why its job has a stable identity at insertion (River UniqueOpts
+	// ByArgs declared by its args type's InsertOpts), or "": the key decision of its
+	// unprotected effects is answered, their enforcement is not (a retry of the same job
+	// repeats them). Set by the analyzer from the settings in view.
+	UniqueJob string
 }
 
 // Decl is where a handler's declaration and its doc comment are.

@@ -50,6 +50,7 @@ type File struct {
 	Generated      []GeneratedEntry `yaml:"generated"`
 	OpaqueCalls    []string         `yaml:"opaque_calls"`
 	Reads          []string         `yaml:"reads"`
+	Neutral        []string         `yaml:"neutral"`
 	ReadEndpoints  []string         `yaml:"read_endpoints"`
 	ReplySubjects  []string         `yaml:"reply_subjects"`
 	AppendOnly     []string         `yaml:"append_only"`

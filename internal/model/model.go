@@ -274,6 +274,9 @@ type Library struct {
 	// library's facts say: an OAuth2 token source, a client's lookup that is sent as a POST.
 	// A call of one has no effects.
 	Reads []string
+	// Neutral are functions, methods and whole packages (pkg/path.*) whose effects are not
+	// the business's: logging, metrics, tracing, error reporting.
+	Neutral []string
 	// ReadEndpoints are URL paths ("/oauth/token", "/access/ticket") whose POST reads: a
 	// login or token endpoint, a search, a stateless computation. An HTTP POST or PATCH
 	// whose URL path ends with one is not an effect.
@@ -404,6 +407,9 @@ type Entry struct {
 	Opaque bool
 	// Read is set on a function that only reads (Reads): its calls have no effects.
 	Read bool
+	// Neutral is set on a function whose effects are not the business's (Neutral, the
+	// telemetry packages, an application's logger method): its calls have no effects.
+	Neutral bool
 	// ReplySubject is set on a field or method that gives a message's reply subject.
 	ReplySubject bool
 	// Iterator is set on a method that calls its callback with each message of its
@@ -420,6 +426,7 @@ type Index struct {
 	entries      map[string]*Entry
 	methodSinks  map[string][]*Sink // sinks that are methods, by method name, sorted
 	unstablePkgs map[string]bool    // packages all of whose functions are unstable
+	neutralPkgs  map[string]bool    // packages all of whose functions are neutral (Neutral)
 	keyFields    map[string]bool
 	conditions   map[string][]string // condition fields: the strings that make them guard
 	guardTypes   map[string]bool
@@ -440,6 +447,7 @@ func Compile(libs []Library) *Index {
 		entries:      map[string]*Entry{},
 		methodSinks:  map[string][]*Sink{},
 		unstablePkgs: map[string]bool{},
+		neutralPkgs:  map[string]bool{},
 		keyFields:    map[string]bool{},
 		conditions:   map[string][]string{},
 		guardTypes:   map[string]bool{},
@@ -490,10 +498,32 @@ func (ix *Index) Lookup(fn *types.Func) *Entry {
 	if fn.Pkg() != nil && ix.unstablePkgs[Normalize(fn.Pkg().Path())] {
 		return &Entry{Unstable: true}
 	}
+	if fn.Pkg() != nil && ix.NeutralPackage(fn.Pkg().Path()) {
+		return neutral
+	}
 	if e := ix.lookupGenerated(fn); e != nil {
 		return e
 	}
 	return none
+}
+
+// neutral is the entry of a function of a neutral package.
+var neutral = &Entry{Neutral: true}
+
+// NeutralPackage reports whether every function of the package is neutral: a telemetry
+// package (TelemetryPackages) or one the models name pkg/path.* under neutral.
+func (ix *Index) NeutralPackage(path string) bool {
+	path = Normalize(path)
+	for p := path; ; {
+		if ix.neutralPkgs[p] || telemetry[p] {
+			return true
+		}
+		i := strings.LastIndexByte(p, '/')
+		if i < 0 {
+			return false
+		}
+		p = p[:i]
+	}
 }
 
 // lookupGenerated matches fn against the generated-code models: a method whose name is a

@@ -106,6 +106,16 @@ var roles = []role{
 	nameList("reads", funcName,
 		func(f *File) []string { return f.Reads }, func(l *Library) *[]string { return &l.Reads },
 		func(ix *Index, _ *Library, n string) { ix.entry(n).Read = true }),
+	nameList("neutral", funcOrPackage,
+		func(f *File) []string { return f.Neutral }, func(l *Library) *[]string { return &l.Neutral },
+		func(ix *Index, _ *Library, n string) {
+			// Not counted as modelled: a package that imports only a logger is not analysed.
+			if p, ok := strings.CutSuffix(n, ".*"); ok {
+				ix.neutralPkgs[Normalize(p)] = true
+			} else {
+				ix.entry(n).Neutral = true
+			}
+		}),
 	textList("read_endpoints", endpointProblem,
 		func(f *File) []string { return f.ReadEndpoints }, func(l *Library) *[]string { return &l.ReadEndpoints },
 		func(ix *Index, n string) { ix.readPaths = append(ix.readPaths, n) }),

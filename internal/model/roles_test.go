@@ -118,6 +118,14 @@ func TestRoleRows(t *testing.T) {
 		"txn_offsets":    listCase("txn_offsets", func(e *Entry) bool { return e.TxnOffset }),
 		"opaque_calls":   listCase("opaque_calls", func(e *Entry) bool { return e.Opaque }),
 		"reads":          listCase("reads", func(e *Entry) bool { return e.Read }),
+		"neutral": {
+			yaml:  "neutral: [\"a/log.*\", \"(*a/app.Logger).Error\"]\n",
+			names: []string{"(*a/app.Logger).Error"},
+			index: func(ix *Index) bool {
+				return entry(ix, "(*a/app.Logger).Error").Neutral && ix.NeutralPackage("a/log/sub") && !ix.NeutralPackage("a/logx")
+			},
+			bad: "neutral: [Error]\n", want: "2:11: a function is written",
+		},
 		"read_endpoints": {
 			yaml: "read_endpoints: [/oauth/token]\n",
 			index: func(ix *Index) bool {

@@ -24,6 +24,9 @@ type Judge struct {
 	Defs   *defuse.Index
 	Models *model.Entries
 	Fset   *token.FileSet
+	// UniqueArgs reports whether a River args type declares unique insertion by args in
+	// its InsertOpts (in view: the package's and its dependencies' settings); nil: none.
+	UniqueArgs func(types.Type) bool
 }
 
 // Scope is the function whose body holds the calls being judged (keys.Scope).
@@ -71,6 +74,12 @@ func (j *Judge) Unstable(v *types.Var) bool { return j.keys().Unstable(v) }
 // (e.KeyParams), what the caller (scope sc) passes there (keys.Reader.Pass).
 func (j *Judge) PassKey(args []ast.Expr, callee string, e effect.Effect, sc Scope) effect.Effect {
 	return j.keys().Pass(args, callee, e, sc)
+}
+
+// PassOptions checks, at a call of a function that hands its variadic options to an
+// enqueue (e.OptsParam), the options the caller passes there (keys.Reader.PassOptions).
+func (j *Judge) PassOptions(args []ast.Expr, e effect.Effect, sc Scope) effect.Effect {
+	return j.keys().PassOptions(args, e, sc)
 }
 
 // PassMethod checks, at a call of a function that sends a request with the method its

@@ -26,6 +26,7 @@ import (
 
 	"github.com/chokaq/idemlint/internal/defuse"
 	"github.com/chokaq/idemlint/internal/effect"
+	"github.com/chokaq/idemlint/internal/frameworks"
 	"github.com/chokaq/idemlint/internal/model"
 	"github.com/chokaq/idemlint/internal/sqlstmt"
 )
@@ -47,7 +48,13 @@ func (j *Judge) Eval(call *ast.CallExpr, s *model.Sink, fn *types.Func, sc Scope
 		if arg == nil {
 			return nil
 		}
-		return j.statements().Statement(mk, arg, s.Shape == model.SQLQuery, call.Args[s.Arg+1:])
+		e := j.statements().Statement(mk, arg, s.Shape == model.SQLQuery, call.Args[s.Arg+1:])
+		if e != nil && e.State == effect.Unprotected && e.Tx == effect.TxIn {
+			if d := j.statements().Replaces(call, s.Arg); d != "" {
+				e.State, e.Detail = effect.Protected, d // delete-then-insert on the transaction
+			}
+		}
+		return e
 	case model.SQLPrepared:
 		return j.statements().Prepared(mk, call)
 	case model.SQLBatch:
@@ -75,7 +82,12 @@ func (j *Judge) Eval(call *ast.CallExpr, s *model.Sink, fn *types.Func, sc Scope
 		}
 		return mk(effect.Unprotected, s.Problem())
 	case model.ProviderParams:
-		return consumerKey(s, j.params().Provider(mk, s, arg, sc))
+		e := consumerKey(s, j.params().Provider(mk, s, arg, sc))
+		if e != nil && e.State == effect.Unprotected && j.uniqueInsert(fn, call, s.Arg-1) {
+			// River falls back to the args type's UniqueOpts when the insert sets none.
+			e.State, e.Detail = effect.Protected, s.What+" unique by its args (UniqueOpts in its args type's InsertOpts)"
+		}
+		return e
 	case model.Options:
 		return j.keys().Options(mk, s, call, sc)
 	case model.Builder:
@@ -93,6 +105,17 @@ func (j *Judge) Eval(call *ast.CallExpr, s *model.Sink, fn *types.Func, sc Scope
 		return j.keys().Keyed(mk, s, arg, arg != nil && !j.Defs.IsEmptyString(arg), sc)
 	}
 	return nil
+}
+
+// uniqueInsert reports whether call, of River's Insert or InsertTx (fn), inserts args (the
+// argument at i) of a type whose InsertOpts declares unique insertion by args.
+func (j *Judge) uniqueInsert(fn *types.Func, call *ast.CallExpr, i int) bool {
+	if j.UniqueArgs == nil || fn.Pkg() == nil || model.Normalize(fn.Pkg().Path()) != frameworks.RiverPath ||
+		(fn.Name() != "Insert" && fn.Name() != "InsertTx") {
+		return false
+	}
+	a := defuse.ArgAt(call, i)
+	return a != nil && j.UniqueArgs(j.info().TypeOf(a))
 }
 
 // receiverOf returns the receiver expression of a method call, or nil.

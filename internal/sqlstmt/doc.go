@@ -27,7 +27,12 @@
 //   - [Unknown]: the text is not understood (CALL proc(), an unknown verb), or the part
 //     that decides the class is built at run time (UPDATE t SET + Hole; a Hole after
 //     VALUES, which could be the ON CONFLICT clause). The analyzer decides how to report
-//     these; the package never guesses a safe class.
+//     these; the package never guesses a safe class. An Unknown of which nothing is
+//     known, not even its verb (Result.Unread), is told apart from one whose verb is.
+//
+// Session statements (SET, RESET, USE, PRAGMA, ATTACH, DETACH, INSTALL, LOAD but LOAD
+// DATA, transaction control) read. [DeleteKeys] and [InsertBinds] read the two statements
+// of the delete-then-insert pattern, for the analyzer to match.
 //
 // An UPDATE (and the update branch of an upsert or MERGE) is relative when a column it
 // sets appears in its own right side: n = n + 1, b = b || $2, t.balance = t.balance - $1.

@@ -15,6 +15,11 @@ func FuzzClassify(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, text string) {
 		r := Classify(text)
+		// The replace pattern's readers never panic, and read a key only from a DELETE.
+		if _, keys, ok := DeleteKeys(text); ok && (len(keys) == 0 || r.Class != Converging) {
+			t.Fatalf("DeleteKeys(%q) = %v, but Classify says %v", text, keys, r.Class)
+		}
+		InsertBinds(text)
 		if int(r.Class) >= len(classNames) || r.Reason == "" {
 			t.Fatalf("Classify(%q) = %#v: invalid result", text, r)
 		}

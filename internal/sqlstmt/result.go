@@ -61,6 +61,11 @@ type Result struct {
 	// (the first four; 0 for none): a caller that binds a value made anew on every run
 	// there has no conflict to absorb the repeat.
 	ConflictParams [4]uint8
+	// Unread: an Unknown whose text says nothing of what it does: no verb is known (the
+	// text, or its verb, is built at run time; a word the package does not know) or the
+	// text is empty. Unlike an Unknown whose verb is known (INSERT ... + a Hole where the
+	// conflict clause may be, a CALL), nothing in it shows that it writes.
+	Unread bool
 }
 
 // worse returns the worse of a and b, a if they rank the same. A zero a (no Reason) means
@@ -68,6 +73,9 @@ type Result struct {
 func worse(a, b Result) Result {
 	if a.Reason == "" || rank[b.Class] > rank[a.Class] {
 		return b
+	}
+	if a.Class == Unknown && b.Class == Unknown && a.Unread && !b.Unread {
+		return b // an Unknown whose verb is known says more than one nothing is known of
 	}
 	return a
 }

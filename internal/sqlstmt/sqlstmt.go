@@ -34,7 +34,7 @@ func Classify(text string) Result {
 		}
 	}
 	if worst.Reason == "" {
-		return Result{Class: Unknown, Reason: "empty statement text"}
+		return Result{Class: Unknown, Reason: "empty statement text", Unread: true}
 	}
 	if worst.table[1] > 0 {
 		worst.Table = text[worst.table[0]:worst.table[1]]

@@ -407,3 +407,72 @@ func TestConflictParams(t *testing.T) {
 		}
 	}
 }
+
+// Session statements do not write; a text whose verb is not known says nothing of what it
+// does (Unread), unlike one whose verb is known but whose deciding part is not.
+func TestSessionAndUnread(t *testing.T) {
+	for _, c := range []struct {
+		text   string
+		class  Class
+		unread bool
+	}{
+		{"INSTALL httpfs", Read, false},
+		{"FORCE INSTALL httpfs", Read, false},
+		{"LOAD httpfs", Read, false},
+		{"LOAD 'auto_explain'", Read, false},
+		{"ATTACH 'analytics.db' AS analytics", Read, false},
+		{"DETACH analytics", Read, false},
+		{"PRAGMA journal_mode = WAL", Read, false},
+		{"RESET ALL", Read, false},
+		{"USE analytics", Read, false},
+		{"SHOW TABLES", Read, false},
+		{"SET TIME ZONE 'UTC'; COMMIT", Read, false},
+		{H, Unknown, true},
+		{H + " WHERE id = $1", Unknown, true},
+		{"FROBNICATE t", Unknown, true},
+		{"", Unknown, true},
+		{"SELECT 1; " + H, Unknown, true},
+		{"CALL proc()", Unknown, false},
+		{"FROBNICATE t; CALL proc()", Unknown, false},
+		{"INSERT INTO t (a) VALUES " + H, Unknown, false},
+		{"LOAD DATA INFILE 'f' INTO TABLE t; " + H, NonIdempotent, false},
+	} {
+		got := Classify(c.text)
+		if got.Class != c.class || got.Unread != c.unread {
+			t.Errorf("Classify(%q) = %v (unread %v, %q), want %v (unread %v)", c.text, got.Class, got.Unread, got.Reason, c.class, c.unread)
+		}
+	}
+}
+
+func TestReplaceStatements(t *testing.T) {
+	table, keys, ok := DeleteKeys(`DELETE FROM "order_lines" WHERE order_id = $1 AND tenant = $2`)
+	if !ok || table != "order_lines" || len(keys) != 2 || keys[0] != (ColumnParam{"order_id", 1}) || keys[1] != (ColumnParam{"tenant", 2}) {
+		t.Errorf("DeleteKeys = %q %v %v", table, keys, ok)
+	}
+	if _, keys, ok := DeleteKeys("DELETE FROM lines WHERE a = ? AND b = ?"); !ok || keys[1] != (ColumnParam{"b", 2}) {
+		t.Errorf("DeleteKeys with ? = %v %v", keys, ok)
+	}
+	for _, bad := range []string{
+		"DELETE FROM lines",
+		"DELETE FROM lines WHERE order_id = $1 OR 1 = 1",
+		"DELETE FROM lines WHERE order_id > $1",
+		"DELETE FROM lines WHERE order_id = 7",
+		"DELETE FROM " + H + " WHERE order_id = $1",
+		"DELETE FROM lines WHERE order_id = $1; DELETE FROM other",
+		"UPDATE lines SET a = $1",
+	} {
+		if _, _, ok := DeleteKeys(bad); ok {
+			t.Errorf("DeleteKeys(%q) ok", bad)
+		}
+	}
+	table, binds, ok := InsertBinds("INSERT INTO order_lines (order_id, sku, qty) VALUES ($1, $2, now())")
+	if !ok || table != "order_lines" || len(binds) != 2 || binds[0] != (ColumnParam{"order_id", 1}) || binds[1] != (ColumnParam{"sku", 2}) {
+		t.Errorf("InsertBinds = %q %v %v", table, binds, ok)
+	}
+	if _, binds, ok := InsertBinds("INSERT INTO t (a, b, c) VALUES (?, lower(?), ?)"); !ok || len(binds) != 2 || binds[1] != (ColumnParam{"c", 3}) {
+		t.Errorf("InsertBinds with ? = %v %v", binds, ok)
+	}
+	if _, _, ok := InsertBinds("INSERT INTO t SELECT * FROM u"); ok {
+		t.Error("InsertBinds of INSERT ... SELECT ok")
+	}
+}

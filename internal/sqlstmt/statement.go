@@ -20,19 +20,19 @@ func (st statements) stmt(from, to, depth int) Result {
 		i++
 	}
 	if i >= to {
-		return Result{Class: Unknown, Reason: reasonNotUnders}
+		return Result{Class: Unknown, Reason: reasonNotUnders, Unread: true}
 	}
 	switch st.toks[i].kind {
 	case tWord:
 	case tHole:
 		for j := from; j < to; j++ {
 			if st.toks[j].kind != tHole && !st.is(j, to, '(') && !st.is(j, to, ')') {
-				return Result{Class: Unknown, Reason: "statement verb not known (text built at run time)"}
+				return Result{Class: Unknown, Reason: "statement verb not known (text built at run time)", Unread: true}
 			}
 		}
-		return Result{Class: Unknown, Reason: "statement text not known"}
+		return Result{Class: Unknown, Reason: "statement text not known", Unread: true}
 	default:
-		return Result{Class: Unknown, Reason: reasonNotUnders}
+		return Result{Class: Unknown, Reason: reasonNotUnders, Unread: true}
 	}
 	w := st.text(i)
 	switch {
@@ -83,8 +83,11 @@ func (st statements) stmt(from, to, depth int) Result {
 		eqFold(w, "SET"), eqFold(w, "RESET"), eqFold(w, "USE"), eqFold(w, "LOCK"), eqFold(w, "UNLOCK"),
 		eqFold(w, "PREPARE"), eqFold(w, "DEALLOCATE"), eqFold(w, "DECLARE"), eqFold(w, "CLOSE"),
 		eqFold(w, "FETCH"), eqFold(w, "MOVE"), eqFold(w, "LISTEN"), eqFold(w, "UNLISTEN"),
-		eqFold(w, "DISCARD"), eqFold(w, "PRAGMA"):
+		eqFold(w, "DISCARD"), eqFold(w, "PRAGMA"), eqFold(w, "ATTACH"), eqFold(w, "DETACH"),
+		eqFold(w, "INSTALL"), eqFold(w, "FORCE") && st.kw(i+1, to, "INSTALL"):
 		// No persistent write. PREPARE only names a statement; running it is EXECUTE.
+		// ATTACH and DETACH (SQLite, DuckDB) open and close a database for the session;
+		// DuckDB's INSTALL fetches an extension once and a repeat finds it installed.
 		return Result{Class: Read, Reason: reasonSession}
 	case eqFold(w, "CALL"), eqFold(w, "EXEC"), eqFold(w, "EXECUTE"):
 		return Result{Class: Unknown, Reason: "procedure call (effect not known)"}
@@ -93,7 +96,7 @@ func (st statements) stmt(from, to, depth int) Result {
 	case eqFold(w, "IF"):
 		return st.ifStmt(i, to, depth)
 	}
-	return Result{Class: Unknown, Reason: reasonNotUnders}
+	return Result{Class: Unknown, Reason: reasonNotUnders, Unread: true}
 }
 
 // selectStmt: a SELECT reads, except PostgreSQL's SELECT ... INTO new_table, which is

@@ -49,6 +49,8 @@ type openEffect struct {
 //   - a handler registered on a router with an in-memory deduplicator (Watermill's
 //     Deduplicator) keeps its missing decisions; its findings say why the deduplicator
 //     answers none of them.
+//   - a River worker whose args type declares unique insertion by args (UniqueJob) has the
+//     key of its unprotected effects: a duplicate insert is turned away, a retry is not.
 //   - a handler whose job its queue never runs again (AtMostOnce) has no effect findings:
 //     a retry duplicate cannot happen.
 //   - ttl: a handler wrapped by the runtime middleware needs an explicit retention.
@@ -165,6 +167,13 @@ func open1(h handlers.Handler, e effect.Effect) (effect.Effect, []checklist.Deci
 		default:
 			e.Detail += "; the idempotency middleware claims this handler, but a crash after the external effect repeats it"
 		}
+		missing = []checklist.Decision{checklist.Enforcement}
+	}
+	if h.UniqueJob != "" && e.State == effect.Unprotected && !h.Wrapped {
+		// River turns away a second insert of the same args: the job has a stable
+		// identity, which answers the key. It does not stop River retrying the job after
+		// an error or a crash mid-handler, which repeats the effect: enforcement is open.
+		e.Detail += "; " + h.UniqueJob + ", which answers the key but does not stop a retry of the job from repeating this"
 		missing = []checklist.Decision{checklist.Enforcement}
 	}
 	if h.Dedup != "" {

@@ -3,6 +3,7 @@ package keys
 import (
 	"go/ast"
 	"go/types"
+	"strings"
 
 	"golang.org/x/tools/go/types/typeutil"
 
@@ -60,7 +61,89 @@ func (r Reader) Options(mk Make, s *model.Sink, call *ast.CallExpr, sc Scope) *e
 			break
 		}
 	}
-	return r.Keyed(mk, s, key, found, sc)
+	e := r.Keyed(mk, s, key, found, sc)
+	if !found && call.Ellipsis.IsValid() && len(call.Args) > 0 {
+		// Send(ctx, t, opts ...asynq.Option) { c.Enqueue(t, opts...) }: the options are
+		// its callers' (PassOptions).
+		if p := r.variadicParam(call.Args[len(call.Args)-1], sc); p != 0 {
+			e.OptsParam = uint8(p)
+		}
+	}
+	return e
+}
+
+// variadicParam returns 1 + the index of the variadic parameter of sc's declared function
+// that e spreads (opts, or append(opts, more...) whose first argument it is), or 0.
+func (r Reader) variadicParam(e ast.Expr, sc Scope) int {
+	if sc.Func == nil || !sc.Func.Signature().Variadic() {
+		return 0
+	}
+	e = ast.Unparen(e)
+	if c, ok := e.(*ast.CallExpr); ok {
+		if id, ok := ast.Unparen(c.Fun).(*ast.Ident); ok && id.Name == "append" && len(c.Args) > 0 {
+			if _, builtin := r.info().Uses[id].(*types.Builtin); builtin {
+				e = ast.Unparen(c.Args[0])
+			}
+		}
+	}
+	id, ok := e.(*ast.Ident)
+	if !ok {
+		return 0
+	}
+	v, _ := r.info().Uses[id].(*types.Var)
+	params := sc.Func.Signature().Params()
+	if v == nil || params.Len() == 0 || params.At(params.Len()-1) != v {
+		return 0
+	}
+	return params.Len()
+}
+
+// PassOptions checks, at a call of a function that hands its variadic options to an
+// enqueue (e.OptsParam), what the caller passes there (args, the call's arguments in
+// parameter order; nil for a function value): a key option (asynq.TaskID(k)) among them
+// keys the enqueue, judged as at the enqueue itself (a random key is an unstable one); the
+// caller's own variadic options spread there pass the question on; anything else leaves
+// the enqueue without a key.
+func (r Reader) PassOptions(args []ast.Expr, e effect.Effect, sc Scope) effect.Effect {
+	i := int(e.OptsParam) - 1
+	e.OptsParam = 0
+	if args == nil || i < 0 || i > len(args) {
+		return e
+	}
+	var key ast.Expr
+	found := false
+	for _, arg := range args[i:] {
+		if r.Defs.Find(arg, defuse.Calls, func(x ast.Node) bool {
+			c, ok := x.(*ast.CallExpr)
+			if !ok {
+				return false
+			}
+			fn, ok := typeutil.Callee(r.info(), c).(*types.Func)
+			if ok && r.Models.Of(fn).KeyOption && len(c.Args) > 0 {
+				key = c.Args[0]
+				return true
+			}
+			return false
+		}) {
+			found = true
+			break
+		}
+	}
+	if !found {
+		if len(args) > i {
+			if p := r.variadicParam(args[len(args)-1], sc); p != 0 {
+				e.OptsParam = uint8(p)
+			}
+		}
+		return e
+	}
+	mkHere := func(state effect.State, detail string) *effect.Effect {
+		c := e
+		c.State, c.Detail = state, detail
+		return &c
+	}
+	what := strings.TrimSuffix(e.Detail, " without a deduplication id") // the Options shape's Problem
+	return *r.Keyed(mkHere, &model.Sink{Kind: e.Kind, Shape: model.Options, What: what}, key, true, sc)
 }
 
 // Pass checks, at a call of a function whose effect is keyed by its parameters

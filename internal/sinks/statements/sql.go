@@ -41,11 +41,11 @@ func (rd Reader) sqlEffect(mk keys.Make, text string, query bool, args []ast.Exp
 	case sqlstmt.Read:
 		return nil
 	case sqlstmt.Unknown:
-		if query {
-			return nil // an unknown query is far more often a read than a write
-		}
-		if strings.Trim(text, strval.Hole) == "" {
-			return mk(effect.Unprotected, "SQL write not safe to repeat: statement text not known")
+		if query || res.Unread {
+			// An unknown query is far more often a read than a write; and a text of which
+			// nothing is known (its verb built at run time, a word not understood) shows no
+			// write: a session statement is as likely.
+			return nil
 		}
 		return mk(effect.Unprotected, "SQL write not safe to repeat: "+res.Reason)
 	case sqlstmt.NonIdempotent:

@@ -1,4 +1,4 @@
-// Package publish exercises the publish sinks: asynq enqueue with TaskID/Unique options and // want package:"has effects" package:`retries asynq:email=3`
+// Package publish exercises the publish sinks: asynq enqueue with TaskID/Unique options and // want package:"has effects" package:`retries asynq:email=3 .* river:publish.DigestArgs=unique`
 // River inserts with UniqueOpts.
 package publish
 
