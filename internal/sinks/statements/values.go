@@ -8,6 +8,7 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"strings"
 
 	"golang.org/x/tools/go/types/typeutil"
 
@@ -25,8 +26,9 @@ func (rd Reader) Values(mk keys.Make, call *ast.CallExpr, arg int) *effect.Effec
 	if arg < 0 || arg >= len(call.Args) {
 		return nil
 	}
+	where := rd.chainWhere(call)
 	if col := rd.Defs.ConstString(call.Args[arg]); col != "" && arg+1 < len(call.Args) {
-		return rd.relativeValue(mk, col, call.Args[arg+1])
+		return rd.relativeValue(mk, col, call.Args[arg+1], where)
 	}
 	if e := rd.recordEffect(mk, call, call.Args[arg]); e != nil {
 		return e
@@ -42,7 +44,7 @@ func (rd Reader) Values(mk keys.Make, call *ast.CallExpr, arg int) *effect.Effec
 	for _, elt := range cl.Elts {
 		if kv, ok := elt.(*ast.KeyValueExpr); ok {
 			if col := rd.Defs.ConstString(kv.Key); col != "" {
-				if e := rd.relativeValue(mk, col, kv.Value); e != nil {
+				if e := rd.relativeValue(mk, col, kv.Value, where); e != nil {
 					return e
 				}
 			}
@@ -52,8 +54,10 @@ func (rd Reader) Values(mk keys.Make, call *ast.CallExpr, arg int) *effect.Effec
 }
 
 // relativeValue returns the effect of setting col to value when value is a modelled SQL
-// expression (followed through local variables) that adds to col, or nil.
-func (rd Reader) relativeValue(mk keys.Make, col string, value ast.Expr) *effect.Effect {
+// expression (followed through local variables) that adds to col, or nil. where is the
+// update's condition as SQL (chainWhere): a condition on col that the first run makes
+// false (content_version = ?, the version it read) is a compare-and-set, which converges.
+func (rd Reader) relativeValue(mk keys.Make, col string, value ast.Expr, where string) *effect.Effect {
 	value = ast.Unparen(value)
 	if v := rd.Defs.RootVar(value); v != nil && rd.Defs.Def(v) != nil {
 		value = ast.Unparen(rd.Defs.Def(v))
@@ -70,11 +74,50 @@ func (rd Reader) relativeValue(mk keys.Make, col string, value ast.Expr) *effect
 	if text == "" {
 		return nil
 	}
-	res := sqlstmt.Classify("UPDATE t SET " + col + " = " + text)
+	res := sqlstmt.Classify("UPDATE t SET " + col + " = " + text + where)
 	if res.Class != sqlstmt.NonIdempotent {
 		return nil
 	}
 	return mk(effect.Unprotected, "SQL write not safe to repeat: "+res.Reason+" ("+fn.Pkg().Name()+"."+fn.Name()+")")
+}
+
+// maxChain bounds the builder calls chainWhere follows down a receiver chain.
+const maxChain = 32
+
+// chainWhere returns the conditions of the builder chain an update is called on, as an SQL
+// WHERE clause (" WHERE (a) AND (b)"), or "": each Where call with constant text, on the
+// chain itself or on the builder variable it is called on (q := db.Where(...); q.Update).
+// Conditions that are not constant text (a struct, a map) are left out: they cannot make a
+// relative update converge here.
+func (rd Reader) chainWhere(call *ast.CallExpr) string {
+	var conds []string
+	x := call.Fun
+	for range maxChain {
+		sel, ok := ast.Unparen(x).(*ast.SelectorExpr)
+		if !ok {
+			break
+		}
+		recv := ast.Unparen(sel.X)
+		if id, ok := recv.(*ast.Ident); ok {
+			if v := rd.Defs.RootVar(id); v != nil && rd.Defs.Def(v) != nil {
+				recv = ast.Unparen(rd.Defs.Def(v))
+			}
+		}
+		c, ok := recv.(*ast.CallExpr)
+		if !ok {
+			break
+		}
+		if s, ok := ast.Unparen(c.Fun).(*ast.SelectorExpr); ok && s.Sel.Name == "Where" && len(c.Args) > 0 {
+			if text := rd.Defs.ConstString(c.Args[0]); text != "" {
+				conds = append(conds, "("+text+")")
+			}
+		}
+		x = c.Fun
+	}
+	if len(conds) == 0 {
+		return ""
+	}
+	return " WHERE " + strings.Join(conds, " AND ")
 }
 
 // recordEffect judges a record written back whole (gorm Save(&t), Updates(&t)) after a

@@ -25,6 +25,10 @@ func (db *DB) Clauses(conds ...clause.Expression) (tx *DB) { panic("stub") }
 // Model names the model of the statement.
 func (db *DB) Model(value interface{}) (tx *DB) { panic("stub") }
 
+// Where adds conditions to the statement (query is an SQL fragment with ? placeholders,
+// a struct or a map).
+func (db *DB) Where(query interface{}, args ...interface{}) (tx *DB) { panic("stub") }
+
 // Table names the table of the statement.
 func (db *DB) Table(name string, args ...interface{}) (tx *DB) { panic("stub") }
 

@@ -70,6 +70,24 @@ func CreditMap(ctx context.Context, t *asynq.Task) error { // want CreditMap:`ef
 	return db.WithContext(ctx).Model(&Account{ID: t.Type()}).Updates(map[string]interface{}{"status": "debited", "balance": delta}).Error // want `handler CreditMap: SQL write not safe to repeat: relative UPDATE of balance`
 }
 
+// Bump advances a version only from the one it read (compare-and-set): a repeat matches no
+// row, so it converges, whether the condition is on the chain or on a builder variable.
+func Bump(ctx context.Context, t *asynq.Task) error {
+	v := len(t.Payload())
+	res := db.WithContext(ctx).Model(&Account{}).Where("id = ? AND content_version = ?", t.Type(), v-1).
+		Updates(map[string]interface{}{"content_version": gorm.Expr("content_version + 1"), "status": "ok"})
+	if res.RowsAffected == 0 {
+		return nil
+	}
+	q := db.WithContext(ctx).Model(&Account{}).Where("id = ?", t.Type()).Where("content_version = ?", v)
+	return q.Update("content_version", gorm.Expr("content_version + ?", 1)).Error
+}
+
+// BumpAny is the twin whose condition does not test the column it adds to: reported.
+func BumpAny(ctx context.Context, t *asynq.Task) error { // want BumpAny:`effects sql.write:unprotected\(\(\*gorm.DB\).Update\)`
+	return db.WithContext(ctx).Model(&Account{}).Where("id = ?", t.Type()).Update("content_version", gorm.Expr("content_version + 1")).Error // want `handler BumpAny: SQL write not safe to repeat: relative UPDATE of content_version \(gorm.Expr\)`
+}
+
 // SetBalance is the twin with absolute values: a repeat converges, no effect.
 func SetBalance(ctx context.Context, t *asynq.Task) error {
 	db.WithContext(ctx).Model(&Account{ID: t.Type()}).UpdateColumn("balance", gorm.Expr("? * 2", 21))
