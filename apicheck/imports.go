@@ -81,6 +81,7 @@ import (
 	_ "github.com/mailgun/mailgun-go/v4"
 	_ "github.com/mark3labs/mcp-go/client"
 	_ "github.com/mark3labs/mcp-go/mcp"
+	_ "github.com/minio/minio-go/v7"
 	_ "github.com/nats-io/nats.go"
 	_ "github.com/nats-io/nats.go/jetstream"
 	_ "github.com/nexus-rpc/sdk-go/nexus"

@@ -74,7 +74,8 @@ type core struct {
 	Open []OpenCall
 
 	importFacts map[*types.Func]*effect.Fact
-	claims      map[*Node]*effect.Claim // ClaimOf's answers for the package's functions
+	claims      map[*Node]*effect.Claim   // ClaimOf's answers for the package's functions
+	requests    map[*Node]*effect.Request // RequestOf's answers
 }
 
 // newCore returns an empty core for in, its indexes made.
@@ -140,6 +141,38 @@ func (c *core) ClaimOf(fn *types.Func) *effect.Claim {
 	cl := c.in.Judge.ReturnedClaim(n.Body, n.Sig, c.ClaimOf)
 	c.claims[n] = cl
 	return cl
+}
+
+// RequestOf says what fn's first result is of an HTTP request its body builds (a
+// newRequest helper): for a function of the package, read from its body once; for another
+// package's, from its fact.
+func (c *core) RequestOf(fn *types.Func) *effect.Request {
+	n := c.ByFunc[fn]
+	if n == nil {
+		if fn.Pkg() == nil || fn.Pkg() == c.in.Pkg {
+			return nil
+		}
+		if f := c.Fact(fn); f != nil {
+			return f.Request
+		}
+		return nil
+	}
+	if r, ok := c.requests[n]; ok {
+		return r
+	}
+	if c.requests == nil {
+		c.requests = map[*Node]*effect.Request{}
+	}
+	c.requests[n] = nil // a recursive helper reads no request of itself
+	sc := sinks.Scope{Name: n.Name, Func: n.Fn, Params: map[*types.Var]bool{}, Built: c.RequestOf}
+	if n.Sig != nil {
+		for i := 0; i < n.Sig.Params().Len(); i++ {
+			sc.Params[n.Sig.Params().At(i)] = true
+		}
+	}
+	r := c.in.Judge.ReturnedRequest(n.Body, n.Sig, sc)
+	c.requests[n] = r
+	return r
 }
 
 // callTarget adds a site for a call of (or reference to) fn at pos; args are the call's

@@ -89,8 +89,8 @@ func (sv *solver) evaluate(n *Node, record bool) bool {
 	return changed
 }
 
-// through returns effect e of a site as n sees it: the caller's arguments decide a method
-// or key taken from the callee's parameters, the hop is prepended, and a gate or generated
+// through returns effect e of a site as n sees it: the caller's arguments decide a method,
+// request or key taken from the callee's parameters, the hop is prepended, and a gate or generated
 // guard before the call applies. It reports whether the effect is kept.
 func (sv *solver) through(n *Node, s *Site, e effect.Effect) (effect.Effect, bool) {
 	if !s.inline && s.sink == nil {
@@ -107,6 +107,14 @@ func (sv *solver) through(n *Node, s *Site, e effect.Effect) (effect.Effect, boo
 			// After PassKey: a key found among the caller's options is the caller's own
 			// (its KeyParams name the caller's parameters, for its callers).
 			e = sv.in.Judge.PassOptions(s.args, e, n.scope)
+		}
+		if e.RequestParam != 0 {
+			// After PassKey: the caller's header, judged here, keys the effect by the
+			// caller's own parameters.
+			var keep bool
+			if e, keep = sv.in.Judge.PassRequest(s.args, e, n.scope); !keep {
+				return e, false
+			}
 		}
 		if e.TextParam != 0 {
 			var keep bool

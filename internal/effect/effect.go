@@ -105,6 +105,11 @@ type Effect struct {
 	// at the start of the chain (1 + its index; 0: the method is known). It is an effect
 	// only where a caller passes POST or PATCH: until then it is not reported.
 	MethodParam uint8
+	// RequestParam marks an HTTP request that is a *http.Request parameter of the function
+	// at the start of the chain (1 + its index; 0: none), sent there with a method it cannot
+	// see (a do(req) helper): each caller's argument decides it, as MethodParam does: the
+	// method the caller built it with, its header, or the question passed on (PassRequest).
+	RequestParam uint8
 	// TextParam marks an SQL write whose statements are a string or []string parameter of
 	// the function at the start of the chain (1 + its index; 0: none), queued on a batch
 	// (a helper BatchTx(ctx, tx, sqls)): each caller's argument decides it (PassText).
@@ -115,6 +120,11 @@ type Effect struct {
 	// a caller that passes a key option there (asynq.TaskID(k)) keys it (PassOptions).
 	OptsParam uint8
 }
+
+// Conditional reports whether e is an HTTP request whose method its callers decide (its
+// method or the request itself is a parameter): no effect until a caller passes a POST or
+// PATCH, and none where the method stays unknown.
+func (e Effect) Conditional() bool { return e.MethodParam != 0 || e.RequestParam != 0 }
 
 // TxMode says how an effect relates to a database transaction.
 type TxMode uint8
@@ -146,10 +156,10 @@ func (m TxMode) txRank() int {
 // same state, a shorter chain. On a tie the effect seen first stays: callers visit calls in
 // source order, so the first call in a body is the one reported.
 func (e Effect) Worse(old Effect) bool {
-	if (e.MethodParam != 0) != (old.MethodParam != 0) {
+	if e.Conditional() != old.Conditional() {
 		// A request that may turn out to be a GET never hides one known to be a POST:
 		// the conditional one is kept only while nothing else of its kind is known.
-		return old.MethodParam != 0
+		return old.Conditional()
 	}
 	if e.State != old.State {
 		return e.State < old.State
@@ -183,6 +193,9 @@ func (e Effect) key() string {
 	}
 	if e.MethodParam != 0 {
 		fmt.Fprintf(&b, "|method=%d", e.MethodParam)
+	}
+	if e.RequestParam != 0 {
+		fmt.Fprintf(&b, "|request=%d", e.RequestParam)
 	}
 	if e.TextParam != 0 {
 		fmt.Fprintf(&b, "|text=%d", e.TextParam)
@@ -284,6 +297,9 @@ type Fact struct {
 	// Its callers in other packages take over the role of the delivery's handler, as an
 	// HTTP handler of its own package would.
 	Checks string
+	// Request, when set, says that the function's first result is an HTTP request it
+	// builds (a newRequest helper): what its callers send is read from it (see Request).
+	Request *Request
 	// Receives is the framework of the receive call whose result the function returns (a
 	// helper that polls and hands the batch back): a call of it is a receive call of the
 	// caller, whose loop is the handler. "" for other functions.
@@ -309,6 +325,26 @@ type Claim struct {
 	Read   ClaimRead // how the result says whether the claim was made
 	What   string    // the claim in words, with its position: "conditional UPDATE at repo.go:12"
 }
+
+// Request says what a function that builds and returns an HTTP request (its first result)
+// puts in it, for the callers that send it: its method, or the string parameter that holds
+// it, whether it reads, and the Idempotency-Key header it sets.
+type Request struct {
+	Method      string // the method, upper case ("POST", "GET"); "" when MethodParam holds it
+	MethodParam uint8  // 1 + the index of the string parameter that holds the method; 0: none
+	Reads       bool   // its URL or body says it reads (a token grant, a GraphQL query)
+	Header      Header // the Idempotency-Key header it sets on the request
+}
+
+// Header says whether a request carries an Idempotency-Key header, and how good its key is.
+type Header uint8
+
+// The headers a built request carries.
+const (
+	NoHeader       Header = iota
+	StableHeader          // a key from the job, or from the builder's parameters
+	UnstableHeader        // a random, clock, constant or job-independent key
+)
 
 // ClaimRead says how a result reports a claim.
 type ClaimRead uint8
@@ -340,6 +376,9 @@ func (f *Fact) String() string {
 		if e.MethodParam != 0 {
 			parts[i] += fmt.Sprintf("[method from param %d]", e.MethodParam-1)
 		}
+		if e.RequestParam != 0 {
+			parts[i] += fmt.Sprintf("[request from param %d]", e.RequestParam-1)
+		}
 		if e.TextParam != 0 {
 			parts[i] += fmt.Sprintf("[statements from param %d]", e.TextParam-1)
 		}
@@ -359,6 +398,13 @@ func (f *Fact) String() string {
 	}
 	if f.Claim != nil {
 		s = append(s, fmt.Sprintf("claims(result %d)", f.Claim.Result))
+	}
+	if r := f.Request; r != nil {
+		m := r.Method
+		if r.MethodParam != 0 {
+			m = fmt.Sprintf("param %d", r.MethodParam-1)
+		}
+		s = append(s, "builds-request("+m+")")
 	}
 	if f.Receives != "" {
 		s = append(s, "receives("+f.Receives+")")
@@ -405,8 +451,9 @@ func KindList() string {
 	return strings.Join(s, ", ")
 }
 
-// Known returns the effects of s a function has for sure: not a request whose method is a
-// parameter (a handler is called by its framework, which passes no method).
+// Known returns the effects of s a function has for sure: not a request whose method (or
+// the request itself) is a parameter (a handler is called by its framework, which passes
+// no method).
 func (s Set) Known() Set {
-	return slices.DeleteFunc(slices.Clone(s), func(e Effect) bool { return e.MethodParam != 0 })
+	return slices.DeleteFunc(slices.Clone(s), Effect.Conditional)
 }

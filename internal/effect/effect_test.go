@@ -38,10 +38,10 @@ func TestFactEncodingDeterministic(t *testing.T) {
 		t.Fatalf("round trip changed the fact: %v", back.String())
 	}
 	// The first fact of a gob stream carries gob's description of the fact's types (Effect,
-	// Hop, Claim, ParamReg), once per package's stream: most of these bytes.
-	// (562 since OptsParam, a byte per effect.)
-	if len(a) > 562 {
-		t.Errorf("fact of four effects takes %d bytes; budget 562", len(a))
+	// Hop, Claim, ParamReg, Request), once per package's stream: most of these bytes.
+	// (653 since Request and OptsParam: gob describes both fields.)
+	if len(a) > 653 {
+		t.Errorf("fact of four effects takes %d bytes; budget 653", len(a))
 	}
 }
 
@@ -94,6 +94,8 @@ func TestFactBinaryEncoding(t *testing.T) {
 	f.Effects[0].Tx = TxOutside
 	f.Effects[1].MethodParam = 2
 	f.Effects[1].TextParam = 3
+	f.Effects[1].RequestParam = 4
+	f.Request = &Request{Method: "POST", MethodParam: 2, Reads: true, Header: UnstableHeader}
 	f.Claim = &Claim{Result: 1, Read: ReadNoRows, What: "DELETE"}
 	f.Registers = []ParamReg{{Param: 0, Framework: "temporal", Methods: true}, {Param: 2, Framework: "asynq"}}
 	f.Checks = "github.com/stripe/stripe-go/v82"
@@ -106,7 +108,8 @@ func TestFactBinaryEncoding(t *testing.T) {
 	if err := back.UnmarshalBinary(data); err != nil {
 		t.Fatal(err)
 	}
-	if !back.Effects.Equal(f.Effects) || !back.CompletesInTx || back.Calls != f.Calls || back.Effects[1].MethodParam != 2 || back.Effects[1].TextParam != 3 || back.Effects[0].Tx != TxOutside ||
+	if !back.Effects.Equal(f.Effects) || !back.CompletesInTx || back.Calls != f.Calls || back.Effects[1].MethodParam != 2 || back.Effects[1].TextParam != 3 || back.Effects[1].RequestParam != 4 ||
+		back.Request == nil || *back.Request != *f.Request || back.Effects[0].Tx != TxOutside ||
 		back.Claim == nil || *back.Claim != *f.Claim || !slices.Equal(back.Registers, f.Registers) || back.Checks != f.Checks || back.Receives != f.Receives {
 		t.Fatalf("round trip changed the fact:\n got %+v\nwant %+v", back, *f)
 	}

@@ -12,14 +12,15 @@ import (
 // and all, which is most of the bytes of a small fact. The encoding is deterministic (the
 // set is sorted, no maps) and versioned by its first byte.
 //
-//	fact   = version(7) flags uvarint(calls) [claim] [str(checks)] [str(receives)] nEffects effect* nRegs reg*
-//	         (flags: 1 completes in tx, 2 claim, 4 checks, 8 receives)
+//	fact   = version(8) flags uvarint(calls) [claim] [str(checks)] [str(receives)] [request] nEffects effect* nRegs reg*
+//	         (flags: 1 completes in tx, 2 claim, 4 checks, 8 receives, 16 request)
 //	claim  = result read str(what)
+//	request = str(method) methodParam reads(0|1) header
 //	reg    = param methods(0|1) str(framework)
-//	effect = str(kind) state str(detail) uvarint(keyParams) tx methodParam textParam optsParam nHops hop*
+//	effect = str(kind) state str(detail) uvarint(keyParams) tx methodParam requestParam textParam optsParam nHops hop*
 //	hop    = str(func) str(pos)
 //	str    = uvarint(len) bytes
-const factEncoding = 7
+const factEncoding = 8
 
 // MarshalBinary encodes f; gob uses it for facts.
 func (f *Fact) MarshalBinary() ([]byte, error) {
@@ -38,6 +39,9 @@ func (f *Fact) MarshalBinary() ([]byte, error) {
 	if f.Receives != "" {
 		flags |= 8
 	}
+	if f.Request != nil {
+		flags |= 16
+	}
 	b = append(b, flags)
 	b = binary.AppendUvarint(b, f.Calls)
 	if f.Claim != nil {
@@ -50,13 +54,21 @@ func (f *Fact) MarshalBinary() ([]byte, error) {
 	if f.Receives != "" {
 		b = appendString(b, f.Receives)
 	}
+	if r := f.Request; r != nil {
+		var reads byte
+		if r.Reads {
+			reads = 1
+		}
+		b = appendString(b, r.Method)
+		b = append(b, r.MethodParam, reads, byte(r.Header))
+	}
 	b = binary.AppendUvarint(b, uint64(len(f.Effects)))
 	for _, e := range f.Effects {
 		b = appendString(b, string(e.Kind))
 		b = append(b, byte(e.State))
 		b = appendString(b, e.Detail)
 		b = binary.AppendUvarint(b, e.KeyParams)
-		b = append(b, byte(e.Tx), e.MethodParam, e.TextParam, e.OptsParam)
+		b = append(b, byte(e.Tx), e.MethodParam, e.RequestParam, e.TextParam, e.OptsParam)
 		b = binary.AppendUvarint(b, uint64(len(e.Chain)))
 		for _, h := range e.Chain {
 			b = appendString(b, h.Func)
@@ -94,6 +106,18 @@ func (f *Fact) UnmarshalBinary(data []byte) error {
 	if flags&8 != 0 {
 		f.Receives = r.string()
 	}
+	if flags&16 != 0 {
+		req := &Request{Method: r.string(), MethodParam: r.byte()}
+		switch r.byte() {
+		case 0:
+		case 1:
+			req.Reads = true
+		default:
+			r.fail("request")
+		}
+		req.Header = Header(r.byte())
+		f.Request = req
+	}
 	n := r.count()
 	effects := make(Set, 0, n)
 	for i := 0; i < n && r.err == nil; i++ {
@@ -104,6 +128,7 @@ func (f *Fact) UnmarshalBinary(data []byte) error {
 		e.KeyParams = r.uvarint()
 		e.Tx = TxMode(r.byte())
 		e.MethodParam = r.byte()
+		e.RequestParam = r.byte()
 		e.TextParam = r.byte()
 		e.OptsParam = r.byte()
 		hops := r.count()

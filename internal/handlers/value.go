@@ -116,7 +116,7 @@ func (f *finder) value(c candidate) Handler {
 			h.Paths = map[effect.Kind]Path{}
 		}
 		h.Paths[e.Kind] = pathOf(n, e.Kind)
-		if e.State != effect.Protected && e.MethodParam == 0 {
+		if e.State != effect.Protected && !e.Conditional() {
 			if h.Reached == nil {
 				h.Reached = map[effect.Kind][]callgraph.Reached{}
 			}

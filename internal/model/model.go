@@ -76,6 +76,10 @@ const (
 	// a map of column to value. It is an effect only when a value is an SQL expression (a
 	// call of a sql_exprs function, gorm.Expr) that adds to the column it sets.
 	UpdateValues
+	// NameArg writes under the name in argument Arg (an object's name in a bucket), replacing
+	// what is stored there: a repeat converges, so it is an effect only when the name is
+	// made anew on every run (a random or clock source), which stores a new object each time.
+	NameArg
 )
 
 // shapeNames are the names of the shapes in model files.
@@ -92,6 +96,7 @@ var shapeNames = map[string]Shape{
 	"provider.params":   ProviderParams,
 	"options":           Options,
 	"key.arg":           KeyArg,
+	"name.arg":          NameArg,
 	"builder":           Builder,
 	"update.expression": UpdateExpression,
 	"update.values":     UpdateValues,

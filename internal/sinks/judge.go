@@ -89,6 +89,19 @@ func (j *Judge) PassMethod(args []ast.Expr, e effect.Effect, sc Scope) (effect.E
 	return j.requests().PassMethod(args, e, sc)
 }
 
+// PassRequest checks, at a call of a function that sends the request its parameter holds
+// (e.RequestParam), the request the caller builds there (requests.Reader.PassRequest); it
+// reports whether the effect is kept.
+func (j *Judge) PassRequest(args []ast.Expr, e effect.Effect, sc Scope) (effect.Effect, bool) {
+	return j.requests().PassRequest(args, e, sc)
+}
+
+// ReturnedRequest says what a function's first result is of an HTTP request its body builds,
+// judged in its scope sc, or nil (requests.Reader.ReturnedRequest).
+func (j *Judge) ReturnedRequest(body *ast.BlockStmt, sig *types.Signature, sc Scope) *effect.Request {
+	return j.requests().ReturnedRequest(body, sig, sc)
+}
+
 // PassText judges, at a call of a function that queues the statements its parameter holds
 // (e.TextParam), what the caller passes there (statements.Reader.PassText); it reports
 // whether the effect is kept.

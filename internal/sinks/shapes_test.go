@@ -52,6 +52,8 @@ func Charge(p *Params) error                          { return nil }
 func Enqueue(task string, opts ...Option) error       { return nil }
 func TaskID(id string) Option                         { return Option{} }
 func PostJSON(url, body, key string) error            { return nil }
+func PutObject(bucket, name, body string) error       { return nil }
+func NewID() string                                   { return "" }
 func UpdateItem(in *UpdateItemInput) error            { return nil }
 
 // UserUpdate is a builder the library "generates" (a generated: entry over package strings).
@@ -71,6 +73,7 @@ func UseSend(id string)               { SendMail("ops@example.com", id) }
 func UseProviderParams(id string)     { Charge(&Params{Amount: 100}) }
 func UseOptions(id string)            { Enqueue("email:" + id) }
 func UseKeyArg(id string)             { PostJSON("https://api.example.com/orders", id, "") }
+func UseNameArg(id string)            { PutObject("exports", "export-"+NewID(), id) }
 func UseBuilder(db *DB, id string)    { db.Model(id).Create(id) }
 func UseRelative(u *UserUpdate)       { u.AddBalance(5) }
 func UseUpdateExpression(id string)   { UpdateItem(&UpdateItemInput{Table: id, UpdateExpression: "ADD visits :one"}) }
@@ -125,6 +128,10 @@ sinks:
     kind: http.write
     shape: key.arg
     arg: 2
+  - func: "p.PutObject"
+    kind: store.write
+    shape: name.arg
+    arg: 1
   - func: "(*p.Query).Create"
     kind: sql.write
     shape: builder
@@ -139,6 +146,7 @@ sinks:
     arg: 0
 key_fields: ["p.Params.IdempotencyKey"]
 key_options: ["p.TaskID"]
+unstable: ["p.NewID"]
 sql_exprs: ["p.Expr"]
 generated:
   - imports: strings

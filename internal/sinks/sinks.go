@@ -101,6 +101,8 @@ func (j *Judge) Eval(call *ast.CallExpr, s *model.Sink, fn *types.Func, sc Scope
 		return j.params().Update(mk, s, arg, sc)
 	case model.UpdateValues:
 		return j.statements().Values(mk, call, s.Arg)
+	case model.NameArg:
+		return j.keys().Named(mk, s, arg)
 	case model.KeyArg:
 		return j.keys().Keyed(mk, s, arg, arg != nil && !j.Defs.IsEmptyString(arg), sc)
 	}

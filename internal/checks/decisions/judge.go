@@ -129,7 +129,7 @@ func judge(h handlers.Handler, effects effect.Set, cfg checks.Config) verdict {
 // protected, and not a write that commits with the transaction storing the job's
 // completion.
 func unsafe(h handlers.Handler, e effect.Effect) bool {
-	if e.State == effect.Protected || e.MethodParam != 0 {
+	if e.State == effect.Protected || e.Conditional() {
 		return false
 	}
 	// A write in the transaction that stores the job's completion commits with it.

@@ -27,6 +27,20 @@ func (r Reader) Keyed(mk Make, s *model.Sink, key ast.Expr, found bool, sc Scope
 	return e
 }
 
+// Named judges a write stored under a name (an object's name in a bucket), which replaces
+// what is there: no effect (a repeat converges), unless the name is made from a random or
+// clock source, and a repeat stores a new object.
+func (r Reader) Named(mk Make, s *model.Sink, name ast.Expr) *effect.Effect {
+	if name == nil {
+		return nil
+	}
+	src := r.UnstableSource(name)
+	if src == "" {
+		return nil
+	}
+	return mk(effect.Unprotected, s.What+" under a new name on every run (made from "+src+"): a repeat stores another object")
+}
+
 // Header judges a request (what: "HTTP POST") by the value of its idempotency header.
 func (r Reader) Header(mk Make, what string, key ast.Expr, sc Scope) *effect.Effect {
 	if p := r.Judge([]ast.Expr{key}, sc); p.Problem != Stable {

@@ -28,10 +28,13 @@ type Scope struct {
 	// Params are the parameters of the function and of the functions enclosing it: job
 	// data reaches a sink through them.
 	Params map[*types.Var]bool
+	// Built says what a function called in the scope returns of an HTTP request it builds
+	// (a newRequest helper: effect.Request), or nil; nil when no call is followed.
+	Built func(*types.Func) *effect.Request
 }
 
 // ParamIndex returns 1 + the index of v among the parameters of sc's declared function (the
-// first 255), or 0: the form Effect.MethodParam and TextParam record it in, 0 meaning none.
+// first 255), or 0: the form Effect.MethodParam, RequestParam and TextParam record it in, 0 meaning none.
 func ParamIndex(sc Scope, v *types.Var) int {
 	if sc.Func == nil {
 		return 0

@@ -22,17 +22,70 @@ func (rd Reader) Request(mk keys.Make, reqExpr ast.Expr, sc keys.Scope) *effect.
 	if reqExpr == nil {
 		return nil
 	}
-	info := rd.info()
-	v := rd.Defs.RootVar(reqExpr)
-	src := ast.Unparen(reqExpr)
+	b := rd.readRequest(reqExpr, sc)
+	what, ok := b.write()
+	if !ok {
+		return nil
+	}
+	e := rd.headerEffect(mk, what, b, sc)
+	e.MethodParam, e.RequestParam = uint8(b.methodParam), uint8(b.requestParam)
+	return e
+}
+
+// built is what idemlint knows of a request where it is sent or returned: its method (a
+// constant, or the parameter of the scope's function that holds it), the parameter that is
+// the request itself (a do(req) helper's), whether it reads, and where its header is set.
+type built struct {
+	method       string // upper case; "" when not known
+	methodParam  int    // 1 + the index of the scope's string parameter that holds the method
+	requestParam int    // 1 + the index of the scope's *http.Request parameter it is
+	reads        bool   // its URL or body says it reads (Reads)
+	v            *types.Var
+	// header is the Idempotency-Key header the helper that built it (helper) set.
+	header effect.Header
+	helper string
+}
+
+// write returns the words of a request's effect ("HTTP POST"; "HTTP request" while its
+// callers decide the method) and whether it is one: a POST or PATCH that does not read, or a
+// method (or request) a caller passes. GET, HEAD, PUT, DELETE and OPTIONS are idempotent
+// (RFC 9110); a method not known at compile time is not reported (docs/caveats.md).
+func (b built) write() (string, bool) {
+	switch {
+	case b.reads:
+		return "", false // a token grant, a JSON-RPC read, a GraphQL query, a read endpoint
+	case b.method == "POST" || b.method == "PATCH":
+		return "HTTP " + b.method, true
+	case b.method == "" && (b.methodParam != 0 || b.requestParam != 0):
+		// A helper that takes the method (do(ctx, method, path)) or the request (do(req)):
+		// the effect is only as real as what its callers pass there (PassMethod, PassRequest).
+		return "HTTP " + methodUnknown, true
+	}
+	return "", false
+}
+
+// readRequest reads the request expression e (a local variable, or the expression that
+// builds it) in scope sc: built by http.NewRequest* or &http.Request{Method: ...}, returned
+// by a helper that builds it (sc.Built), or the scope's own parameter.
+func (rd Reader) readRequest(e ast.Expr, sc keys.Scope) built {
+	v := rd.Defs.RootVar(e)
+	src := ast.Unparen(e)
 	if v != nil {
 		src = ast.Unparen(rd.Defs.Def(v))
 	}
+	return rd.readBuilt(v, src, sc)
+}
+
+// readBuilt reads a request held by v (nil: none) and built by src (nil: not known).
+func (rd Reader) readBuilt(v *types.Var, src ast.Expr, sc keys.Scope) built {
+	b := built{v: v}
 	var methodExpr, urlExpr, bodyExpr ast.Expr
 	switch src := src.(type) {
 	case *ast.CallExpr:
-		fn, _ := typeutil.Callee(info, src).(*types.Func)
-		if fn != nil && fn.Pkg() != nil && fn.Pkg().Path() == "net/http" {
+		fn, _ := typeutil.Callee(rd.info(), src).(*types.Func)
+		switch {
+		case fn == nil:
+		case fn.Pkg() != nil && fn.Pkg().Path() == "net/http":
 			at := -1
 			switch fn.Name() {
 			case "NewRequest":
@@ -43,42 +96,62 @@ func (rd Reader) Request(mk keys.Make, reqExpr ast.Expr, sc keys.Scope) *effect.
 			if at >= 0 {
 				methodExpr, urlExpr, bodyExpr = defuse.ArgAt(src, at), defuse.ArgAt(src, at+1), defuse.ArgAt(src, at+2)
 			}
+		case sc.Built != nil:
+			// req, err := c.newRequest(ctx, method, path): what the helper puts in it.
+			if r := sc.Built(fn.Origin()); r != nil {
+				b.method, b.reads, b.header, b.helper = r.Method, r.Reads, r.Header, effect.FuncName(fn, nil)
+				if r.MethodParam != 0 {
+					methodExpr = defuse.ArgAt(src, int(r.MethodParam)-1)
+				}
+			}
 		}
 	case *ast.UnaryExpr: // &http.Request{Method: ...}
 		if lit, ok := ast.Unparen(src.X).(*ast.CompositeLit); ok {
 			methodExpr, _ = defuse.FieldValue(lit, "Method")
 		}
-	}
-	method := strings.ToUpper(rd.Defs.ConstString(methodExpr))
-	param := 0
-	if method == "" {
-		// A helper that takes the method (do(ctx, method, path)): the effect is only as
-		// real as what its callers pass there (PassMethod).
-		if param = rd.methodParam(methodExpr, sc); param != 0 {
-			method = methodUnknown
+	case nil:
+		// The request is the scope's parameter, never assigned: its callers built it.
+		if v != nil && len(rd.Defs.Defs(v)) == 0 && isRequest(v.Type()) {
+			b.requestParam = keys.ParamIndex(sc, v)
 		}
 	}
-	if method != "POST" && method != "PATCH" && method != methodUnknown {
-		// GET, HEAD, PUT, DELETE, OPTIONS are idempotent (RFC 9110); a method not known
-		// at compile time is not reported (docs/caveats.md).
-		return nil
+	if methodExpr != nil {
+		b.method = strings.ToUpper(rd.Defs.ConstString(methodExpr))
+		if b.method == "" {
+			b.methodParam = rd.methodParam(methodExpr, sc)
+		}
 	}
-	if rd.Reads(urlExpr, bodyExpr) {
-		return nil // a login, a token grant, a JSON-RPC read, a GraphQL query
+	if urlExpr != nil || bodyExpr != nil {
+		b.reads = b.reads || rd.Reads(urlExpr, bodyExpr)
 	}
-	var e *effect.Effect
-	var key ast.Expr
-	ok := false
-	if v != nil {
-		key, ok = rd.headerKey(v)
+	return b
+}
+
+// isRequest reports whether t is *net/http.Request.
+func isRequest(t types.Type) bool {
+	p, ok := types.Unalias(t).(*types.Pointer)
+	if !ok {
+		return false
 	}
-	if ok {
-		e = rd.keys().Header(mk, "HTTP "+method, key, sc)
-	} else {
-		e = mk(effect.Unprotected, "HTTP "+method+" without an Idempotency-Key header")
+	n, ok := types.Unalias(p.Elem()).(*types.Named)
+	return ok && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == "net/http" && n.Obj().Name() == "Request"
+}
+
+// headerEffect makes the effect of request b (what: "HTTP POST") from the Idempotency-Key
+// header set on its variable in this function, or by the helper that built it.
+func (rd Reader) headerEffect(mk keys.Make, what string, b built, sc keys.Scope) *effect.Effect {
+	if b.v != nil {
+		if key, ok := rd.headerKey(b.v); ok {
+			return rd.keys().Header(mk, what, key, sc)
+		}
 	}
-	e.MethodParam = uint8(param)
-	return e
+	switch b.header {
+	case effect.StableHeader:
+		return mk(effect.Protected, what+" with an Idempotency-Key header (set by "+b.helper+")")
+	case effect.UnstableHeader:
+		return mk(effect.UnstableKey, "Idempotency-Key header set by "+b.helper+" does not identify the job")
+	}
+	return mk(effect.Unprotected, what+" without an Idempotency-Key header")
 }
 
 // methodUnknown stands for the method in the detail of an effect whose method is a
@@ -129,6 +202,85 @@ func (rd Reader) PassMethod(args []ast.Expr, e effect.Effect, sc keys.Scope) (ef
 		}
 	}
 	return e, false
+}
+
+// PassRequest checks, at a call of a function that sends the request its parameter holds
+// (e.RequestParam: a do(req) helper), the request the caller (in scope sc) passes there,
+// read as a sink call's request is: built with POST or PATCH, the effect is real (with the
+// header the caller sets on it, when the helper sets none); built with another method, or
+// reading, it is none; built from the caller's method parameter, or the caller's own
+// request parameter, the question goes on to its callers; anything else is not known, and
+// not reported. It reports whether the effect is kept.
+func (rd Reader) PassRequest(args []ast.Expr, e effect.Effect, sc keys.Scope) (effect.Effect, bool) {
+	i := int(e.RequestParam) - 1
+	e.RequestParam = 0
+	if args == nil || i >= len(args) {
+		return e, false
+	}
+	b := rd.readRequest(args[i], sc)
+	what, ok := b.write()
+	if !ok {
+		return e, false
+	}
+	if e.State == effect.Unprotected {
+		// The helper sets no header: the caller's, or its builder's, decides.
+		mk := func(st effect.State, detail string) *effect.Effect {
+			c := e
+			c.State, c.Detail = st, detail
+			return &c
+		}
+		e = *rd.headerEffect(mk, what, b, sc)
+	} else {
+		e.Detail = strings.Replace(e.Detail, "HTTP "+methodUnknown, what, 1)
+	}
+	e.MethodParam, e.RequestParam = uint8(b.methodParam), uint8(b.requestParam)
+	return e, true
+}
+
+// ReturnedRequest says what a function (its body, signature and scope sc) returns of an
+// HTTP request it builds, its first result, or nil: read, as a sink call's request is, from
+// the first return statement whose first result says something of it (its method, or the
+// parameter that holds it).
+func (rd Reader) ReturnedRequest(body *ast.BlockStmt, sig *types.Signature, sc keys.Scope) *effect.Request {
+	if body == nil || sig == nil || sig.Results().Len() == 0 || !isRequest(sig.Results().At(0).Type()) {
+		return nil
+	}
+	var out *effect.Request
+	ast.Inspect(body, func(x ast.Node) bool {
+		if out != nil {
+			return false
+		}
+		if _, ok := x.(*ast.FuncLit); ok {
+			return false // a literal's returns are not the function's
+		}
+		ret, ok := x.(*ast.ReturnStmt)
+		if !ok {
+			return true
+		}
+		var b built
+		switch {
+		case len(ret.Results) > 0:
+			b = rd.readRequest(ret.Results[0], sc)
+		case sig.Results().At(0).Name() != "":
+			// A bare return of the named result.
+			v := sig.Results().At(0)
+			b = rd.readBuilt(v, ast.Unparen(rd.Defs.Def(v)), sc)
+		}
+		if b.method == "" && b.methodParam == 0 {
+			return false
+		}
+		out = &effect.Request{Method: b.method, MethodParam: uint8(b.methodParam), Reads: b.reads, Header: b.header}
+		if b.v != nil {
+			if key, ok := rd.headerKey(b.v); ok {
+				out.Header = effect.UnstableHeader
+				if rd.keys().Judge([]ast.Expr{key}, sc).Problem == keys.Stable {
+					out.Header = effect.StableHeader
+				}
+			}
+		}
+		return false
+	})
+	return out
 }
 
 // ChainHeaderKey finds the value of an idempotency header set by a header setter in the

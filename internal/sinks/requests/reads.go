@@ -1,6 +1,7 @@
 // POSTs that read: a request sent as POST whose repeat changes nothing, known from its URL
-// (a read endpoint the models name), or from its body (an OAuth2 token grant, a JSON-RPC
-// call of a reading method, a GraphQL query).
+// (a read endpoint the models name: the built-in ones are login, token, classification and
+// scanning paths), or from its body (an OAuth2 token grant, as a form, form text or JSON; a
+// JSON-RPC call of a reading method; a GraphQL query; a Git LFS batch download).
 
 package requests
 
@@ -24,8 +25,9 @@ func (rd Reader) Reads(url, body ast.Expr) bool {
 }
 
 // bodyReads reports whether a request body asks only to read: it is built (through local
-// variables, readers and []byte conversions) from a token form, a constant JSON-RPC or
-// GraphQL text, or json.Marshal of a literal that names such a method or query.
+// variables, readers and []byte conversions) from a token form, a token form's or a
+// constant JSON-RPC, GraphQL or Git LFS download text, or json.Marshal of a literal that
+// names such a method, query, grant or operation.
 func (rd Reader) bodyReads(e ast.Expr) bool {
 	info := rd.info()
 	reads := false
@@ -73,8 +75,9 @@ func bodyFunc(info *types.Info, call *ast.CallExpr) string {
 }
 
 // literalReads reports whether the value json.Marshal is given (a map or struct literal, its
-// address, or a local variable built from one) names a reading JSON-RPC method or a GraphQL
-// query: a "method" or "query" key or field with constant text.
+// address, or a local variable built from one) names a reading JSON-RPC method, a GraphQL
+// query, a token grant or a Git LFS download: a "method", "query" or "operation" key or
+// field with constant text, or a "grant_type" key.
 func (rd Reader) literalReads(e ast.Expr) bool {
 	e = ast.Unparen(e)
 	if v := rd.Defs.RootVar(e); v != nil && rd.Defs.Def(v) != nil {
@@ -102,16 +105,27 @@ func (rd Reader) literalReads(e ast.Expr) bool {
 			return readMethod(val)
 		case strings.EqualFold(key, "query"):
 			return graphQLQuery(val)
+		case strings.EqualFold(key, "operation"):
+			return val == "download"
+		case key == "grant_type" || key == "GrantType":
+			return true
 		}
 	}
 	return false
 }
 
 // bodyTextReads reports whether a request body's text (holes where it is built at run time)
-// is a JSON-RPC request, or a batch of them, whose every method reads, or a GraphQL query.
+// is a JSON-RPC request, or a batch of them, whose every method reads, a GraphQL query, a
+// token request (a grant_type form field or JSON key) or a Git LFS batch download.
 func bodyTextReads(t string) bool {
 	if strings.Trim(t, strval.Hole) == "" {
 		return false
+	}
+	if strings.HasPrefix(t, "grant_type=") || strings.Contains(t, "&grant_type=") || len(jsonStrings(t, "grant_type")) > 0 {
+		return true // OAuth2 (RFC 6749 section 4): a retry gets another token
+	}
+	if ops := jsonStrings(t, "operation"); len(ops) == 1 {
+		return ops[0] == "download" // Git LFS batch API: where to fetch the objects
 	}
 	if methods := jsonStrings(t, "method"); len(methods) > 0 {
 		for _, m := range methods {
