@@ -453,7 +453,11 @@ func closingLine(run *result.Run, reported []*result.Finding, wd string) string 
 		s += fmt.Sprintf(", %s", plural(own, "package error"))
 	}
 	if len(blocked) > 0 {
-		s += fmt.Sprintf(" (%s that import a failed one not analysed)", plural(len(blocked), "package"))
+		verb := "import"
+		if len(blocked) == 1 {
+			verb = "imports"
+		}
+		s += fmt.Sprintf(" (%s that %s a failed one not analysed)", plural(len(blocked), "package"), verb)
 	}
 	if len(tests) > 0 {
 		s += fmt.Sprintf(", tests of %s not loaded", plural(len(tests), "package"))
