@@ -54,27 +54,7 @@ func (r Reader) Header(mk Make, what string, key ast.Expr, sc Scope) *effect.Eff
 // Options looks for a key option (asynq.TaskID(k)) among a call's arguments, also inside a
 // slice of options spread into it (opts...) when the slice is built in view.
 func (r Reader) Options(mk Make, s *model.Sink, call *ast.CallExpr, sc Scope) *effect.Effect {
-	var key ast.Expr
-	found := false
-	isKeyOption := func(x ast.Node) bool {
-		c, ok := x.(*ast.CallExpr)
-		if !ok {
-			return false
-		}
-		fn, ok := typeutil.Callee(r.info(), c).(*types.Func)
-		if ok && r.Models.Of(fn).KeyOption && len(c.Args) > 0 {
-			key = c.Args[0]
-			return true
-		}
-		return false
-	}
-	for _, arg := range call.Args {
-		// opts = append(opts, ...) is a definition; opts.Add(...) a call on the variable.
-		if r.Defs.Find(arg, defuse.Calls, isKeyOption) {
-			found = true
-			break
-		}
-	}
+	key, found := r.keyOption(call.Args)
 	e := r.Keyed(mk, s, key, found, sc)
 	if !found && call.Ellipsis.IsValid() && len(call.Args) > 0 {
 		// Send(ctx, t, opts ...asynq.Option) { c.Enqueue(t, opts...) }: the options are
@@ -84,6 +64,29 @@ func (r Reader) Options(mk Make, s *model.Sink, call *ast.CallExpr, sc Scope) *e
 		}
 	}
 	return e
+}
+
+// keyOption finds a key option (a modelled key_options call, asynq.TaskID(k)) among args,
+// followed through their definitions (opts = append(opts, ...) defines the slice; opts.Add
+// calls on it), and returns its key argument.
+func (r Reader) keyOption(args []ast.Expr) (key ast.Expr, found bool) {
+	for _, arg := range args {
+		if r.Defs.Find(arg, defuse.Calls, func(x ast.Node) bool {
+			c, ok := x.(*ast.CallExpr)
+			if !ok {
+				return false
+			}
+			fn, ok := typeutil.Callee(r.info(), c).(*types.Func)
+			if ok && r.Models.Of(fn).KeyOption && len(c.Args) > 0 {
+				key = c.Args[0]
+				return true
+			}
+			return false
+		}) {
+			return key, true
+		}
+	}
+	return nil, false
 }
 
 // variadicParam returns 1 + the index of the variadic parameter of sc's declared function
@@ -124,25 +127,7 @@ func (r Reader) PassOptions(args []ast.Expr, e effect.Effect, sc Scope) effect.E
 	if args == nil || i < 0 || i > len(args) {
 		return e
 	}
-	var key ast.Expr
-	found := false
-	for _, arg := range args[i:] {
-		if r.Defs.Find(arg, defuse.Calls, func(x ast.Node) bool {
-			c, ok := x.(*ast.CallExpr)
-			if !ok {
-				return false
-			}
-			fn, ok := typeutil.Callee(r.info(), c).(*types.Func)
-			if ok && r.Models.Of(fn).KeyOption && len(c.Args) > 0 {
-				key = c.Args[0]
-				return true
-			}
-			return false
-		}) {
-			found = true
-			break
-		}
-	}
+	key, found := r.keyOption(args[i:])
 	if !found {
 		if len(args) > i {
 			if p := r.variadicParam(args[len(args)-1], sc); p != 0 {
