@@ -10,6 +10,8 @@ package jsonout
 import (
 	"encoding/json"
 	"io"
+	"path/filepath"
+	"strings"
 
 	"github.com/chokaq/idemlint/internal/result"
 )
@@ -152,9 +154,27 @@ func Build(run *result.Run, findings []*result.Finding, baseline *Baseline) *Doc
 		doc.Summary.ByKind[f.Category]++
 	}
 	for _, e := range run.Errors {
-		doc.Errors = append(doc.Errors, Error{Package: e.Package, Message: e.Message})
+		doc.Errors = append(doc.Errors, Error{Package: e.Package, Message: relMessage(run.Root, e.Message)})
 	}
 	return doc
+}
+
+// relMessage makes the file an error message starts with ("/repo/p/p.go:3:23: ...")
+// relative to root and slash-separated, as the findings' files are; a message about a file
+// outside root, or with no position, is unchanged.
+func relMessage(root, msg string) string {
+	if root == "" || !strings.HasPrefix(msg, root+string(filepath.Separator)) {
+		return msg
+	}
+	i := strings.IndexByte(msg[len(root):], ':')
+	if i < 0 {
+		return msg
+	}
+	rel, err := filepath.Rel(root, msg[:len(root)+i])
+	if err != nil {
+		return msg
+	}
+	return filepath.ToSlash(rel) + msg[len(root)+i:]
 }
 
 // Write writes doc as indented JSON followed by a newline.
