@@ -290,6 +290,29 @@ func (f *finder) handlerValuesAt(arg ast.Expr, mode handOver, local func(*callgr
 	})
 	if t := info.TypeOf(arg); t != nil {
 		f.typeMethods(t, mode, local)
+		if mode == toFrameworkMethods && remote != nil && depth == 0 {
+			f.remoteMethods(t, arg.Pos(), remote)
+		}
+	}
+}
+
+// remoteMethods hands over, for a registration of a value's exported methods (Temporal's
+// RegisterActivity(x)), the exported methods of x's type when that type is declared in
+// another package: x := payments.New(client); w.RegisterActivity(x) in main registers every
+// exported method of *payments.Service, whose effects the facts of its package carry.
+func (f *finder) remoteMethods(t types.Type, pos token.Pos, remote func(*types.Func, token.Pos)) {
+	named, ok := types.Unalias(defuse.Deref(t)).(*types.Named)
+	if !ok || named.Obj().Pkg() == nil || named.Obj().Pkg() == f.pkg {
+		return
+	}
+	if _, ok := named.Underlying().(*types.Interface); ok {
+		return // an interface value: its implementations are the link's to find
+	}
+	ms := types.NewMethodSet(types.NewPointer(named))
+	for i := 0; i < ms.Len(); i++ {
+		if m, ok := ms.At(i).Obj().(*types.Func); ok && m.Exported() && m.Pkg() == named.Obj().Pkg() {
+			remote(m, pos)
+		}
 	}
 }
 
