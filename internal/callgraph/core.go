@@ -121,58 +121,50 @@ func (c *core) Fact(fn *types.Func) *effect.Fact {
 // ClaimOf says what fn's result reports of a claim its body makes: for a function of the
 // package, read from its body once; for another package's, from its fact.
 func (c *core) ClaimOf(fn *types.Func) *effect.Claim {
-	n := c.ByFunc[fn]
-	if n == nil {
-		if fn.Pkg() == nil || fn.Pkg() == c.in.Pkg {
-			return nil
-		}
-		if f := c.Fact(fn); f != nil {
-			return f.Claim
-		}
-		return nil
-	}
-	if cl, ok := c.claims[n]; ok {
-		return cl
-	}
-	if c.claims == nil {
-		c.claims = map[*Node]*effect.Claim{}
-	}
-	c.claims[n] = nil // a recursive helper reads no claim of itself
-	cl := c.in.Judge.ReturnedClaim(n.Body, n.Sig, c.ClaimOf)
-	c.claims[n] = cl
-	return cl
+	return bodySummary(c, fn, &c.claims, func(f *effect.Fact) *effect.Claim { return f.Claim }, func(n *Node) *effect.Claim {
+		return c.in.Judge.ReturnedClaim(n.Body, n.Sig, c.ClaimOf)
+	})
 }
 
 // RequestOf says what fn's first result is of an HTTP request its body builds (a
 // newRequest helper): for a function of the package, read from its body once; for another
 // package's, from its fact.
 func (c *core) RequestOf(fn *types.Func) *effect.Request {
+	return bodySummary(c, fn, &c.requests, func(f *effect.Fact) *effect.Request { return f.Request }, func(n *Node) *effect.Request {
+		sc := sinks.Scope{Name: n.Name, Func: n.Fn, Params: map[*types.Var]bool{}, Built: c.RequestOf}
+		if n.Sig != nil {
+			for i := 0; i < n.Sig.Params().Len(); i++ {
+				sc.Params[n.Sig.Params().At(i)] = true
+			}
+		}
+		return c.in.Judge.ReturnedRequest(n.Body, n.Sig, sc)
+	})
+}
+
+// bodySummary is what fn's body says of its result (ClaimOf, RequestOf): for a function of
+// the package, read once by read and kept in memo; for another package's, ofFact of its
+// fact; nil for neither. A recursive helper reads nil of itself while its body is read.
+func bodySummary[T any](c *core, fn *types.Func, memo *map[*Node]*T, ofFact func(*effect.Fact) *T, read func(*Node) *T) *T {
 	n := c.ByFunc[fn]
 	if n == nil {
 		if fn.Pkg() == nil || fn.Pkg() == c.in.Pkg {
 			return nil
 		}
 		if f := c.Fact(fn); f != nil {
-			return f.Request
+			return ofFact(f)
 		}
 		return nil
 	}
-	if r, ok := c.requests[n]; ok {
-		return r
+	if v, ok := (*memo)[n]; ok {
+		return v
 	}
-	if c.requests == nil {
-		c.requests = map[*Node]*effect.Request{}
+	if *memo == nil {
+		*memo = map[*Node]*T{}
 	}
-	c.requests[n] = nil // a recursive helper reads no request of itself
-	sc := sinks.Scope{Name: n.Name, Func: n.Fn, Params: map[*types.Var]bool{}, Built: c.RequestOf}
-	if n.Sig != nil {
-		for i := 0; i < n.Sig.Params().Len(); i++ {
-			sc.Params[n.Sig.Params().At(i)] = true
-		}
-	}
-	r := c.in.Judge.ReturnedRequest(n.Body, n.Sig, sc)
-	c.requests[n] = r
-	return r
+	(*memo)[n] = nil
+	v := read(n)
+	(*memo)[n] = v
+	return v
 }
 
 // callTarget adds a site for a call of (or reference to) fn at pos; args are the call's
