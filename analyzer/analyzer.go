@@ -9,6 +9,7 @@ import (
 	"go/types"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
@@ -177,16 +178,30 @@ func (s *settings) run(pass *analysis.Pass) (res any, err error) {
 			testHookEvaluate(name)
 		}
 	}
-	r, g, wrappers := analyse(pass, index, dirs, cfg.checks(), s.Program, visit)
+	r, g, wrappers, remote := analyse(pass, index, dirs, cfg.checks(), s.Program, visit)
 	if s.program {
 		r.Program = g.Summary()
 		r.Program.CheckCalls = handlers.CheckCalls(g.Nodes)
+		r.Program.Registered = registrations(pass.Fset, remote)
 		// A method that registers its parameter is linked like one with effects: an
 		// application's Registrar implemented where its callers do not import.
 		r.Program.Methods = handlers.WithRegisters(r.Program.Methods, methodNodes(g), wrappers)
 		r.Program.Converted = callgraph.Conversions(pass.TypesInfo, serviceFiles(pass))
 	}
 	return r, nil
+}
+
+// registrations writes the functions of other packages this package registers as handlers
+// for the program's summary (callgraph.Summary.Registered).
+func registrations(fset *token.FileSet, remote []handlers.Remote) []callgraph.Registration {
+	var out []callgraph.Registration
+	for _, r := range remote {
+		out = append(out, callgraph.Registration{
+			Func: r.Fn.FullName(), Pkg: r.Fn.Pkg().Path(), Framework: r.Framework,
+			At: fset.Position(r.Pos).String(), Wrapped: r.Wrapped, Retention: r.Retention,
+		})
+	}
+	return out
 }
 
 // serviceFiles returns the package's files but its _test.go files: a type converted to an
@@ -215,7 +230,11 @@ func methodNodes(g *callgraph.Graph) []*callgraph.Node {
 // analyse runs the pipeline on one package: the def-use index, the call graph (sinks
 // judged as it is built) and its solution, the registration wrappers and the facts for
 // importers, the handlers, the checks, and the report.
-func analyse(pass *analysis.Pass, index *model.Index, dirs map[*token.File]*directive.File, cfg checks.Config, program Program, visit func(string)) (*Result, *callgraph.Graph, handlers.Wrappers) {
+//
+// It also returns every function of another package the package registers as a handler
+// (handlers.Found.Remote), before those the program hands to their own packages are left
+// out of its report.
+func analyse(pass *analysis.Pass, index *model.Index, dirs map[*token.File]*directive.File, cfg checks.Config, program Program, visit func(string)) (*Result, *callgraph.Graph, handlers.Wrappers, []handlers.Remote) {
 	fileDirs := func(f *ast.File) *directive.File { return dirs[pass.Fset.File(f.Pos())] }
 	defs := defuse.Build(pass.Pkg, pass.TypesInfo, pass.Files)
 	entries := model.NewEntries(index)
@@ -235,6 +254,9 @@ func analyse(pass *analysis.Pass, index *model.Index, dirs map[*token.File]*dire
 	if len(program.TakenOver) > 0 {
 		hin.TakenOver = func(fn *types.Func) bool { return program.TakenOver[fn.FullName()] }
 	}
+	if len(program.Registered) > 0 {
+		hin.Registered = func(fn *types.Func) []callgraph.Registration { return program.Registered[fn.FullName()] }
+	}
 	for _, f := range handlers.WithChecks(handlers.WithRegisters(g.Facts(), g.Nodes, hin.Wrappers), g.Nodes) {
 		pass.ExportObjectFact(f.Fn, f.Fact)
 	}
@@ -245,6 +267,11 @@ func analyse(pass *analysis.Pass, index *model.Index, dirs map[*token.File]*dire
 	timed := func() []frameworks.JobRetry { _, v, _ := jobs(); return v }
 
 	found := handlers.Find(hin)
+	remote := found.Remote
+	if len(program.Registered) > 0 {
+		// Judged and reported by their own packages, as their handlers.
+		found.Remote = slices.DeleteFunc(slices.Clone(found.Remote), func(r handlers.Remote) bool { return program.Registered[r.Fn.FullName()] != nil })
+	}
 	for i := range found.Handlers {
 		h := &found.Handlers[i]
 		if len(h.Effects) > 0 {
@@ -301,7 +328,7 @@ func analyse(pass *analysis.Pass, index *model.Index, dirs map[*token.File]*dire
 	for _, d := range every {
 		d.Used = cin.Used[d]
 	}
-	return &Result{Handlers: handlersFound, Directives: every, Findings: findings, Jobs: own}, g, hin.Wrappers
+	return &Result{Handlers: handlersFound, Directives: every, Findings: findings, Jobs: own}, g, hin.Wrappers, remote
 }
 
 // retries exports the package's retry settings (only packages that import asynq or River
@@ -406,6 +433,12 @@ type Program struct {
 	// handlers of other packages take over (link.TakenOver): those HTTP handlers are the
 	// deliveries' handlers, not these.
 	TakenOver map[string]bool
+	// Registered holds, by function (full name), the registrations elsewhere in the program
+	// of this package's functions that other packages register as handlers, where this
+	// package cannot know they are (link.Registered): each is one of this package's
+	// handlers, judged and reported here; a package registering one no longer reports it
+	// at the registration.
+	Registered map[string][]callgraph.Registration
 	// Restored holds the facts of packages a driver found unchanged since an earlier run
 	// (its cache): their analysis exports these and does nothing else. The driver has the
 	// rest of what those packages gave (findings, summaries) from the same run.

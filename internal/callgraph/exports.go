@@ -57,6 +57,26 @@ type Summary struct {
 	// CheckCalls are the package's calls of functions of other packages that check a
 	// webhook (filled by the caller: handlers.CheckCalls).
 	CheckCalls []CheckCall
+	// Registered are the functions of other packages this package registers as handlers
+	// where their own package cannot know they are (filled by the caller from
+	// handlers.Found.Remote): a program-wide link hands each to its own package, which
+	// then judges it as one of its handlers.
+	Registered []Registration
+}
+
+// Registration is a function of another package registered as a handler (Func, a full
+// name; Pkg, its package path) by a package that is not its own, written without go/types
+// so that a summary can be stored and linked as it is. At is the registration's position,
+// "file:line:col" with the file as loaded: the handler's findings name it.
+type Registration struct {
+	Func      string `json:"func"`
+	Pkg       string `json:"pkg"`
+	Framework string `json:"framework"`
+	At        string `json:"at"`
+	// Wrapped: the registration hands it to the runtime middleware; Retention: with an
+	// explicit completion retention.
+	Wrapped   bool `json:"wrapped,omitempty"`
+	Retention bool `json:"retention,omitempty"`
 }
 
 // CheckCall is a call of a function of another package that checks a webhook (Callee, a

@@ -52,7 +52,11 @@ func analyse(cfg Config, l *Loaded, start time.Time, progress *progress, onRound
 		SanityCheck: dbg(cfg.Debug, 's'),
 		FactLog:     factLog,
 	}
-	graph, outs, err := rounds.Analyze(cfg.Analyzer, pkgs, opts, count, onRound, dbg(cfg.Debug, 'v'))
+	var reported func(id string) bool
+	if l.named != nil {
+		reported = func(id string) bool { return l.named[id] }
+	}
+	graph, outs, err := rounds.Analyze(cfg.Analyzer, pkgs, opts, count, onRound, reported, dbg(cfg.Debug, 'v'))
 	progress.Clear()
 	if err != nil {
 		return nil, nil, err

@@ -29,6 +29,10 @@ type Input struct {
 	// TakenOver, when set, reports the functions of the package that check a webhook and
 	// that HTTP handlers of other packages call (from a program-wide link): not handlers.
 	TakenOver func(*types.Func) bool
+	// Registered, when set, returns where other packages of the program register one of
+	// this package's functions as a handler, where this package cannot know it is one
+	// (from a program-wide link; none: nil): such a function is a handler here.
+	Registered func(*types.Func) []callgraph.Registration
 }
 
 // Wrappers maps the package's functions to the parameters they register, sorted by
@@ -43,6 +47,15 @@ type Remote struct {
 	Pos       token.Pos
 	Framework string
 	Effects   effect.Set // from its fact
+	// Wrapped: the registration hands it to the runtime middleware
+	// (idemasynq.Handler(mw, asynq.HandlerFunc(h.Send))); Retention: one with an explicit
+	// completion retention.
+	Wrapped, Retention bool
+	// TxCompletion: it stores the job's completion in its database transaction (its fact).
+	TxCompletion bool
+	// RegCall is the registration when it is a modelled one: the call the fix that wraps
+	// it with the runtime middleware edits.
+	RegCall *ast.CallExpr
 }
 
 // candidate is a node the package's frameworks (or a directive) will run as a handler, while
@@ -60,6 +73,8 @@ type candidate struct {
 	// RegCall is the modelled registration in this package that hands it to its framework
 	// (the first one), for the fix that wraps it with the runtime middleware.
 	RegCall *ast.CallExpr
+	// Elsewhere are its registrations in other packages (Input.Registered).
+	Elsewhere []callgraph.Registration
 }
 
 // finder is one search of a package's handlers (Find) or registration wrappers

@@ -6,6 +6,7 @@ package handlers
 
 import (
 	"go/token"
+	"go/types"
 	"slices"
 
 	"github.com/chokaq/idemlint/internal/callgraph"
@@ -50,6 +51,7 @@ func Find(in Input) Found {
 		}
 		out = append(out, rg.receiveLoops(n)...)
 		h := candidate{Node: n, Wrapped: regs.wrapped[n], Retention: regs.retention[n]}
+		elsewhere := f.registeredElsewhere(n, in.Registered)
 		switch {
 		case n.Marked != nil:
 			used = append(used, n.Marked)
@@ -66,6 +68,8 @@ func Find(in Input) Found {
 			h.Framework = owners[n] // it calls a helper that checks a webhook (webhooks.go)
 		case h.Wrapped:
 			h.Framework = "idempotency"
+		case len(elsewhere) > 0:
+			h.Framework = elsewhere[0].Framework
 		default:
 			shape := f.shapeOfNode(n, regs)
 			if shape == nil {
@@ -73,7 +77,10 @@ func Find(in Input) Found {
 			}
 			h = candidate{Node: n, Framework: shape.Framework}
 		}
-		h.Dedup, h.RegCall = regs.dedup[n], regs.regCall[n]
+		h.Dedup, h.RegCall, h.Elsewhere = regs.dedup[n], regs.regCall[n], elsewhere
+		if len(elsewhere) > 0 && !h.Wrapped {
+			h.Wrapped, h.Retention = wrappedEverywhere(elsewhere)
+		}
 		out = append(out, h)
 	}
 	hs := make([]Handler, len(out))
@@ -82,10 +89,29 @@ func Find(in Input) Found {
 	}
 	for i := range regs.remote {
 		if fact := f.graph.Fact(regs.remote[i].Fn); fact != nil {
-			regs.remote[i].Effects = fact.Effects
+			regs.remote[i].Effects, regs.remote[i].TxCompletion = fact.Effects, fact.CompletesInTx
 		}
 	}
 	return Found{Handlers: hs, Remote: regs.remote, Used: used}
+}
+
+// registeredElsewhere returns where other packages register n's function as a handler
+// (registered, from a program-wide link), or nil.
+func (f *finder) registeredElsewhere(n *callgraph.Node, registered func(*types.Func) []callgraph.Registration) []callgraph.Registration {
+	if registered == nil || n.Fn == nil || n.Lit != nil {
+		return nil
+	}
+	return registered(n.Fn)
+}
+
+// wrappedEverywhere reports whether every registration hands the function to the runtime
+// middleware (one that does not runs it unprotected), and each with an explicit retention.
+func wrappedEverywhere(regs []callgraph.Registration) (wrapped, retention bool) {
+	wrapped, retention = true, true
+	for _, r := range regs {
+		wrapped, retention = wrapped && r.Wrapped, retention && r.Retention
+	}
+	return wrapped, retention
 }
 
 // Found is what Find returns.

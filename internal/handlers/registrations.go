@@ -25,6 +25,9 @@ type registrations struct {
 	dedup      map[*callgraph.Node]string        // ... on a router with an in-memory deduplicator: its name
 	regCall    map[*callgraph.Node]*ast.CallExpr // ... by this call (the first)
 	remote     []Remote
+	// remoteWrapped holds the functions of other packages handed to the runtime
+	// middleware here: true when with an explicit completion retention.
+	remoteWrapped map[*types.Func]bool
 }
 
 // scanRegistrations walks the package's calls once, for registrations and middleware.
@@ -36,6 +39,8 @@ func (f *finder) scanRegistrations() registrations {
 		registered: map[*callgraph.Node]string{},
 		dedup:      map[*callgraph.Node]string{},
 		regCall:    map[*callgraph.Node]*ast.CallExpr{},
+
+		remoteWrapped: map[*types.Func]bool{},
 	}
 	info := f.info
 	deduped := f.dedupTargets()
@@ -58,7 +63,11 @@ func (f *finder) scanRegistrations() registrations {
 					f.handlerValues(arg, toMiddleware, func(n *callgraph.Node) {
 						regs.wrapped[n] = true
 						regs.retention[n] = regs.retention[n] || retention
-					}, nil)
+					}, func(fn *types.Func, _ token.Pos) {
+						if f.middlewareShape(fn.Signature()) {
+							regs.remoteWrapped[fn] = regs.remoteWrapped[fn] || retention
+						}
+					})
 				}
 				return true
 			}
@@ -67,6 +76,10 @@ func (f *finder) scanRegistrations() registrations {
 			}
 			return true
 		})
+	}
+	for i := range regs.remote {
+		r := &regs.remote[i]
+		r.Retention, r.Wrapped = regs.remoteWrapped[r.Fn]
 	}
 	return regs
 }
@@ -96,7 +109,11 @@ func (f *finder) registerArgs(call *ast.CallExpr, use regUse, deduped map[any]st
 				}
 			},
 			func(remote *types.Func, pos token.Pos) {
-				regs.remote = append(regs.remote, Remote{Fn: remote, Pos: pos, Framework: use.framework})
+				r := Remote{Fn: remote, Pos: pos, Framework: use.framework}
+				if use.modelled {
+					r.RegCall = call
+				}
+				regs.remote = append(regs.remote, r)
 			})
 	}
 }

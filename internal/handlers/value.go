@@ -59,6 +59,10 @@ type Handler struct {
 	// RegCall is the modelled registration in this package that hands it to its framework
 	// (the first one): the job it serves, and the fix that wraps it with the middleware.
 	RegCall *ast.CallExpr
+	// Elsewhere are its registrations in other packages of the program, when its own
+	// package could not know it is a handler (a method registered in main with
+	// mux.HandleFunc): its findings name them.
+	Elsewhere []callgraph.Registration
 	// AtMostOnce says why its queue never runs its job again (every insert site in view
 	// sets River MaxAttempts 1 or asynq MaxRetry(0)), or "": its effects are then not
 	// retry duplicates. Set by the analyzer from the retry settings in view.
@@ -102,7 +106,7 @@ func (f *finder) value(c candidate) Handler {
 	h := Handler{
 		Name: n.Name, Framework: c.Framework, Pos: n.Pos(), Body: n.Body.Lbrace, Sig: n.Sig,
 		Effects: n.Effects, TxCompletion: n.TxCompletion, Decisions: n.Decisions,
-		Wrapped: c.Wrapped, Retention: c.Retention, Dedup: c.Dedup, RegCall: c.RegCall,
+		Wrapped: c.Wrapped, Retention: c.Retention, Dedup: c.Dedup, RegCall: c.RegCall, Elsewhere: c.Elsewhere,
 		Unresolved: f.graph.Unresolved(n),
 	}
 	if n.Decl != nil {

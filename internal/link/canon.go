@@ -28,10 +28,11 @@ type Summary struct {
 	Open []Open `json:"open,omitempty"`
 	// Interfaces holds the method sets of the open calls' receiver types, by key: a
 	// package calls many methods of one interface (a generated client's hundred).
-	Interfaces map[string][]Member   `json:"interfaces,omitempty"`
-	Methods    []Method              `json:"methods,omitempty"`
-	Converted  []Type                `json:"converted,omitempty"`
-	CheckCalls []callgraph.CheckCall `json:"checkCalls,omitempty"`
+	Interfaces map[string][]Member      `json:"interfaces,omitempty"`
+	Methods    []Method                 `json:"methods,omitempty"`
+	Converted  []Type                   `json:"converted,omitempty"`
+	CheckCalls []callgraph.CheckCall    `json:"checkCalls,omitempty"`
+	Registered []callgraph.Registration `json:"registered,omitempty"`
 }
 
 // Open is the open interface calls of one method on one receiver type (callgraph.OpenGroup).
@@ -121,7 +122,7 @@ type Call struct {
 // declared inside functions.
 func Canon(fset *token.FileSet, s *callgraph.Summary) *Summary {
 	w := &writer{fset: fset}
-	out := &Summary{CheckCalls: s.CheckCalls}
+	out := &Summary{CheckCalls: s.CheckCalls, Registered: s.Registered}
 	keys := map[*types.Interface]string{}
 	for _, o := range s.Open {
 		key, ok := keys[o.Recv]

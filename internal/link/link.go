@@ -292,3 +292,31 @@ func (im *Implementations) Any(iface Interface) bool {
 	im.memo[iface.Key] = v
 	return v
 }
+
+// Registered returns, by function (full name), the registrations of functions of reported
+// packages (reported answers by package path) that other packages register as handlers
+// where their own package cannot know they are (callgraph.Summary.Registered). Each such
+// function's own package then judges it as one of its handlers, and the packages that
+// register it no longer report it at the registration. A function of a package not
+// reported (outside the patterns, or not analysed) keeps its finding at the registration,
+// the only place the run shows.
+func Registered(pkgs []Package, reported func(path string) bool) map[string][]callgraph.Registration {
+	var out map[string][]callgraph.Registration
+	for _, p := range pkgs {
+		for _, r := range p.Summary.Registered {
+			if !reported(r.Pkg) {
+				continue
+			}
+			if out == nil {
+				out = map[string][]callgraph.Registration{}
+			}
+			if !slices.Contains(out[r.Func], r) {
+				out[r.Func] = append(out[r.Func], r)
+			}
+		}
+	}
+	for _, rs := range out {
+		slices.SortFunc(rs, func(a, b callgraph.Registration) int { return strings.Compare(a.At, b.At) })
+	}
+	return out
+}

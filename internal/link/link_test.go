@@ -241,3 +241,29 @@ func TestLinkTestVariants(t *testing.T) {
 		}
 	}
 }
+
+// Registered keeps the functions of reported packages, once per registration, in position
+// order; a function of a package whose findings are not reported stays with its registering
+// package (not handed over).
+func TestRegistered(t *testing.T) {
+	reg := func(fn, pkg, at string) callgraph.Registration {
+		return callgraph.Registration{Func: fn, Pkg: pkg, Framework: "asynq", At: at}
+	}
+	send := "(*example.com/tasks.H).Send"
+	pkgs := []Package{
+		{ID: "example.com/cmd/b", Summary: &Summary{Registered: []callgraph.Registration{reg(send, "example.com/tasks", "b/main.go:9:3")}}},
+		{ID: "example.com/cmd/a", Summary: &Summary{Registered: []callgraph.Registration{
+			reg(send, "example.com/tasks", "a/main.go:7:3"),
+			reg(send, "example.com/tasks", "a/main.go:7:3"), // the package's test variant
+			reg("example.com/lib.Run", "example.com/lib", "a/main.go:8:3"),
+		}}},
+	}
+	got := Registered(pkgs, func(path string) bool { return path == "example.com/tasks" })
+	want := map[string][]callgraph.Registration{send: {reg(send, "example.com/tasks", "a/main.go:7:3"), reg(send, "example.com/tasks", "b/main.go:9:3")}}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("Registered:\n got %+v\nwant %+v", got, want)
+	}
+	if got := Registered(pkgs, func(string) bool { return false }); got != nil {
+		t.Errorf("nothing reported: %+v, want nil", got)
+	}
+}

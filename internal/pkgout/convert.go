@@ -11,6 +11,7 @@ import (
 	"go/token"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
@@ -89,6 +90,9 @@ func Convert(pkg *packages.Package, diags []analysis.Diagnostic, res *analyzer.R
 			f.Detail = af.Effect.Detail
 			f.Missing = slices.Clone(af.Missing)
 			f.Chain = hops(af.Effect.Chain)
+			for _, r := range af.Handler.Elsewhere {
+				f.Related = append(f.Related, result.Related{Pos: atPosition(r.At, root), Message: "registered here (" + r.Framework + ")"})
+			}
 			break
 		}
 		out.Findings = append(out.Findings, f)
@@ -206,6 +210,30 @@ func position(fset *token.FileSet, pos token.Pos, root string) result.Position {
 	}
 	p := fset.Position(pos)
 	return result.Position{Path: p.Filename, File: relative(p.Filename, root), Line: p.Line, Column: p.Column}
+}
+
+// atPosition parses a position written as "file:line:col" (token.Position's String, as a
+// registration elsewhere in the program is carried: callgraph.Registration.At).
+func atPosition(at, root string) result.Position {
+	rest, col, ok := cutNumber(at)
+	if !ok {
+		return result.Position{Path: at, File: relative(at, root)}
+	}
+	file, line, ok := cutNumber(rest)
+	if !ok {
+		file, line, col = rest, col, 0
+	}
+	return result.Position{Path: file, File: relative(file, root), Line: line, Column: col}
+}
+
+// cutNumber splits "s:n" into s and n.
+func cutNumber(s string) (string, int, bool) {
+	i := strings.LastIndexByte(s, ':')
+	if i < 0 {
+		return s, 0, false
+	}
+	n, err := strconv.Atoi(s[i+1:])
+	return s[:i], n, err == nil && n > 0
 }
 
 // relative is file relative to root, with forward slashes, when it is inside root (paths

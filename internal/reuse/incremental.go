@@ -86,7 +86,7 @@ func reuseOnce(cfg Inputs, st *pkgStore, meta []*packages.Package, named map[str
 
 	outs, err := rounds.Link(func(p analyzer.Program, links link.Links) ([]*rounds.Outcome, error) {
 		return r.round(p, links, progress)
-	}, rounds.ImportCone(meta), verbose)
+	}, rounds.ImportCone(meta), reportedIn(named), verbose)
 	progress.Clear()
 	if err == errNoReuse {
 		return nil, false, nil
@@ -361,4 +361,13 @@ func plural(n int, what string) string {
 		return "1 " + what
 	}
 	return fmt.Sprintf("%d %ss", n, what)
+}
+
+// reportedIn answers which packages' findings a run reports (by ID) from the named set:
+// every package's when it is nil (the patterns are the program).
+func reportedIn(named map[string]bool) func(id string) bool {
+	if named == nil {
+		return nil
+	}
+	return func(id string) bool { return named[id] }
 }

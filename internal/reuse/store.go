@@ -15,6 +15,7 @@ import (
 
 	"github.com/chokaq/idemlint/analyzer"
 	"github.com/chokaq/idemlint/internal/cache"
+	"github.com/chokaq/idemlint/internal/callgraph"
 	"github.com/chokaq/idemlint/internal/frameworks"
 	"github.com/chokaq/idemlint/internal/link"
 	"github.com/chokaq/idemlint/internal/pkgout"
@@ -139,7 +140,32 @@ func viewKey(first *rounds.Outcome, p analyzer.Program, links link.Links) cache.
 	}
 	slices.Sort(taken)
 	h.String("taken over", strings.Join(taken, "\x00"))
+	hashRegistered(h, first, p.Registered)
 	return h.Sum()
+}
+
+// hashRegistered hashes what a package reads of the program's handlers registered
+// elsewhere (analyzer.Program.Registered): the registrations of its own functions, which
+// it then judges as its handlers, and which of the functions it registers the program
+// hands to their own packages, which it then leaves out.
+func hashRegistered(h *cache.Hasher, first *rounds.Outcome, registered map[string][]callgraph.Registration) {
+	var own []string
+	for fn, regs := range registered {
+		if regs[0].Pkg == first.Path {
+			own = append(own, fn)
+		}
+	}
+	slices.Sort(own)
+	for _, fn := range own {
+		data, _ := json.Marshal(registered[fn])
+		h.String("registered", fn)
+		h.Bytes("at", data)
+	}
+	for _, r := range first.Summary.Registered {
+		if registered[r.Func] != nil {
+			h.String("handed over", r.Func)
+		}
+	}
 }
 
 // get reads a package's entry of key k (entryKey). A package the analysis skips has an

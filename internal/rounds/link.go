@@ -38,31 +38,47 @@ type RoundFunc func(p analyzer.Program, links link.Links) ([]*Outcome, error)
 // analysed again until the links settle. A handler the first round finds to run at most
 // once (every insert of its job in its package's view sets MaxAttempts 1 or MaxRetry(0)) is
 // judged again against every insert in the program, which takes a second round even with no
-// links. It returns the last round's outcomes.
-func Link(analyse RoundFunc, cone link.Cone, verbose bool) ([]*Outcome, error) {
+// links. A function another package registers as a handler, where its own package cannot
+// know it is one, is handed to its own package (link.Registered) when reported says that
+// package's findings are reported (by ID; nil: every package's), which also takes a second
+// round. It returns the last round's outcomes.
+func Link(analyse RoundFunc, cone link.Cone, reported func(id string) bool, verbose bool) ([]*Outcome, error) {
 	outs, err := analyse(analyzer.Program{}, nil)
 	if err != nil {
 		return nil, err
 	}
 	jobs, once := programJobs(outs)
+	registered := link.Registered(Summaries(outs), reportedPaths(outs, reported))
 	var prev link.Links
 	for round := 1; round < MaxRounds; round++ {
 		sums := Summaries(outs)
 		links := link.Link(sums, cone)
 		taken := link.TakenOver(sums)
 		settled := len(links) == 0 || (prev != nil && link.Equal(links, prev))
-		if settled && !(round == 1 && (once || len(taken) > 0)) {
+		if settled && !(round == 1 && (once || len(taken) > 0 || len(registered) > 0)) {
 			break
 		}
 		if verbose {
 			log.Printf("link round %d: %d open calls resolved across packages", round, len(links))
 		}
-		if outs, err = analyse(analyzer.Program{Jobs: jobs, TakenOver: taken}, links); err != nil {
+		if outs, err = analyse(analyzer.Program{Jobs: jobs, TakenOver: taken, Registered: registered}, links); err != nil {
 			return nil, err
 		}
 		prev = links
 	}
 	return outs, nil
+}
+
+// reportedPaths answers link.Registered's question from the first round's outcomes: the
+// packages (by path) whose analysis made a summary, and whose findings are reported.
+func reportedPaths(outs []*Outcome, reported func(id string) bool) func(path string) bool {
+	paths := map[string]bool{}
+	for _, o := range outs {
+		if o != nil && o.Summary != nil && (reported == nil || reported(o.ID)) {
+			paths[o.Path] = true
+		}
+	}
+	return func(path string) bool { return paths[path] }
 }
 
 // Positions turns links into the callgraph.Links of the packages' files; a link of a
@@ -127,10 +143,11 @@ type OnRound func(p analyzer.Program, links link.Links) func(PassRecord, *Outcom
 
 // Analyze analyses pkgs with a and links the program (Link). first wraps the
 // analyzer of the first round (the progress display counts it); onRound, when set, gives
-// each round what to do with each package's analysis (the result store stores it). It returns
+// each round what to do with each package's analysis (the result store stores it);
+// reported says which packages' findings the run reports (by ID; nil: all). It returns
 // the last round's graph and outcomes (none for an analyzer that is not idemlint's).
 func Analyze(a *analysis.Analyzer, pkgs []*packages.Package, opts *checker.Options, first func(*analysis.Analyzer) *analysis.Analyzer,
-	onRound OnRound, verbose bool) (*checker.Graph, []*Outcome, error) {
+	onRound OnRound, reported func(id string) bool, verbose bool) (*checker.Graph, []*Outcome, error) {
 	if a.ResultType != reflect.TypeFor[*analyzer.Result]() {
 		// Not idemlint's analyzer (the benchmark's floor): it has no summaries to link.
 		graph, err := checker.Analyze([]*analysis.Analyzer{first(a)}, pkgs, opts)
@@ -159,6 +176,6 @@ func Analyze(a *analysis.Analyzer, pkgs []*packages.Package, opts *checker.Optio
 			return nil, err
 		}
 		return Outcomes(graph, rec), nil
-	}, ImportCone(pkgs), verbose)
+	}, ImportCone(pkgs), reported, verbose)
 	return graph, outs, err
 }

@@ -53,15 +53,35 @@ func run(in *checks.Input) checks.Output {
 		out.Verdicts = append(out.Verdicts, fx.findings(i, h, vs[i], shared)...)
 	}
 	for j, r := range in.Remote {
-		name := effect.FuncName(r.Fn, nil)
-		for _, f := range remote(r.Effects.Known(), in.Config) {
-			out.Verdicts = append(out.Verdicts, checks.Verdict{
-				Pos:      r.Pos,
-				Category: rules.Category(f.Effect.Kind),
-				Message:  message(name, f.Effect, f.Missing, "") + " (registered here)",
-				Finding:  &checks.EffectFinding{Handler: len(in.Handlers) + j, Effect: f.Effect, Missing: f.Missing},
-			})
+		out.Verdicts = append(out.Verdicts, fx.remoteFindings(len(in.Handlers)+j, r)...)
+	}
+	return out
+}
+
+// remoteFindings judges a function of another package registered here (handler i of the
+// input) from its fact, as a handler of its own package would be judged, and reports each
+// finding at the registration: the only place in view when no program-wide link hands it
+// to its package (go vet, golangci-lint; see analyzer.Program.Registered). The first
+// finding whose key is missing offers the fix that wraps the registration.
+func (fx fixer) remoteFindings(i int, r handlers.Remote) []checks.Verdict {
+	h := handlers.Handler{Name: effect.FuncName(r.Fn, nil), Framework: r.Framework, Effects: r.Effects,
+		Wrapped: r.Wrapped, Retention: r.Retention, TxCompletion: r.TxCompletion, RegCall: r.RegCall}
+	wrap := fx.wrapFix(h)
+	var out []checks.Verdict
+	for _, f := range judge(h, r.Effects.Known(), fx.in.Config).Findings {
+		v := checks.Verdict{
+			Pos:      r.Pos,
+			Category: rules.Category(f.Effect.Kind),
+			Message:  message(h.Name, f.Effect, f.Missing, "") + " (registered here)",
+			Finding:  &checks.EffectFinding{Handler: i, Effect: f.Effect, Missing: f.Missing},
 		}
+		if f.Synthetic {
+			v.Category = rules.Decisions
+			v.Message = fmt.Sprintf("handler %s: %s; missing: %s (registered here)", h.Name, f.Effect.Detail, strings.Join(checklist.Names(f.Missing), ", "))
+		} else if wrap != nil && slices.Contains(f.Missing, checklist.Key) {
+			v.Fixes, wrap = []analysis.SuggestedFix{*wrap}, nil
+		}
+		out = append(out, v)
 	}
 	return out
 }

@@ -185,23 +185,6 @@ func open1(h handlers.Handler, e effect.Effect) (effect.Effect, []checklist.Deci
 	return e, missing
 }
 
-// remote returns the findings of a handler of another package registered here, from its
-// fact's effects: no declaration or wrapping of its own package is in view.
-func remote(effects effect.Set, cfg checks.Config) []openEffect {
-	var out []openEffect
-	for _, e := range effects {
-		if e.State == effect.Protected || cfg.Disabled[e.Kind] {
-			continue
-		}
-		missing := cfg.Required.Only(checks.Missing(e.State))
-		if len(missing) == 0 {
-			continue
-		}
-		out = append(out, openEffect{Effect: e, Missing: missing})
-	}
-	return out
-}
-
 // commitsWithTx reports whether an effect commits with the handler's database transaction,
 // for a handler that stores its job's completion in it: a write made on a transaction or a
 // job inserted through one, and a database write whose connection is not known (a

@@ -10,6 +10,8 @@ import (
 	"github.com/chokaq/idemlint/idempotency"
 	"github.com/chokaq/idemlint/idempotency/idemasynq"
 	"github.com/hibiken/asynq"
+
+	"wrapfix/tasks"
 )
 
 var db *sql.DB
@@ -63,3 +65,14 @@ func RegisterAudit(mux *asynq.ServeMux) error { // want RegisterAudit:`effects s
 }
 
 func audit2(ctx context.Context, t *asynq.Task) error { return nil }
+
+// A method of another package wired here, as main does: reported at the registration under
+// a per-package driver, and wrapped there.
+func RegisterWelcome(mux *asynq.ServeMux, h *tasks.Handlers) error { // want RegisterWelcome:`effects sql.write:unprotected\(\(\*sql.DB\).ExecContext\)`
+	mw, err := idempotency.New(key, idempotency.WithRetention(72*time.Hour))
+	if err != nil {
+		return err
+	}
+	mux.HandleFunc("welcome", h.HandleWelcome) // want `handler \(\*tasks.Handlers\).HandleWelcome: SQL write not safe to repeat: INSERT without conflict handling \(\(\*tasks.Handlers\).HandleWelcome -> \(\*sql.DB\).ExecContext\); missing: key, enforcement \(registered here\)`
+	return nil
+}
