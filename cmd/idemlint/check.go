@@ -38,6 +38,7 @@ type checkFlags struct {
 	legacyJSON    bool
 	context       int
 	fix, diff     bool
+	strictLoad    bool
 	version       bool
 	cpuprofile    string
 	memprofile    string
@@ -52,7 +53,7 @@ var checkGroups = []group{
 	{"Baseline", []string{"baseline", "write-baseline"}},
 	{"What to check (override .idemlint.yml)", []string{"disable", "enable", "decisions", "models", "builtin", "test", "tags", "program"}},
 	{"Fixes", []string{"fix", "diff"}},
-	{"Other", []string{"cache", "models-check", "json", "version"}},
+	{"Other", []string{"cache", "strict-load", "models-check", "json", "version"}},
 }
 
 func newCheckFlags() (*flag.FlagSet, *checkFlags) {
@@ -71,6 +72,7 @@ func newCheckFlags() (*flag.FlagSet, *checkFlags) {
 	fs.StringVar(&f.memprofile, "memprofile", "", "write memory profile to this file")
 	fs.StringVar(&f.trace, "trace", "", "write trace log to this file")
 	fs.StringVar(&f.modelsCheck, "models-check", "", "check this model file: report which names it references exist in the packages' import graph, then exit")
+	fs.BoolVar(&f.strictLoad, "strict-load", false, "exit 1 when a package could not be loaded or analysed, even with findings (default: findings exit 3)")
 	fs.BoolVar(&f.version, "version", false, "print the version and exit")
 	// Shims for legacy vet flags, accepted by every go/analysis driver.
 	fs.Bool("source", false, "no effect (deprecated)")
@@ -91,9 +93,10 @@ Findings go to stdout; progress and the summary line to stderr. Settings come fr
 .idemlint.yml (found from the working directory up to the module root: disable, enable,
 decisions, builtin, models, and your own models); flags override it.
 
-Exit status: 0 no findings (no new ones with -baseline), 3 findings, 1 packages could not
-be loaded or analysed, 2 bad usage or configuration. With the legacy -json flag, findings
-exit 0.
+Exit status: 0 no findings (no new ones with -baseline), 3 findings (also when some
+packages could not be loaded: -strict-load makes that 1), 1 packages could not be loaded
+or analysed and nothing was found, 2 bad usage or configuration. With the legacy -json
+flag, findings exit 0.
 `, analyzer.Analyzer.Doc)
 		printFlags(w, fs, checkGroups)
 		fmt.Fprint(w, `
@@ -140,7 +143,8 @@ func checkCommand(args []string, stdout, stderr io.Writer) int {
 	run.Duration = time.Since(start)
 	wd, _ := os.Getwd()
 	code := exitClean
-	if printLoadErrors(stderr, run.Errors, wd) > 0 {
+	loadFailed := printLoadErrors(stderr, run.Errors, wd) > 0
+	if loadFailed {
 		code = exitError
 	}
 	if strings.Contains(f.debug, "t") {
@@ -176,7 +180,17 @@ func checkCommand(args []string, stdout, stderr io.Writer) int {
 	case f.writeBaseline:
 		return f.recordBaseline(run, code, stderr)
 	}
-	return f.reportFindings(run, base, code, wd, stdout, stderr)
+	return f.loadStatus(f.reportFindings(run, base, exitClean, wd, stdout, stderr), loadFailed)
+}
+
+// loadStatus is a run's status when some packages could not be loaded or analysed (the
+// errors are printed, and counted in the summary line): the findings of what did load exit
+// 3, unless -strict-load; a run with no findings exits 1.
+func (f *checkFlags) loadStatus(code int, loadFailed bool) int {
+	if loadFailed && (code == exitClean || (code == exitFindings && f.strictLoad)) {
+		return exitError
+	}
+	return code
 }
 
 // runModelsCheck runs -models-check: 0 when every name in view resolves, 1 when a name is
@@ -443,14 +457,14 @@ func closingLine(run *result.Run, reported []*result.Finding, wd string) string 
 			blocked[p] = true
 		}
 	}
-	own := 0
+	own := map[string]bool{} // the packages (or missing imports) that failed on their own
 	for _, e := range rest {
 		if m := cannotImport.FindStringSubmatch(e.Message); m == nil || importers[m[1]] == nil {
-			own++
+			own[rootOf(e)] = true
 		}
 	}
-	if own > 0 {
-		s += fmt.Sprintf(", %s", plural(own, "package error"))
+	if len(own) > 0 {
+		s += fmt.Sprintf(", %s", plural(len(own), "package error"))
 	}
 	if len(blocked) > 0 {
 		verb := "import"

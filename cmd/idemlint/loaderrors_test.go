@@ -81,3 +81,48 @@ func TestLoadErrorCascade(t *testing.T) {
 		t.Errorf("exit %d, stderr:\n%s\nwant exit 1 and it to start with:\n%s", code, stderr, want)
 	}
 }
+
+// A syntax error is printed as the go command prints it, once per line and without the
+// type errors that follow from it (#34 item 14), the package is counted once, and the
+// findings of the packages that did load exit 3, or 1 with -strict-load (item 12).
+func TestSyntaxErrorBesideFindings(t *testing.T) {
+	dir := writeFiles(t, map[string]string{
+		"go.mod": "module example.com/s\n\ngo 1.26.0\n",
+		"p/p.go": "package p\n\nimport (\n\t\"context\"\n\t\"database/sql\"\n)\n\n" +
+			"func Handle(ctx context.Context, db *sql.DB) error {\n\t_, err := db.ExecContext(ctx, \"INSERT INTO t VALUES (1)\"\n\treturn err\n}\n\n" +
+			"func Other() int {\n\treturn 1\n}\n",
+		"h/h.go": "package h\n\nimport (\n\t\"context\"\n\t\"database/sql\"\n)\n\n//idemlint:handler\n" +
+			"func Handle(ctx context.Context, db *sql.DB) error {\n\t_, err := db.ExecContext(ctx, \"INSERT INTO t VALUES (1)\")\n\treturn err\n}\n",
+	})
+	stdout, stderr, code := inProcess(t, dir, "-cache=off", "./...")
+	wantOut := "h/h.go:10:12: handler Handle: SQL write not safe to repeat: INSERT without conflict handling (Handle -> (*sql.DB).ExecContext); missing: key, enforcement\n"
+	wantErr := "p/p.go:9:58: missing ',' before newline in argument list\n" +
+		"p/p.go:10:2: expected operand, found 'return'\n" +
+		"p/p.go:11:1: expected operand, found '}'\n" +
+		"p/p.go:14:2: missing ',' in argument list\n" +
+		"p/p.go:15:1: expected operand, found '}'\n" +
+		"idemlint: 69 packages analysed, 1 handler, 1 finding, 1 package error, "
+	if code != exitFindings || stdout != wantOut || !strings.HasPrefix(stderr, wantErr) {
+		t.Errorf("exit %d, stdout:\n%s\nstderr:\n%s\nwant exit 3, stdout:\n%s\nstderr starting:\n%s", code, stdout, stderr, wantOut, wantErr)
+	}
+	if _, _, code := inProcess(t, dir, "-cache=off", "-strict-load", "./..."); code != exitError {
+		t.Errorf("-strict-load: exit %d, want 1", code)
+	}
+	if _, _, code := inProcess(t, dir, "-cache=off", "./p"); code != exitError {
+		t.Errorf("only the broken package: exit %d, want 1", code)
+	}
+}
+
+// A typo in .idemlint.yml's YAML syntax is said in the file's terms, at its place, once.
+func TestSettingsSyntaxError(t *testing.T) {
+	dir := writeFiles(t, map[string]string{
+		"go.mod":        "module example.com/y\n\ngo 1.26.0\n",
+		"p/p.go":        "package p\n",
+		".idemlint.yml": "disable: [http.post\nmodels:\n  - x.yml\n",
+	})
+	stdout, stderr, code := inProcess(t, dir, "-cache=off", "./...")
+	want := "idemlint: .idemlint.yml:2:1: YAML syntax: a list opened with [ is not closed on this line, or two items lack a comma between them (',' or ']' must be specified)\n"
+	if code != exitUsage || stdout != "" || stderr != want {
+		t.Errorf("exit %d, stdout %q, stderr:\n%s\nwant exit 2 and:\n%s", code, stdout, stderr, want)
+	}
+}

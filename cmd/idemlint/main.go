@@ -14,9 +14,9 @@
 // .idemlint.yml (found by walking up from the working directory to the module root) and
 // flags, which override it. Run idemlint help, and see docs/ci.md.
 //
-// Exit status: 0 no findings (none new, with -baseline); 3 findings; 1 packages could not
-// be loaded or analysed (this wins over 3: the findings are incomplete); 2 bad usage or
-// configuration. The legacy -json output exits 0 with findings, as go/analysis drivers do.
+// Exit status: 0 no findings (none new, with -baseline); 3 findings, also when some
+// packages could not be loaded or analysed (-strict-load makes that 1); 1 packages could not
+// be loaded or analysed and nothing was found; 2 bad usage or configuration. The legacy -json output exits 0 with findings, as go/analysis drivers do.
 package main
 
 import (

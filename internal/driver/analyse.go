@@ -4,6 +4,7 @@ import (
 	"io"
 	"os"
 	"slices"
+	"strings"
 	"sync/atomic"
 	"time"
 
@@ -26,11 +27,12 @@ func analyse(cfg Config, l *Loaded, start time.Time, progress *progress, onRound
 	run := &result.Run{Tool: Tool(), Root: root, Disabled: cfg.Disabled}
 
 	// Errors in the packages themselves (syntax, types, missing modules): reported as
-	// go/packages.PrintErrors would, once per package.
+	// go/packages.PrintErrors would, once per package, but for the type errors of a package
+	// that does not parse (syntaxErrors).
 	var all []*packages.Package
 	packages.Visit(pkgs, nil, func(p *packages.Package) {
 		all = append(all, p)
-		for _, e := range p.Errors {
+		for _, e := range syntaxErrors(p.Errors) {
 			run.Errors = append(run.Errors, result.Error{Package: p.ID, Message: e.Error(), Load: true})
 		}
 		if p.Module != nil && p.Module.Error != nil {
@@ -86,4 +88,35 @@ func analyse(cfg Config, l *Loaded, start time.Time, progress *progress, onRound
 	conv.Finish()
 	run.Duration = time.Since(start)
 	return graph, run, nil
+}
+
+// syntaxErrors returns a package's errors, but only its syntax errors (and the go
+// command's) when it has one: the type errors of a file that does not parse follow from what
+// the parser left out (an undefined variable declared in the broken statement, a "missing
+// return" with no position), and the go command does not type-check such a package either.
+// Of the syntax errors, the first of each line is kept, as go/scanner's RemoveMultiples and
+// the go command do: the parser's recovery adds more on the same line ("expected ';'").
+func syntaxErrors(errs []packages.Error) []packages.Error {
+	if !slices.ContainsFunc(errs, func(e packages.Error) bool { return e.Kind == packages.ParseError }) {
+		return errs
+	}
+	var out []packages.Error
+	lines := map[string]bool{}
+	for _, e := range errs {
+		if e.Kind == packages.TypeError {
+			continue
+		}
+		if e.Kind == packages.ParseError {
+			line := e.Pos
+			if i := strings.LastIndexByte(line, ':'); i > 0 && strings.Count(line, ":") >= 2 {
+				line = line[:i] // "file:line:col" to "file:line"
+			}
+			if lines[line] {
+				continue
+			}
+			lines[line] = true
+		}
+		out = append(out, e)
+	}
+	return out
 }

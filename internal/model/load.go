@@ -221,8 +221,11 @@ func yamlError(name string, err error) error {
 	if errors.As(err, &tokened) && tokened.GetToken() != nil {
 		pos := tokened.GetToken().Position
 		msg := tokened.GetMessage()
+		var syntax *yaml.SyntaxError
 		if m, ok := yamlerr.TypeMessage(err); ok { // in YAML's terms, not Go's
 			msg = m
+		} else if errors.As(err, &syntax) {
+			msg = yamlerr.SyntaxMessage(msg)
 		}
 		return &Error{File: name, Line: pos.Line, Column: pos.Column, Msg: msg}
 	}

@@ -132,3 +132,30 @@ func Article(k string) string {
 	}
 	return "a " + k
 }
+
+// syntaxWords words go-yaml's syntax errors that a hand-edited configuration file commonly
+// meets in the file's terms: what is wrong and what to look for. The parser's own message
+// follows in parentheses, so that a search for it still finds go-yaml's documentation.
+var syntaxWords = map[string]string{
+	"',' or ']' must be specified":                           "a list opened with [ is not closed on this line, or two items lack a comma between them",
+	"sequence end token ']' not found":                       "a list opened with [ is not closed",
+	"',' or '}' must be specified":                           "a mapping opened with { is not closed on this line, or two entries lack a comma between them",
+	"unexpected key name":                                    "a key is indented differently from the keys beside it, or follows a value on the same line",
+	"mapping value is not allowed in this context":           "a key: value where a value was expected (a missing space after a colon, or a key indented under a value)",
+	"value is not allowed in this context":                   "text after a complete value (a stray bracket or quote)",
+	"could not find end character of double-quoted text":     `a string opened with " is not closed`,
+	"could not find end character of single-quoted text":     "a string opened with ' is not closed",
+	"found character '\t' that cannot start any token":       "a tab: YAML indents with spaces only",
+	"block sequence entries are not allowed in this context": "a - item where a value was expected on the key's line (put the list on the lines below the key)",
+	"non-map value is specified":                             "a value where a key: value mapping was expected",
+}
+
+// SyntaxMessage words a go-yaml syntax error message (the parser's GetMessage) in the
+// terms of the file: "a list opened with [ is not closed ... (',' or ']' must be
+// specified)". A message it does not know is returned as it is, after "YAML syntax: ".
+func SyntaxMessage(raw string) string {
+	if words, ok := syntaxWords[raw]; ok {
+		return fmt.Sprintf("YAML syntax: %s (%s)", words, raw)
+	}
+	return "YAML syntax: " + raw
+}
