@@ -27,12 +27,12 @@ func analyse(cfg Config, l *Loaded, start time.Time, progress *progress, onRound
 	run := &result.Run{Tool: Tool(), Root: root, Disabled: cfg.Disabled}
 
 	// Errors in the packages themselves (syntax, types, missing modules): reported as
-	// go/packages.PrintErrors would, once per package, but for the type errors of a package
-	// that does not parse (syntaxErrors).
+	// go/packages.PrintErrors would, once per package, but for the type errors that follow
+	// from an unresolved import or a syntax error (causes).
 	var all []*packages.Package
 	packages.Visit(pkgs, nil, func(p *packages.Package) {
 		all = append(all, p)
-		for _, e := range syntaxErrors(p.Errors) {
+		for _, e := range causes(p.Errors) {
 			run.Errors = append(run.Errors, result.Error{Package: p.ID, Message: e.Error(), Load: true})
 		}
 		if p.Module != nil && p.Module.Error != nil {
@@ -90,23 +90,27 @@ func analyse(cfg Config, l *Loaded, start time.Time, progress *progress, onRound
 	return graph, run, nil
 }
 
-// syntaxErrors returns a package's errors, but only its syntax errors (and the go
-// command's) when it has one: the type errors of a file that does not parse follow from what
-// the parser left out (an undefined variable declared in the broken statement, a "missing
-// return" with no position), and the go command does not type-check such a package either.
-// Of the syntax errors, the first of each line is kept, as go/scanner's RemoveMultiples and
-// the go command do: the parser's recovery adds more on the same line ("expected ';'").
-func syntaxErrors(errs []packages.Error) []packages.Error {
-	if !slices.ContainsFunc(errs, func(e packages.Error) bool { return e.Kind == packages.ParseError }) {
+// causes returns a package's errors, but only their causes: the go command's errors and
+// the syntax errors when there are any, else the imports that could not be imported when
+// there are any. The other type errors follow from those (a module the proxy refused makes
+// "undefined: lexorank" at every use of its package; a file that does not parse, a variable
+// declared in the broken statement or a "missing return" with no position), and the go
+// command does not type-check such a package either. Of the syntax errors, the first of each
+// line is kept, as go/scanner's RemoveMultiples and the go command do: the parser's recovery
+// adds more on the same line.
+func causes(errs []packages.Error) []packages.Error {
+	first := slices.ContainsFunc(errs, func(e packages.Error) bool { return e.Kind == packages.ParseError || e.Kind == packages.ListError })
+	imports := slices.ContainsFunc(errs, couldNotImport)
+	if !first && !imports {
 		return errs
 	}
 	var out []packages.Error
 	lines := map[string]bool{}
 	for _, e := range errs {
-		if e.Kind == packages.TypeError {
+		switch {
+		case e.Kind == packages.TypeError && (first || !couldNotImport(e)):
 			continue
-		}
-		if e.Kind == packages.ParseError {
+		case e.Kind == packages.ParseError:
 			line := e.Pos
 			if i := strings.LastIndexByte(line, ':'); i > 0 && strings.Count(line, ":") >= 2 {
 				line = line[:i] // "file:line:col" to "file:line"
@@ -119,4 +123,10 @@ func syntaxErrors(errs []packages.Error) []packages.Error {
 		out = append(out, e)
 	}
 	return out
+}
+
+// couldNotImport reports whether e is the type checker's error for an import whose package
+// did not load.
+func couldNotImport(e packages.Error) bool {
+	return e.Kind == packages.TypeError && strings.HasPrefix(e.Msg, "could not import ")
 }
