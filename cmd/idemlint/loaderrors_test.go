@@ -126,3 +126,23 @@ func TestSettingsSyntaxError(t *testing.T) {
 		t.Errorf("exit %d, stdout %q, stderr:\n%s\nwant exit 2 and:\n%s", code, stdout, stderr, want)
 	}
 }
+
+// ./... at the root of a workspace whose modules are in subdirectories names the patterns
+// that reach them, where the go command says only that the directory holds none.
+func TestWorkspaceRoot(t *testing.T) {
+	dir := writeFiles(t, map[string]string{
+		"go.work":     "go 1.26.0\n\nuse (\n\t./app\n\t./lib\n)\n",
+		"app/go.mod":  "module example.com/app\n\ngo 1.26.0\n",
+		"app/main.go": "package main\n\nfunc main() {}\n",
+		"lib/go.mod":  "module example.com/lib\n\ngo 1.26.0\n",
+		"lib/lib.go":  "package lib\n",
+	})
+	_, stderr, code := inProcess(t, dir, "-cache=off", "./...")
+	want := "idemlint: ./...: no module of the workspace (go.work) is in this directory: its modules are analysed with idemlint ./app/... ./lib/...\n"
+	if code != exitError || stderr != want {
+		t.Errorf("exit %d, stderr:\n%s\nwant exit 1 and:\n%s", code, stderr, want)
+	}
+	if _, stderr, code := inProcess(t, dir, "-cache=off", "./app/...", "./lib/..."); code != exitClean {
+		t.Errorf("the patterns suggested: exit %d, stderr:\n%s", code, stderr)
+	}
+}

@@ -12,6 +12,7 @@ import (
 	"slices"
 	"strings"
 
+	"golang.org/x/mod/modfile"
 	"golang.org/x/tools/go/packages"
 
 	"github.com/chokaq/idemlint/internal/config"
@@ -202,6 +203,8 @@ func plainPatternError(id, msg string) string {
 	switch {
 	case strings.Contains(msg, "go.mod file not found") && !inModule():
 		return noModule()
+	case strings.Contains(msg, "does not contain modules listed in go.work"):
+		return notInWorkspace(pattern, msg)
 	case notInModule.MatchString(msg):
 		if !inModule() {
 			return noModule()
@@ -215,6 +218,33 @@ func plainPatternError(id, msg string) string {
 		return fmt.Sprintf("%s: no such package (not a directory here, not in the standard library)", pattern)
 	}
 	return pattern + ": " + msg
+}
+
+// notInWorkspace words the go command's error for a pattern outside every module of the
+// workspace (./... at the root of a go.work whose modules are in subdirectories), naming
+// the patterns that reach them.
+func notInWorkspace(pattern, msg string) string {
+	out, err := exec.Command("go", "env", "GOWORK").Output()
+	file := strings.TrimSpace(string(out))
+	data, rerr := os.ReadFile(file)
+	if err != nil || file == "" || rerr != nil {
+		return pattern + ": " + msg
+	}
+	work, err := modfile.ParseWork(file, data, nil)
+	if err != nil || len(work.Use) == 0 {
+		return pattern + ": " + msg
+	}
+	wd, _ := os.Getwd()
+	var patterns []string
+	for _, u := range work.Use {
+		dir := filepath.Join(filepath.Dir(file), filepath.FromSlash(u.Path))
+		if rel, err := filepath.Rel(wd, dir); err == nil && !strings.HasPrefix(rel, "..") {
+			dir = "./" + filepath.ToSlash(rel)
+		}
+		patterns = append(patterns, dir+"/...")
+	}
+	return fmt.Sprintf("%s: no module of the workspace (%s) is in this directory: its modules are analysed with idemlint %s",
+		pattern, filepath.Base(file), strings.Join(patterns, " "))
 }
 
 // inModule reports whether the go command finds a main module from the working directory.
