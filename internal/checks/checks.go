@@ -114,7 +114,7 @@ func Missing(s effect.State) []checklist.Decision {
 	switch s {
 	case effect.UnstableKey:
 		return []checklist.Decision{checklist.Key}
-	case effect.Claimed:
+	case effect.Keyed, effect.Claimed:
 		return []checklist.Decision{checklist.Enforcement}
 	case effect.Protected: // only for a wrapped handler's external effect
 		return []checklist.Decision{checklist.Enforcement}

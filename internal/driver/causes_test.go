@@ -11,8 +11,12 @@ import (
 // errors (one per line) over every type error, the imports that did not load over the type
 // errors that follow from them, and every error of a package with none of those.
 func TestCauses(t *testing.T) {
-	parse := func(pos, msg string) packages.Error { return packages.Error{Pos: pos, Msg: msg, Kind: packages.ParseError} }
-	typ := func(pos, msg string) packages.Error { return packages.Error{Pos: pos, Msg: msg, Kind: packages.TypeError} }
+	parse := func(pos, msg string) packages.Error {
+		return packages.Error{Pos: pos, Msg: msg, Kind: packages.ParseError}
+	}
+	typ := func(pos, msg string) packages.Error {
+		return packages.Error{Pos: pos, Msg: msg, Kind: packages.TypeError}
+	}
 	list := packages.Error{Pos: "a.go:3:2", Msg: "no required module provides package x", Kind: packages.ListError}
 	imp := typ("a.go:3:2", `could not import x (invalid package name: "")`)
 	for _, c := range []struct {

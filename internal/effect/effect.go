@@ -53,10 +53,15 @@ const (
 	// UnstableKey: a guard is present but its key changes on every run (random or clock),
 	// so a retry is not recognised as a duplicate.
 	UnstableKey
-	// Claimed: a gate with a stable key (a Redis SETNX checked with an early return) claims
-	// the job before the effect, so a redelivery is turned away; but a crash between the
-	// claim and the effect loses the effect (at most once). The key decision is answered,
-	// enforcement is not: the key is not enforced by the system that owns the effect.
+	// Keyed: the effect carries a stable key that only names it for its consumers (a
+	// RabbitMQ MessageId): the key decision is answered, enforcement is left to each
+	// consumer, since the broker delivers the repeat all the same.
+	Keyed
+	// Claimed: a gate with a stable key (a Redis SETNX, an SQL statement that changes no
+	// row twice, checked with an early return) claims the job before the effect, so a
+	// redelivery is turned away; a crash between the claim and the effect loses the effect
+	// rather than repeating it (at most once). Not reported: the code's own check before
+	// the effect is enforcement, and the inventory says "at most once after a crash".
 	Claimed
 	// Protected: a guard with a stable key, an upsert, or a converging write.
 	Protected
@@ -68,6 +73,8 @@ func (s State) String() string {
 		return "unprotected"
 	case UnstableKey:
 		return "unstable-key"
+	case Keyed:
+		return "keyed"
 	case Claimed:
 		return "claimed"
 	case Protected:

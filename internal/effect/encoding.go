@@ -12,7 +12,7 @@ import (
 // and all, which is most of the bytes of a small fact. The encoding is deterministic (the
 // set is sorted, no maps) and versioned by its first byte.
 //
-//	fact   = version(8) flags uvarint(calls) [claim] [str(checks)] [str(receives)] [request] nEffects effect* nRegs reg*
+//	fact   = version(9) flags uvarint(calls) [claim] [str(checks)] [str(receives)] [request] nEffects effect* nRegs reg*
 //	         (flags: 1 completes in tx, 2 claim, 4 checks, 8 receives, 16 request)
 //	claim  = result read str(what)
 //	request = str(method) methodParam reads(0|1) header
@@ -20,7 +20,7 @@ import (
 //	effect = str(kind) state str(detail) uvarint(keyParams) tx methodParam requestParam textParam optsParam nHops hop*
 //	hop    = str(func) str(pos)
 //	str    = uvarint(len) bytes
-const factEncoding = 8
+const factEncoding = 9
 
 // MarshalBinary encodes f; gob uses it for facts.
 func (f *Fact) MarshalBinary() ([]byte, error) {
@@ -123,7 +123,9 @@ func (f *Fact) UnmarshalBinary(data []byte) error {
 	for i := 0; i < n && r.err == nil; i++ {
 		var e Effect
 		e.Kind = Kind(r.string())
-		e.State = State(r.byte())
+		if e.State = State(r.byte()); e.State > Protected && r.err == nil {
+			r.err = fmt.Errorf("effect fact: state %d", e.State)
+		}
 		e.Detail = r.string()
 		e.KeyParams = r.uvarint()
 		e.Tx = TxMode(r.byte())

@@ -27,7 +27,7 @@ const (
 	StatusUnchecked = "not checked"  // unguarded effects only of kinds turned off with -disable
 	StatusDeclared  = "declared"     // no effect left once its own directives apply
 	StatusNoEffects = "no effects"   // nothing to protect (effects suppressed in callees vanish too)
-	StatusOnce      = "at most once" // effects, but its queue never runs its job again
+	StatusOnce      = "at most once" // effects, but its queue never runs its job again, or a claim checked first turns a repeat away
 )
 
 // View is what both renderings show.
@@ -338,6 +338,9 @@ func effectOf(h *result.FoundHandler, e result.Effect, findings []*result.Findin
 	case e.State != effect.Protected.String() && h.AtMostOnce != "":
 		ev.Guard = "at most once: " + h.AtMostOnce + "; nothing runs it again (a lost one is not retried either)"
 		ev.setDecisions(nil)
+	case e.State == effect.Claimed.String():
+		ev.Guard = "at most once after a crash (claims first): " + claimOf(e.Detail)
+		ev.setDecisions(nil)
 	case e.State != effect.Protected.String() && h.Wrapped:
 		ev.Guard = "the idempotency middleware: its claim keeps a duplicate from running, and the completion marker commits in the write's own transaction (CompleteTx)"
 		ev.setDecisions(nil)
@@ -366,6 +369,15 @@ func (e *Effect) ttlApplies(h *result.FoundHandler) {
 	e.TTL = "n/a"
 }
 
+// claimOf is the part of a claimed effect's detail that names its claim ("the conditional
+// UPDATE gate at gates.go:39 turns a redelivery away, ..."), or the detail itself.
+func claimOf(detail string) string {
+	if i := strings.Index(detail, "; the "); i >= 0 {
+		return detail[i+2:]
+	}
+	return detail
+}
+
 // reportedGuard says what guards a reported effect: nothing, or something that does not
 // make a repeat safe, which the reader should see rather than a bare "none".
 func reportedGuard(state string, wrapped bool) string {
@@ -375,8 +387,8 @@ func reportedGuard(state string, wrapped bool) string {
 	switch state {
 	case "unstable-key":
 		return "a key that changes on every run"
-	case "claimed":
-		return "a claim before the effect (a crash after the claim loses the effect)"
+	case "keyed":
+		return "a message id its consumers must deduplicate by"
 	}
 	return "none"
 }
@@ -413,7 +425,7 @@ func status(row *Row, h *result.FoundHandler, run *result.Run) (status, note str
 		return StatusFindings, ""
 	case unchecked:
 		return StatusUnchecked, ""
-	case len(row.Effects) > 0 && h.AtMostOnce != "":
+	case len(row.Effects) > 0 && (h.AtMostOnce != "" || claims(row)):
 		return StatusOnce, ""
 	case len(row.Effects) > 0:
 		return StatusProtected, ""
@@ -424,6 +436,12 @@ func status(row *Row, h *result.FoundHandler, run *result.Run) (status, note str
 		note = "none reached, or only through callees whose effects are declared safe: " + n + " in this package (see Directives)"
 	}
 	return StatusNoEffects, note
+}
+
+// claims reports whether one of a row's effects runs after a claim the code checks first:
+// with nothing reported, the handler runs it at most once.
+func claims(row *Row) bool {
+	return slices.ContainsFunc(row.Effects, func(e Effect) bool { return e.State == effect.Claimed.String() })
 }
 
 // silencing describes the directives of pkg in use that hide effects from callers

@@ -30,7 +30,11 @@ func sampleRun() *result.Run {
 			{Name: "(*W).Work", Package: "p", Framework: "river", Pos: pos("p/h.go", 10), Effects: []result.Effect{
 				{Kind: "sql.write", State: "unprotected", Detail: "INSERT", Reported: true, Missing: []string{"key", "enforcement"}, Chain: []result.Hop{{Func: "(*pgxpool.Pool).Exec"}}},
 				{Kind: "payment", State: "protected", Detail: "payment with an idempotency key"},
-				{Kind: "store.write", State: "claimed", Detail: "Redis INCR after a SETNX gate", Reported: true, Missing: []string{"enforcement"}},
+				{Kind: "store.write", State: "claimed", Detail: "Redis INCR sent with no deduplication; the Redis SETNX gate at h.go:11 turns a redelivery away, but a crash between the claim and this effect loses it (at most once)"},
+				{Kind: "publish", State: "keyed", Detail: "RabbitMQ message with a message id", Reported: true, Missing: []string{"enforcement"}},
+			}},
+			{Name: "Gated", Package: "q", Framework: "asynq", Pos: pos("q/s.go", 90), Effects: []result.Effect{
+				{Kind: "email.send", State: "claimed", Detail: "email sent with no deduplication; the conditional UPDATE gate at s.go:91 turns a redelivery away, but a crash between the claim and this effect loses it (at most once)"},
 			}},
 			{Name: "Ping", Package: "p", Framework: "asynq", Pos: pos("p/h.go", 28), Directives: []*result.Directive{ignore}},
 			{Name: "Sync", Package: "q", Framework: "asynq", Pos: pos("q/s.go", 5), Effects: []result.Effect{
@@ -50,7 +54,7 @@ func sampleRun() *result.Run {
 func TestBuild(t *testing.T) {
 	v := inventory.Build("t", sampleRun())
 	s := v.Summary
-	if s.Handlers != 5 || s.WithFindings != 1 || s.Protected != 2 || s.Unchecked != 1 || s.Declared != 1 || s.Findings != 2 || s.Known != 1 || s.Directives != 1 {
+	if s.Handlers != 6 || s.WithFindings != 1 || s.Protected != 3 || s.Unchecked != 1 || s.Declared != 1 || s.Findings != 2 || s.Known != 1 || s.Directives != 1 {
 		t.Errorf("summary %+v", s)
 	}
 	if len(v.Frameworks) != 2 || v.Frameworks[0].Name != "asynq" || len(v.Frameworks[0].Packages) != 2 {
@@ -69,10 +73,13 @@ func TestBuild(t *testing.T) {
 	if g := guards["Once http.write"]; !strings.HasPrefix(g, "at most once: River job q.OnceArgs") {
 		t.Errorf("guard of an at-most-once job's effect: %q", g)
 	}
-	if g := guards["(*W).Work store.write"]; !strings.HasPrefix(g, "a claim before the effect") {
+	if g := guards["(*W).Work store.write"]; g != "at most once after a crash (claims first): the Redis SETNX gate at h.go:11 turns a redelivery away, but a crash between the claim and this effect loses it (at most once)" {
 		t.Errorf("guard of a claimed effect: %q", g)
 	}
-	for name, want := range map[string]string{"(*W).Work": "findings", "Ping": "declared", "Sync": "not checked", "Wrapped": "protected", "Once": "at most once"} {
+	if g := guards["(*W).Work publish"]; g != "a message id its consumers must deduplicate by" {
+		t.Errorf("guard of a keyed publish: %q", g)
+	}
+	for name, want := range map[string]string{"(*W).Work": "findings", "Ping": "declared", "Sync": "not checked", "Wrapped": "protected", "Once": "at most once", "Gated": "at most once"} {
 		if status[name] != want {
 			t.Errorf("%s: status %q, want %q", name, status[name], want)
 		}
@@ -80,7 +87,8 @@ func TestBuild(t *testing.T) {
 	for k, want := range map[string]string{
 		"(*W).Work sql.write":   "missing/missing",
 		"(*W).Work payment":     "answered/answered",
-		"(*W).Work store.write": "answered/missing",        // a SETNX gate's claim
+		"(*W).Work store.write": "answered/answered",       // a SETNX gate's claim: at most once
+		"(*W).Work publish":     "answered/missing",        // a message id only consumers check
 		"Sync email.send":       "not checked/not checked", // -disable: not a decision
 		"Wrapped sql.write":     "answered/answered",       // the middleware's claim
 	} {
@@ -118,10 +126,10 @@ func TestHTML(t *testing.T) {
 	if strings.Contains(page, "<script>alert(1)") {
 		t.Errorf("title not escaped")
 	}
-	if n := strings.Count(page, `<tr class="handler"`); n != 5 {
-		t.Errorf("%d handler rows, want 5", n)
+	if n := strings.Count(page, `<tr class="handler"`); n != 6 {
+		t.Errorf("%d handler rows, want 6", n)
 	}
-	for _, want := range []string{`data-status="declared"`, `data-status="at most once"`, "runs at most once", `data-kinds="sql.write payment store.write"`, `id="filter"`, "1 in baseline"} {
+	for _, want := range []string{`data-status="declared"`, `data-status="at most once"`, "runs at most once", `data-kinds="sql.write payment store.write publish"`, `id="filter"`, "1 in baseline"} {
 		if !strings.Contains(page, want) {
 			t.Errorf("page lacks %s", want)
 		}

@@ -120,7 +120,7 @@ type Sink struct {
 	URLArg int
 	// ConsumerKey: a key field names the message for its consumers to deduplicate, and the
 	// broker does not (a RabbitMQ MessageId). A stable one answers the key decision only:
-	// enforcement stays open (effect.Claimed).
+	// enforcement stays open (effect.Keyed).
 	ConsumerKey bool
 	// Receiver: the params are the call's receiver (a request value whose Do sends it), for
 	// shape ProviderParams; Arg is then -1.

@@ -91,7 +91,7 @@ type Finding struct {
 	Handler    string   // as in the message: "HandleOrder", "(*ChargeHandler).ProcessTask"
 	HandlerPos Position // the handler's declaration
 	Framework  string   // "asynq", "river", "watermill", "idempotency", "directive"
-	State      string   // "unprotected", "unstable-key", "claimed" (a gate), or "protected" (wrapped handler)
+	State      string   // "unprotected", "unstable-key", "keyed" (a message id its consumers check), or "protected" (wrapped handler)
 	Detail     string   // what the effect is and why it is not safe to repeat
 	Chain      []Hop    // from the handler (excluded) down to the sink (included)
 	Missing    []string // checklist decisions not answered: "key", "enforcement"
@@ -180,7 +180,7 @@ type FoundHandler struct {
 // Effect is one kind of side effect a handler reaches, after //idemlint: suppression.
 type Effect struct {
 	Kind     string
-	State    string // "unprotected", "unstable-key", "claimed", "protected"
+	State    string // "unprotected", "unstable-key", "keyed", "claimed" (a gate: not reported), "protected"
 	Detail   string // what it is, or what protects it
 	Chain    []Hop
 	Reported bool     // a finding was reported for it

@@ -129,13 +129,13 @@ func receiverOf(call *ast.CallExpr) ast.Expr {
 }
 
 // consumerKey makes a keyed effect of a sink whose key only names the message for its
-// consumers (a RabbitMQ MessageId) Claimed: the key decision is answered, enforcement is left
+// consumers (a RabbitMQ MessageId) Keyed: the key decision is answered, enforcement is left
 // to every consumer, since the broker delivers the repeat all the same.
 func consumerKey(s *model.Sink, e *effect.Effect) *effect.Effect {
 	if !s.ConsumerKey || e == nil || e.State != effect.Protected {
 		return e
 	}
-	e.State = effect.Claimed
+	e.State = effect.Keyed
 	e.Detail = s.What + " with a message id: each consumer must deduplicate by it, unless the broker is configured to"
 	return e
 }

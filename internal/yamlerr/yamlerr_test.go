@@ -41,16 +41,16 @@ func TestTypeMessage(t *testing.T) {
 func TestSyntaxMessage(t *testing.T) {
 	inputs := map[string]string{
 		"disable: [http.post\nmodels:\n  - x\n":   "',' or ']' must be specified",
-		"disable: [a b\n":                          "sequence end token ']' not found",
-		"disable: {a: b\nx: 1\n":                   "',' or '}' must be specified",
+		"disable: [a b\n":                         "sequence end token ']' not found",
+		"disable: {a: b\nx: 1\n":                  "',' or '}' must be specified",
 		"disable:\n  - http.post\n   models: 3\n": "unexpected key name",
-		"disable: [a]]\n":                          "value is not allowed in this context",
-		"disable: \"abc\n":                         "could not find end character of double-quoted text",
-		"disable: 'abc\n":                          "could not find end character of single-quoted text",
-		"disable:\n\t- a\n":                        "found character '\t' that cannot start any token",
-		"disable: - a\n":                           "block sequence entries are not allowed in this context",
-		"disable: a: b\n":                          "mapping value is not allowed in this context",
-		"a: b\nc\n":                                "non-map value is specified",
+		"disable: [a]]\n":                         "value is not allowed in this context",
+		"disable: \"abc\n":                        "could not find end character of double-quoted text",
+		"disable: 'abc\n":                         "could not find end character of single-quoted text",
+		"disable:\n\t- a\n":                       "found character '\t' that cannot start any token",
+		"disable: - a\n":                          "block sequence entries are not allowed in this context",
+		"disable: a: b\n":                         "mapping value is not allowed in this context",
+		"a: b\nc\n":                               "non-map value is specified",
 	}
 	seen := map[string]bool{}
 	for src, raw := range inputs {

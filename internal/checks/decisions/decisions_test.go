@@ -28,6 +28,9 @@ var (
 		Chain: []effect.Hop{{Func: "notify.send", Pos: "h.go:20"}, {Func: "(*smtp.Client).Data", Pos: "n.go:8"}}}
 	charge = effect.Effect{Kind: effect.Payment, State: effect.Protected, Detail: "payment with a stable idempotency key",
 		Chain: []effect.Hop{{Func: "(*paymentintent.Client).New", Pos: "h.go:30"}}}
+	claimedMail = effect.Effect{Kind: effect.EmailSend, State: effect.Claimed,
+		Detail: "email sent with no deduplication; the conditional UPDATE gate at h.go:15 turns a redelivery away, but a crash between the claim and this effect loses it (at most once)",
+		Chain:  []effect.Hop{{Func: "notify.send", Pos: "h.go:20"}}}
 	randomKey = effect.Effect{Kind: effect.Payment, State: effect.UnstableKey, Detail: "payment keyed by uuid.NewString",
 		Chain: []effect.Hop{{Func: "(*paymentintent.Client).New", Pos: "h.go:30"}}}
 )
@@ -65,6 +68,9 @@ func TestJudge(t *testing.T) {
 		{"an unstable key misses the key only", func() handlers.Handler { return handler(randomKey) }, all(), []string{"payment key"}},
 		{"two systems: partial", func() handlers.Handler { return handler(insert, mail) }, all(),
 			[]string{"sql.write key,enforcement,partial", "email.send key,enforcement,partial"}},
+		{"an effect behind a claim checked first is no finding (at most once)", func() handlers.Handler { return handler(claimedMail) }, all(), nil},
+		{"a claimed effect still makes two systems", func() handlers.Handler { return handler(insert, claimedMail) }, all(),
+			[]string{"sql.write key,enforcement,partial"}},
 		{"a protected effect still makes two systems", func() handlers.Handler { return handler(insert, charge) }, all(),
 			[]string{"sql.write key,enforcement,partial"}},
 		{"the transaction stores the completion: its write commits with it", func() handlers.Handler {
@@ -225,5 +231,33 @@ func TestRunRemote(t *testing.T) {
 	v := out.Verdicts[0]
 	if v.Pos != 500 || v.Finding == nil || v.Finding.Handler != 1 || !strings.HasPrefix(v.Message, "handler billing.Charge: ") || !strings.HasSuffix(v.Message, "(registered here)") {
 		t.Errorf("remote verdict = %+v", v)
+	}
+}
+
+// A function of another package registered here is judged as its own package would judge
+// it: partial for two systems, and the runtime middleware's wrap at the registration.
+func TestRunRemoteJudged(t *testing.T) {
+	fn := types.NewFunc(token.NoPos, types.NewPackage("example.com/tasks", "tasks"), "Send", types.NewSignatureType(nil, nil, nil, nil, nil, false))
+	for _, c := range []struct {
+		name string
+		r    handlers.Remote
+		want []string // per verdict: the message's missing list
+	}{
+		{"two systems", handlers.Remote{Fn: fn, Pos: 500, Framework: "asynq", Effects: effect.Set{insert, mail}},
+			[]string{"key, enforcement, partial", "key, enforcement, partial"}},
+		{"wrapped with a retention", handlers.Remote{Fn: fn, Pos: 500, Framework: "asynq", Effects: effect.Set{mail}, Wrapped: true, Retention: true},
+			[]string{"enforcement"}},
+		{"wrapped, the write in the completion's transaction", handlers.Remote{Fn: fn, Pos: 500, Framework: "asynq", Effects: effect.Set{insertTx},
+			Wrapped: true, Retention: true, TxCompletion: true}, nil},
+	} {
+		out := Check.Run(&checks.Input{Remote: []handlers.Remote{c.r}, Config: all()})
+		var got []string
+		for _, v := range out.Verdicts {
+			_, m, _ := strings.Cut(v.Message, "; missing: ")
+			got = append(got, strings.TrimSuffix(m, " (registered here)"))
+		}
+		if !slices.Equal(got, c.want) {
+			t.Errorf("%s: missing = %q, want %q", c.name, got, c.want)
+		}
 	}
 }

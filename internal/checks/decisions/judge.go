@@ -126,10 +126,12 @@ func judge(h handlers.Handler, effects effect.Set, cfg checks.Config) verdict {
 }
 
 // unsafe reports whether effect e of handler h is not safe to repeat by the code alone: not
-// protected, and not a write that commits with the transaction storing the job's
+// protected, not behind a claim the code checks first (a redelivery is turned away; a crash
+// after the claim loses the effect rather than repeating it: at most once, shown so in the
+// inventory), and not a write that commits with the transaction storing the job's
 // completion.
 func unsafe(h handlers.Handler, e effect.Effect) bool {
-	if e.State == effect.Protected || e.Conditional() {
+	if e.State == effect.Protected || e.State == effect.Claimed || e.Conditional() {
 		return false
 	}
 	// A write in the transaction that stores the job's completion commits with it.

@@ -47,7 +47,7 @@ type Finding struct {
 	Package     string          `json:"package"`
 	Fingerprint string          `json:"fingerprint"`
 	Handler     *FindingHandler `json:"handler,omitempty"` // effect findings only
-	State       string          `json:"state,omitempty"`   // "unprotected", "unstable-key", "claimed", "protected"
+	State       string          `json:"state,omitempty"`   // "unprotected", "unstable-key", "keyed", "protected"
 	Detail      string          `json:"detail,omitempty"`
 	Chain       []Hop           `json:"chain,omitempty"`
 	Missing     []string        `json:"missing,omitempty"` // "key", "enforcement"
