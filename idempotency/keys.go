@@ -63,17 +63,6 @@ func (e *EmptyKeyPartError) Error() string {
 // Is makes errors.Is(err, ErrEmptyKey) true.
 func (e *EmptyKeyPartError) Is(target error) bool { return target == ErrEmptyKey }
 
-// endsWithSeparator reports a key that ends like a prefix with nothing after it ("charge:"):
-// almost always a prefix joined to an empty ID. The middleware treats it as an empty key
-// whatever the key function does, since a key function can build keys by concatenation.
-func endsWithSeparator(key string) bool {
-	switch key[len(key)-1] {
-	case ':', '/', '|', '#':
-		return true
-	}
-	return false
-}
-
 // StoreKey is what the middleware stores for key when its handler is namespace (WithName,
 // or by default the job's Go type): the hex SHA-256 of both. Hashing gives every store a
 // fixed-size, printable key whatever the key holds (NUL, invalid UTF-8, a megabyte), keeps

@@ -19,13 +19,14 @@ type HandlerFunc[J any] func(ctx context.Context, job J) error
 // KeyFunc derives the idempotency key from a job. It must be stable across deliveries of the
 // same business operation: an order, invoice, webhook event or payment attempt ID. A key made
 // from time or randomness changes on every retry and protects nothing. Build keys of several
-// parts with Key, which rejects an empty part; the middleware namespaces the key by handler
-// (WithName) and hashes it before storage, so a key needs no prefix of its own.
+// parts with Key, which rejects an empty part: "charge:" + an empty ID is a non-empty string
+// that would stand for every payment without an ID, and only the parts tell it from a URL or
+// a path that ends in '/' or ':'. The middleware namespaces the key by handler (WithName) and
+// hashes it before storage, so a key needs no prefix of its own.
 //
-// An empty key, a key that ends in a separator (':', '/', '|' or '#', as "charge:" + an empty
-// ID does), or an error matching ErrEmptyKey is handled by the empty-key policy
-// (WithEmptyKey). Any other error fails the delivery with a permanent *KeyError, without
-// running the handler.
+// An empty key, or an error matching ErrEmptyKey (as Key's *EmptyKeyPartError does), is
+// handled by the empty-key policy (WithEmptyKey). Any other error fails the delivery with a
+// permanent *KeyError, without running the handler.
 type KeyFunc[J any] func(job J) (string, error)
 
 // Job is a job that reports its own idempotency key and how long its completion marker must
@@ -144,7 +145,7 @@ func (m *Middleware[J]) handle(ctx context.Context, job J, next HandlerFunc[J]) 
 		m.metrics.count(ctx, OutcomeKeyError)
 		m.log(ctx, slog.LevelError, "idempotency: key function failed; job rejected", "", slog.Any("error", err))
 		return &KeyError{Func: stageKey, Err: err}
-	case err != nil || key == "" || endsWithSeparator(key):
+	case err != nil || key == "":
 		return m.emptyKeyPolicy(ctx, job, next)
 	}
 	retention := m.retention
@@ -223,7 +224,7 @@ func (m *Middleware[J]) StoreKey(key string) string {
 // (see Inspect and Forget). It fails as Handle would for a job without a usable key.
 func (m *Middleware[J]) StoreKeyOf(job J) (string, error) {
 	key, err := m.key(job)
-	if err == nil && (key == "" || endsWithSeparator(key)) {
+	if err == nil && key == "" {
 		err = ErrEmptyKey
 	}
 	if err != nil {
