@@ -40,3 +40,33 @@ func TestKeysEndingInASeparatorAreKeys(t *testing.T) {
 		}
 	}
 }
+
+// Item 12: Key joins its parts unambiguously: no two lists of parts give one key, whatever
+// the parts hold, and a single part is no exception.
+func TestKeyJoinIsUnambiguous(t *testing.T) {
+	lists := [][]string{
+		{"order:42"}, {"order", "42"},
+		{"a:b", "c"}, {"a", "b:c"}, {"a:b:c"}, {"a", "b", "c"},
+		{`a\`, "b"}, {`a\:b`}, {"a", `\b`}, {`a\\`, "b"}, {`a\`, `\b`},
+		{"#3#a:b"}, {"a:b"}, {"#3#a:b", "c"},
+		{"order-7"}, {"x:"}, {"x", ":"}, {":", "x"}, {":x"},
+	}
+	seen := map[string][]string{}
+	for _, parts := range lists {
+		k, err := idempotency.Key(parts...)
+		if err != nil {
+			t.Fatalf("Key(%q): %v", parts, err)
+		}
+		if prev, ok := seen[k]; ok {
+			t.Errorf("Key(%q) and Key(%q) are both %q", prev, parts, k)
+		}
+		seen[k] = parts
+	}
+	// The common case keeps its plain form: a part without ':' or '\' is written as it is.
+	if k, _ := idempotency.Key("charge", "pa_123"); k != "charge:pa_123" {
+		t.Errorf(`Key("charge", "pa_123") = %q, want "charge:pa_123"`, k)
+	}
+	if k, _ := idempotency.Key("order-7"); k != "order-7" {
+		t.Errorf(`Key("order-7") = %q, want the part itself`, k)
+	}
+}
