@@ -70,7 +70,8 @@ func (e *EmptyKeyPartError) Error() string {
 func (e *EmptyKeyPartError) Is(target error) bool { return target == ErrEmptyKey }
 
 // StoreKey is what the middleware stores for key when its handler is namespace (WithName,
-// or by default the job's Go type): the hex SHA-256 of both. Hashing gives every store a
+// or by default the job's Go type; with WithService, Key(service, handler)): the hex SHA-256
+// of both. Hashing gives every store a
 // fixed-size, printable key whatever the key holds (NUL, invalid UTF-8, a megabyte), keeps
 // personal data out of the store, and, with the namespace, keeps two handlers that use the
 // same business ID apart. Use it to find or forget a key's record (see Inspect), or to

@@ -48,8 +48,10 @@ type Middleware[J any] struct {
 // core is the part of the middleware that does not depend on the job type.
 type core struct {
 	config
-	// namespace keeps this handler's keys apart from other handlers' (WithName, or the job
-	// type's name).
+	// handler names the handler in spans: WithName, or the job type's name.
+	handler string
+	// namespace keeps this handler's keys apart from other handlers' and, with WithService,
+	// from other services': the handler, or Key(service, handler).
 	namespace string
 	metrics   *instruments
 	tracing   tracing
@@ -92,15 +94,21 @@ func NewForJob[J Job](opts ...Option) (*Middleware[J], error) {
 
 func newMiddleware[J any](cfg config, key KeyFunc[J], retentionOf func(J) time.Duration) (*Middleware[J], error) {
 	_, inMemory := cfg.store.(*MemoryStore)
-	namespace := cfg.name
-	if namespace == "" {
+	handler := cfg.name
+	if handler == "" {
 		var zero J
-		namespace = fmt.Sprintf("%T", zero)
-		if namespace == "<nil>" { // J is an interface type
-			namespace = reflect.TypeFor[J]().String()
+		handler = fmt.Sprintf("%T", zero)
+		if handler == "<nil>" { // J is an interface type
+			handler = reflect.TypeFor[J]().String()
 		}
 	}
-	m := &Middleware[J]{core: core{config: cfg, namespace: namespace, inMemory: inMemory}, key: key, retentionOf: retentionOf}
+	namespace := handler
+	if cfg.service != "" {
+		// Key's join is unambiguous, so service "a:b" with handler "c" and service "a" with
+		// handler "b:c" stay apart.
+		namespace, _ = Key(cfg.service, handler) // neither part is empty
+	}
+	m := &Middleware[J]{core: core{config: cfg, handler: handler, namespace: namespace, inMemory: inMemory}, key: key, retentionOf: retentionOf}
 	if cfg.fingerprint != nil {
 		fp, ok := cfg.fingerprint.(func(J) ([]byte, error))
 		if !ok {
@@ -128,7 +136,7 @@ func (m *Middleware[J]) Wrap(next HandlerFunc[J]) HandlerFunc[J] {
 // handler's error (joined with any release error) when the handler failed, and a
 // *CompleteConflictError when the handler finished after its claim was taken over.
 func (m *Middleware[J]) Handle(ctx context.Context, job J, next HandlerFunc[J]) error {
-	ctx, span := m.tracing.start(ctx, m.namespace)
+	ctx, span := m.tracing.start(ctx, m.handler)
 	if span == nil {
 		return m.handle(ctx, job, next)
 	}
@@ -211,7 +219,7 @@ func (m *Middleware[J]) handle(ctx context.Context, job J, next HandlerFunc[J]) 
 }
 
 // StoreKey returns the key the store keeps for a job whose key function gave key: namespaced
-// by this middleware's handler and hashed (see the package function StoreKey), or key itself
+// by this middleware's handler (and service, WithService) and hashed (see the package function StoreKey), or key itself
 // under WithLegacyKeys.
 func (m *Middleware[J]) StoreKey(key string) string {
 	if m.legacyKeys {

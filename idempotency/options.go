@@ -38,6 +38,7 @@ type config struct {
 	inProgress     InProgressPolicy
 	keepClaim      func(error) bool
 	name           string
+	service        string
 	legacyKeys     bool
 	meter          metric.MeterProvider
 	tracerProvider trace.TracerProvider
@@ -232,6 +233,25 @@ func WithName(name string) Option {
 	}
 }
 
+// WithService namespaces every key of the middleware by service, above the handler's
+// namespace (WithName or the job's type): the store keeps StoreKey(Key(service, handler), key).
+// Set it when services share a store (one Redis under the default prefix, one SQL table),
+// since two services often have handlers of the same name or job type (main.ChargeJob) and
+// would otherwise share their keys. Every replica of a service must use the same name.
+//
+// The default is no service namespace: keys are stored as before it existed, namespaced by
+// handler alone, so adding it to a running service changes every stored key (completion
+// markers kept before are no longer seen; see "Migrating stored keys" in docs/runtime.md).
+// It cannot be combined with WithLegacyKeys, which stores keys as they are.
+func WithService(name string) Option {
+	return func(c *config) {
+		if name == "" {
+			c.errs = append(c.errs, errors.New("WithService: empty name (leave the option out for no service namespace)"))
+		}
+		c.service = name
+	}
+}
+
 // WithLegacyKeys stores keys as the key function gives them, without namespace or hashing,
 // as the middleware did before. It exists for upgrading a store whose records were written
 // that way: see "Migrating stored keys" in docs/runtime.md. Such keys may collide between
@@ -273,6 +293,9 @@ func buildConfig(opts []Option, needRetention bool) (config, error) {
 	}
 	if len(c.errs) > 0 {
 		return c, fmt.Errorf("idempotency: %w", errors.Join(c.errs...))
+	}
+	if c.service != "" && c.legacyKeys {
+		return c, errors.New("idempotency: WithService cannot be combined with WithLegacyKeys: legacy keys are stored as the key function gives them, without any namespace")
 	}
 	if needRetention && c.retention == 0 {
 		return c, errors.New("idempotency: WithRetention is required: decide how long duplicates can arrive; there is no default and no 'forever'")

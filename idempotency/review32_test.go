@@ -70,3 +70,48 @@ func TestKeyJoinIsUnambiguous(t *testing.T) {
 		t.Errorf(`Key("order-7") = %q, want the part itself`, k)
 	}
 }
+
+// A service-level namespace: services that share a store (one Redis, one SQL table) and
+// handlers of the same name keep their keys apart with WithService; without it keys are
+// stored as before.
+func TestServiceNamespacesKeys(t *testing.T) {
+	ctx := context.Background()
+	store := idempotency.NewMemoryStore(idempotency.MemoryConfig{})
+	build := func(opts ...idempotency.Option) *idempotency.Middleware[string] {
+		t.Helper()
+		mw, err := idempotency.New(key, append([]idempotency.Option{idempotency.WithStore(store), idempotency.WithName("charge"),
+			idempotency.WithRetention(time.Hour), quiet}, opts...)...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return mw
+	}
+	billing, shipping := build(idempotency.WithService("billing")), build(idempotency.WithService("shipping"))
+	billingReplica, unset := build(idempotency.WithService("billing")), build()
+	runs := map[string]int{}
+	for _, c := range []struct {
+		name string
+		mw   *idempotency.Middleware[string]
+	}{{"billing", billing}, {"shipping", shipping}, {"billing", billingReplica}, {"unset", unset}} {
+		if err := c.mw.Handle(ctx, "order-42", func(context.Context, string) error { runs[c.name]++; return nil }); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if runs["billing"] != 1 || runs["shipping"] != 1 || runs["unset"] != 1 {
+		t.Fatalf("runs %v; want one per service (a replica of billing shares its keys) and one without a service", runs)
+	}
+	if got, want := unset.StoreKey("order-42"), idempotency.StoreKey("charge", "order-42"); got != want {
+		t.Errorf("without WithService the stored key is %s, want %s as before", got, want)
+	}
+	if got, want := billing.StoreKey("order-42"), idempotency.StoreKey("billing:charge", "order-42"); got != want {
+		t.Errorf("with WithService the stored key is %s, want StoreKey(Key(service, name), key) = %s", got, want)
+	}
+	for _, bad := range [][]idempotency.Option{
+		{idempotency.WithService("")},
+		{idempotency.WithService("billing"), idempotency.WithLegacyKeys()},
+	} {
+		if _, err := idempotency.New(key, append(bad, idempotency.WithRetention(time.Hour))...); err == nil {
+			t.Errorf("New accepted %d options that conflict", len(bad))
+		}
+	}
+}
