@@ -113,6 +113,13 @@ type claimState struct {
 	timer    *time.Timer // the next renewal, or the lease's end without renewal; nil before start
 	deadline *time.Timer // the lease's end by the local clock; armed at the first renewal
 	stopped  bool
+	// renewal is closed when the renewal under way ends (nil when none is), so that the
+	// delivery waits for it before Handle returns: left running, it would outlive the
+	// delivery (#32 item 16). Renewals never overlap: the next is armed when one ends.
+	renewal chan struct{}
+	// renewalBound is when the renewal under way has run out of its store timeout (and a
+	// grace): a store that ignores its context is waited for no longer than that.
+	renewalBound time.Time
 	// leaseFrom is the start of the call that last set the lease (the claim, or the last
 	// successful renewal): the store measured the lease from no earlier than that, so the
 	// lease holds until leaseFrom+lease by the local monotonic clock at least.
@@ -161,10 +168,18 @@ func (st *claimState) startRenewal(claimed time.Time) {
 	st.mu.Unlock()
 }
 
-// stopRenewal stops the heartbeat. A renewal already under way finishes on its own; its
-// result is ignored, and the store refuses it anyway once the claim is completed or released.
+// stopRenewal stops the heartbeat. A renewal already under way finishes on its own (its
+// result is ignored, and the store refuses it anyway once the claim is completed or
+// released): endRenewal also waits for it. CompleteInTx calls this one, from inside the
+// handler, where waiting could wait on the handler's own transaction.
 func (st *claimState) stopRenewal() {
 	st.mu.Lock()
+	st.stopLocked()
+	st.mu.Unlock()
+}
+
+// stopLocked stops the heartbeat's timers; st.mu is held.
+func (st *claimState) stopLocked() {
 	st.stopped = true
 	if st.timer != nil {
 		st.timer.Stop()
@@ -172,7 +187,33 @@ func (st *claimState) stopRenewal() {
 	if st.deadline != nil {
 		st.deadline.Stop()
 	}
+}
+
+// renewalGrace is how long past its store timeout a renewal under way is waited for: the
+// time a store takes to notice that its context ended and return.
+const renewalGrace = 50 * time.Millisecond
+
+// endRenewal stops the heartbeat and waits for a renewal under way, so that none runs on
+// after the delivery, but no longer than that renewal's store timeout: a store that ignores
+// its context (defect 13 of #17) must not hold the delivery. It may be called more than once.
+func (st *claimState) endRenewal() {
+	st.mu.Lock()
+	st.stopLocked()
+	done, bound := st.renewal, st.renewalBound
 	st.mu.Unlock()
+	if done == nil {
+		return
+	}
+	wait := time.Until(bound)
+	if wait <= 0 {
+		return
+	}
+	t := time.NewTimer(wait)
+	select {
+	case <-done:
+	case <-t.C:
+	}
+	t.Stop()
 }
 
 // expire stops the handler at the lease's end: whatever the store does (a renewal that never
@@ -196,6 +237,9 @@ func (st *claimState) renew() {
 		st.mu.Unlock()
 		return
 	}
+	started := time.Now()
+	done := make(chan struct{})
+	st.renewal, st.renewalBound = done, started.Add(c.storeTimeout+renewalGrace)
 	if st.deadline == nil {
 		// Armed only now: a handler that ends before its first renewal never pays for it.
 		st.deadline = time.AfterFunc(time.Until(st.leaseFrom.Add(c.lease)), st.expire)
@@ -203,7 +247,6 @@ func (st *claimState) renew() {
 	renewTx := st.renewTx
 	st.mu.Unlock()
 
-	started := time.Now()
 	ctx, cancel := c.storeCtx(context.WithoutCancel(st.Context))
 	var err error
 	if renewTx != nil {
@@ -223,6 +266,8 @@ func (st *claimState) renew() {
 
 	st.mu.Lock()
 	defer st.mu.Unlock()
+	st.renewal = nil
+	close(done)
 	if st.stopped {
 		return
 	}

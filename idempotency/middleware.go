@@ -181,8 +181,7 @@ func (m *Middleware[J]) handle(ctx context.Context, job J, next HandlerFunc[J]) 
 		fingerprint = sum[:]
 	}
 
-	claimed := time.Now() // the lease starts no earlier than this, by the local clock
-	res, err := m.claim(ctx, ClaimRequest{Key: storeKey, Owner: newOwner(), Fingerprint: fingerprint, Lease: m.lease})
+	res, claimed, err := m.claim(ctx, ClaimRequest{Key: storeKey, Owner: newOwner(), Fingerprint: fingerprint, Lease: m.lease})
 	if err != nil {
 		return err
 	}
@@ -253,8 +252,10 @@ func (m *Middleware[J]) emptyKeyPolicy(ctx context.Context, job J, next HandlerF
 }
 
 // claim asks the store, and with the WaitUpTo policy asks again until the holder of a live
-// claim finishes or the wait runs out.
-func (m *Middleware[J]) claim(ctx context.Context, req ClaimRequest) (ClaimResult, error) {
+// claim finishes or the wait runs out. started is when the call that gave res started: a
+// claim won holds its lease from no earlier than that by the local clock. Counting it from
+// before the wait instead (#32 item 4) made a claim won after waiting look expired at once.
+func (m *Middleware[J]) claim(ctx context.Context, req ClaimRequest) (res ClaimResult, started time.Time, err error) {
 	var deadline time.Time
 	if m.inProgress.kind == waitUpTo {
 		deadline = time.Now().Add(m.inProgress.wait)
@@ -262,25 +263,25 @@ func (m *Middleware[J]) claim(ctx context.Context, req ClaimRequest) (ClaimResul
 	poll := 10 * time.Millisecond
 	for {
 		cctx, cancel := m.storeCtx(ctx)
-		start := time.Now()
-		res, err := m.store.Claim(cctx, req)
-		m.metrics.storeCall(ctx, opClaim, start)
+		started = time.Now()
+		res, err = m.store.Claim(cctx, req)
+		m.metrics.storeCall(ctx, opClaim, started)
 		cancel()
 		if err != nil {
 			if ctx.Err() == nil { // a job cancelled by its queue is no store failure
 				m.metrics.storeError(ctx, opClaim)
 			}
-			return res, &StoreError{Op: opClaim, Err: err}
+			return res, started, &StoreError{Op: opClaim, Err: err}
 		}
 		if res.Status != StatusInProgress || m.inProgress.kind != waitUpTo {
-			return res, nil
+			return res, started, nil
 		}
 		if req.Fingerprint != nil && res.Fingerprint != nil && !bytes.Equal(req.Fingerprint, res.Fingerprint) {
-			return res, nil // a mismatch will not go away by waiting
+			return res, started, nil // a mismatch will not go away by waiting
 		}
 		left := time.Until(deadline)
 		if left <= 0 {
-			return res, nil
+			return res, started, nil
 		}
 		// Poll with backoff, but no later than the holder's lease end: a crashed holder's
 		// key is free then.
@@ -290,7 +291,7 @@ func (m *Middleware[J]) claim(ctx context.Context, req ClaimRequest) (ClaimResul
 		select {
 		case <-ctx.Done():
 			t.Stop()
-			return res, context.Cause(ctx)
+			return res, started, context.Cause(ctx)
 		case <-t.C:
 		}
 	}
@@ -305,13 +306,13 @@ func (m *Middleware[J]) run(ctx context.Context, job J, next HandlerFunc[J], key
 		// The handler panicked or called runtime.Goexit: free the key for a retry and let
 		// the panic go on.
 		if !returned {
-			st.stopRenewal()
+			st.endRenewal()
 			m.releaseAfterFailure(ctx, st, errors.New("idempotency: handler panicked"))
 		}
 	}()
 	st.startRenewal(claimed)
 	herr := next(st, job)
 	returned = true
-	st.stopRenewal()
+	st.endRenewal()
 	return m.finish(ctx, st, herr)
 }

@@ -2,7 +2,10 @@ package idempotency_test
 
 import (
 	"context"
+	"errors"
+	"sync/atomic"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/chokaq/idemlint/idempotency"
@@ -113,5 +116,105 @@ func TestServiceNamespacesKeys(t *testing.T) {
 		if _, err := idempotency.New(key, append(bad, idempotency.WithRetention(time.Hour))...); err == nil {
 			t.Errorf("New accepted %d options that conflict", len(bad))
 		}
+	}
+}
+
+// Item 4: a claim won after waiting (WaitUpTo) holds for a whole lease from when it was won;
+// the local lease deadline counted from before the wait, so the handler was cancelled at
+// once as if its lease were lost.
+func TestWaitUpToLeaseCountsFromTheWonClaim(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		opts []idempotency.Option
+	}{
+		{"WithoutRenewal", []idempotency.Option{idempotency.WithoutRenewal()}},
+		// Renewals a little slow, so that a deadline already past fires before the first
+		// renewal's reply could push it back.
+		{"WithRenewal", nil},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			synctest.Test(t, func(t *testing.T) {
+				mem := idempotency.NewMemoryStore(idempotency.MemoryConfig{})
+				slow := &slowRenewals{Store: mem, before: []time.Duration{100 * time.Millisecond, 100 * time.Millisecond, 100 * time.Millisecond}}
+				opts := append([]idempotency.Option{idempotency.WithRetention(time.Hour), idempotency.WithLease(3 * time.Second),
+					idempotency.WithInProgress(idempotency.WaitUpTo(time.Minute)), quiet}, c.opts...)
+				holder, err := idempotency.New(key, append(opts, idempotency.WithStore(mem))...)
+				if err != nil {
+					t.Fatal(err)
+				}
+				waiter, err := idempotency.New(key, append(opts, idempotency.WithStore(slow))...)
+				if err != nil {
+					t.Fatal(err)
+				}
+				first := make(chan error, 1)
+				go func() {
+					first <- holder.Handle(t.Context(), "k", func(context.Context, string) error {
+						time.Sleep(2500 * time.Millisecond) // inside its 3s lease, renewal or not
+						return errors.New("holder failed")   // released: the waiter takes the key
+					})
+				}()
+				synctest.Wait()
+				ran := false
+				err = waiter.Handle(t.Context(), "k", func(ctx context.Context, _ string) error {
+					select {
+					case <-time.After(2 * time.Second): // well inside a lease counted from the won claim
+						ran = true
+						return nil
+					case <-ctx.Done():
+						return context.Cause(ctx)
+					}
+				})
+				if err != nil || !ran {
+					t.Fatalf("the waiter, after winning the claim: ran %v, err %v; want its handler to finish inside its lease", ran, err)
+				}
+				<-first
+			})
+		})
+	}
+}
+
+// renewalsInFlight is a store whose Renew calls take a while, and which counts the calls that
+// have started and not yet returned.
+type renewalsInFlight struct {
+	idempotency.Store
+	takes    time.Duration
+	inFlight atomic.Int32
+}
+
+func (s *renewalsInFlight) Renew(ctx context.Context, key string, token idempotency.Token, lease time.Duration) error {
+	s.inFlight.Add(1)
+	defer s.inFlight.Add(-1)
+	time.Sleep(s.takes)
+	return s.Store.Renew(ctx, key, token, lease)
+}
+
+// Item 16: Handle returned while a renewal was still under way, which then ran on past the
+// delivery (against a store the caller may be closing).
+func TestHandleWaitsForARenewalInFlight(t *testing.T) {
+	for _, c := range []struct {
+		name    string
+		handler func(ctx context.Context, _ string) error
+	}{
+		{"Succeeds", func(context.Context, string) error { time.Sleep(1200 * time.Millisecond); return nil }},
+		{"Fails", func(context.Context, string) error { time.Sleep(1200 * time.Millisecond); return errors.New("failed") }},
+		{"Panics", func(context.Context, string) error { time.Sleep(1200 * time.Millisecond); panic("handler bug") }},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			synctest.Test(t, func(t *testing.T) {
+				store := &renewalsInFlight{Store: idempotency.NewMemoryStore(idempotency.MemoryConfig{}), takes: 500 * time.Millisecond}
+				mw, err := idempotency.New(key, idempotency.WithStore(store), idempotency.WithRetention(time.Hour),
+					idempotency.WithLease(3*time.Second), quiet) // a renewal at 1s, under way until 1.5s
+				if err != nil {
+					t.Fatal(err)
+				}
+				func() {
+					defer func() { _ = recover() }()
+					_ = mw.Handle(t.Context(), "k", c.handler)
+				}()
+				if n := store.inFlight.Load(); n != 0 {
+					t.Fatalf("Handle returned with %d renewal(s) still under way", n)
+				}
+			})
+		})
 	}
 }
