@@ -113,6 +113,10 @@ type claimState struct {
 	timer    *time.Timer // the next renewal, or the lease's end without renewal; nil before start
 	deadline *time.Timer // the lease's end by the local clock; armed at the first renewal
 	stopped  bool
+	// completing: the handler has returned and its completion is being stored. Renewal goes
+	// on meanwhile, so that the completion's retries cannot outlast the lease (#32 item 5);
+	// a renewal refused now is no news for a handler that has ended.
+	completing bool
 	// renewal is closed when the renewal under way ends (nil when none is), so that the
 	// delivery waits for it before Handle returns: left running, it would outlive the
 	// delivery (#32 item 16). Renewals never overlap: the next is armed when one ends.
@@ -225,8 +229,11 @@ func (st *claimState) expire() {
 		return
 	}
 	st.stopped = true
-	st.core.log(st, slog.LevelError, "idempotency: the claim's lease ran out; cancelling the handler", st.claim.Key,
-		slog.Int64("epoch", st.claim.Token.Epoch))
+	msg := "idempotency: the claim's lease ran out; cancelling the handler"
+	if st.completing {
+		msg = "idempotency: the claim's lease ran out while its completion was being stored"
+	}
+	st.core.log(st, slog.LevelError, msg, st.claim.Key, slog.Int64("epoch", st.claim.Token.Epoch))
 	st.cancel(fmt.Errorf("%w: %w", ErrLeaseLost, errLocalDeadline))
 }
 
@@ -281,9 +288,15 @@ func (st *claimState) renew() {
 		st.deadline.Reset(time.Until(started.Add(c.lease)))
 		st.timer.Reset(time.Until(next))
 	case errors.Is(err, ErrConflict):
+		st.stopped = true
+		if st.completing {
+			// The completion just stored has ended the claim, or the completion will find
+			// it taken over and report the conflict itself.
+			st.deadline.Stop()
+			return
+		}
 		c.log(st, slog.LevelWarn, "idempotency: claim lost to another worker; cancelling the handler", st.claim.Key,
 			slog.Int64("epoch", st.claim.Token.Epoch))
-		st.stopped = true
 		st.deadline.Stop()
 		st.cancel(fmt.Errorf("%w: %w", ErrLeaseLost, err))
 	default:

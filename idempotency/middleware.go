@@ -313,6 +313,5 @@ func (m *Middleware[J]) run(ctx context.Context, job J, next HandlerFunc[J], key
 	st.startRenewal(claimed)
 	herr := next(st, job)
 	returned = true
-	st.endRenewal()
-	return m.finish(ctx, st, herr)
+	return m.finish(ctx, st, herr) // ends the renewal once the claim needs it no more
 }

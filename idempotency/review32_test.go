@@ -218,3 +218,64 @@ func TestHandleWaitsForARenewalInFlight(t *testing.T) {
 		})
 	}
 }
+
+// slowCompletions is a store whose first Complete calls hang until their context ends (the
+// store never answers, nothing is written) and whose next call takes a while and succeeds.
+type slowCompletions struct {
+	idempotency.Store
+	hang  int           // how many calls hang
+	takes time.Duration // how long the call after them takes
+	calls atomic.Int32
+}
+
+func (s *slowCompletions) Complete(ctx context.Context, key string, token idempotency.Token, retention time.Duration) error {
+	if int(s.calls.Add(1)) <= s.hang {
+		<-ctx.Done()
+		return ctx.Err()
+	}
+	time.Sleep(s.takes)
+	return s.Store.Complete(ctx, key, token, retention)
+}
+
+// Item 5: renewal stopped when the handler returned, and the completion's retries (three,
+// each up to the store timeout) could outlast the lease: a redelivery then took the key and
+// ran the effect again while the first completion was still being retried.
+func TestCompletionRetriesKeepTheLease(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		mem := idempotency.NewMemoryStore(idempotency.MemoryConfig{})
+		store := &slowCompletions{Store: mem, hang: 2, takes: 700 * time.Millisecond}
+		// A 3s lease: renewals every 1s, a 750ms store timeout (the default ratios).
+		opts := []idempotency.Option{idempotency.WithRetention(time.Hour), idempotency.WithLease(3 * time.Second), quiet}
+		a, err := idempotency.New(key, append(opts, idempotency.WithStore(store))...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := idempotency.New(key, append(opts, idempotency.WithStore(mem))...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var effects atomic.Int32
+		effect := func(context.Context, string) error { effects.Add(1); return nil }
+		done := make(chan error, 1)
+		go func() {
+			done <- a.Handle(t.Context(), "k", func(ctx context.Context, k string) error {
+				time.Sleep(1900 * time.Millisecond) // the last renewal at 1s: the lease holds to 4s
+				return effect(ctx, k)
+			})
+		}()
+		// A's completion: 1.9-2.65s (no answer), 2.67-3.42s (no answer), 3.46-4.16s (stored).
+		time.Sleep(4050 * time.Millisecond)
+		if err := b.Handle(t.Context(), "k", effect); !errors.Is(err, idempotency.ErrInProgress) {
+			t.Fatalf("a redelivery while A still completes: %v; want it deferred, A's claim kept alive", err)
+		}
+		if err := <-done; err != nil {
+			t.Fatalf("A: %v; want its completion stored on the third try", err)
+		}
+		if err := b.Handle(t.Context(), "k", effect); err != nil {
+			t.Fatalf("a redelivery after A completed: %v", err)
+		}
+		if n := effects.Load(); n != 1 {
+			t.Fatalf("the effect ran %d times, want once", n)
+		}
+	})
+}
