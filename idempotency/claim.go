@@ -233,7 +233,7 @@ func (st *claimState) expire() {
 	if st.completing {
 		msg = "idempotency: the claim's lease ran out while its completion was being stored"
 	}
-	st.core.log(st, slog.LevelError, msg, st.claim.Key, slog.Int64("epoch", st.claim.Token.Epoch))
+	st.core.log(st, slog.LevelError, msg, st.claim.StoreKey, slog.Int64("epoch", st.claim.Token.Epoch))
 	st.cancel(fmt.Errorf("%w: %w", ErrLeaseLost, errLocalDeadline))
 }
 
@@ -295,7 +295,7 @@ func (st *claimState) renew() {
 			st.deadline.Stop()
 			return
 		}
-		c.log(st, slog.LevelWarn, "idempotency: claim lost to another worker; cancelling the handler", st.claim.Key,
+		c.log(st, slog.LevelWarn, "idempotency: claim lost to another worker; cancelling the handler", st.claim.StoreKey,
 			slog.Int64("epoch", st.claim.Token.Epoch))
 		st.deadline.Stop()
 		st.cancel(fmt.Errorf("%w: %w", ErrLeaseLost, err))
@@ -304,11 +304,11 @@ func (st *claimState) renew() {
 		// Try again at the next tick if that tick's renewal can still land inside the lease;
 		// otherwise another worker may take the key over while this handler still runs.
 		if next.Add(c.storeTimeout).Before(st.leaseFrom.Add(c.lease)) {
-			c.log(st, slog.LevelWarn, "idempotency: renewing the claim failed; will retry", st.claim.Key, slog.Any("error", err))
+			c.log(st, slog.LevelWarn, "idempotency: renewing the claim failed; will retry", st.claim.StoreKey, slog.Any("error", err))
 			st.timer.Reset(time.Until(next))
 			return
 		}
-		c.log(st, slog.LevelError, "idempotency: renewing the claim failed; cancelling the handler", st.claim.Key, slog.Any("error", err))
+		c.log(st, slog.LevelError, "idempotency: renewing the claim failed; cancelling the handler", st.claim.StoreKey, slog.Any("error", err))
 		st.stopped = true
 		st.deadline.Stop()
 		st.cancel(fmt.Errorf("%w: %w", ErrLeaseLost, err))

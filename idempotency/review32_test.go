@@ -1,8 +1,11 @@
 package idempotency_test
 
 import (
+	"bytes"
 	"context"
 	"errors"
+	"log/slog"
+	"strings"
 	"sync/atomic"
 	"testing"
 	"testing/synctest"
@@ -278,4 +281,35 @@ func TestCompletionRetriesKeepTheLease(t *testing.T) {
 			t.Fatalf("the effect ran %d times, want once", n)
 		}
 	})
+}
+
+// Found while fixing item 5: the renewal's log lines passed the raw key where the stored key
+// was expected, so their key_hash was the key's first 16 bytes (personal data in the logs),
+// and a key shorter than that made the renewal goroutine panic.
+func TestRenewalLogsCarryTheKeyHash(t *testing.T) {
+	for _, k := range []string{"customer-jane.doe@example.com", "k"} {
+		synctest.Test(t, func(t *testing.T) {
+			var logs bytes.Buffer
+			store := idempotency.NewMemoryStore(idempotency.MemoryConfig{})
+			mw, err := idempotency.New(key, idempotency.WithStore(store), idempotency.WithRetention(time.Hour),
+				idempotency.WithLease(3*time.Second), idempotency.WithLogger(slog.New(slog.NewTextHandler(&logs, nil))))
+			if err != nil {
+				t.Fatal(err)
+			}
+			_ = mw.Handle(t.Context(), k, func(ctx context.Context, _ string) error {
+				c, _ := idempotency.ClaimFromContext(ctx)
+				_ = store.Release(ctx, c.StoreKey, c.Token) // taken from under it: the renewal is refused
+				_, _ = store.Claim(ctx, idempotency.ClaimRequest{Key: c.StoreKey, Owner: "thief", Lease: time.Hour})
+				<-ctx.Done()
+				return context.Cause(ctx)
+			})
+			out := logs.String()
+			if !strings.Contains(out, "claim lost to another worker") || !strings.Contains(out, "key_hash="+mw.StoreKey(k)[:16]) {
+				t.Fatalf("logs %q; want the lost claim logged with the stored key's hash", out)
+			}
+			if len(k) >= 16 && strings.Contains(out, k[:16]) {
+				t.Fatalf("logs %q carry the key itself", out)
+			}
+		})
+	}
 }
