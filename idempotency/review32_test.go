@@ -153,7 +153,7 @@ func TestWaitUpToLeaseCountsFromTheWonClaim(t *testing.T) {
 				go func() {
 					first <- holder.Handle(t.Context(), "k", func(context.Context, string) error {
 						time.Sleep(2500 * time.Millisecond) // inside its 3s lease, renewal or not
-						return errors.New("holder failed")   // released: the waiter takes the key
+						return errors.New("holder failed")  // released: the waiter takes the key
 					})
 				}()
 				synctest.Wait()
