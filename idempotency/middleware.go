@@ -135,6 +135,10 @@ func (m *Middleware[J]) Wrap(next HandlerFunc[J]) HandlerFunc[J] {
 // duplicate that it acknowledged, an *InProgressError for one to deliver again later, the
 // handler's error (joined with any release error) when the handler failed, and a
 // *CompleteConflictError when the handler finished after its claim was taken over.
+//
+// When ctx is already a handler context holding the claim on the job's stored key (the
+// middleware installed twice, for a whole mux and on the handler), Handle runs next at once:
+// the enclosing delivery owns the claim, its completion and its outcome.
 func (m *Middleware[J]) Handle(ctx context.Context, job J, next HandlerFunc[J]) error {
 	ctx, span := m.tracing.start(ctx, m.handler)
 	if span == nil {
@@ -164,6 +168,14 @@ func (m *Middleware[J]) handle(ctx context.Context, job J, next HandlerFunc[J]) 
 	}
 	storeKey := m.StoreKey(key)
 	annotate(ctx, attribute.String(AttrKeyHash, m.keyHash(storeKey)))
+	if held, ok := ctx.Value(claimKey{}).(*claimState); ok && held.claim.StoreKey == storeKey {
+		// The middleware is installed twice on this handler (for the whole mux and on the
+		// handler): the enclosing install holds this very claim, so claiming again would find
+		// it in progress and defer the job for ever (#32 item 11). The enclosing install
+		// completes or releases it; this one only passes the job through.
+		m.log(ctx, slog.LevelDebug, "idempotency: the claim is held by an enclosing install of the middleware; passing the job through", storeKey)
+		return next(ctx, job)
+	}
 	if retention <= 0 {
 		m.log(ctx, slog.LevelError, "idempotency: job reports no retention; job rejected", storeKey)
 		return ErrNoRetention

@@ -313,3 +313,51 @@ func TestRenewalLogsCarryTheKeyHash(t *testing.T) {
 		})
 	}
 }
+
+// Item 11: the middleware installed twice on one handler (mux-wide and on the handler, as the
+// docs show both) found its own claim in progress, deferred the job, released, and so never
+// ran it. The inner install passes the job through when the context already holds the claim
+// on that key.
+func TestDoubleInstallPassesThrough(t *testing.T) {
+	ctx := context.Background()
+	store := idempotency.NewMemoryStore(idempotency.MemoryConfig{})
+	m := idempotencytest.NewMetrics()
+	build := func() *idempotency.Middleware[string] {
+		mw, err := idempotency.New(key, idempotency.WithStore(store), idempotency.WithName("charge"),
+			idempotency.WithRetention(time.Hour), idempotency.WithMeterProvider(m.Provider), quiet)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return mw
+	}
+	outer, inner := build(), build()
+	runs := 0
+	h := outer.Wrap(inner.Wrap(func(ctx context.Context, _ string) error {
+		runs++
+		return idempotency.SetResult(ctx, []byte("receipt")) // reaches the outer claim
+	}))
+	for range 2 {
+		if err := h(ctx, "order-42"); err != nil {
+			t.Fatalf("doubly wrapped handler: %v", err)
+		}
+	}
+	res, dup, err := outer.HandleResult(ctx, "order-42", nil)
+	if runs != 1 || err != nil || !dup || string(res) != "receipt" {
+		t.Fatalf("%d runs, then %q duplicate %v %v; want one run whose result was kept", runs, res, dup, err)
+	}
+	counts := m.Counts(t)
+	if counts[idempotency.OutcomeClaimed] != 1 || counts[idempotency.OutcomeCompleted] != 1 || counts[idempotency.OutcomeCompletedDuplicate] != 2 ||
+		counts[idempotency.OutcomeInProgressDuplicate] != 0 {
+		t.Fatalf("outcomes %v; want one claim, completed, then duplicates, and no in-progress duplicate", counts)
+	}
+	// A nested job of its own (another key) is still protected on its own.
+	nested := 0
+	if err := outer.Handle(ctx, "order-43", func(ctx context.Context, _ string) error {
+		return inner.Handle(ctx, "refund-7", func(context.Context, string) error { nested++; return nil })
+	}); err != nil || nested != 1 {
+		t.Fatalf("a nested job of another key: %v, ran %d; want it run once", err, nested)
+	}
+	if st, _ := store.Inspect(ctx, inner.StoreKey("refund-7")); st.Status != idempotency.StatusCompleted {
+		t.Fatalf("the nested job's key is %s, want completed", st.Status)
+	}
+}
