@@ -274,16 +274,9 @@ func (m *Middleware[J]) claim(ctx context.Context, req ClaimRequest) (res ClaimR
 	}
 	poll := 10 * time.Millisecond
 	for {
-		cctx, cancel := m.storeCtx(ctx)
-		started = time.Now()
-		res, err = m.store.Claim(cctx, req)
-		m.metrics.storeCall(ctx, opClaim, started)
-		cancel()
+		res, started, err = m.claimOnce(ctx, req)
 		if err != nil {
-			if ctx.Err() == nil { // a job cancelled by its queue is no store failure
-				m.metrics.storeError(ctx, opClaim)
-			}
-			return res, started, &StoreError{Op: opClaim, Err: err}
+			return res, started, err
 		}
 		if res.Status != StatusInProgress || m.inProgress.kind != waitUpTo {
 			return res, started, nil
@@ -304,6 +297,42 @@ func (m *Middleware[J]) claim(ctx context.Context, req ClaimRequest) (res ClaimR
 		case <-ctx.Done():
 			t.Stop()
 			return res, started, context.Cause(ctx)
+		case <-t.C:
+		}
+	}
+}
+
+// claimAttempts is how many times one claim is asked for when the store fails.
+const claimAttempts = 3
+
+// claimOnce asks the store for the claim, again (up to claimAttempts calls in all) when the
+// call fails: the store may have taken the claim and lost its reply, and the same owner
+// asking again gets its claim back (the Store contract), so a retry runs the job now instead
+// of leaving its key blocked for a whole lease (#32 item 13). A full memory store is not
+// asked again: it stays full for longer than a retry waits. started is when the call that
+// gave res started.
+func (m *Middleware[J]) claimOnce(ctx context.Context, req ClaimRequest) (res ClaimResult, started time.Time, err error) {
+	for i := 1; ; i++ {
+		cctx, cancel := m.storeCtx(ctx)
+		started = time.Now()
+		res, err = m.store.Claim(cctx, req)
+		m.metrics.storeCall(ctx, opClaim, started)
+		cancel()
+		if err == nil {
+			return res, started, nil
+		}
+		if ctx.Err() != nil { // a job cancelled by its queue is no store failure
+			return res, started, &StoreError{Op: opClaim, Err: err}
+		}
+		if i == claimAttempts || errors.Is(err, ErrStoreFull) {
+			m.metrics.storeError(ctx, opClaim) // once per delivery, as for complete and release
+			return res, started, &StoreError{Op: opClaim, Err: err}
+		}
+		t := time.NewTimer(time.Duration(i) * 20 * time.Millisecond)
+		select {
+		case <-ctx.Done():
+			t.Stop()
+			return res, started, &StoreError{Op: opClaim, Err: err}
 		case <-t.C:
 		}
 	}
