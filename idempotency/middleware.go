@@ -144,8 +144,18 @@ func (m *Middleware[J]) Handle(ctx context.Context, job J, next HandlerFunc[J]) 
 	if span == nil {
 		return m.handle(ctx, job, next)
 	}
-	defer span.End() // also when the handler panics
+	returned := false
+	defer func() {
+		if !returned {
+			// The handler panicked (or called runtime.Goexit): the span says so, and the
+			// panic goes on as it came. Re-panicking here, inside the deferred call, keeps
+			// the handler's frames in the traceback, which are not unwound yet.
+			spanPanic(span, recover())
+		}
+		span.End()
+	}()
 	err := m.handle(ctx, job, next)
+	returned = true
 	spanError(span, err)
 	return err
 }

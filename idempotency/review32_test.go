@@ -13,6 +13,9 @@ import (
 
 	"github.com/chokaq/idemlint/idempotency"
 	"github.com/chokaq/idemlint/idempotency/idempotencytest"
+	"go.opentelemetry.io/otel/codes"
+	sdktrace "go.opentelemetry.io/otel/sdk/trace"
+	"go.opentelemetry.io/otel/sdk/trace/tracetest"
 )
 
 // The tests of this file reproduce the defects of the runtime middleware found by the
@@ -359,5 +362,31 @@ func TestDoubleInstallPassesThrough(t *testing.T) {
 	}
 	if st, _ := store.Inspect(ctx, inner.StoreKey("refund-7")); st.Status != idempotency.StatusCompleted {
 		t.Fatalf("the nested job's key is %s, want completed", st.Status)
+	}
+}
+
+// Item 17: the span of a delivery whose handler panicked ended without an error status, so
+// the crash looked like a success in traces. The panic itself goes on to the caller.
+func TestPanicSpanHasErrorStatus(t *testing.T) {
+	rec := tracetest.NewSpanRecorder()
+	tp := sdktrace.NewTracerProvider(sdktrace.WithSpanProcessor(rec))
+	mw, err := idempotency.New(key, idempotency.WithRetention(time.Hour), idempotency.WithTracerProvider(tp), quiet)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var recovered any
+	func() {
+		defer func() { recovered = recover() }()
+		_ = mw.Handle(context.Background(), "k", func(context.Context, string) error { panic("handler bug") })
+	}()
+	if recovered != "handler bug" {
+		t.Fatalf("recovered %v, want the handler's own panic", recovered)
+	}
+	spans := rec.Ended()
+	if len(spans) != 1 || spans[0].Name() != idempotency.SpanHandle {
+		t.Fatalf("%d spans ended, want the delivery's", len(spans))
+	}
+	if st := spans[0].Status(); st.Code != codes.Error || !strings.Contains(st.Description, "panic") {
+		t.Fatalf("span status %+v, want an error that says the handler panicked", st)
 	}
 }
