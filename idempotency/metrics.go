@@ -27,7 +27,8 @@ const (
 	// acknowledged without running the handler.
 	OutcomeCompletedDuplicate Outcome = "completed_duplicate"
 	// OutcomeInProgressDuplicate: another worker holds a live claim; the delivery was
-	// deferred (RetryLater, or WaitUpTo that ran out) or dropped (SkipDuplicate).
+	// deferred (RetryLater, or WaitUpTo that ran out or whose context ended while it waited)
+	// or dropped (SkipDuplicate).
 	OutcomeInProgressDuplicate Outcome = "in_progress_duplicate"
 	// OutcomeReleased: the handler failed and its claim was released for a retry.
 	OutcomeReleased Outcome = "released"

@@ -283,9 +283,13 @@ func (m *Middleware[J]) claim(ctx context.Context, req ClaimRequest) (res ClaimR
 		deadline = time.Now().Add(m.inProgress.wait)
 	}
 	poll := 10 * time.Millisecond
+	waited := false // the key was found in progress and waited for
 	for {
 		res, started, err = m.claimOnce(ctx, req)
 		if err != nil {
+			if waited && ctx.Err() != nil {
+				m.waitCut(ctx, req.Key)
+			}
 			return res, started, err
 		}
 		if res.Status != StatusInProgress || m.inProgress.kind != waitUpTo {
@@ -306,10 +310,20 @@ func (m *Middleware[J]) claim(ctx context.Context, req ClaimRequest) (res ClaimR
 		select {
 		case <-ctx.Done():
 			t.Stop()
+			m.waitCut(ctx, req.Key)
 			return res, started, context.Cause(ctx)
 		case <-t.C:
 		}
+		waited = true
 	}
+}
+
+// waitCut counts a WaitUpTo delivery whose context ended while it waited for the holder of
+// the key: deferred as a duplicate of a running job, like a wait that ran out, since the
+// queue delivers it again (#32 item 18: it counted nothing).
+func (m *Middleware[J]) waitCut(ctx context.Context, storeKey string) {
+	m.metrics.count(ctx, OutcomeInProgressDuplicate)
+	m.log(ctx, slog.LevelDebug, "idempotency: the delivery ended while waiting for a running duplicate; deferred", storeKey)
 }
 
 // claimAttempts is how many times one claim is asked for when the store fails.

@@ -176,7 +176,9 @@ func SkipDuplicate() InProgressPolicy { return InProgressPolicy{kind: skipDuplic
 
 // WaitUpTo polls the store for up to d for the holder to finish: it then acknowledges a
 // completion, or runs the job if the holder released it; after d it behaves like RetryLater.
-// The waiting occupies a worker.
+// The waiting occupies a worker. A delivery whose context ends while it waits returns the
+// context's error (context.Cause) and counts in_progress_duplicate, as one whose wait ran out.
+// A claim won after waiting holds its lease from the claim call that won it.
 func WaitUpTo(d time.Duration) InProgressPolicy { return InProgressPolicy{kind: waitUpTo, wait: d} }
 
 // WithInProgress sets the policy for duplicates of a running job (default RetryLater).

@@ -390,3 +390,37 @@ func TestPanicSpanHasErrorStatus(t *testing.T) {
 		t.Fatalf("span status %+v, want an error that says the handler panicked", st)
 	}
 }
+
+// Item 18: a WaitUpTo delivery whose context ended while it waited for the holder counted no
+// outcome at all. It is deferred like a wait that runs out: in_progress_duplicate.
+func TestWaitUpToCancelledCountsAnOutcome(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		m := idempotencytest.NewMetrics()
+		mw, err := idempotency.New(key, idempotency.WithRetention(time.Hour), idempotency.WithMeterProvider(m.Provider),
+			idempotency.WithInProgress(idempotency.WaitUpTo(time.Minute)), quiet)
+		if err != nil {
+			t.Fatal(err)
+		}
+		first := make(chan error, 1)
+		go func() {
+			first <- mw.Handle(t.Context(), "k", func(context.Context, string) error { time.Sleep(10 * time.Second); return nil })
+		}()
+		synctest.Wait()
+		ctx, cancel := context.WithTimeout(t.Context(), 2*time.Second) // the queue gives up on the delivery
+		defer cancel()
+		ran := false
+		err = mw.Handle(ctx, "k", func(context.Context, string) error { ran = true; return nil })
+		if !errors.Is(err, context.DeadlineExceeded) || ran {
+			t.Fatalf("a wait cut short: err %v, ran %v; want the context's error and no run", err, ran)
+		}
+		if err := <-first; err != nil {
+			t.Fatal(err)
+		}
+		want := map[idempotency.Outcome]int64{idempotency.OutcomeClaimed: 1, idempotency.OutcomeCompleted: 1, idempotency.OutcomeInProgressDuplicate: 1}
+		for _, o := range idempotency.Outcomes {
+			if got := m.Count(t, o); got != want[o] {
+				t.Errorf("outcome %s counted %d, want %d", o, got, want[o])
+			}
+		}
+	})
+}
