@@ -82,7 +82,9 @@ func New[J any](key KeyFunc[J], opts ...Option) (*Middleware[J], error) {
 
 // NewForJob builds a middleware for jobs that report their own key and retention. A job that
 // reports a retention of zero or less falls back to WithRetention, and fails with
-// ErrNoRetention, before anything runs, if there is none.
+// ErrNoRetention, before anything runs, if there is none. A job that reports a retention
+// under 1ms, the least WithRetention takes, fails with a *RetentionError before anything
+// runs.
 func NewForJob[J Job](opts ...Option) (*Middleware[J], error) {
 	cfg, err := buildConfig(opts, false)
 	if err != nil {
@@ -171,9 +173,13 @@ func (m *Middleware[J]) handle(ctx context.Context, job J, next HandlerFunc[J]) 
 		return m.emptyKeyPolicy(ctx, job, next)
 	}
 	retention := m.retention
+	var badRetention time.Duration // a job's own retention under the floor (#32 item 19)
 	if m.retentionOf != nil {
-		if r := m.retentionOf(job); r > 0 {
+		switch r := m.retentionOf(job); {
+		case r >= minRetention:
 			retention = r
+		case r > 0:
+			badRetention = r
 		}
 	}
 	storeKey := m.StoreKey(key)
@@ -185,6 +191,11 @@ func (m *Middleware[J]) handle(ctx context.Context, job J, next HandlerFunc[J]) 
 		// completes or releases it; this one only passes the job through.
 		m.log(ctx, slog.LevelDebug, "idempotency: the claim is held by an enclosing install of the middleware; passing the job through", storeKey)
 		return next(ctx, job)
+	}
+	if badRetention > 0 {
+		m.log(ctx, slog.LevelError, "idempotency: job reports a retention under 1ms; job rejected", storeKey,
+			slog.Duration("retention", badRetention))
+		return &RetentionError{Retention: badRetention}
 	}
 	if retention <= 0 {
 		m.log(ctx, slog.LevelError, "idempotency: job reports no retention; job rejected", storeKey)

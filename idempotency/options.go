@@ -59,14 +59,19 @@ func WithStore(s Store) Option {
 	}
 }
 
+// minRetention is the shortest retention taken, from WithRetention or from a job's own
+// IdempotencyRetention: anything shorter is a unit mistake (72 meant as hours is 72ns) that
+// would let every duplicate through.
+const minRetention = time.Millisecond
+
 // WithRetention sets how long a completion marker is kept, and so how long after a success a
 // duplicate is still recognised. Required by New; with NewForJob it is the fallback for jobs
 // that report no retention. Choose it from how late duplicates can arrive (redelivery
 // windows, provider retries, replays), not from the queue's retry settings alone.
 func WithRetention(d time.Duration) Option {
 	return func(c *config) {
-		if d < time.Millisecond {
-			c.errs = append(c.errs, fmt.Errorf("WithRetention(%s): retention must be at least 1ms", d))
+		if d < minRetention {
+			c.errs = append(c.errs, fmt.Errorf("WithRetention(%s): retention must be at least %s", d, minRetention))
 		}
 		c.retention = d
 	}

@@ -424,3 +424,28 @@ func TestWaitUpToCancelledCountsAnOutcome(t *testing.T) {
 		}
 	})
 }
+
+// Item 19: a job's own IdempotencyRetention() of 72ns (72 meant as hours) was taken, and
+// its completion marker expired at once: WithRetention's 1ms floor applies to it too. The
+// job is rejected before it runs, fallback or not, since the job meant some retention.
+func TestJobRetentionIsChecked(t *testing.T) {
+	for _, opts := range [][]idempotency.Option{nil, {idempotency.WithRetention(time.Hour)}} {
+		mw, err := idempotency.NewForJob[invoice](append(opts, quiet)...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ran := false
+		err = mw.Handle(context.Background(), invoice{ID: "9", Retention: 72}, func(context.Context, invoice) error { ran = true; return nil })
+		var re *idempotency.RetentionError
+		if !errors.As(err, &re) || re.Retention != 72 || !idempotency.IsPermanent(err) || ran {
+			t.Fatalf("a job retention of 72ns: err %v, ran %v; want a permanent *RetentionError before running", err, ran)
+		}
+		if !errors.Is(err, idempotency.ErrNoRetention) {
+			t.Fatalf("%v does not match ErrNoRetention", err)
+		}
+		// The floor itself is accepted.
+		if err := mw.Handle(context.Background(), invoice{ID: "10", Retention: time.Millisecond}, func(context.Context, invoice) error { return nil }); err != nil {
+			t.Fatalf("a job retention of 1ms: %v", err)
+		}
+	}
+}
