@@ -95,7 +95,6 @@ func NewForJob[J Job](opts ...Option) (*Middleware[J], error) {
 }
 
 func newMiddleware[J any](cfg config, key KeyFunc[J], retentionOf func(J) time.Duration) (*Middleware[J], error) {
-	_, inMemory := cfg.store.(*MemoryStore)
 	handler := cfg.name
 	if handler == "" {
 		var zero J
@@ -104,6 +103,12 @@ func newMiddleware[J any](cfg config, key KeyFunc[J], retentionOf func(J) time.D
 			handler = reflect.TypeFor[J]().String()
 		}
 	}
+	if cfg.store == nil {
+		// The middleware's own store reports its gauges where the middleware counts, under
+		// the handler's name.
+		cfg.store = NewMemoryStore(MemoryConfig{MeterProvider: cfg.meter, Name: handler})
+	}
+	_, inMemory := cfg.store.(*MemoryStore)
 	namespace := handler
 	if cfg.service != "" {
 		// Key's join is unambiguous, so service "a:b" with handler "c" and service "a" with

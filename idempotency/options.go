@@ -320,9 +320,6 @@ func buildConfig(opts []Option, needRetention bool) (config, error) {
 	if c.inProgress.delay == 0 {
 		c.inProgress.delay = c.lease / 10
 	}
-	if c.store == nil {
-		c.store = NewMemoryStore(MemoryConfig{})
-	}
 	if c.meter == nil {
 		c.meter = otel.GetMeterProvider()
 	}

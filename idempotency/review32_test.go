@@ -4,15 +4,19 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"log/slog"
+	"runtime"
 	"strings"
 	"sync/atomic"
 	"testing"
 	"testing/synctest"
 	"time"
+	"weak"
 
 	"github.com/chokaq/idemlint/idempotency"
 	"github.com/chokaq/idemlint/idempotency/idempotencytest"
+	"go.opentelemetry.io/otel/attribute"
 	"go.opentelemetry.io/otel/codes"
 	sdktrace "go.opentelemetry.io/otel/sdk/trace"
 	"go.opentelemetry.io/otel/sdk/trace/tracetest"
@@ -448,4 +452,66 @@ func TestJobRetentionIsChecked(t *testing.T) {
 			t.Fatalf("a job retention of 1ms: %v", err)
 		}
 	}
+}
+
+// A memory store reports how full it is: the records it holds and their share of its
+// capacity, on gauges. Observing them sweeps the shards whose sweep is due, so an idle store
+// drops its expired records on the reader's schedule too, not only when claims come.
+func TestMemoryStoreGauges(t *testing.T) {
+	ctx := context.Background()
+	clock := idempotencytest.NewClock(time.Time{})
+	m := idempotencytest.NewMetrics()
+	store := idempotency.NewMemoryStore(idempotency.MemoryConfig{Capacity: 64, Clock: clock, MeterProvider: m.Provider, Name: "orders"})
+	for i := range 16 {
+		if _, err := store.Claim(ctx, idempotency.ClaimRequest{Key: fmt.Sprint("k", i), Owner: "o", Lease: time.Minute}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	named := attribute.String(idempotency.AttrStore, "orders")
+	gauge := func(name string) float64 {
+		t.Helper()
+		v, ok := m.Gauge(t, name, named)
+		if !ok {
+			t.Fatalf("no %s gauge for the store", name)
+		}
+		return v
+	}
+	if r, u := gauge(idempotency.MetricMemoryRecords), gauge(idempotency.MetricMemoryUtilization); r != 16 || u != 0.25 {
+		t.Fatalf("records %v, utilization %v; want 16 and 0.25 of the 64 capacity", r, u)
+	}
+	clock.Advance(2 * time.Minute) // past the leases and the sweep interval, with no claim since
+	if r := gauge(idempotency.MetricMemoryRecords); r != 0 || store.Len() != 0 {
+		t.Fatalf("after the leases ran out: records %v, %d kept; want the expired records swept", r, store.Len())
+	}
+	// The middleware's own store reports on the middleware's meter, under its name.
+	mm := idempotencytest.NewMetrics()
+	mw, err := idempotency.New(key, idempotency.WithName("charge"), idempotency.WithRetention(time.Hour), idempotency.WithMeterProvider(mm.Provider), quiet)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := mw.Handle(ctx, "k", func(context.Context, string) error { return nil }); err != nil {
+		t.Fatal(err)
+	}
+	if v, ok := mm.Gauge(t, idempotency.MetricMemoryRecords, attribute.String(idempotency.AttrStore, "charge")); !ok || v != 1 {
+		t.Fatalf("the default store's records gauge: %v %v, want 1", v, ok)
+	}
+}
+
+// The gauges' registration does not keep a store alive: a provider that outlives its stores
+// (the global one) must not hold every store ever made.
+func TestMemoryStoreGaugesDoNotKeepTheStore(t *testing.T) {
+	m := idempotencytest.NewMetrics()
+	store := idempotency.NewMemoryStore(idempotency.MemoryConfig{MeterProvider: m.Provider})
+	gone := weak.Make(store)
+	store = nil
+	for range 5 {
+		runtime.GC()
+	}
+	if gone.Value() != nil {
+		t.Fatal("the store is still reachable after its last use; the gauges' callback holds it")
+	}
+	if _, ok := m.Gauge(t, idempotency.MetricMemoryRecords); ok {
+		t.Fatal("a collected store still reports its gauges")
+	}
+	_ = store
 }
