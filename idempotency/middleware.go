@@ -256,8 +256,8 @@ func (m *Middleware[J]) handle(ctx context.Context, job J, next HandlerFunc[J]) 
 }
 
 // StoreKey returns the key the store keeps for a job whose key function gave key: namespaced
-// by this middleware's handler (and service, WithService) and hashed (see the package function StoreKey), or key itself
-// under WithLegacyKeys.
+// by this middleware's handler (and service, WithService) and hashed (see the package
+// function StoreKey), or key itself under WithLegacyKeys.
 func (m *Middleware[J]) StoreKey(key string) string {
 	if m.legacyKeys {
 		return key
