@@ -113,6 +113,17 @@ type claimState struct {
 	timer    *time.Timer // the next renewal, or the lease's end without renewal; nil before start
 	deadline *time.Timer // the lease's end by the local clock; armed at the first renewal
 	stopped  bool
+	// completing: the handler has returned and its completion is being stored. Renewal goes
+	// on meanwhile, so that the completion's retries cannot outlast the lease (#32 item 5);
+	// a renewal refused now is no news for a handler that has ended.
+	completing bool
+	// renewal is closed when the renewal under way ends (nil when none is), so that the
+	// delivery waits for it before Handle returns: left running, it would outlive the
+	// delivery (#32 item 16). Renewals never overlap: the next is armed when one ends.
+	renewal chan struct{}
+	// renewalBound is when the renewal under way has run out of its store timeout (and a
+	// grace): a store that ignores its context is waited for no longer than that.
+	renewalBound time.Time
 	// leaseFrom is the start of the call that last set the lease (the claim, or the last
 	// successful renewal): the store measured the lease from no earlier than that, so the
 	// lease holds until leaseFrom+lease by the local monotonic clock at least.
@@ -161,10 +172,18 @@ func (st *claimState) startRenewal(claimed time.Time) {
 	st.mu.Unlock()
 }
 
-// stopRenewal stops the heartbeat. A renewal already under way finishes on its own; its
-// result is ignored, and the store refuses it anyway once the claim is completed or released.
+// stopRenewal stops the heartbeat. A renewal already under way finishes on its own (its
+// result is ignored, and the store refuses it anyway once the claim is completed or
+// released): endRenewal also waits for it. CompleteInTx calls this one, from inside the
+// handler, where waiting could wait on the handler's own transaction.
 func (st *claimState) stopRenewal() {
 	st.mu.Lock()
+	st.stopLocked()
+	st.mu.Unlock()
+}
+
+// stopLocked stops the heartbeat's timers; st.mu is held.
+func (st *claimState) stopLocked() {
 	st.stopped = true
 	if st.timer != nil {
 		st.timer.Stop()
@@ -172,7 +191,33 @@ func (st *claimState) stopRenewal() {
 	if st.deadline != nil {
 		st.deadline.Stop()
 	}
+}
+
+// renewalGrace is how long past its store timeout a renewal under way is waited for: the
+// time a store takes to notice that its context ended and return.
+const renewalGrace = 50 * time.Millisecond
+
+// endRenewal stops the heartbeat and waits for a renewal under way, so that none runs on
+// after the delivery, but no longer than that renewal's store timeout: a store that ignores
+// its context (defect 13 of #17) must not hold the delivery. It may be called more than once.
+func (st *claimState) endRenewal() {
+	st.mu.Lock()
+	st.stopLocked()
+	done, bound := st.renewal, st.renewalBound
 	st.mu.Unlock()
+	if done == nil {
+		return
+	}
+	wait := time.Until(bound)
+	if wait <= 0 {
+		return
+	}
+	t := time.NewTimer(wait)
+	select {
+	case <-done:
+	case <-t.C:
+	}
+	t.Stop()
 }
 
 // expire stops the handler at the lease's end: whatever the store does (a renewal that never
@@ -184,8 +229,11 @@ func (st *claimState) expire() {
 		return
 	}
 	st.stopped = true
-	st.core.log(st, slog.LevelError, "idempotency: the claim's lease ran out; cancelling the handler", st.claim.Key,
-		slog.Int64("epoch", st.claim.Token.Epoch))
+	msg := "idempotency: the claim's lease ran out; cancelling the handler"
+	if st.completing {
+		msg = "idempotency: the claim's lease ran out while its completion was being stored"
+	}
+	st.core.log(st, slog.LevelError, msg, st.claim.StoreKey, slog.Int64("epoch", st.claim.Token.Epoch))
 	st.cancel(fmt.Errorf("%w: %w", ErrLeaseLost, errLocalDeadline))
 }
 
@@ -196,6 +244,9 @@ func (st *claimState) renew() {
 		st.mu.Unlock()
 		return
 	}
+	started := time.Now()
+	done := make(chan struct{})
+	st.renewal, st.renewalBound = done, started.Add(c.storeTimeout+renewalGrace)
 	if st.deadline == nil {
 		// Armed only now: a handler that ends before its first renewal never pays for it.
 		st.deadline = time.AfterFunc(time.Until(st.leaseFrom.Add(c.lease)), st.expire)
@@ -203,7 +254,6 @@ func (st *claimState) renew() {
 	renewTx := st.renewTx
 	st.mu.Unlock()
 
-	started := time.Now()
 	ctx, cancel := c.storeCtx(context.WithoutCancel(st.Context))
 	var err error
 	if renewTx != nil {
@@ -223,6 +273,8 @@ func (st *claimState) renew() {
 
 	st.mu.Lock()
 	defer st.mu.Unlock()
+	st.renewal = nil
+	close(done)
 	if st.stopped {
 		return
 	}
@@ -236,9 +288,15 @@ func (st *claimState) renew() {
 		st.deadline.Reset(time.Until(started.Add(c.lease)))
 		st.timer.Reset(time.Until(next))
 	case errors.Is(err, ErrConflict):
-		c.log(st, slog.LevelWarn, "idempotency: claim lost to another worker; cancelling the handler", st.claim.Key,
-			slog.Int64("epoch", st.claim.Token.Epoch))
 		st.stopped = true
+		if st.completing {
+			// The completion just stored has ended the claim, or the completion will find
+			// it taken over and report the conflict itself.
+			st.deadline.Stop()
+			return
+		}
+		c.log(st, slog.LevelWarn, "idempotency: claim lost to another worker; cancelling the handler", st.claim.StoreKey,
+			slog.Int64("epoch", st.claim.Token.Epoch))
 		st.deadline.Stop()
 		st.cancel(fmt.Errorf("%w: %w", ErrLeaseLost, err))
 	default:
@@ -246,11 +304,11 @@ func (st *claimState) renew() {
 		// Try again at the next tick if that tick's renewal can still land inside the lease;
 		// otherwise another worker may take the key over while this handler still runs.
 		if next.Add(c.storeTimeout).Before(st.leaseFrom.Add(c.lease)) {
-			c.log(st, slog.LevelWarn, "idempotency: renewing the claim failed; will retry", st.claim.Key, slog.Any("error", err))
+			c.log(st, slog.LevelWarn, "idempotency: renewing the claim failed; will retry", st.claim.StoreKey, slog.Any("error", err))
 			st.timer.Reset(time.Until(next))
 			return
 		}
-		c.log(st, slog.LevelError, "idempotency: renewing the claim failed; cancelling the handler", st.claim.Key, slog.Any("error", err))
+		c.log(st, slog.LevelError, "idempotency: renewing the claim failed; cancelling the handler", st.claim.StoreKey, slog.Any("error", err))
 		st.stopped = true
 		st.deadline.Stop()
 		st.cancel(fmt.Errorf("%w: %w", ErrLeaseLost, err))

@@ -28,10 +28,16 @@
 // transactional completion (package sqlstore's CompleteTx), which commits the business rows
 // and the completion marker together.
 //
-// Keys are namespaced by handler (WithName, or the job's Go type) and hashed before they reach
-// the store (StoreKey), so two handlers never share a key and any key fits any store; an
-// empty key, or one that ends in a separator as "charge:" + an empty ID does, is rejected
-// (see Key for keys of several parts).
+// Keys are namespaced by handler (WithName, or the job's Go type), by service if WithService
+// is set (for services that share a store), and hashed before they reach the store
+// (StoreKey), so two handlers never share a key and any key fits any store; an
+// empty key is rejected, and so is a key built by Key from an empty part ("charge" and an
+// empty ID). Build keys of several parts with Key: a concatenation such as "charge:" + ID
+// cannot be told from a key that ends in ':' (a URL, a path), so it is taken as it is.
+//
+// A handler wrapped twice (the middleware installed for a whole mux and on the handler) runs
+// under one claim: the inner install sees the claim on its key in the context and passes the
+// job through.
 //
 // Outcomes are counted on the OpenTelemetry counter "chokaq.idempotency.claims" with the
 // attribute "outcome" (see Outcome). Keys never appear in metrics; logs carry a short hash of

@@ -15,6 +15,23 @@ var ErrEmptyKey = permanentError{errors.New("idempotency: empty idempotency key;
 // permanent.
 var ErrNoRetention = permanentError{errors.New("idempotency: the job reports no retention for its completion marker; the job was not run")}
 
+// RetentionError is returned, without running the handler, when a job that reports its own
+// retention (see Job) reports one above zero but under the 1ms that WithRetention takes at
+// least: a unit mistake, such as 72 meant as hours. The WithRetention fallback is not used,
+// since the job did mean a retention of its own. It matches ErrNoRetention and is permanent.
+type RetentionError struct {
+	// Retention is what the job reported.
+	Retention time.Duration
+}
+
+func (e *RetentionError) Error() string {
+	return fmt.Sprintf("idempotency: the job reports a retention of %s, under the 1ms minimum (a unit mistake?); the job was not run", e.Retention)
+}
+
+// Is makes errors.Is(err, ErrNoRetention) true.
+func (e *RetentionError) Is(target error) bool { return target == ErrNoRetention }
+func (e *RetentionError) permanent()           {}
+
 // ErrInProgress is matched (errors.Is) by the *InProgressError that the RetryLater policy
 // returns for a duplicate of a job that is still running.
 var ErrInProgress = errors.New("idempotency: a duplicate of this job is in progress")

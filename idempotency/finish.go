@@ -10,8 +10,19 @@ import (
 )
 
 // finish ends a delivery that ran the handler: it completes or releases the claim and counts
-// exactly one outcome after "claimed".
+// exactly one outcome after "claimed". It ends the claim's renewal: after the completion
+// when there is one to store, since a completion retried past the lease would let a
+// redelivery run the job again meanwhile (#32 item 5); at once otherwise, since a claim to
+// release or to keep until its lease ends needs no renewal.
 func (c *core) finish(ctx context.Context, st *claimState, herr error) error {
+	if herr != nil || st.completedInTx.Load() || st.conflictErr.Load() != nil {
+		st.endRenewal()
+	} else {
+		st.mu.Lock()
+		st.completing = true
+		st.mu.Unlock()
+		defer st.endRenewal()
+	}
 	txConflict := st.conflictErr.Load()
 	if txConflict != nil {
 		// Transactional completion inside the handler found its claim taken over; the

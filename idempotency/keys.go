@@ -5,7 +5,6 @@ import (
 	"encoding/binary"
 	"encoding/hex"
 	"fmt"
-	"strconv"
 	"strings"
 )
 
@@ -14,35 +13,42 @@ import (
 //	func(j ChargeJob) (string, error) { return idempotency.Key("charge", j.PaymentAttemptID) }
 //
 // An empty part makes it fail with an *EmptyKeyPartError, which the middleware handles like an
-// empty key (WithEmptyKey), so "charge:" + an empty ID can never pass for a key. Parts are
-// joined unambiguously: ("a:b", "c") and ("a", "b:c") give different keys.
+// empty key (WithEmptyKey), so "charge" and an empty ID can never pass for a key. Parts are
+// joined unambiguously: no two lists of parts give the same key. The parts are joined with
+// ':', and a ':' or '\' inside a part is escaped with a '\' (a single part too), so
+// Key("a:b", "c"), Key("a", "b:c") and Key("a:b:c") differ; a part without either is written
+// as it is (Key("charge", "pa_1") is "charge:pa_1").
 func Key(parts ...string) (string, error) {
 	if len(parts) == 0 {
 		return "", &EmptyKeyPartError{Index: -1}
 	}
-	n := 0
+	n, plain := len(parts)-1, true
 	for i, p := range parts {
 		if p == "" {
 			return "", &EmptyKeyPartError{Index: i}
 		}
-		n += len(p) + 4
+		n += len(p)
+		if plain && strings.ContainsAny(p, `:\`) {
+			plain = false
+		}
 	}
-	if len(parts) == 1 {
-		return parts[0], nil
+	if len(parts) == 1 && plain {
+		return parts[0], nil // the common one-part key, without an allocation
 	}
 	var b strings.Builder
-	b.Grow(n)
+	b.Grow(n + 8)
 	for i, p := range parts {
 		if i > 0 {
 			b.WriteByte(':')
 		}
-		// A part that could be mistaken for two is written with its length.
-		if strings.ContainsAny(p, ":#") {
-			b.WriteByte('#')
-			b.WriteString(strconv.Itoa(len(p)))
-			b.WriteByte('#')
+		for j := range len(p) {
+			// Escaping the separator and the escape itself makes the join reversible: read
+			// left to right, a '\' takes the next byte as it is, and a bare ':' ends a part.
+			if c := p[j]; c == ':' || c == '\\' {
+				b.WriteByte('\\')
+			}
+			b.WriteByte(p[j])
 		}
-		b.WriteString(p)
 	}
 	return b.String(), nil
 }
@@ -63,19 +69,9 @@ func (e *EmptyKeyPartError) Error() string {
 // Is makes errors.Is(err, ErrEmptyKey) true.
 func (e *EmptyKeyPartError) Is(target error) bool { return target == ErrEmptyKey }
 
-// endsWithSeparator reports a key that ends like a prefix with nothing after it ("charge:"):
-// almost always a prefix joined to an empty ID. The middleware treats it as an empty key
-// whatever the key function does, since a key function can build keys by concatenation.
-func endsWithSeparator(key string) bool {
-	switch key[len(key)-1] {
-	case ':', '/', '|', '#':
-		return true
-	}
-	return false
-}
-
 // StoreKey is what the middleware stores for key when its handler is namespace (WithName,
-// or by default the job's Go type): the hex SHA-256 of both. Hashing gives every store a
+// or by default the job's Go type; with WithService, Key(service, handler)): the hex SHA-256
+// of both. Hashing gives every store a
 // fixed-size, printable key whatever the key holds (NUL, invalid UTF-8, a megabyte), keeps
 // personal data out of the store, and, with the namespace, keeps two handlers that use the
 // same business ID apart. Use it to find or forget a key's record (see Inspect), or to

@@ -2,10 +2,17 @@ package idempotency
 
 import (
 	"context"
+	"fmt"
 	"hash/maphash"
+	"runtime"
 	"sync"
 	"sync/atomic"
 	"time"
+	"weak"
+
+	"go.opentelemetry.io/otel"
+	"go.opentelemetry.io/otel/attribute"
+	"go.opentelemetry.io/otel/metric"
 )
 
 // MemoryConfig configures a MemoryStore. The zero value is usable.
@@ -19,6 +26,14 @@ type MemoryConfig struct {
 	SweepInterval time.Duration
 	// Clock tells the time (default the system clock).
 	Clock Clock
+	// MeterProvider is where the store's gauges are registered, MetricMemoryRecords and
+	// MetricMemoryUtilization (default otel.GetMeterProvider(); a middleware's own store uses
+	// the middleware's). Reading them also sweeps the shards whose sweep is due, so a store
+	// that no claim reaches still drops its expired records on the reader's schedule.
+	MeterProvider metric.MeterProvider
+	// Name is the gauges' "store" attribute, to tell stores apart (default none; a
+	// middleware's own store is named after its handler).
+	Name string
 }
 
 // MemoryStore is a Store in the process's memory: the default store, fit for one process (or
@@ -88,6 +103,9 @@ func NewMemoryStore(cfg MemoryConfig) *MemoryStore {
 	if cfg.Clock == nil {
 		cfg.Clock = systemClock{}
 	}
+	if cfg.MeterProvider == nil {
+		cfg.MeterProvider = otel.GetMeterProvider()
+	}
 	s := &MemoryStore{
 		clock:      cfg.Clock,
 		sweepEvery: cfg.SweepInterval,
@@ -97,7 +115,62 @@ func NewMemoryStore(cfg MemoryConfig) *MemoryStore {
 	for i := range s.shards {
 		s.shards[i].records = map[string]*memRecord{}
 	}
+	if err := s.registerGauges(cfg.MeterProvider, cfg.Name); err != nil {
+		otel.Handle(fmt.Errorf("idempotency: memory store gauges: %w", err)) // a store without gauges still works
+	}
 	return s
+}
+
+// registerGauges registers the store's gauges. The callback holds the store by a weak
+// pointer, and the registration is dropped when the store is collected, so a provider that
+// outlives its stores does not keep them alive.
+func (s *MemoryStore) registerGauges(mp metric.MeterProvider, name string) error {
+	meter := mp.Meter(instrumentationName)
+	records, err := meter.Int64ObservableGauge(MetricMemoryRecords,
+		metric.WithDescription("Records a memory idempotency store holds, expired ones not yet swept included."),
+		metric.WithUnit("{record}"))
+	if err != nil {
+		return err
+	}
+	utilization, err := meter.Float64ObservableGauge(MetricMemoryUtilization,
+		metric.WithDescription("A memory idempotency store's records as a share of its capacity; at 1 new claims are refused."),
+		metric.WithUnit("1"))
+	if err != nil {
+		return err
+	}
+	var opts []metric.ObserveOption
+	if name != "" {
+		opts = append(opts, metric.WithAttributeSet(attribute.NewSet(attribute.String(AttrStore, name))))
+	}
+	store := weak.Make(s)
+	reg, err := meter.RegisterCallback(func(_ context.Context, o metric.Observer) error {
+		s := store.Value()
+		if s == nil {
+			return nil
+		}
+		s.sweepDue()
+		n := s.records.Load()
+		o.ObserveInt64(records, n, opts...)
+		o.ObserveFloat64(utilization, float64(n)/float64(s.capacity), opts...)
+		return nil
+	}, records, utilization)
+	if err != nil {
+		return err
+	}
+	runtime.AddCleanup(s, func(reg metric.Registration) { _ = reg.Unregister() }, reg)
+	return nil
+}
+
+// sweepDue sweeps each shard whose sweep is due, one shard locked at a time: what a call on
+// the shard would do, for shards that no call reaches.
+func (s *MemoryStore) sweepDue() {
+	now := s.clock.Now()
+	for i := range s.shards {
+		sh := &s.shards[i]
+		sh.mu.Lock()
+		s.sweepIfDue(sh, now)
+		sh.mu.Unlock()
+	}
 }
 
 func (s *MemoryStore) shard(key string) *memShard {
@@ -108,11 +181,16 @@ func (s *MemoryStore) shard(key string) *memShard {
 func (s *MemoryStore) lock(key string, now time.Time) *memShard {
 	sh := s.shard(key)
 	sh.mu.Lock()
+	s.sweepIfDue(sh, now)
+	return sh
+}
+
+// sweepIfDue sweeps sh, whose lock is held, when its sweep interval has passed.
+func (s *MemoryStore) sweepIfDue(sh *memShard, now time.Time) {
 	if !now.Before(sh.nextSweep) {
 		s.sweep(sh, now)
 		sh.nextSweep = now.Add(s.sweepEvery)
 	}
-	return sh
 }
 
 func (s *MemoryStore) sweep(sh *memShard, now time.Time) {

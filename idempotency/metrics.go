@@ -27,7 +27,8 @@ const (
 	// acknowledged without running the handler.
 	OutcomeCompletedDuplicate Outcome = "completed_duplicate"
 	// OutcomeInProgressDuplicate: another worker holds a live claim; the delivery was
-	// deferred (RetryLater, or WaitUpTo that ran out) or dropped (SkipDuplicate).
+	// deferred (RetryLater, or WaitUpTo that ran out or whose context ended while it waited)
+	// or dropped (SkipDuplicate).
 	OutcomeInProgressDuplicate Outcome = "in_progress_duplicate"
 	// OutcomeReleased: the handler failed and its claim was released for a retry.
 	OutcomeReleased Outcome = "released"
@@ -70,10 +71,19 @@ const (
 	MetricStoreErrors = "chokaq.idempotency.store_errors"
 	// MetricStoreDuration is a histogram of store call latencies in seconds, by operation.
 	MetricStoreDuration = "chokaq.idempotency.store.duration"
-	AttrOutcome         = "outcome"
-	AttrHandler         = "handler"
-	AttrPolicy          = "policy"
-	AttrOperation       = "operation"
+	// MetricMemoryRecords is a gauge of the records a MemoryStore holds: its live claims and
+	// completion markers, and the expired ones not swept yet (at most a sweep interval's).
+	MetricMemoryRecords = "chokaq.idempotency.memory.records"
+	// MetricMemoryUtilization is a gauge of a MemoryStore's records as a share of its
+	// capacity, from 0 to 1: at 1 it refuses every new claim (ErrStoreFull).
+	MetricMemoryUtilization = "chokaq.idempotency.memory.utilization"
+	AttrOutcome             = "outcome"
+	AttrHandler             = "handler"
+	AttrPolicy              = "policy"
+	AttrOperation           = "operation"
+	// AttrStore names a MemoryStore on its gauges (MemoryConfig.Name; the handler's name for
+	// a middleware's own store).
+	AttrStore = "store"
 )
 
 const instrumentationName = "github.com/chokaq/idemlint/idempotency"

@@ -19,13 +19,14 @@ type HandlerFunc[J any] func(ctx context.Context, job J) error
 // KeyFunc derives the idempotency key from a job. It must be stable across deliveries of the
 // same business operation: an order, invoice, webhook event or payment attempt ID. A key made
 // from time or randomness changes on every retry and protects nothing. Build keys of several
-// parts with Key, which rejects an empty part; the middleware namespaces the key by handler
-// (WithName) and hashes it before storage, so a key needs no prefix of its own.
+// parts with Key, which rejects an empty part: "charge:" + an empty ID is a non-empty string
+// that would stand for every payment without an ID, and only the parts tell it from a URL or
+// a path that ends in '/' or ':'. The middleware namespaces the key by handler (WithName) and
+// hashes it before storage, so a key needs no prefix of its own.
 //
-// An empty key, a key that ends in a separator (':', '/', '|' or '#', as "charge:" + an empty
-// ID does), or an error matching ErrEmptyKey is handled by the empty-key policy
-// (WithEmptyKey). Any other error fails the delivery with a permanent *KeyError, without
-// running the handler.
+// An empty key, or an error matching ErrEmptyKey (as Key's *EmptyKeyPartError does), is
+// handled by the empty-key policy (WithEmptyKey). Any other error fails the delivery with a
+// permanent *KeyError, without running the handler.
 type KeyFunc[J any] func(job J) (string, error)
 
 // Job is a job that reports its own idempotency key and how long its completion marker must
@@ -47,8 +48,10 @@ type Middleware[J any] struct {
 // core is the part of the middleware that does not depend on the job type.
 type core struct {
 	config
-	// namespace keeps this handler's keys apart from other handlers' (WithName, or the job
-	// type's name).
+	// handler names the handler in spans: WithName, or the job type's name.
+	handler string
+	// namespace keeps this handler's keys apart from other handlers' and, with WithService,
+	// from other services': the handler, or Key(service, handler).
 	namespace string
 	metrics   *instruments
 	tracing   tracing
@@ -79,7 +82,9 @@ func New[J any](key KeyFunc[J], opts ...Option) (*Middleware[J], error) {
 
 // NewForJob builds a middleware for jobs that report their own key and retention. A job that
 // reports a retention of zero or less falls back to WithRetention, and fails with
-// ErrNoRetention, before anything runs, if there is none.
+// ErrNoRetention, before anything runs, if there is none. A job that reports a retention
+// under 1ms, the least WithRetention takes, fails with a *RetentionError before anything
+// runs.
 func NewForJob[J Job](opts ...Option) (*Middleware[J], error) {
 	cfg, err := buildConfig(opts, false)
 	if err != nil {
@@ -90,16 +95,27 @@ func NewForJob[J Job](opts ...Option) (*Middleware[J], error) {
 }
 
 func newMiddleware[J any](cfg config, key KeyFunc[J], retentionOf func(J) time.Duration) (*Middleware[J], error) {
-	_, inMemory := cfg.store.(*MemoryStore)
-	namespace := cfg.name
-	if namespace == "" {
+	handler := cfg.name
+	if handler == "" {
 		var zero J
-		namespace = fmt.Sprintf("%T", zero)
-		if namespace == "<nil>" { // J is an interface type
-			namespace = reflect.TypeFor[J]().String()
+		handler = fmt.Sprintf("%T", zero)
+		if handler == "<nil>" { // J is an interface type
+			handler = reflect.TypeFor[J]().String()
 		}
 	}
-	m := &Middleware[J]{core: core{config: cfg, namespace: namespace, inMemory: inMemory}, key: key, retentionOf: retentionOf}
+	if cfg.store == nil {
+		// The middleware's own store reports its gauges where the middleware counts, under
+		// the handler's name.
+		cfg.store = NewMemoryStore(MemoryConfig{MeterProvider: cfg.meter, Name: handler})
+	}
+	_, inMemory := cfg.store.(*MemoryStore)
+	namespace := handler
+	if cfg.service != "" {
+		// Key's join is unambiguous, so service "a:b" with handler "c" and service "a" with
+		// handler "b:c" stay apart.
+		namespace, _ = Key(cfg.service, handler) // neither part is empty
+	}
+	m := &Middleware[J]{core: core{config: cfg, handler: handler, namespace: namespace, inMemory: inMemory}, key: key, retentionOf: retentionOf}
 	if cfg.fingerprint != nil {
 		fp, ok := cfg.fingerprint.(func(J) ([]byte, error))
 		if !ok {
@@ -126,13 +142,27 @@ func (m *Middleware[J]) Wrap(next HandlerFunc[J]) HandlerFunc[J] {
 // duplicate that it acknowledged, an *InProgressError for one to deliver again later, the
 // handler's error (joined with any release error) when the handler failed, and a
 // *CompleteConflictError when the handler finished after its claim was taken over.
+//
+// When ctx is already a handler context holding the claim on the job's stored key (the
+// middleware installed twice, for a whole mux and on the handler), Handle runs next at once:
+// the enclosing delivery owns the claim, its completion and its outcome.
 func (m *Middleware[J]) Handle(ctx context.Context, job J, next HandlerFunc[J]) error {
-	ctx, span := m.tracing.start(ctx, m.namespace)
+	ctx, span := m.tracing.start(ctx, m.handler)
 	if span == nil {
 		return m.handle(ctx, job, next)
 	}
-	defer span.End() // also when the handler panics
+	returned := false
+	defer func() {
+		if !returned {
+			// The handler panicked (or called runtime.Goexit): the span says so, and the
+			// panic goes on as it came. Re-panicking here, inside the deferred call, keeps
+			// the handler's frames in the traceback, which are not unwound yet.
+			spanPanic(span, recover())
+		}
+		span.End()
+	}()
 	err := m.handle(ctx, job, next)
+	returned = true
 	spanError(span, err)
 	return err
 }
@@ -144,17 +174,34 @@ func (m *Middleware[J]) handle(ctx context.Context, job J, next HandlerFunc[J]) 
 		m.metrics.count(ctx, OutcomeKeyError)
 		m.log(ctx, slog.LevelError, "idempotency: key function failed; job rejected", "", slog.Any("error", err))
 		return &KeyError{Func: stageKey, Err: err}
-	case err != nil || key == "" || endsWithSeparator(key):
+	case err != nil || key == "":
 		return m.emptyKeyPolicy(ctx, job, next)
 	}
 	retention := m.retention
+	var badRetention time.Duration // a job's own retention under the floor (#32 item 19)
 	if m.retentionOf != nil {
-		if r := m.retentionOf(job); r > 0 {
+		switch r := m.retentionOf(job); {
+		case r >= minRetention:
 			retention = r
+		case r > 0:
+			badRetention = r
 		}
 	}
 	storeKey := m.StoreKey(key)
 	annotate(ctx, attribute.String(AttrKeyHash, m.keyHash(storeKey)))
+	if held, ok := ctx.Value(claimKey{}).(*claimState); ok && held.claim.StoreKey == storeKey {
+		// The middleware is installed twice on this handler (for the whole mux and on the
+		// handler): the enclosing install holds this very claim, so claiming again would find
+		// it in progress and defer the job for ever (#32 item 11). The enclosing install
+		// completes or releases it; this one only passes the job through.
+		m.log(ctx, slog.LevelDebug, "idempotency: the claim is held by an enclosing install of the middleware; passing the job through", storeKey)
+		return next(ctx, job)
+	}
+	if badRetention > 0 {
+		m.log(ctx, slog.LevelError, "idempotency: job reports a retention under 1ms; job rejected", storeKey,
+			slog.Duration("retention", badRetention))
+		return &RetentionError{Retention: badRetention}
+	}
 	if retention <= 0 {
 		m.log(ctx, slog.LevelError, "idempotency: job reports no retention; job rejected", storeKey)
 		return ErrNoRetention
@@ -172,8 +219,7 @@ func (m *Middleware[J]) handle(ctx context.Context, job J, next HandlerFunc[J]) 
 		fingerprint = sum[:]
 	}
 
-	claimed := time.Now() // the lease starts no earlier than this, by the local clock
-	res, err := m.claim(ctx, ClaimRequest{Key: storeKey, Owner: newOwner(), Fingerprint: fingerprint, Lease: m.lease})
+	res, claimed, err := m.claim(ctx, ClaimRequest{Key: storeKey, Owner: newOwner(), Fingerprint: fingerprint, Lease: m.lease})
 	if err != nil {
 		return err
 	}
@@ -210,8 +256,8 @@ func (m *Middleware[J]) handle(ctx context.Context, job J, next HandlerFunc[J]) 
 }
 
 // StoreKey returns the key the store keeps for a job whose key function gave key: namespaced
-// by this middleware's handler and hashed (see the package function StoreKey), or key itself
-// under WithLegacyKeys.
+// by this middleware's handler (and service, WithService) and hashed (see the package
+// function StoreKey), or key itself under WithLegacyKeys.
 func (m *Middleware[J]) StoreKey(key string) string {
 	if m.legacyKeys {
 		return key
@@ -223,7 +269,7 @@ func (m *Middleware[J]) StoreKey(key string) string {
 // (see Inspect and Forget). It fails as Handle would for a job without a usable key.
 func (m *Middleware[J]) StoreKeyOf(job J) (string, error) {
 	key, err := m.key(job)
-	if err == nil && (key == "" || endsWithSeparator(key)) {
+	if err == nil && key == "" {
 		err = ErrEmptyKey
 	}
 	if err != nil {
@@ -244,34 +290,33 @@ func (m *Middleware[J]) emptyKeyPolicy(ctx context.Context, job J, next HandlerF
 }
 
 // claim asks the store, and with the WaitUpTo policy asks again until the holder of a live
-// claim finishes or the wait runs out.
-func (m *Middleware[J]) claim(ctx context.Context, req ClaimRequest) (ClaimResult, error) {
+// claim finishes or the wait runs out. started is when the call that gave res started: a
+// claim won holds its lease from no earlier than that by the local clock. Counting it from
+// before the wait instead (#32 item 4) made a claim won after waiting look expired at once.
+func (m *Middleware[J]) claim(ctx context.Context, req ClaimRequest) (res ClaimResult, started time.Time, err error) {
 	var deadline time.Time
 	if m.inProgress.kind == waitUpTo {
 		deadline = time.Now().Add(m.inProgress.wait)
 	}
 	poll := 10 * time.Millisecond
+	waited := false // the key was found in progress and waited for
 	for {
-		cctx, cancel := m.storeCtx(ctx)
-		start := time.Now()
-		res, err := m.store.Claim(cctx, req)
-		m.metrics.storeCall(ctx, opClaim, start)
-		cancel()
+		res, started, err = m.claimOnce(ctx, req)
 		if err != nil {
-			if ctx.Err() == nil { // a job cancelled by its queue is no store failure
-				m.metrics.storeError(ctx, opClaim)
+			if waited && ctx.Err() != nil {
+				m.waitCut(ctx, req.Key)
 			}
-			return res, &StoreError{Op: opClaim, Err: err}
+			return res, started, err
 		}
 		if res.Status != StatusInProgress || m.inProgress.kind != waitUpTo {
-			return res, nil
+			return res, started, nil
 		}
 		if req.Fingerprint != nil && res.Fingerprint != nil && !bytes.Equal(req.Fingerprint, res.Fingerprint) {
-			return res, nil // a mismatch will not go away by waiting
+			return res, started, nil // a mismatch will not go away by waiting
 		}
 		left := time.Until(deadline)
 		if left <= 0 {
-			return res, nil
+			return res, started, nil
 		}
 		// Poll with backoff, but no later than the holder's lease end: a crashed holder's
 		// key is free then.
@@ -281,7 +326,53 @@ func (m *Middleware[J]) claim(ctx context.Context, req ClaimRequest) (ClaimResul
 		select {
 		case <-ctx.Done():
 			t.Stop()
-			return res, context.Cause(ctx)
+			m.waitCut(ctx, req.Key)
+			return res, started, context.Cause(ctx)
+		case <-t.C:
+		}
+		waited = true
+	}
+}
+
+// waitCut counts a WaitUpTo delivery whose context ended while it waited for the holder of
+// the key: deferred as a duplicate of a running job, like a wait that ran out, since the
+// queue delivers it again (#32 item 18: it counted nothing).
+func (m *Middleware[J]) waitCut(ctx context.Context, storeKey string) {
+	m.metrics.count(ctx, OutcomeInProgressDuplicate)
+	m.log(ctx, slog.LevelDebug, "idempotency: the delivery ended while waiting for a running duplicate; deferred", storeKey)
+}
+
+// claimAttempts is how many times one claim is asked for when the store fails.
+const claimAttempts = 3
+
+// claimOnce asks the store for the claim, again (up to claimAttempts calls in all) when the
+// call fails: the store may have taken the claim and lost its reply, and the same owner
+// asking again gets its claim back (the Store contract), so a retry runs the job now instead
+// of leaving its key blocked for a whole lease (#32 item 13). A full memory store is not
+// asked again: it stays full for longer than a retry waits. started is when the call that
+// gave res started.
+func (m *Middleware[J]) claimOnce(ctx context.Context, req ClaimRequest) (res ClaimResult, started time.Time, err error) {
+	for i := 1; ; i++ {
+		cctx, cancel := m.storeCtx(ctx)
+		started = time.Now()
+		res, err = m.store.Claim(cctx, req)
+		m.metrics.storeCall(ctx, opClaim, started)
+		cancel()
+		if err == nil {
+			return res, started, nil
+		}
+		if ctx.Err() != nil { // a job cancelled by its queue is no store failure
+			return res, started, &StoreError{Op: opClaim, Err: err}
+		}
+		if i == claimAttempts || errors.Is(err, ErrStoreFull) {
+			m.metrics.storeError(ctx, opClaim) // once per delivery, as for complete and release
+			return res, started, &StoreError{Op: opClaim, Err: err}
+		}
+		t := time.NewTimer(time.Duration(i) * 20 * time.Millisecond)
+		select {
+		case <-ctx.Done():
+			t.Stop()
+			return res, started, &StoreError{Op: opClaim, Err: err}
 		case <-t.C:
 		}
 	}
@@ -296,13 +387,12 @@ func (m *Middleware[J]) run(ctx context.Context, job J, next HandlerFunc[J], key
 		// The handler panicked or called runtime.Goexit: free the key for a retry and let
 		// the panic go on.
 		if !returned {
-			st.stopRenewal()
+			st.endRenewal()
 			m.releaseAfterFailure(ctx, st, errors.New("idempotency: handler panicked"))
 		}
 	}()
 	st.startRenewal(claimed)
 	herr := next(st, job)
 	returned = true
-	st.stopRenewal()
-	return m.finish(ctx, st, herr)
+	return m.finish(ctx, st, herr) // ends the renewal once the claim needs it no more
 }

@@ -349,8 +349,10 @@ func TestRetryLaterDelay(t *testing.T) {
 			t.Fatal(err)
 		}
 		k := fmt.Sprint("delay-", c.want)
-		err = mw.Handle(ctx, k, func(ctx context.Context, k string) error {
+		err = mw.Handle(ctx, k, func(_ context.Context, k string) error {
 			clock.Advance(15 * time.Second)
+			// A duplicate delivered meanwhile, on a context of its own (on the holder's, the
+			// middleware would take it for a second install and pass it through).
 			return mw.Handle(ctx, k, func(context.Context, string) error { return nil })
 		})
 		var ip *idempotency.InProgressError

@@ -38,6 +38,7 @@ type config struct {
 	inProgress     InProgressPolicy
 	keepClaim      func(error) bool
 	name           string
+	service        string
 	legacyKeys     bool
 	meter          metric.MeterProvider
 	tracerProvider trace.TracerProvider
@@ -58,14 +59,19 @@ func WithStore(s Store) Option {
 	}
 }
 
+// minRetention is the shortest retention taken, from WithRetention or from a job's own
+// IdempotencyRetention: anything shorter is a unit mistake (72 meant as hours is 72ns) that
+// would let every duplicate through.
+const minRetention = time.Millisecond
+
 // WithRetention sets how long a completion marker is kept, and so how long after a success a
 // duplicate is still recognised. Required by New; with NewForJob it is the fallback for jobs
 // that report no retention. Choose it from how late duplicates can arrive (redelivery
 // windows, provider retries, replays), not from the queue's retry settings alone.
 func WithRetention(d time.Duration) Option {
 	return func(c *config) {
-		if d < time.Millisecond {
-			c.errs = append(c.errs, fmt.Errorf("WithRetention(%s): retention must be at least 1ms", d))
+		if d < minRetention {
+			c.errs = append(c.errs, fmt.Errorf("WithRetention(%s): retention must be at least %s", d, minRetention))
 		}
 		c.retention = d
 	}
@@ -175,7 +181,9 @@ func SkipDuplicate() InProgressPolicy { return InProgressPolicy{kind: skipDuplic
 
 // WaitUpTo polls the store for up to d for the holder to finish: it then acknowledges a
 // completion, or runs the job if the holder released it; after d it behaves like RetryLater.
-// The waiting occupies a worker.
+// The waiting occupies a worker. A delivery whose context ends while it waits returns the
+// context's error (context.Cause) and counts in_progress_duplicate, as one whose wait ran out.
+// A claim won after waiting holds its lease from the claim call that won it.
 func WaitUpTo(d time.Duration) InProgressPolicy { return InProgressPolicy{kind: waitUpTo, wait: d} }
 
 // WithInProgress sets the policy for duplicates of a running job (default RetryLater).
@@ -232,6 +240,25 @@ func WithName(name string) Option {
 	}
 }
 
+// WithService namespaces every key of the middleware by service, above the handler's
+// namespace (WithName or the job's type): the store keeps StoreKey(Key(service, handler), key).
+// Set it when services share a store (one Redis under the default prefix, one SQL table),
+// since two services often have handlers of the same name or job type (main.ChargeJob) and
+// would otherwise share their keys. Every replica of a service must use the same name.
+//
+// The default is no service namespace: keys are stored as before it existed, namespaced by
+// handler alone, so adding it to a running service changes every stored key (completion
+// markers kept before are no longer seen; see "Migrating stored keys" in docs/runtime.md).
+// It cannot be combined with WithLegacyKeys, which stores keys as they are.
+func WithService(name string) Option {
+	return func(c *config) {
+		if name == "" {
+			c.errs = append(c.errs, errors.New("WithService: empty name (leave the option out for no service namespace)"))
+		}
+		c.service = name
+	}
+}
+
 // WithLegacyKeys stores keys as the key function gives them, without namespace or hashing,
 // as the middleware did before. It exists for upgrading a store whose records were written
 // that way: see "Migrating stored keys" in docs/runtime.md. Such keys may collide between
@@ -274,6 +301,9 @@ func buildConfig(opts []Option, needRetention bool) (config, error) {
 	if len(c.errs) > 0 {
 		return c, fmt.Errorf("idempotency: %w", errors.Join(c.errs...))
 	}
+	if c.service != "" && c.legacyKeys {
+		return c, errors.New("idempotency: WithService cannot be combined with WithLegacyKeys: legacy keys are stored as the key function gives them, without any namespace")
+	}
 	if needRetention && c.retention == 0 {
 		return c, errors.New("idempotency: WithRetention is required: decide how long duplicates can arrive; there is no default and no 'forever'")
 	}
@@ -289,9 +319,6 @@ func buildConfig(opts []Option, needRetention bool) (config, error) {
 	}
 	if c.inProgress.delay == 0 {
 		c.inProgress.delay = c.lease / 10
-	}
-	if c.store == nil {
-		c.store = NewMemoryStore(MemoryConfig{})
 	}
 	if c.meter == nil {
 		c.meter = otel.GetMeterProvider()

@@ -3,6 +3,7 @@ package idempotency
 import (
 	"context"
 	"errors"
+	"fmt"
 	"time"
 
 	"go.opentelemetry.io/otel"
@@ -64,6 +65,20 @@ func spanError(span trace.Span, err error) {
 		span.RecordError(err)
 		span.SetStatus(codes.Error, err.Error())
 	}
+}
+
+// spanPanic ends the story of a delivery whose handler did not return: an error status on
+// span, then the panic v again (nil under runtime.Goexit, which goes on by itself).
+func spanPanic(span trace.Span, v any) {
+	if v == nil {
+		span.SetStatus(codes.Error, "idempotency: the handler did not return (runtime.Goexit)")
+		return
+	}
+	err := fmt.Errorf("idempotency: the handler panicked: %v", v)
+	span.RecordError(err, trace.WithStackTrace(true))
+	span.SetStatus(codes.Error, err.Error())
+	span.End() // the caller would end it after this call, which the panic never returns from
+	panic(v)
 }
 
 // annotate sets one attribute on ctx's span if it is recording. One attribute, not a

@@ -107,3 +107,46 @@ func (m *Metrics) StoreCalls(t testing.TB, operation string) uint64 {
 	}
 	return n
 }
+
+// Gauge returns the value of the gauge name (an int64 or float64 one) on the data point that
+// has all of the given attributes, and whether there is one. Reading it runs the gauges'
+// callbacks.
+func (m *Metrics) Gauge(t testing.TB, name string, attrs ...attribute.KeyValue) (float64, bool) {
+	t.Helper()
+	var rm metricdata.ResourceMetrics
+	if err := m.reader.Collect(context.Background(), &rm); err != nil {
+		t.Fatalf("collecting metrics: %v", err)
+	}
+	has := func(set attribute.Set) bool {
+		for _, kv := range attrs {
+			if v, ok := set.Value(kv.Key); !ok || v != kv.Value {
+				return false
+			}
+		}
+		return true
+	}
+	for _, sm := range rm.ScopeMetrics {
+		for _, mt := range sm.Metrics {
+			if mt.Name != name {
+				continue
+			}
+			switch g := mt.Data.(type) {
+			case metricdata.Gauge[int64]:
+				for _, dp := range g.DataPoints {
+					if has(dp.Attributes) {
+						return float64(dp.Value), true
+					}
+				}
+			case metricdata.Gauge[float64]:
+				for _, dp := range g.DataPoints {
+					if has(dp.Attributes) {
+						return dp.Value, true
+					}
+				}
+			default:
+				t.Fatalf("metric %s is %T, want a gauge", name, mt.Data)
+			}
+		}
+	}
+	return 0, false
+}

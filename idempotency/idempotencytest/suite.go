@@ -27,6 +27,9 @@ const (
 	suiteLease     = time.Minute
 	suiteRetention = time.Hour
 	suiteHandler   = "suite" // the name (key namespace) of the suite's middlewares
+	// claimAttempts is how many times the middleware asks for one claim when the store
+	// fails: a fault that must reach the delivery is injected that many times.
+	claimAttempts = 3
 )
 
 // TestStore runs the conformance suite against the stores newStore makes: the Store
@@ -562,7 +565,9 @@ var outcomeCases = []suiteCase{
 		m := NewMetrics()
 		faulty := NewFaultyStore(f.store)
 		mw := f.middleware(faulty, m)
-		faulty.Inject(OpClaim, FailBefore)
+		for range claimAttempts {
+			faulty.Inject(OpClaim, FailBefore)
+		}
 		ran := false
 		err := mw.Handle(ctx, job{Key: f.key("k"), Payload: "p"}, func(context.Context, job) error { ran = true; return nil })
 		if !errors.Is(err, ErrInjected) || ran || idempotency.IsPermanent(err) {
@@ -576,6 +581,36 @@ var outcomeCases = []suiteCase{
 
 	completeFaultCase(faultCase{"ErrorAfterCommit", FailAfter}),
 	completeFaultCase(faultCase{"LostReply", LoseReply}),
+	claimFaultCase(faultCase{"ErrorAfterCommit", FailAfter}),
+	claimFaultCase(faultCase{"LostReply", LoseReply}),
+}
+
+// claimFaultCase: the store took the claim but its reply was lost (#32 item 13). The claim
+// is asked again by the same owner, which the store hands back, so the job runs now instead
+// of its key staying blocked for a whole lease.
+func claimFaultCase(kind faultCase) suiteCase {
+	return suiteCase{"Claim" + kind.name, func(t *testing.T, f *fixture) {
+		ctx := context.Background()
+		m := NewMetrics()
+		faulty := NewFaultyStore(f.store)
+		mw := f.middleware(faulty, m, idempotency.WithStoreTimeout(200*time.Millisecond))
+		faulty.Inject(OpClaim, kind.kind)
+		j := job{Key: f.key("k"), Payload: "p"}
+		runs := 0
+		if err := mw.Handle(ctx, j, func(context.Context, job) error { runs++; return nil }); err != nil || runs != 1 {
+			t.Fatalf("Handle: %v, %d runs; want the claim retried and the job run once", err, runs)
+		}
+		if n := faulty.Calls(OpClaim); n != 2 {
+			t.Fatalf("claim called %d times, want 2 (one lost, one retried)", n)
+		}
+		if st := f.state(j.Key); st.Status != idempotency.StatusCompleted {
+			t.Fatalf("key is %s, want completed", st.Status)
+		}
+		if n := m.StoreErrors(t, "claim"); n != 0 {
+			t.Fatalf("claim errors counted %d, want none: the retry succeeded", n)
+		}
+		wantCounts(t, m, map[idempotency.Outcome]int64{idempotency.OutcomeClaimed: 1, idempotency.OutcomeCompleted: 1})
+	}}
 }
 
 type inProgressPolicyCase struct {
@@ -833,7 +868,9 @@ func testCrashMatrix(t *testing.T, newStore NewStoreFunc) {
 
 	t.Run("BeforeClaim", func(t *testing.T) {
 		w := setup(t)
-		w.faulty.Inject(OpClaim, FailBefore)
+		for range claimAttempts {
+			w.faulty.Inject(OpClaim, FailBefore)
+		}
 		if err := w.a.Handle(ctx, w.j, effect(w)); !errors.Is(err, ErrInjected) {
 			t.Fatalf("A returned %v, want the claim failure", err)
 		}
@@ -847,7 +884,9 @@ func testCrashMatrix(t *testing.T, newStore NewStoreFunc) {
 
 	t.Run("AfterClaim", func(t *testing.T) {
 		w := setup(t)
-		w.faulty.Inject(OpClaim, FailAfter) // claimed in the store, then A died
+		for range claimAttempts { // claimed in the store, and each retry too; then A died
+			w.faulty.Inject(OpClaim, FailAfter)
+		}
 		if err := w.a.Handle(ctx, w.j, effect(w)); !errors.Is(err, ErrInjected) {
 			t.Fatalf("A returned %v, want the claim failure", err)
 		}

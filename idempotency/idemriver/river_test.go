@@ -76,7 +76,9 @@ func TestMiddleware(t *testing.T) {
 
 	// A duplicate of a running job is snoozed for the rest of the holder's lease.
 	var snooze *river.JobSnoozeError
-	err := mw.Work(ctx, row(t, "slow", 1), func(ctx context.Context) error {
+	err := mw.Work(ctx, row(t, "slow", 1), func(context.Context) error {
+		// Delivered on a context of its own: on the holder's, which holds the claim, the
+		// middleware would take it for a second install and pass it through.
 		return mw.Work(ctx, row(t, "slow", 1), work)
 	})
 	if !errors.As(err, &snooze) || snooze.Duration != idempotency.DefaultLease/10 {
