@@ -168,8 +168,11 @@ func TestSARIFSchema(t *testing.T) {
 	}
 
 	out, code = idemlint(t, bin, troubled(t), "-q", "-format", "sarif", "./...")
-	if code != 1 {
-		t.Errorf("troubled module: exit status %d, want 1 (a package does not compile)", code)
+	if code != 3 {
+		t.Errorf("troubled module: exit status %d, want 3 (findings, beside a package that does not compile)", code)
+	}
+	if _, code := idemlint(t, bin, troubled(t), "-q", "-strict-load", "-format", "sarif", "./..."); code != 1 {
+		t.Errorf("troubled module with -strict-load: exit status %d, want 1 (a package does not compile)", code)
 	}
 	validate(t, schema, "SARIF of a module with problems", out)
 	for _, want := range []string{`"ruleId": "directive"`, `"executionSuccessful": false`, "undefined: undefined"} {
