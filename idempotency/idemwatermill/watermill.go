@@ -28,15 +28,16 @@
 // the completion marker. They are kept with the marker (result replay, with any store in this
 // module), so if that publish fails, the redelivery, acknowledged as a duplicate, returns the
 // same messages (same UUIDs, metadata and payloads) and the router publishes them again:
-// consumers see them at least once. Produced messages over idempotency.MaxResultSize in all
-// are not kept, and are lost if their publish fails; for those, publish through an outbox in
-// the same transaction as the handler's state (Watermill's forwarder, or
-// sqlstore.Store.CompleteTx).
+// consumers see them at least once. What is kept is each message's UUID, metadata and payload
+// with a few bytes of framing (KeptSize says how many in all). Produced messages whose
+// KeptSize is over idempotency.MaxResultSize are published but not kept, and the middleware's
+// logger (idempotency.WithLogger) says so at warning level: if their publish fails, they are
+// lost. For those, publish through an outbox in the same transaction as the handler's state
+// (Watermill's forwarder, or sqlstore.Store.CompleteTx).
 package idemwatermill
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"time"
 
@@ -69,6 +70,7 @@ func New(handler string, key idempotency.KeyFunc[*message.Message], opts ...idem
 // which every Watermill middleware shares): give each handler a middleware of its own, with
 // a name of its own, or a fan-out of one event to several handlers runs in only one of them.
 func Middleware(mw *idempotency.Middleware[*message.Message], handler string) message.HandlerMiddleware {
+	k := &keeper{log: mw.Logger(), handler: handler}
 	return func(h message.HandlerFunc) message.HandlerFunc {
 		return func(msg *message.Message) ([]*message.Message, error) {
 			if name := message.HandlerNameFromCtx(msg.Context()); name != "" && name != handler {
@@ -82,17 +84,12 @@ func Middleware(mw *idempotency.Middleware[*message.Message], handler string) me
 				var err error
 				produced, err = h(msg)
 				if err == nil && len(produced) > 0 {
-					// Best effort: too large, or a store without results, means no replay.
-					if b, err := encodeMessages(produced); err == nil {
-						_ = idempotency.SetResult(ctx, b)
-					}
+					k.keep(ctx, msg, produced)
 				}
 				return err
 			})
 			if err == nil && duplicate && kept != nil {
-				if replay, err := decodeMessages(kept); err == nil {
-					return replay, nil
-				}
+				return k.replay(msg, kept), nil
 			}
 			var ip *idempotency.InProgressError
 			if errors.As(err, &ip) {
@@ -104,36 +101,6 @@ func Middleware(mw *idempotency.Middleware[*message.Message], handler string) me
 			return produced, nil
 		}
 	}
-}
-
-// keptMessage is a produced message as kept with the completion marker.
-type keptMessage struct {
-	UUID     string            `json:"uuid"`
-	Metadata map[string]string `json:"metadata,omitempty"`
-	Payload  []byte            `json:"payload"`
-}
-
-func encodeMessages(msgs []*message.Message) ([]byte, error) {
-	kept := make([]keptMessage, len(msgs))
-	for i, m := range msgs {
-		kept[i] = keptMessage{UUID: m.UUID, Metadata: m.Metadata, Payload: m.Payload}
-	}
-	return json.Marshal(kept)
-}
-
-func decodeMessages(b []byte) ([]*message.Message, error) {
-	var kept []keptMessage
-	if err := json.Unmarshal(b, &kept); err != nil {
-		return nil, err
-	}
-	msgs := make([]*message.Message, len(kept))
-	for i, k := range kept {
-		msgs[i] = message.NewMessage(k.UUID, k.Payload)
-		for key, v := range k.Metadata {
-			msgs[i].Metadata.Set(key, v)
-		}
-	}
-	return msgs, nil
 }
 
 // minNackDelay keeps a duplicate that meets a lease about to end from coming straight back.
