@@ -81,6 +81,7 @@ var migrationInfo = map[Dialect]map[int]struct {
 		1: {`SELECT to_regclass('idempotency_keys') IS NOT NULL AND to_regclass('idempotency_keys_expires_at') IS NOT NULL`, true},
 		2: {`SELECT to_regclass('idempotency_epoch') IS NOT NULL`, false},
 		3: {`SELECT EXISTS (SELECT 1 FROM pg_attribute WHERE attrelid = to_regclass('idempotency_keys') AND attname = 'result' AND NOT attisdropped)`, true},
+		4: {`SELECT to_regprocedure('idempotency_next_epoch(bigint)') IS NOT NULL`, false},
 	},
 	SQLite: {
 		1: {`SELECT count(*) = 2 FROM sqlite_master WHERE (type = 'table' AND name = 'idempotency_keys') OR (type = 'index' AND name = 'idempotency_keys_expires_at')`, true},
@@ -335,10 +336,11 @@ func migrateError(what string, err error, cfg migrateConfig) error {
 
 // statements splits a migration file into statements, one Exec each, since not every driver
 // runs several in one call. A statement ends with a line ending in ';', except inside a
-// trigger's BEGIN ... END, which ends with the line "END;". Comment lines are dropped.
+// trigger's BEGIN ... END, which ends with the line "END;", and inside a $$-quoted function
+// body. Comment lines are dropped.
 func statements(body string) []string {
 	var out, lines []string
-	inTrigger := false
+	inTrigger, inDollar := false, false
 	for _, l := range strings.Split(body, "\n") {
 		t := strings.TrimSpace(l)
 		if t == "" || strings.HasPrefix(t, "--") {
@@ -347,8 +349,11 @@ func statements(body string) []string {
 		if len(lines) == 0 && strings.HasPrefix(strings.ToUpper(t), "CREATE TRIGGER") {
 			inTrigger = true
 		}
+		if strings.Count(t, "$$")%2 == 1 {
+			inDollar = !inDollar
+		}
 		lines = append(lines, l)
-		if end := strings.HasSuffix(t, ";"); end && (!inTrigger || strings.EqualFold(t, "END;")) {
+		if end := strings.HasSuffix(t, ";"); end && !inDollar && (!inTrigger || strings.EqualFold(t, "END;")) {
 			stmt := strings.TrimSuffix(strings.TrimSpace(strings.Join(lines, "\n")), ";")
 			out = append(out, stmt)
 			lines, inTrigger = nil, false

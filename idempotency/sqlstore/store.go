@@ -116,15 +116,16 @@ func pgNow(param int) string {
 var postgresQueries = queries{
 	// One statement, one round trip: the CTE inserts the row or takes over a free one (or
 	// gives its owner back a claim it already holds: a retry after a lost reply), and when
-	// the key is held the second branch reads the holder instead. The epoch is the
-	// sequence's next value: store-wide, so above any epoch the key ever had. A holder that
+	// the key is held the second branch reads the holder instead. The epoch comes from the
+	// sequence (migration 0004's idempotency_next_epoch): store-wide, so above any epoch the
+	// key ever had, and kept at least the clock in microseconds. A holder that
 	// committed after this statement's snapshot is invisible to that branch; then nothing
 	// comes back and claimFallback reads it with a fresh snapshot.
 	claim: `
 WITH now AS (SELECT ` + pgNow(5) + ` AS t),
 claimed AS (
 	INSERT INTO idempotency_keys AS k (key, state, owner, epoch, fingerprint, expires_at)
-	SELECT $1, 'in_progress', $2, nextval('idempotency_epoch'), $3,
+	SELECT $1, 'in_progress', $2, idempotency_next_epoch((extract(epoch FROM now.t) * 1000000)::bigint), $3,
 	       now.t + $4::bigint * interval '1 microsecond'
 	FROM now
 	ON CONFLICT (key) DO UPDATE SET
