@@ -82,6 +82,7 @@ var migrationInfo = map[Dialect]map[int]struct {
 		2: {`SELECT to_regclass('idempotency_epoch') IS NOT NULL`, false},
 		3: {`SELECT EXISTS (SELECT 1 FROM pg_attribute WHERE attrelid = to_regclass('idempotency_keys') AND attname = 'result' AND NOT attisdropped)`, true},
 		4: {`SELECT to_regprocedure('idempotency_next_epoch(bigint)') IS NOT NULL`, false},
+		5: {`SELECT to_regclass('idempotency_leases') IS NOT NULL`, false},
 	},
 	SQLite: {
 		1: {`SELECT count(*) = 2 FROM sqlite_master WHERE (type = 'table' AND name = 'idempotency_keys') OR (type = 'index' AND name = 'idempotency_keys_expires_at')`, true},
@@ -325,8 +326,7 @@ func pending(all []migration, done map[int]bool) []migration {
 
 // migrateError names the step that failed, and says what a lock timeout means.
 func migrateError(what string, err error, cfg migrateConfig) error {
-	var st interface{ SQLState() string }
-	if errors.As(err, &st) && st.SQLState() == "55P03" { // lock_not_available: lock_timeout
+	if sqlState(err) == "55P03" { // lock_not_available: lock_timeout
 		return fmt.Errorf("%w for longer than the lock timeout (%s) while %s: a long transaction holds it (a pg_dump, a report, an open handler transaction); "+
 			"nothing was changed and claims waited at most that long: start again, or apply the migration while no long transaction holds the table: %w",
 			ErrMigrateLockTimeout, cfg.lockTimeout, what, err)
