@@ -54,11 +54,20 @@ type Config struct {
 	// Clock, when set, replaces the database clock (PostgreSQL) or the system clock (SQLite).
 	// It exists for tests, which move a fake clock instead of waiting.
 	Clock idempotency.Clock
+	// RenewDB, when set, is the pool that renewals run on (PostgreSQL): a second *sql.DB on
+	// the same database and schema, opened with the same settings, whose few connections
+	// (SetMaxOpenConns(2) is plenty) are there for renewals alone. A handler's transaction
+	// holds a connection of its pool while its claim must be renewed, so in a pool sized for
+	// the workers every connection can be in a transaction just when the renewals need one:
+	// they wait, time out, and the handlers are cancelled. Without RenewDB, give the store's
+	// pool headroom instead: more connections than handlers can hold at once.
+	RenewDB *sql.DB
 }
 
 // Store is an idempotency.Store in a SQL database. It is safe for concurrent use.
 type Store struct {
 	db      *sql.DB
+	renewDB *sql.DB // db unless Config.RenewDB
 	dialect Dialect
 	clock   idempotency.Clock
 	q       *queries
@@ -71,7 +80,10 @@ func New(db *sql.DB, cfg Config) (*Store, error) {
 	if db == nil {
 		return nil, errors.New("sqlstore: nil *sql.DB")
 	}
-	s := &Store{db: db, dialect: cfg.Dialect, clock: cfg.Clock}
+	s := &Store{db: db, renewDB: db, dialect: cfg.Dialect, clock: cfg.Clock}
+	if cfg.RenewDB != nil {
+		s.renewDB = cfg.RenewDB
+	}
 	switch cfg.Dialect {
 	case Postgres:
 		s.q = &postgresQueries
@@ -331,9 +343,18 @@ func (s *Store) scanClaim(row *sql.Row) (res idempotency.ClaimResult, live bool,
 	return res, res.ExpiresIn > 0, nil
 }
 
-// Renew implements idempotency.Store.
+// Renew implements idempotency.Store. It runs on Config.RenewDB when set.
 func (s *Store) Renew(ctx context.Context, key string, token idempotency.Token, lease time.Duration) error {
-	return s.update(ctx, s.db, "renew", s.q.renew, key, token.Owner, token.Epoch, lease.Microseconds(), s.now())
+	err := s.update(ctx, s.renewDB, "renew", s.q.renew, key, token.Owner, token.Epoch, lease.Microseconds(), s.now())
+	if err != nil && ctx.Err() != nil {
+		// The usual reason a renewal times out in a healthy database: it waited for a
+		// connection of a pool whose every connection a handler's transaction holds.
+		if st := s.renewDB.Stats(); st.MaxOpenConnections > 0 && st.InUse >= st.MaxOpenConnections {
+			return fmt.Errorf("sqlstore: renew: every connection of the pool is in use (%d of %d), so the renewal waited for one until its timeout: "+
+				"give the pool more connections than handlers hold at once, or renewals a pool of their own (Config.RenewDB): %w", st.InUse, st.MaxOpenConnections, err)
+		}
+	}
+	return err
 }
 
 // Complete implements idempotency.Store.
