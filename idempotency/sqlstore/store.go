@@ -116,6 +116,9 @@ type queries struct {
 	deleteExpired string
 	inspect       string
 	forget        string
+	// hold (SQLite): a write that changes nothing, to take the write lock in a handler's
+	// transaction while checking that its claim is held: key, owner, epoch.
+	hold string
 	// deleteCounts: deleteExpired returns the number of rows it deleted as a row, rather than
 	// as the statement's affected-row count (PostgreSQL's also deletes lease rows).
 	deleteCounts bool
@@ -277,6 +280,9 @@ WHERE expires_at <= ` + sqliteNow(2) + ` AND key IN (
 SELECT false, state, owner, epoch, fingerprint, expires_at - ` + sqliteNow(2) + `, result
 FROM idempotency_keys WHERE key = ?1`,
 	forget: `DELETE FROM idempotency_keys WHERE key = ?1`,
+	hold: `
+UPDATE idempotency_keys SET expires_at = expires_at
+WHERE key = ?1 AND owner = ?2 AND epoch = ?3 AND state = 'in_progress'`,
 }
 
 // now is the "now" argument: nil lets the database use its own clock (see pgNow and
@@ -452,30 +458,6 @@ func (s *Store) stillHeld(ctx context.Context, c idempotency.Claim) bool {
 		`SELECT count(*) FROM idempotency_keys WHERE key = $1 AND owner = $2 AND epoch = $3 AND state = 'in_progress'`,
 		c.StoreKey, c.Token.Owner, c.Token.Epoch).Scan(&n)
 	return err != nil || n > 0
-}
-
-// BeginTx begins a transaction for a handler's business rows, like db.BeginTx. On SQLite it
-// also makes the claim's renewals run inside it: SQLite has one writer, so while the
-// handler's transaction is open a renewal on another connection (or, with the single
-// connection this package advises, any renewal at all) waits for it, times out, and cancels
-// the handler, and a transaction longer than the renewal interval could never commit. Once
-// the transaction ends, renewals go back to the store. Use it, rather than db.BeginTx, for
-// every handler transaction on SQLite; on PostgreSQL it is just db.BeginTx (renewals there
-// run on their own connections). Outside a handler it is db.BeginTx too.
-func (s *Store) BeginTx(ctx context.Context, opts *sql.TxOptions) (*sql.Tx, error) {
-	tx, err := s.db.BeginTx(ctx, opts)
-	if err != nil || s.dialect != SQLite {
-		return tx, err
-	}
-	// A bare context (no handler) gets a plain transaction: the error only says so.
-	_ = idempotency.RenewInTx(ctx, func(rctx context.Context, c idempotency.Claim, lease time.Duration) error {
-		err := s.update(rctx, tx, "renew in transaction", s.q.renew, c.StoreKey, c.Token.Owner, c.Token.Epoch, lease.Microseconds(), s.now())
-		if errors.Is(err, sql.ErrTxDone) {
-			return idempotency.ErrNotInTx
-		}
-		return err
-	})
-	return tx, nil
 }
 
 // DeleteExpired deletes up to limit rows whose lease or retention has run out, and returns
