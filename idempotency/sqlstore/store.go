@@ -3,8 +3,11 @@
 // and the completion marker in one transaction (CompleteTx), so a crash can never leave the
 // rows without the marker or the marker without the rows.
 //
-// The schema is one table, idempotency_keys, with the key as its primary key. Its migrations
-// ship as SQL (Migrations) for the migration tool you use, or Migrate applies them. Leases and
+// The schema is one table, idempotency_keys, with the key as its primary key, the epoch's
+// high-water mark and, on PostgreSQL, idempotency_leases, where renewals extend a claim's
+// lease (so a handler transaction at any isolation level can complete its claim). Its
+// migrations ship as SQL (Migrations) for the migration tool you use, or Migrate applies them
+// at start-up, taking no lock on the store's table when there is nothing to do. Leases and
 // retentions are measured by the database clock, inside each statement (PostgreSQL's
 // statement_timestamp(), SQLite's 'now'), so workers' clocks never disagree about who holds a
 // key.
@@ -13,6 +16,10 @@
 // (claim, complete), and with CompleteTx the completion rides in the handler's own
 // transaction. Run RunCleanup (or DeleteExpired now and then) to drop expired rows;
 // correctness does not depend on it, since expired rows are reused in place.
+//
+// What the database needs: on PostgreSQL, connections for renewals beside the handlers'
+// transactions (pool headroom, or Config.RenewDB); on SQLite, WAL mode with a busy timeout
+// or a single connection, and handler transactions begun with Store.BeginTx.
 package sqlstore
 
 import (
