@@ -3,6 +3,7 @@ package sqlstore
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"fmt"
 	"sync"
 	"time"
@@ -115,6 +116,11 @@ func (t *Tx) Commit() error {
 		return t.Tx.Commit()
 	}
 	if err := t.keepLease(context.WithoutCancel(t.ctx), t.end()); err != nil {
+		if errors.Is(err, sql.ErrTxDone) {
+			return t.Tx.Commit() // says so, as a second Commit of a *sql.Tx does
+		}
+		// Committing without the lease could let another worker take the key over from
+		// this holder as soon as the lock is gone: the work is not committed either.
 		_ = t.Tx.Rollback()
 		return fmt.Errorf("sqlstore: commit: storing the claim's lease: %w", err)
 	}
