@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"time"
 )
 
@@ -71,3 +72,7 @@ func giveResult(ctx context.Context, result []byte, duplicate bool) {
 		out.result, out.duplicate = result, duplicate
 	}
 }
+
+// Logger returns the logger the middleware writes to (WithLogger, or slog.Default()), for
+// adapters that report on its behalf.
+func (m *Middleware[J]) Logger() *slog.Logger { return m.logger }

@@ -4,7 +4,7 @@
 //		idemasynq.PayloadKey(func(p ChargePayload) string { return p.PaymentAttemptID }),
 //		idempotency.WithStore(store), idempotency.WithRetention(72*time.Hour),
 //		idempotency.WithFingerprint(idemasynq.PayloadFingerprint))
-//	mux.Use(mw) // tasks of other types pass through untouched
+//	mux.Use(idemasynq.RequeueDeferred(client), mw) // tasks of other types pass through untouched
 //	cfg := asynq.Config{...}
 //	idemasynq.Configure(&cfg) // deferred duplicates follow RetryAfter and spend no retry
 //
@@ -13,9 +13,12 @@
 // type's payload never sees another's. A duplicate of a completed task is acknowledged. A
 // duplicate of a running task fails with a retryable *idempotency.InProgressError; with
 // Configure, asynq delivers it again after its RetryAfter and does not count it as a failed
-// attempt. Errors that retrying cannot fix (complete_conflict, fingerprint_mismatch, an
-// empty key, a key function that fails) are marked asynq.SkipRetry, so the task goes to the
-// archive for a person to look at.
+// attempt. asynq archives a task whose retries are spent without asking IsFailure, so a
+// duplicate deferred on its last attempt (MaxRetry(0), or retries used up by real failures)
+// would be archived, and lost if the worker holding its key crashed: RequeueDeferred hands
+// such a deferral to a copy of the task instead. Errors that retrying cannot fix
+// (complete_conflict, fingerprint_mismatch, an empty key, a key function that fails) are
+// marked asynq.SkipRetry, so the task goes to the archive for a person to look at.
 package idemasynq
 
 import (

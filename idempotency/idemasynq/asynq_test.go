@@ -172,7 +172,13 @@ func TestDeferralsSpendNoRetry(t *testing.T) {
 	queue := fmt.Sprint("idemtest-defer-", time.Now().UnixNano())
 	m := idempotencytest.NewMetrics()
 	var charges atomic.Int32
+	client := asynq.NewClient(redisOpt)
+	defer client.Close()
+	// Deferrals with retries left go through asynq's retry: RequeueDeferred, outside the
+	// idempotency middleware, enqueues nothing.
+	requeued := &countingEnqueuer{Enqueuer: client}
 	mux := asynq.NewServeMux()
+	mux.Use(idemasynq.RequeueDeferred(requeued))
 	mux.Use(newMiddleware(t, idempotency.WithMeterProvider(m.Provider),
 		idempotency.WithInProgress(idempotency.RetryLaterAfter(time.Second))))
 	mux.HandleFunc("payment:charge", func(ctx context.Context, _ *asynq.Task) error {
@@ -194,8 +200,6 @@ func TestDeferralsSpendNoRetry(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer srv.Shutdown()
-	client := asynq.NewClient(redisOpt)
-	defer client.Close()
 	for range 2 {
 		if _, err := client.Enqueue(task(t, "attempt-8", 100), asynq.Queue(queue), asynq.MaxRetry(1)); err != nil {
 			t.Fatal(err)
@@ -215,6 +219,20 @@ func TestDeferralsSpendNoRetry(t *testing.T) {
 	if n := m.Count(t, idempotency.OutcomeInProgressDuplicate); n < 1 || n > 8 {
 		t.Fatalf("the duplicate was deferred %d times in a 2s run at a 1s RetryAfter; want a few, not a spin", n)
 	}
+	if n := requeued.n.Load(); n != 0 {
+		t.Fatalf("RequeueDeferred enqueued %d copies of a task that had retries left", n)
+	}
+}
+
+// countingEnqueuer counts the copies RequeueDeferred enqueues.
+type countingEnqueuer struct {
+	idemasynq.Enqueuer
+	n atomic.Int32
+}
+
+func (c *countingEnqueuer) EnqueueContext(ctx context.Context, t *asynq.Task, opts ...asynq.Option) (*asynq.TaskInfo, error) {
+	c.n.Add(1)
+	return c.Enqueuer.EnqueueContext(ctx, t, opts...)
 }
 
 var configure = idemasynq.Configure

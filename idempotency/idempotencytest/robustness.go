@@ -3,6 +3,7 @@ package idempotencytest
 import (
 	"context"
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -78,6 +79,20 @@ var robustnessCases = []suiteCase{
 		}
 		if err := f.store.Complete(ctx, k, zombie.Token, suiteRetention); !errors.Is(err, idempotency.ErrConflict) {
 			t.Fatalf("the zombie's completion: %v, want ErrConflict", err)
+		}
+	}},
+
+	// Token's contract (issue #32 item 14): an epoch is at least the store's clock in
+	// microseconds, also after the clock moved on by more than any claim count could make up.
+	{"EpochsAtLeastTheClock", func(t *testing.T, f *fixture) {
+		for i, step := range []time.Duration{0, time.Second, 24 * time.Hour, 365 * 24 * time.Hour} {
+			f.clock.Advance(step)
+			r := claim(t, f.store, f.key(fmt.Sprint("k", i)), "owner", nil)
+			wantStatus(t, r, idempotency.StatusClaimed)
+			if now := f.clock.Now().UnixMicro(); r.Token.Epoch < now {
+				t.Fatalf("after the clock moved on by %s: epoch %d is below the clock's %d microseconds (%s behind)",
+					step, r.Token.Epoch, now, time.Duration(now-r.Token.Epoch)*time.Microsecond)
+			}
 		}
 	}},
 

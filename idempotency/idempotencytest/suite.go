@@ -264,6 +264,33 @@ var contractCases = []suiteCase{
 		noErr(t, "Complete by the new holder", s.Complete(ctx, k, b.Token, suiteRetention))
 	}},
 
+	// A renewal moves the lease on: past the end of the lease it was claimed with, the claim
+	// still holds, and lasts until the renewed lease ends (stores may keep the renewed lease
+	// apart from the claim, as sqlstore does on PostgreSQL).
+	{"RenewedPastTheFirstLease", func(t *testing.T, f *fixture) {
+		ctx := context.Background()
+		s, k := f.store, f.key("k")
+		a := claim(t, s, k, "owner-a", nil)
+		f.clock.Advance(suiteLease * 3 / 4)
+		noErr(t, "Renew", s.Renew(ctx, k, a.Token, suiteLease))
+		f.clock.Advance(suiteLease / 2) // past the first lease, within the renewed one
+		held := claim(t, s, k, "owner-b", nil)
+		wantStatus(t, held, idempotency.StatusInProgress)
+		if held.Token != a.Token || held.ExpiresIn <= 0 || held.ExpiresIn > suiteLease/2 {
+			t.Fatalf("renewed claim: holder %+v expires in %s, want %+v for another (0, %s]", held.Token, held.ExpiresIn, a.Token, suiteLease/2)
+		}
+		noErr(t, "Renew again", s.Renew(ctx, k, a.Token, suiteLease))
+		f.clock.Advance(suiteLease - time.Millisecond)
+		wantStatus(t, claim(t, s, k, "owner-b", nil), idempotency.StatusInProgress)
+		f.clock.Advance(time.Millisecond)
+		b := claim(t, s, k, "owner-b", nil)
+		wantStatus(t, b, idempotency.StatusClaimed)
+		wantConflict(t, "Renew by the holder whose renewed lease ran out", s.Renew(ctx, k, a.Token, suiteLease))
+		wantConflict(t, "Complete by the holder whose renewed lease ran out", s.Complete(ctx, k, a.Token, suiteRetention))
+		noErr(t, "Renew by the new holder", s.Renew(ctx, k, b.Token, suiteLease))
+		noErr(t, "Complete by the new holder", s.Complete(ctx, k, b.Token, suiteRetention))
+	}},
+
 	{"EpochsGrow", func(t *testing.T, f *fixture) {
 		ctx := context.Background()
 		s, k := f.store, f.key("k")

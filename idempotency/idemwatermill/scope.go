@@ -7,11 +7,11 @@ import (
 )
 
 // ForHandlers scopes router middleware to the named handlers (router.AddHandler's first
-// argument): messages of every other handler skip mw, so a router-wide install of the
-// idempotency middleware leaves handlers it has no key for untouched. Adding the middleware
-// to each handler (handler.AddMiddleware) does the same without it.
+// argument): messages of every other handler skip mw. The idempotency middleware from New
+// or Middleware is scoped to its own handler already; ForHandlers is for other middleware
+// that must run on some handlers only, such as a poison queue.
 //
-//	router.AddMiddleware(idemwatermill.ForHandlers(mw, "charge", "refund"))
+//	router.AddMiddleware(idemwatermill.ForHandlers(poison, "charge", "refund"))
 func ForHandlers(mw message.HandlerMiddleware, handler string, more ...string) message.HandlerMiddleware {
 	names := append([]string{handler}, more...)
 	return func(h message.HandlerFunc) message.HandlerFunc {

@@ -1,22 +1,26 @@
 // Package idemwatermill runs Watermill message handlers under the idempotency middleware, as
 // router middleware.
 //
-//	mw, err := idemwatermill.New(idemwatermill.MetadataKey("event_id"),
+//	mw, err := idemwatermill.New("charge", idemwatermill.MetadataKey("event_id"),
 //		idempotency.WithStore(store), idempotency.WithRetention(72*time.Hour),
 //		idempotency.WithFingerprint(idemwatermill.PayloadFingerprint))
 //	poison, err := idemwatermill.PoisonQueue(publisher, "events.poison")
-//	router.AddMiddleware(poison, mw)
+//	router.AddConsumerHandler("charge", "payments", sub, charge).AddMiddleware(poison, mw)
 //
-// Install it on the handlers it has a key for (handler.AddMiddleware), or on the router
-// scoped by ForHandlers: unscoped on the whole router, a MetadataKey rejects every message of
-// other handlers that lacks the field as an empty key.
+// A middleware belongs to one router handler, named by router.AddHandler's first argument:
+// its keys are namespaced by that name, and it runs only that handler's messages, passing
+// every other handler's straight through. So one event consumed by several handlers (a
+// fan-out: a charge and a receipt handler on one topic) runs once in each, even on a shared
+// store, and a middleware installed for the whole router (router.AddMiddleware) leaves other
+// handlers alone. Build one per handler: a middleware shared by two handlers shares their
+// keys, and the second to see an event would take it for a duplicate of the first's.
 //
 // A duplicate of a completed message is acknowledged. A duplicate of a message still being
 // handled is nacked after its RetryAfter: the middleware waits that long (or until the
 // message's context ends) before returning the error, since most Watermill subscribers
 // redeliver a nacked message at once and a duplicate would otherwise spin, claiming the key
-// thousands of times a second. The wait occupies the handler meanwhile. Watermill has no non-retryable
-// error of its own: the errors that retrying cannot fix (complete_conflict,
+// thousands of times a second. The wait occupies the handler meanwhile. Watermill has no
+// non-retryable error of its own: the errors that retrying cannot fix (complete_conflict,
 // fingerprint_mismatch, an empty key) satisfy idempotency.IsPermanent, and PoisonQueue and
 // ShouldRetry route them away from redelivery.
 //
@@ -24,15 +28,16 @@
 // the completion marker. They are kept with the marker (result replay, with any store in this
 // module), so if that publish fails, the redelivery, acknowledged as a duplicate, returns the
 // same messages (same UUIDs, metadata and payloads) and the router publishes them again:
-// consumers see them at least once. Produced messages over idempotency.MaxResultSize in all
-// are not kept, and are lost if their publish fails; for those, publish through an outbox in
-// the same transaction as the handler's state (Watermill's forwarder, or
-// sqlstore.Store.CompleteTx).
+// consumers see them at least once. What is kept is each message's UUID, metadata and payload
+// with a few bytes of framing (KeptSize says how many in all). Produced messages whose
+// KeptSize is over idempotency.MaxResultSize are published but not kept, and the middleware's
+// logger (idempotency.WithLogger) says so at warning level: if their publish fails, they are
+// lost. For those, publish through an outbox in the same transaction as the handler's state
+// (Watermill's forwarder, or sqlstore.Store.CompleteTx).
 package idemwatermill
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"time"
 
@@ -41,20 +46,36 @@ import (
 	"github.com/chokaq/idemlint/idempotency"
 )
 
-// New builds the middleware and returns it as Watermill router middleware.
-func New(key idempotency.KeyFunc[*message.Message], opts ...idempotency.Option) (message.HandlerMiddleware, error) {
-	mw, err := idempotency.New(key, opts...)
+// New builds the middleware for the router handler named handler (router.AddHandler's first
+// argument) and returns it as Watermill router middleware. Its keys are namespaced by handler
+// unless the options name it otherwise (idempotency.WithName), so handlers that consume the
+// same event never share a key; see Middleware for which messages it runs.
+func New(handler string, key idempotency.KeyFunc[*message.Message], opts ...idempotency.Option) (message.HandlerMiddleware, error) {
+	if handler == "" {
+		return nil, errors.New("idemwatermill: New: empty handler name")
+	}
+	mw, err := idempotency.New(key, append([]idempotency.Option{idempotency.WithName(handler)}, opts...)...)
 	if err != nil {
 		return nil, err
 	}
-	return Middleware(mw), nil
+	return Middleware(mw, handler), nil
 }
 
-// Middleware returns Watermill router middleware that runs every message through mw. The
-// handler sees the claim in the message's context (msg.Context()).
-func Middleware(mw *idempotency.Middleware[*message.Message]) message.HandlerMiddleware {
+// Middleware returns Watermill router middleware that runs the messages of the router
+// handler named handler through mw, and every other handler's straight to the next handler.
+// A message whose context names no handler (a handler called directly, outside a router)
+// is run through mw. The handler sees the claim in the message's context (msg.Context()).
+//
+// mw's keys are namespaced by its name (idempotency.WithName, or the job type when unnamed,
+// which every Watermill middleware shares): give each handler a middleware of its own, with
+// a name of its own, or a fan-out of one event to several handlers runs in only one of them.
+func Middleware(mw *idempotency.Middleware[*message.Message], handler string) message.HandlerMiddleware {
+	k := &keeper{log: mw.Logger(), handler: handler}
 	return func(h message.HandlerFunc) message.HandlerFunc {
 		return func(msg *message.Message) ([]*message.Message, error) {
+			if name := message.HandlerNameFromCtx(msg.Context()); name != "" && name != handler {
+				return h(msg)
+			}
 			var produced []*message.Message
 			outer := msg.Context()
 			kept, duplicate, err := mw.HandleResult(outer, msg, func(ctx context.Context, msg *message.Message) error {
@@ -63,17 +84,12 @@ func Middleware(mw *idempotency.Middleware[*message.Message]) message.HandlerMid
 				var err error
 				produced, err = h(msg)
 				if err == nil && len(produced) > 0 {
-					// Best effort: too large, or a store without results, means no replay.
-					if b, err := encodeMessages(produced); err == nil {
-						_ = idempotency.SetResult(ctx, b)
-					}
+					k.keep(ctx, msg, produced)
 				}
 				return err
 			})
 			if err == nil && duplicate && kept != nil {
-				if replay, err := decodeMessages(kept); err == nil {
-					return replay, nil
-				}
+				return k.replay(msg, kept), nil
 			}
 			var ip *idempotency.InProgressError
 			if errors.As(err, &ip) {
@@ -85,36 +101,6 @@ func Middleware(mw *idempotency.Middleware[*message.Message]) message.HandlerMid
 			return produced, nil
 		}
 	}
-}
-
-// keptMessage is a produced message as kept with the completion marker.
-type keptMessage struct {
-	UUID     string            `json:"uuid"`
-	Metadata map[string]string `json:"metadata,omitempty"`
-	Payload  []byte            `json:"payload"`
-}
-
-func encodeMessages(msgs []*message.Message) ([]byte, error) {
-	kept := make([]keptMessage, len(msgs))
-	for i, m := range msgs {
-		kept[i] = keptMessage{UUID: m.UUID, Metadata: m.Metadata, Payload: m.Payload}
-	}
-	return json.Marshal(kept)
-}
-
-func decodeMessages(b []byte) ([]*message.Message, error) {
-	var kept []keptMessage
-	if err := json.Unmarshal(b, &kept); err != nil {
-		return nil, err
-	}
-	msgs := make([]*message.Message, len(kept))
-	for i, k := range kept {
-		msgs[i] = message.NewMessage(k.UUID, k.Payload)
-		for key, v := range k.Metadata {
-			msgs[i].Metadata.Set(key, v)
-		}
-	}
-	return msgs, nil
 }
 
 // minNackDelay keeps a duplicate that meets a lease about to end from coming straight back.

@@ -17,9 +17,15 @@ import (
 	"github.com/chokaq/idemlint/idempotency/idemwatermill"
 )
 
+// newMiddleware builds the middleware of the router handler "charge".
 func newMiddleware(t *testing.T, opts ...idempotency.Option) message.HandlerMiddleware {
 	t.Helper()
-	mw, err := idemwatermill.New(idemwatermill.MetadataKey("event_id"), append([]idempotency.Option{
+	return handlerMiddleware(t, "charge", opts...)
+}
+
+func handlerMiddleware(t *testing.T, handler string, opts ...idempotency.Option) message.HandlerMiddleware {
+	t.Helper()
+	mw, err := idemwatermill.New(handler, idemwatermill.MetadataKey("event_id"), append([]idempotency.Option{
 		idempotency.WithRetention(time.Hour),
 		idempotency.WithFingerprint(idemwatermill.PayloadFingerprint),
 		idempotency.WithLogger(slog.New(slog.DiscardHandler)),
@@ -74,6 +80,9 @@ func TestMiddleware(t *testing.T) {
 	}
 	if _, err := idemwatermill.PoisonQueue(nil, "poison"); err == nil {
 		t.Fatal("PoisonQueue accepted a nil publisher")
+	}
+	if _, err := idemwatermill.New("", idemwatermill.MetadataKey("event_id"), idempotency.WithRetention(time.Hour)); err == nil {
+		t.Fatal("New accepted an empty handler name")
 	}
 }
 

@@ -12,6 +12,14 @@
 // server whose clock is behind, cannot hand a new holder an epoch below a zombie's. (A
 // failover that loses acknowledged writes can lose counter updates too; the clock part of
 // the epoch then still holds unless the clock stepped back as well.)
+//
+// The server must not evict keys: under any maxmemory-policy but noeviction, Redis drops keys
+// when memory runs short (the volatile-* policies choose among keys with a TTL, which every
+// record has), and a completion marker evicted within its retention lets a duplicate run as
+// a fresh claim. New reads the policy (CONFIG GET maxmemory-policy) and fails unless it is
+// noeviction; Config.Eviction accepts a server that will not say (managed Redis often
+// disables CONFIG) or one that may evict. With noeviction, a full server refuses writes, so
+// claims fail and nothing runs unprotected.
 package redisstore
 
 import (
@@ -20,6 +28,7 @@ import (
 	"errors"
 	"fmt"
 	"hash/fnv"
+	"log/slog"
 	"strconv"
 	"time"
 
@@ -39,7 +48,63 @@ type Config struct {
 	// Clock, when set, replaces the Redis server's clock. It exists for tests, which move a
 	// fake clock instead of waiting.
 	Clock idempotency.Clock
+	// Eviction says what New accepts of the server's maxmemory-policy (default
+	// RequireNoEviction).
+	Eviction EvictionCheck
+	// Logger receives New's warning when it accepts a server that may evict records, or
+	// whose policy it could not read (default slog.Default()).
+	Logger *slog.Logger
 }
+
+// EvictionCheck says what New accepts of the server's maxmemory-policy.
+type EvictionCheck uint8
+
+const (
+	// RequireNoEviction (the default): New fails with an error matching ErrEviction unless
+	// every server it reaches reports maxmemory-policy noeviction, also when it cannot read
+	// the policy (CONFIG disabled or renamed, an ACL without +config|get, no connection).
+	RequireNoEviction EvictionCheck = iota
+	// TrustNoEviction is for servers that refuse CONFIG, as managed Redis services often
+	// do, whose policy an operator has set to noeviction where the provider allows it (a
+	// parameter group, the console). New still fails on a policy it can read and that is not
+	// noeviction; when it cannot read one, it logs a warning and goes on.
+	TrustNoEviction
+	// AllowEviction accepts any policy: New logs a warning when the policy is not
+	// noeviction or cannot be read. Completion markers may then be evicted when memory runs
+	// short, and duplicates of completed jobs run again. For caches of jobs whose effects are
+	// idempotent anyway.
+	AllowEviction
+)
+
+// ErrEviction is matched by the error New returns for a server that may evict records, or
+// whose policy it could not read under RequireNoEviction.
+var ErrEviction = errors.New("redisstore: the Redis server may evict idempotency records")
+
+// EvictionError is the error New and EvictionPolicy return when a server's policy is not
+// noeviction, or could not be read (Err set). It matches ErrEviction.
+type EvictionError struct {
+	// Policy is the maxmemory-policy the server reported; empty when it could not be read.
+	Policy string
+	// Err is why the policy could not be read (CONFIG GET's error), or nil.
+	Err error
+}
+
+func (e *EvictionError) Error() string {
+	if e.Err != nil {
+		return fmt.Sprintf("redisstore: cannot read the Redis maxmemory-policy (CONFIG GET: %v); it must be noeviction, or evicted completion markers let duplicates run: "+
+			"set it where the server is configured (managed services: the parameter group or console) and pass Config{Eviction: redisstore.TrustNoEviction}", e.Err)
+	}
+	return fmt.Sprintf("redisstore: Redis maxmemory-policy is %q: when memory runs short Redis evicts keys (volatile-* policies choose among keys with a TTL, which every record has), "+
+		"so completion markers vanish and duplicates run as fresh claims; set maxmemory-policy noeviction (redis.conf, or CONFIG SET), or accept the risk with Config{Eviction: redisstore.AllowEviction}", e.Policy)
+}
+
+func (e *EvictionError) Unwrap() error { return e.Err }
+
+// Is makes errors.Is(err, ErrEviction) true.
+func (e *EvictionError) Is(target error) bool { return target == ErrEviction }
+
+// evictionCheckTimeout bounds New's reading of the policy, which has no context of its own.
+const evictionCheckTimeout = 10 * time.Second
 
 // Store is an idempotency.Store in Redis. It is safe for concurrent use.
 type Store struct {
@@ -69,15 +134,20 @@ func tag(key string) string {
 	return fmt.Sprintf("%02x", h.Sum32()&0xff)
 }
 
-// Client is what the store needs of a client: scripts, and reading or deleting one
-// record (Inspect, Forget). *redis.Client and *redis.ClusterClient have it.
+// Client is what the store needs of a client: scripts, reading or deleting one record
+// (Inspect, Forget), and reading the server's eviction policy (New). *redis.Client and
+// *redis.ClusterClient have it.
 type Client interface {
 	redis.Scripter
 	HMGet(ctx context.Context, key string, fields ...string) *redis.SliceCmd
 	Del(ctx context.Context, keys ...string) *redis.IntCmd
+	ConfigGet(ctx context.Context, parameter string) *redis.MapStringStringCmd
 }
 
-// New returns a Store on client (a *redis.Client or *redis.ClusterClient).
+// New returns a Store on client (a *redis.Client or *redis.ClusterClient). It reads the
+// server's maxmemory-policy (on a cluster, every shard's), within ten seconds, and fails
+// with an *EvictionError unless it is noeviction or cfg.Eviction accepts it; see
+// EvictionCheck.
 func New(client Client, cfg Config) (*Store, error) {
 	if client == nil {
 		return nil, errors.New("redisstore: nil client")
@@ -88,7 +158,70 @@ func New(client Client, cfg Config) (*Store, error) {
 	if cfg.Linger <= 0 {
 		cfg.Linger = time.Minute
 	}
-	return &Store{client: client, prefix: cfg.Prefix, lingerMs: cfg.Linger.Milliseconds(), clock: cfg.Clock}, nil
+	if cfg.Logger == nil {
+		cfg.Logger = slog.Default()
+	}
+	if cfg.Eviction > AllowEviction {
+		return nil, fmt.Errorf("redisstore: unknown Config.Eviction %d", cfg.Eviction)
+	}
+	s := &Store{client: client, prefix: cfg.Prefix, lingerMs: cfg.Linger.Milliseconds(), clock: cfg.Clock}
+	ctx, cancel := context.WithTimeout(context.Background(), evictionCheckTimeout)
+	defer cancel()
+	err := s.CheckEviction(ctx)
+	var ee *EvictionError
+	switch {
+	case err == nil:
+		return s, nil
+	case cfg.Eviction == AllowEviction,
+		cfg.Eviction == TrustNoEviction && (!errors.As(err, &ee) || ee.Err != nil):
+		cfg.Logger.Warn("redisstore: accepting a Redis server that may evict idempotency records (Config.Eviction)",
+			slog.String("eviction", cfg.Eviction.String()), slog.Any("error", err))
+		return s, nil
+	}
+	return nil, err
+}
+
+func (c EvictionCheck) String() string {
+	switch c {
+	case RequireNoEviction:
+		return "require_noeviction"
+	case TrustNoEviction:
+		return "trust_noeviction"
+	case AllowEviction:
+		return "allow_eviction"
+	}
+	return fmt.Sprintf("EvictionCheck(%d)", uint8(c))
+}
+
+// CheckEviction reads the server's maxmemory-policy (on a cluster, every shard's, replicas
+// included, since a failover promotes them) and returns nil when it is noeviction, an
+// *EvictionError otherwise (or when it cannot be read). New calls it; a health check can
+// call it again, since the policy can change while the store runs (CONFIG SET, a failover to
+// a server configured otherwise).
+func (s *Store) CheckEviction(ctx context.Context) error {
+	if cc, ok := s.client.(interface {
+		ForEachShard(ctx context.Context, fn func(ctx context.Context, client *redis.Client) error) error
+	}); ok {
+		return cc.ForEachShard(ctx, func(ctx context.Context, c *redis.Client) error { return checkEviction(ctx, c) })
+	}
+	return checkEviction(ctx, s.client)
+}
+
+func checkEviction(ctx context.Context, c interface {
+	ConfigGet(ctx context.Context, parameter string) *redis.MapStringStringCmd
+}) error {
+	v, err := c.ConfigGet(ctx, "maxmemory-policy").Result()
+	if err != nil {
+		return &EvictionError{Err: err}
+	}
+	policy, ok := v["maxmemory-policy"]
+	if !ok {
+		return &EvictionError{Err: errors.New("the server reported no maxmemory-policy")}
+	}
+	if policy != "noeviction" {
+		return &EvictionError{Policy: policy}
+	}
+	return nil
 }
 
 // The scripts keep times and epochs in microseconds. Lua numbers are doubles, exact for

@@ -9,6 +9,7 @@ import (
 
 	"github.com/chokaq/idemlint/idempotency"
 	"github.com/chokaq/idemlint/idempotency/idempotencytest"
+	"github.com/chokaq/idemlint/idempotency/sqlstore"
 )
 
 func TestCleanup(t *testing.T) {
@@ -57,6 +58,51 @@ func TestCleanup(t *testing.T) {
 			}
 			if err := s.RunCleanup(ctx, 0, 1, nil); err == nil {
 				t.Fatal("RunCleanup accepted a zero interval")
+			}
+		})
+	}
+}
+
+// DeleteExpired must keep a claim whose lease a renewal moved on, also when the lease it was
+// claimed with has run out (on PostgreSQL renewals move it in idempotency_leases), and drop a
+// key's lease row with the key.
+func TestDeleteExpiredKeepsARenewedClaim(t *testing.T) {
+	ctx := context.Background()
+	for _, d := range dialects {
+		t.Run(d.name, func(t *testing.T) {
+			clock := idempotencytest.NewClock(time.Time{})
+			db := d.open(t)
+			s := newStore(t, db, d.dialect, clock)
+			a, err := s.Claim(ctx, idempotency.ClaimRequest{Key: "renewed", Owner: "a", Lease: time.Minute})
+			if err != nil {
+				t.Fatal(err)
+			}
+			clock.Advance(50 * time.Second)
+			if err := s.Renew(ctx, "renewed", a.Token, time.Minute); err != nil {
+				t.Fatal(err)
+			}
+			clock.Advance(20 * time.Second) // past the first lease, within the renewed one
+			if n, err := s.DeleteAllExpired(ctx, 10); err != nil || n != 0 {
+				t.Fatalf("DeleteAllExpired deleted %d (%v), want the renewed claim kept", n, err)
+			}
+			if r, err := s.Inspect(ctx, "renewed"); err != nil || r.Status != idempotency.StatusInProgress || r.Token != a.Token {
+				t.Fatalf("after the cleanup: %+v %v, want the claim held", r, err)
+			}
+			clock.Advance(time.Minute)
+			if n, err := s.DeleteAllExpired(ctx, 10); err != nil || n != 1 {
+				t.Fatalf("DeleteAllExpired after the renewed lease deleted %d (%v), want 1", n, err)
+			}
+			if d.dialect == sqlstore.Postgres {
+				if _, err := s.Claim(ctx, idempotency.ClaimRequest{Key: "forgotten", Owner: "a", Lease: time.Minute}); err != nil {
+					t.Fatal(err)
+				}
+				if err := s.Forget(ctx, "forgotten"); err != nil {
+					t.Fatal(err)
+				}
+				var leases int
+				if err := db.QueryRow(`SELECT count(*) FROM idempotency_leases`).Scan(&leases); err != nil || leases != 0 {
+					t.Fatalf("%d lease rows left (%v) after DeleteExpired and Forget, want none", leases, err)
+				}
 			}
 		})
 	}

@@ -2,7 +2,6 @@ package sqlstore_test
 
 import (
 	"context"
-	"database/sql"
 	"testing"
 	"time"
 
@@ -39,7 +38,7 @@ func TestLongTransactionOnSQLite(t *testing.T) {
 		if _, err := tx.ExecContext(ctx, `INSERT INTO charges (invoice, worker) VALUES (?1, 'a')`, invoice+"-line-2"); err != nil {
 			return err
 		}
-		if err := w.store.CompleteTx(ctx, tx); err != nil {
+		if err := w.store.CompleteTx(ctx, tx.Tx); err != nil {
 			return err
 		}
 		return tx.Commit()
@@ -52,4 +51,4 @@ func TestLongTransactionOnSQLite(t *testing.T) {
 	}
 }
 
-var beginTx = func(ctx context.Context, w *txWorld) (*sql.Tx, error) { return w.store.BeginTx(ctx, nil) }
+var beginTx = func(ctx context.Context, w *txWorld) (*sqlstore.Tx, error) { return w.store.BeginTx(ctx, nil) }

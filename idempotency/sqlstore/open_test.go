@@ -7,6 +7,7 @@ import (
 	"encoding/hex"
 	"net"
 	"path/filepath"
+	"sync"
 	"sync/atomic"
 	"testing"
 
@@ -77,6 +78,7 @@ func openPostgres(t testing.TB, rt *roundTrips) *sql.DB {
 	// Keep connections for the concurrent tests instead of dialling anew for most calls
 	// (database/sql keeps only two idle ones by default).
 	db.SetMaxIdleConns(64)
+	pgConfigs.Store(db, cfg)
 	t.Cleanup(func() {
 		_ = db.Close()
 		_, _ = admin.Exec("DROP SCHEMA " + schema + " CASCADE")
@@ -86,6 +88,21 @@ func openPostgres(t testing.TB, rt *roundTrips) *sql.DB {
 		t.Fatal(err)
 	}
 	return db
+}
+
+// pgConfigs keeps each test database's connection settings, for samePostgres.
+var pgConfigs sync.Map // *sql.DB -> *pgx.ConnConfig
+
+// samePostgres opens another pool on db's database and schema, closed at the end.
+func samePostgres(t testing.TB, db *sql.DB) *sql.DB {
+	t.Helper()
+	cfg, ok := pgConfigs.Load(db)
+	if !ok {
+		t.Fatal("samePostgres: not a database from openPostgres")
+	}
+	other := stdlib.OpenDB(*cfg.(*pgx.ConnConfig))
+	t.Cleanup(func() { _ = other.Close() })
+	return other
 }
 
 // openSQLite opens a fresh database file, configured as the package doc advises.

@@ -3,8 +3,11 @@
 // and the completion marker in one transaction (CompleteTx), so a crash can never leave the
 // rows without the marker or the marker without the rows.
 //
-// The schema is one table, idempotency_keys, with the key as its primary key. Its migrations
-// ship as SQL (Migrations) for the migration tool you use, or Migrate applies them. Leases and
+// The schema is one table, idempotency_keys, with the key as its primary key, the epoch's
+// high-water mark and, on PostgreSQL, idempotency_leases, where renewals extend a claim's
+// lease (so a handler transaction at any isolation level can complete its claim). Its
+// migrations ship as SQL (Migrations) for the migration tool you use, or Migrate applies them
+// at start-up, taking no lock on the store's table when there is nothing to do. Leases and
 // retentions are measured by the database clock, inside each statement (PostgreSQL's
 // statement_timestamp(), SQLite's 'now'), so workers' clocks never disagree about who holds a
 // key.
@@ -13,6 +16,10 @@
 // (claim, complete), and with CompleteTx the completion rides in the handler's own
 // transaction. Run RunCleanup (or DeleteExpired now and then) to drop expired rows;
 // correctness does not depend on it, since expired rows are reused in place.
+//
+// What the database needs: on PostgreSQL, connections for renewals beside the handlers'
+// transactions (pool headroom, or Config.RenewDB); on SQLite, WAL mode with a busy timeout
+// or a single connection, and handler transactions begun with Store.BeginTx.
 package sqlstore
 
 import (
@@ -54,11 +61,20 @@ type Config struct {
 	// Clock, when set, replaces the database clock (PostgreSQL) or the system clock (SQLite).
 	// It exists for tests, which move a fake clock instead of waiting.
 	Clock idempotency.Clock
+	// RenewDB, when set, is the pool that renewals run on (PostgreSQL): a second *sql.DB on
+	// the same database and schema, opened with the same settings, whose few connections
+	// (SetMaxOpenConns(2) is plenty) are there for renewals alone. A handler's transaction
+	// holds a connection of its pool while its claim must be renewed, so in a pool sized for
+	// the workers every connection can be in a transaction just when the renewals need one:
+	// they wait, time out, and the handlers are cancelled. Without RenewDB, give the store's
+	// pool headroom instead: more connections than handlers can hold at once.
+	RenewDB *sql.DB
 }
 
 // Store is an idempotency.Store in a SQL database. It is safe for concurrent use.
 type Store struct {
 	db      *sql.DB
+	renewDB *sql.DB // db unless Config.RenewDB
 	dialect Dialect
 	clock   idempotency.Clock
 	q       *queries
@@ -71,7 +87,10 @@ func New(db *sql.DB, cfg Config) (*Store, error) {
 	if db == nil {
 		return nil, errors.New("sqlstore: nil *sql.DB")
 	}
-	s := &Store{db: db, dialect: cfg.Dialect, clock: cfg.Clock}
+	s := &Store{db: db, renewDB: db, dialect: cfg.Dialect, clock: cfg.Clock}
+	if cfg.RenewDB != nil {
+		s.renewDB = cfg.RenewDB
+	}
 	switch cfg.Dialect {
 	case Postgres:
 		s.q = &postgresQueries
@@ -104,6 +123,12 @@ type queries struct {
 	deleteExpired string
 	inspect       string
 	forget        string
+	// hold (SQLite): a write that changes nothing, to take the write lock in a handler's
+	// transaction while checking that its claim is held: key, owner, epoch.
+	hold string
+	// deleteCounts: deleteExpired returns the number of rows it deleted as a row, rather than
+	// as the statement's affected-row count (PostgreSQL's also deletes lease rows).
+	deleteCounts bool
 }
 
 // pgNow is the PostgreSQL "now": the statement's start on the database clock unless a test
@@ -113,47 +138,74 @@ func pgNow(param int) string {
 	return fmt.Sprintf("coalesce($%d::timestamptz, statement_timestamp())", param)
 }
 
+// pgExpiry is when the record of idempotency_keys row k runs out: for a claim, the later of
+// its lease as claimed and as renewed in idempotency_leases (migration 0005), read from
+// lease, a relation of the key's lease row (epoch, expires_at).
+func pgExpiry(lease string) string {
+	return `CASE WHEN k.state = 'in_progress'
+		THEN greatest(k.expires_at, (SELECT l.expires_at FROM ` + lease + ` l WHERE l.epoch = k.epoch))
+		ELSE k.expires_at END`
+}
+
 var postgresQueries = queries{
 	// One statement, one round trip: the CTE inserts the row or takes over a free one (or
 	// gives its owner back a claim it already holds: a retry after a lost reply), and when
-	// the key is held the second branch reads the holder instead. The epoch is the
-	// sequence's next value: store-wide, so above any epoch the key ever had. A holder that
-	// committed after this statement's snapshot is invisible to that branch; then nothing
-	// comes back and claimFallback reads it with a fresh snapshot.
+	// the key is held the second branch reads the holder instead. The epoch comes from the
+	// sequence (migration 0004's idempotency_next_epoch): store-wide, so above any epoch the
+	// key ever had, and kept at least the clock in microseconds. A holder that committed
+	// after this statement's snapshot is invisible to that branch; then nothing comes back
+	// and claimFallback reads it with a fresh snapshot.
+	//
+	// Renewals extend the lease in idempotency_leases, so a claim's lease is the later of its
+	// row's and its lease row's. The lease row is read with a lock, which waits for a renewal
+	// under way and sees one that committed after this statement's snapshot (READ COMMITTED
+	// re-reads a row it locks): a key is never taken over from a holder whose renewal landed.
+	// Every claim writes its lease row, so that a renewal only ever updates an existing row,
+	// which a lock can see.
 	claim: `
 WITH now AS (SELECT ` + pgNow(5) + ` AS t),
+lease AS (SELECT epoch, expires_at FROM idempotency_leases WHERE key = $1 FOR SHARE),
 claimed AS (
 	INSERT INTO idempotency_keys AS k (key, state, owner, epoch, fingerprint, expires_at)
-	SELECT $1, 'in_progress', $2, nextval('idempotency_epoch'), $3,
+	SELECT $1, 'in_progress', $2, idempotency_next_epoch((extract(epoch FROM now.t) * 1000000)::bigint), $3,
 	       now.t + $4::bigint * interval '1 microsecond'
 	FROM now
 	ON CONFLICT (key) DO UPDATE SET
 		state       = 'in_progress',
 		owner       = excluded.owner,
-		epoch       = CASE WHEN k.state = 'in_progress' AND k.owner = excluded.owner AND k.expires_at > (SELECT t FROM now)
+		epoch       = CASE WHEN k.state = 'in_progress' AND k.owner = excluded.owner AND ` + pgExpiry("lease") + ` > (SELECT t FROM now)
 		                   THEN k.epoch ELSE greatest(k.epoch + 1, excluded.epoch) END,
 		fingerprint = excluded.fingerprint,
 		expires_at  = excluded.expires_at,
 		result      = NULL
-	WHERE k.state = 'released' OR k.expires_at <= (SELECT t FROM now)
+	WHERE k.state = 'released' OR ` + pgExpiry("lease") + ` <= (SELECT t FROM now)
 	   OR (k.state = 'in_progress' AND k.owner = excluded.owner)
 	RETURNING k.state, k.owner, k.epoch, k.fingerprint, k.expires_at, k.result
+),
+leased AS (
+	INSERT INTO idempotency_leases AS l (key, owner, epoch, expires_at)
+	SELECT $1, owner, epoch, expires_at FROM claimed
+	ON CONFLICT (key) DO UPDATE SET owner = excluded.owner, epoch = excluded.epoch, expires_at = excluded.expires_at
 )
 SELECT r.claimed, r.state, r.owner, r.epoch, r.fingerprint,
        (extract(epoch FROM r.expires_at - now.t) * 1000000)::bigint, r.result
 FROM now, (
 	SELECT true AS claimed, state, owner, epoch, fingerprint, expires_at, result FROM claimed
 	UNION ALL
-	SELECT false, state, owner, epoch, fingerprint, expires_at, result FROM idempotency_keys
-	WHERE key = $1 AND NOT EXISTS (SELECT 1 FROM claimed)
+	SELECT false, k.state, k.owner, k.epoch, k.fingerprint, ` + pgExpiry("lease") + `, k.result FROM idempotency_keys k
+	WHERE k.key = $1 AND NOT EXISTS (SELECT 1 FROM claimed)
 ) r`,
 	claimFallback: `
-SELECT false, state, owner, epoch, fingerprint,
-       (extract(epoch FROM expires_at - ` + pgNow(2) + `) * 1000000)::bigint, result
-FROM idempotency_keys WHERE key = $1`,
+SELECT false, k.state, k.owner, k.epoch, k.fingerprint,
+       (extract(epoch FROM ` + pgExpiry("(SELECT epoch, expires_at FROM idempotency_leases WHERE key = $1)") + ` - ` + pgNow(2) + `) * 1000000)::bigint, k.result
+FROM idempotency_keys k WHERE k.key = $1`,
+	// The lease row is the claim's only while its key's row still is: after a completion,
+	// a release or a takeover the renewal finds no claim and fails. A takeover rewrites the
+	// lease row too, so a renewal that waited for it finds another owner.
 	renew: `
-UPDATE idempotency_keys SET expires_at = ` + pgNow(5) + ` + $4::bigint * interval '1 microsecond'
-WHERE key = $1 AND owner = $2 AND epoch = $3 AND state = 'in_progress'`,
+UPDATE idempotency_leases SET expires_at = ` + pgNow(5) + ` + $4::bigint * interval '1 microsecond'
+WHERE key = $1 AND owner = $2 AND epoch = $3
+  AND EXISTS (SELECT 1 FROM idempotency_keys k WHERE k.key = $1 AND k.owner = $2 AND k.epoch = $3 AND k.state = 'in_progress')`,
 	// Completing again with the same token succeeds, so a retry after a lost reply is safe.
 	complete: `
 UPDATE idempotency_keys SET state = 'completed', expires_at = ` + pgNow(5) + ` + $4::bigint * interval '1 microsecond',
@@ -162,17 +214,31 @@ WHERE key = $1 AND owner = $2 AND epoch = $3 AND state IN ('in_progress', 'compl
 	release: `
 UPDATE idempotency_keys SET state = 'released', expires_at = ` + pgNow(4) + `
 WHERE key = $1 AND owner = $2 AND epoch = $3 AND state IN ('in_progress', 'released')`,
-	// The outer expiry test is evaluated again on a row that a concurrent claim has just
-	// taken over, so a fresh claim is never deleted.
+	// The candidates are read without locks; the outer test is evaluated again on the row
+	// locked for deletion, with the lease row locked too, so neither a claim that has just
+	// taken the key over nor a renewal that has just landed loses its key. A key's lease row
+	// goes with it.
 	deleteExpired: `
-DELETE FROM idempotency_keys
-WHERE expires_at <= ` + pgNow(2) + ` AND key IN (
-	SELECT key FROM idempotency_keys WHERE expires_at <= ` + pgNow(2) + ` LIMIT $1)`,
+WITH gone AS (
+	DELETE FROM idempotency_keys k
+	WHERE k.key IN (
+		SELECT c.key FROM idempotency_keys c LEFT JOIN idempotency_leases cl ON cl.key = c.key AND cl.epoch = c.epoch
+		WHERE c.expires_at <= ` + pgNow(2) + ` AND (c.state <> 'in_progress' OR cl.expires_at IS NULL OR cl.expires_at <= ` + pgNow(2) + `)
+		LIMIT $1)
+	  AND ` + pgExpiry("(SELECT epoch, expires_at FROM idempotency_leases WHERE key = k.key FOR SHARE)") + ` <= ` + pgNow(2) + `
+	RETURNING k.key
+), leases AS (
+	DELETE FROM idempotency_leases WHERE key IN (SELECT key FROM gone)
+)
+SELECT count(*) FROM gone`,
 	inspect: `
-SELECT false, state, owner, epoch, fingerprint,
-       (extract(epoch FROM expires_at - ` + pgNow(2) + `) * 1000000)::bigint, result
-FROM idempotency_keys WHERE key = $1`,
-	forget: `DELETE FROM idempotency_keys WHERE key = $1`,
+SELECT false, k.state, k.owner, k.epoch, k.fingerprint,
+       (extract(epoch FROM ` + pgExpiry("(SELECT epoch, expires_at FROM idempotency_leases WHERE key = $1)") + ` - ` + pgNow(2) + `) * 1000000)::bigint, k.result
+FROM idempotency_keys k WHERE k.key = $1`,
+	forget: `
+WITH gone AS (DELETE FROM idempotency_keys WHERE key = $1)
+DELETE FROM idempotency_leases WHERE key = $1`,
+	deleteCounts: true,
 }
 
 // sqliteNow is the SQLite "now" in Unix microseconds: the database's clock (SQLite's
@@ -221,6 +287,9 @@ WHERE expires_at <= ` + sqliteNow(2) + ` AND key IN (
 SELECT false, state, owner, epoch, fingerprint, expires_at - ` + sqliteNow(2) + `, result
 FROM idempotency_keys WHERE key = ?1`,
 	forget: `DELETE FROM idempotency_keys WHERE key = ?1`,
+	hold: `
+UPDATE idempotency_keys SET expires_at = expires_at
+WHERE key = ?1 AND owner = ?2 AND epoch = ?3 AND state = 'in_progress'`,
 }
 
 // now is the "now" argument: nil lets the database use its own clock (see pgNow and
@@ -287,9 +356,18 @@ func (s *Store) scanClaim(row *sql.Row) (res idempotency.ClaimResult, live bool,
 	return res, res.ExpiresIn > 0, nil
 }
 
-// Renew implements idempotency.Store.
+// Renew implements idempotency.Store. It runs on Config.RenewDB when set.
 func (s *Store) Renew(ctx context.Context, key string, token idempotency.Token, lease time.Duration) error {
-	return s.update(ctx, s.db, "renew", s.q.renew, key, token.Owner, token.Epoch, lease.Microseconds(), s.now())
+	err := s.update(ctx, s.renewDB, "renew", s.q.renew, key, token.Owner, token.Epoch, lease.Microseconds(), s.now())
+	if err != nil && ctx.Err() != nil {
+		// The usual reason a renewal times out in a healthy database: it waited for a
+		// connection of a pool whose every connection a handler's transaction holds.
+		if st := s.renewDB.Stats(); st.MaxOpenConnections > 0 && st.InUse >= st.MaxOpenConnections {
+			return fmt.Errorf("sqlstore: renew: every connection of the pool is in use (%d of %d), so the renewal waited for one until its timeout: "+
+				"give the pool more connections than handlers hold at once, or renewals a pool of their own (Config.RenewDB): %w", st.InUse, st.MaxOpenConnections, err)
+		}
+	}
+	return err
 }
 
 // Complete implements idempotency.Store.
@@ -346,38 +424,47 @@ func (s *Store) update(ctx context.Context, db execer, op, query string, args ..
 // worker that lost its claim leaves no rows behind. From this call until the commit, the
 // transaction holds the key's row, so no other worker can take the key over.
 //
+// Any isolation level works. On PostgreSQL, renewals extend the lease in a table of their
+// own (idempotency_leases), never in the key's row, so a REPEATABLE READ or SERIALIZABLE
+// transaction that outlives renewals can still update it; the serialization failure such a
+// transaction gets when the claim was taken over after its snapshot is reported as the
+// conflict it is.
+//
 // ctx must be the handler's context (or one derived from it); tx must belong to this store's
 // database. For a job run without a claim (the RunUnprotected empty-key policy) it does
 // nothing.
 func (s *Store) CompleteTx(ctx context.Context, tx *sql.Tx) error {
 	return idempotency.CompleteInTx(ctx, func(c idempotency.Claim) error {
-		return s.update(ctx, tx, "complete in transaction", s.q.complete,
+		err := s.update(ctx, tx, "complete in transaction", s.q.complete,
 			c.StoreKey, c.Token.Owner, c.Token.Epoch, c.Retention.Microseconds(), s.now(), c.Result)
-	})
-}
-
-// BeginTx begins a transaction for a handler's business rows, like db.BeginTx. On SQLite it
-// also makes the claim's renewals run inside it: SQLite has one writer, so while the
-// handler's transaction is open a renewal on another connection (or, with the single
-// connection this package advises, any renewal at all) waits for it, times out, and cancels
-// the handler, and a transaction longer than the renewal interval could never commit. Once
-// the transaction ends, renewals go back to the store. Use it, rather than db.BeginTx, for
-// every handler transaction on SQLite; on PostgreSQL it is just db.BeginTx (renewals there
-// run on their own connections). Outside a handler it is db.BeginTx too.
-func (s *Store) BeginTx(ctx context.Context, opts *sql.TxOptions) (*sql.Tx, error) {
-	tx, err := s.db.BeginTx(ctx, opts)
-	if err != nil || s.dialect != SQLite {
-		return tx, err
-	}
-	// A bare context (no handler) gets a plain transaction: the error only says so.
-	_ = idempotency.RenewInTx(ctx, func(rctx context.Context, c idempotency.Claim, lease time.Duration) error {
-		err := s.update(rctx, tx, "renew in transaction", s.q.renew, c.StoreKey, c.Token.Owner, c.Token.Epoch, lease.Microseconds(), s.now())
-		if errors.Is(err, sql.ErrTxDone) {
-			return idempotency.ErrNotInTx
+		if s.dialect == Postgres && sqlState(err) == "40001" && !s.stillHeld(ctx, c) {
+			// At REPEATABLE READ or SERIALIZABLE, a key's row that another worker took over
+			// (or completed, released, forgot) after the transaction's snapshot cannot be
+			// updated: the serialization failure is this transaction's "no such claim".
+			return fmt.Errorf("sqlstore: complete in transaction: %w (the claim was taken over after the transaction began: %w)", idempotency.ErrConflict, err)
 		}
 		return err
 	})
-	return tx, nil
+}
+
+// sqlState is the SQLSTATE of a PostgreSQL error (pgx's and lib/pq's both tell it), or "".
+func sqlState(err error) string {
+	var st interface{ SQLState() string }
+	if errors.As(err, &st) {
+		return st.SQLState()
+	}
+	return ""
+}
+
+// stillHeld reports whether c's token still holds its key in progress, read outside the
+// handler's transaction (which has failed). In doubt it says yes, which leaves the error as
+// the database gave it: retryable, not a conflict.
+func (s *Store) stillHeld(ctx context.Context, c idempotency.Claim) bool {
+	var n int
+	err := s.db.QueryRowContext(ctx,
+		`SELECT count(*) FROM idempotency_keys WHERE key = $1 AND owner = $2 AND epoch = $3 AND state = 'in_progress'`,
+		c.StoreKey, c.Token.Owner, c.Token.Epoch).Scan(&n)
+	return err != nil || n > 0
 }
 
 // DeleteExpired deletes up to limit rows whose lease or retention has run out, and returns
@@ -386,6 +473,13 @@ func (s *Store) BeginTx(ctx context.Context, opts *sql.TxOptions) (*sql.Tx, erro
 func (s *Store) DeleteExpired(ctx context.Context, limit int) (int64, error) {
 	if limit <= 0 {
 		return 0, fmt.Errorf("sqlstore: DeleteExpired: limit %d must be positive", limit)
+	}
+	if s.q.deleteCounts {
+		var n int64
+		if err := s.db.QueryRowContext(ctx, s.q.deleteExpired, int64(limit), s.now()).Scan(&n); err != nil {
+			return 0, fmt.Errorf("sqlstore: delete expired: %w", err)
+		}
+		return n, nil
 	}
 	r, err := s.db.ExecContext(ctx, s.q.deleteExpired, int64(limit), s.now())
 	if err != nil {

@@ -1,0 +1,1 @@
+DROP FUNCTION IF EXISTS idempotency_next_epoch(bigint);
