@@ -1,0 +1,267 @@
+package idempotency_test
+
+// The recipes of docs/runtime.md, compiled with the module's tests: every Go snippet on that
+// page is cut from this file (TestRuntimeDocSnippetsAreCompiled), and the recipes a memory
+// store can run are run (TestRecipesRun), so that the page never shows an API that is gone
+// or a value built from nothing.
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"testing"
+	"time"
+
+	"github.com/ThreeDotsLabs/watermill/message"
+	"github.com/hibiken/asynq"
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
+	_ "github.com/jackc/pgx/v5/stdlib" // the "pgx" database/sql driver
+	"github.com/riverqueue/river"
+	"github.com/riverqueue/river/riverdriver/riverpgxv5"
+	"github.com/riverqueue/river/rivertype"
+
+	"github.com/chokaq/idemlint/idempotency"
+	"github.com/chokaq/idemlint/idempotency/idemasynq"
+	"github.com/chokaq/idemlint/idempotency/idemriver"
+	"github.com/chokaq/idemlint/idempotency/idemwatermill"
+	"github.com/chokaq/idemlint/idempotency/sqlstore"
+)
+
+// ChargeJob is the recipes' job: a payment attempt of an order line.
+type ChargeJob struct {
+	PaymentAttemptID string
+	OrderID, LineID  string
+	AmountCents      int64
+}
+
+// RefundJob is a refund of an order.
+type RefundJob struct{ OrderID, RefundID string }
+
+// ChargePayload is an asynq charge task's payload.
+type ChargePayload struct{ PaymentAttemptID string }
+
+// ChargeArgs are a River charge job's args.
+type ChargeArgs struct{ PaymentAttemptID string }
+
+func (ChargeArgs) Kind() string { return "charge" }
+
+func (j ChargeJob) IdempotencyKey() string              { return j.PaymentAttemptID }
+func (j ChargeJob) IdempotencyRetention() time.Duration { return 72 * time.Hour }
+
+// openStore builds the PostgreSQL store the other recipes share.
+func openStore(ctx context.Context, dsn string) (*sqlstore.Store, error) {
+	db, err := sql.Open("pgx", dsn) // import _ "github.com/jackc/pgx/v5/stdlib"
+	if err != nil {
+		return nil, err
+	}
+	// At start-up, before the first claim: returns at once when nothing is pending.
+	if err := sqlstore.Migrate(ctx, db, sqlstore.Postgres); err != nil {
+		return nil, err
+	}
+	store, err := sqlstore.New(db, sqlstore.Config{Dialect: sqlstore.Postgres})
+	return store, err
+}
+
+// wireCharge wraps a charge handler with the generic middleware.
+func wireCharge(store idempotency.Store, charge idempotency.HandlerFunc[ChargeJob]) (idempotency.HandlerFunc[ChargeJob], error) {
+	mw, err := idempotency.New(
+		func(j ChargeJob) (string, error) { return j.PaymentAttemptID, nil }, // the key
+		idempotency.WithName("charge"),                                       // namespaces the keys; the "handler" attribute
+		idempotency.WithService("billing"),                                   // keeps them apart from other services on the store
+		idempotency.WithStore(store),                                         // shared by every worker that handles these keys
+		idempotency.WithRetention(72*time.Hour),                              // required: how late a duplicate can arrive
+		idempotency.WithFingerprint(func(j ChargeJob) ([]byte, error) { return json.Marshal(j) }),
+	)
+	if err != nil {
+		return nil, err // bad options fail here, at start-up
+	}
+	charge = mw.Wrap(charge)
+	return charge, nil
+}
+
+// refundKey is a key of several parts.
+var refundKey = func(j RefundJob) (string, error) { return idempotency.Key(j.OrderID, j.RefundID) }
+
+// jobOwnKey builds a middleware for a job type that gives its own key and retention.
+func jobOwnKey(store idempotency.Store) (*idempotency.Middleware[ChargeJob], error) {
+	mw, err := idempotency.NewForJob[ChargeJob](idempotency.WithName("charge"), idempotency.WithStore(store))
+	return mw, err
+}
+
+// asynqServer installs the asynq adapter for one task type, mux-wide.
+func asynqServer(store idempotency.Store, redisOpt asynq.RedisClientOpt, charge asynq.Handler) (*asynq.Server, *asynq.ServeMux, error) {
+	client := asynq.NewClient(redisOpt)
+	mux := asynq.NewServeMux()
+	mux.Handle("payment:charge", charge)
+	// asynq
+	mw, err := idemasynq.New("payment:charge",
+		idemasynq.PayloadKey(func(p ChargePayload) string { return p.PaymentAttemptID }),
+		idempotency.WithStore(store), idempotency.WithRetention(72*time.Hour),
+		idempotency.WithFingerprint(idemasynq.PayloadFingerprint))
+	if err != nil {
+		return nil, nil, err
+	}
+	mux.Use(idemasynq.RequeueDeferred(client), mw) // other task types pass through
+	cfg := asynq.Config{Concurrency: 10}
+	idemasynq.Configure(&cfg) // deferred duplicates: retried after RetryAfter, no retry spent
+	srv := asynq.NewServer(redisOpt, cfg)
+	return srv, mux, nil
+}
+
+// asynqHandler wraps one asynq handler with a middleware built for its task type.
+func asynqHandler(store idempotency.Store, mux *asynq.ServeMux, charge asynq.Handler) error {
+	// one asynq handler, wrapped where it is registered
+	mw, err := idempotency.New(idemasynq.PayloadKey(func(p ChargePayload) string { return p.PaymentAttemptID }),
+		idempotency.WithName("payment:charge"), idempotency.WithStore(store), idempotency.WithRetention(72*time.Hour))
+	if err != nil {
+		return err
+	}
+	mux.Handle("payment:charge", idemasynq.Handler(mw, charge))
+	return nil
+}
+
+// riverClient installs the River adapter for one job kind.
+func riverClient(store idempotency.Store, pool *pgxpool.Pool, workers *river.Workers) (*river.Client[pgx.Tx], error) {
+	driver := riverpgxv5.New(pool)
+	// River
+	mw, err := idemriver.New("charge", idemriver.ArgsKey(func(a ChargeArgs) string { return a.PaymentAttemptID }),
+		idempotency.WithStore(store), idempotency.WithRetention(72*time.Hour))
+	if err != nil {
+		return nil, err
+	}
+	client, err := river.NewClient(driver, &river.Config{Middleware: []rivertype.Middleware{mw}, Workers: workers})
+	return client, err
+}
+
+// watermillHandler installs the Watermill adapter on one router handler.
+func watermillHandler(store idempotency.Store, router *message.Router, sub message.Subscriber, charge message.NoPublishHandlerFunc) error {
+	// Watermill: one middleware per router handler, named as the handler
+	mw, err := idemwatermill.New("charge", idemwatermill.MetadataKey("event_id"),
+		idempotency.WithStore(store), idempotency.WithRetention(72*time.Hour))
+	if err != nil {
+		return err
+	}
+	router.AddConsumerHandler("charge", "payments", sub, charge).AddMiddleware(mw)
+	return nil
+}
+
+// keyHelpers lists the ways to make a key.
+func keyHelpers(j ChargeJob) {
+	idempotency.Key(j.PaymentAttemptID)                                              // one part: the ID itself (escaped, see below)
+	idempotency.Key(j.OrderID, j.LineID)                                             // several: joined unambiguously, empty parts rejected
+	idemasynq.PayloadKey(func(p ChargePayload) string { return p.PaymentAttemptID }) // task type + ID
+	idemriver.ArgsKey(func(a ChargeArgs) string { return a.PaymentAttemptID })       // job kind + ID
+	idemwatermill.MetadataKey("event_id")                                            // a metadata field; missing is empty
+}
+
+// paymentProvider is what a charge handler calls.
+type paymentProvider interface {
+	Charge(ctx context.Context, j ChargeJob) (string, error)
+}
+
+// chargeResult keeps the first run's result for duplicates.
+func chargeResult(ctx context.Context, mw *idempotency.Middleware[ChargeJob], provider paymentProvider, job ChargeJob) ([]byte, bool, error) {
+	res, duplicate, err := mw.HandleResult(ctx, job, func(ctx context.Context, j ChargeJob) error {
+		id, err := provider.Charge(ctx, j)
+		if err != nil {
+			return err
+		}
+		return idempotency.SetResult(ctx, []byte(id)) // before CompleteTx, with transactional completion
+	})
+	// res is this run's result, or (duplicate true) the one kept by the run that completed
+	return res, duplicate, err
+}
+
+// Handler is a handler whose rows and completion commit together.
+type Handler struct {
+	db    *sql.DB
+	store *sqlstore.Store
+}
+
+func (h *Handler) Charge(ctx context.Context, j ChargeJob) error {
+	tx, err := h.db.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	if _, err := tx.ExecContext(ctx, `INSERT INTO charges (payment_attempt_id, order_id, amount_cents) VALUES ($1, $2, $3)`, j.PaymentAttemptID, j.OrderID, j.AmountCents); err != nil {
+		return err
+	}
+	if err := h.store.CompleteTx(ctx, tx); err != nil { // the completion marker, in tx
+		return err
+	}
+	return tx.Commit()
+}
+
+// chargeSQLite is Handler.Charge on SQLite, through the store's BeginTx.
+func chargeSQLite(ctx context.Context, store *sqlstore.Store, j ChargeJob) error {
+	tx, err := store.BeginTx(ctx, nil) // SQLite
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	if _, err := tx.ExecContext(ctx, `INSERT INTO charges (payment_attempt_id, order_id, amount_cents) VALUES (?, ?, ?)`, j.PaymentAttemptID, j.OrderID, j.AmountCents); err != nil {
+		return err
+	}
+	if err := store.CompleteTx(ctx, tx.Tx); err != nil {
+		return err
+	}
+	return tx.Commit()
+}
+
+// inspect looks at and forgets a job's record.
+func inspect(ctx context.Context, mw *idempotency.Middleware[ChargeJob], store idempotency.Store, job ChargeJob) (idempotency.Record, error) {
+	key, err := mw.StoreKeyOf(job)                              // the job's stored key
+	rec, err := store.(idempotency.Inspector).Inspect(ctx, key) // Status, Token, ExpiresIn
+	err = store.(idempotency.Inspector).Forget(ctx, key)        // a dead-letter replay: the next delivery runs
+	return rec, err
+}
+
+// The recipes that need no server run on a memory store.
+func TestRecipesRun(t *testing.T) {
+	ctx := context.Background()
+	store := idempotency.NewMemoryStore(idempotency.MemoryConfig{})
+	runs := 0
+	charge, err := wireCharge(store, func(ctx context.Context, j ChargeJob) error { runs++; return nil })
+	if err != nil {
+		t.Fatal(err)
+	}
+	job := ChargeJob{PaymentAttemptID: "pa_1", OrderID: "o_1", LineID: "l_1", AmountCents: 500}
+	for range 2 {
+		if err := charge(ctx, job); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if runs != 1 {
+		t.Errorf("wired charge ran %d times for one job delivered twice, want 1", runs)
+	}
+	if key, err := refundKey(RefundJob{OrderID: "o_1", RefundID: ""}); !errors.Is(err, idempotency.ErrEmptyKey) {
+		t.Errorf("refund key with an empty part: %q, %v", key, err)
+	}
+	mw, err := jobOwnKey(store)
+	if err != nil {
+		t.Fatal(err)
+	}
+	keyHelpers(job)
+	provider := providerFunc(func(context.Context, ChargeJob) (string, error) { return "ch_1", nil })
+	res, dup, err := chargeResult(ctx, mw, provider, job)
+	if err != nil || dup || string(res) != "ch_1" {
+		t.Fatalf("first run: %q %v %v", res, dup, err)
+	}
+	if res, dup, err = chargeResult(ctx, mw, provider, job); err != nil || !dup || string(res) != "ch_1" {
+		t.Errorf("duplicate: %q %v %v, want the kept result", res, dup, err)
+	}
+	rec, err := inspect(ctx, mw, store, job)
+	if err != nil || rec.Status != idempotency.StatusCompleted {
+		t.Errorf("inspect: %+v, %v", rec, err)
+	}
+	if _, dup, err = chargeResult(ctx, mw, provider, job); err != nil || dup {
+		t.Errorf("after Forget: duplicate %v, %v; want a fresh run", dup, err)
+	}
+}
+
+type providerFunc func(context.Context, ChargeJob) (string, error)
+
+func (f providerFunc) Charge(ctx context.Context, j ChargeJob) (string, error) { return f(ctx, j) }
