@@ -75,6 +75,11 @@ func (fx fixer) remoteFindings(i int, r handlers.Remote) []checks.Verdict {
 			Message:  message(h.Name, f.Effect, f.Missing, "") + " (registered here)",
 			Finding:  &checks.EffectFinding{Handler: i, Effect: f.Effect, Missing: f.Missing},
 		}
+		if decl := r.Fn.Pos(); decl.IsValid() {
+			// The handler's body is in another package: point at it (a position from
+			// export data names its file and line under go vet).
+			v.Related = []analysis.RelatedInformation{{Pos: decl, Message: "handler " + h.Name + " declared here"}}
+		}
 		if f.Synthetic {
 			v.Category = rules.Decisions
 			v.Message = fmt.Sprintf("handler %s: %s; missing: %s (registered here)", h.Name, f.Effect.Detail, strings.Join(checklist.Names(f.Missing), ", "))

@@ -222,7 +222,7 @@ func TestRunRemote(t *testing.T) {
 	out := Check.Run(&checks.Input{
 		Handlers: []handlers.Handler{handler(charge)},
 		Remote: []handlers.Remote{{Pos: 500, Framework: "temporal", Effects: effect.Set{insert},
-			Fn: types.NewFunc(token.NoPos, types.NewPackage("example.com/billing", "billing"), "Charge", types.NewSignatureType(nil, nil, nil, nil, nil, false))}},
+			Fn: types.NewFunc(42, types.NewPackage("example.com/billing", "billing"), "Charge", types.NewSignatureType(nil, nil, nil, nil, nil, false))}},
 		Config: all(),
 	})
 	if len(out.Verdicts) != 1 {
@@ -231,6 +231,9 @@ func TestRunRemote(t *testing.T) {
 	v := out.Verdicts[0]
 	if v.Pos != 500 || v.Finding == nil || v.Finding.Handler != 1 || !strings.HasPrefix(v.Message, "handler billing.Charge: ") || !strings.HasSuffix(v.Message, "(registered here)") {
 		t.Errorf("remote verdict = %+v", v)
+	}
+	if len(v.Related) != 1 || v.Related[0].Pos != 42 || v.Related[0].Message != "handler billing.Charge declared here" {
+		t.Errorf("remote verdict's related information = %+v, want the handler's declaration", v.Related)
 	}
 }
 
