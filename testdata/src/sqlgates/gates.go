@@ -117,7 +117,7 @@ func ConstantGate(ctx context.Context, t *asynq.Task) error { // want ConstantGa
 	if err != nil || tag.RowsAffected() == 0 {
 		return err
 	}
-	return notify(string(t.Payload())) // want `handler ConstantGate: HTTP POST .*; the conditional UPDATE gate at gates.go:115 guards nothing: its statement names the same rows for every job.*; missing: key, enforcement, partial$`
+	return notify(string(t.Payload())) // want `handler ConstantGate: HTTP POST .*; the conditional UPDATE gate at gates.go:116 guards nothing: its statement names the same rows for every job.*; missing: key, enforcement, partial$`
 }
 
 // HelperGate checks what a repository's conditional UPDATE reports (through its fact).
