@@ -205,17 +205,17 @@ func migrateOn(ctx context.Context, conn *sql.Conn, d Dialect, all []migration, 
 		return migrateError("reading "+versionsTable, err, cfg)
 	}
 	todo := pending(all, done)
-	var run []migration
+	run := map[int]bool{} // the versions whose changes the catalog does not show
+	alters := false
 	for _, m := range todo {
 		var there bool
 		if err := conn.QueryRowContext(ctx, m.applied).Scan(&there); err != nil {
 			return migrateError(m.name, err, cfg)
 		}
-		if !there {
-			run = append(run, m)
-		}
+		run[m.version] = !there
+		alters = alters || (!there && m.alters)
 	}
-	if d == Postgres && altersExisting(ctx, conn, run) {
+	if d == Postgres && alters && tableExists(ctx, conn) {
 		// The strongest lock the migrations need, taken first: a migration that took a
 		// weaker lock and then asked for a stronger one would deadlock with claims.
 		if err := exec("locking idempotency_keys", `LOCK TABLE idempotency_keys IN ACCESS EXCLUSIVE MODE`); err != nil {
@@ -223,7 +223,7 @@ func migrateOn(ctx context.Context, conn *sql.Conn, d Dialect, all []migration, 
 		}
 	}
 	for _, m := range todo {
-		if slicesContains(run, m) {
+		if run[m.version] {
 			for _, stmt := range statements(m.body) {
 				if err := exec(m.name, stmt); err != nil {
 					return err
@@ -237,28 +237,12 @@ func migrateOn(ctx context.Context, conn *sql.Conn, d Dialect, all []migration, 
 	return exec("commit", "COMMIT")
 }
 
-func slicesContains(ms []migration, m migration) bool {
-	for _, x := range ms {
-		if x.version == m.version {
-			return true
-		}
-	}
-	return false
-}
-
-// altersExisting reports whether a migration to run changes idempotency_keys and the table
-// is there already (a table this transaction creates needs no waiting).
-func altersExisting(ctx context.Context, conn *sql.Conn, run []migration) bool {
-	alters := false
-	for _, m := range run {
-		alters = alters || m.alters
-	}
-	if !alters {
-		return false
-	}
+// tableExists reports whether idempotency_keys is there already (a table this transaction
+// creates needs no waiting for). In doubt it says yes, which only costs the lock.
+func tableExists(ctx context.Context, conn *sql.Conn) bool {
 	var exists bool
 	err := conn.QueryRowContext(ctx, `SELECT to_regclass('idempotency_keys') IS NOT NULL`).Scan(&exists)
-	return err != nil || exists // when in doubt, lock
+	return err != nil || exists
 }
 
 var createVersions = map[Dialect]string{
