@@ -30,7 +30,10 @@ import (
 //     net/http handlers of this package that reach such a function (webhooks.go);
 //   - receive loops: the code after a modelled receive call (sub.Fetch, FetchMessage), to
 //     the end of the innermost loop around it, a region of a function (loops.go);
-//   - functions marked //idemlint:handler (Found.Used lists the directive).
+//   - functions marked //idemlint:handler (Found.Used lists the directive);
+//   - functions other packages of the program register where this package could not know
+//     they are handlers (Input.Registered, from a program-wide link: mux.HandleFunc(T,
+//     h.Send) in main), wrapped when every registration hands them to the middleware.
 //
 // Nothing declared in a _test.go file is a handler, nor a literal that middleware returns
 // (see factories.go), unless a directive says so.
