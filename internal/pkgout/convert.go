@@ -11,7 +11,6 @@ import (
 	"go/token"
 	"path/filepath"
 	"slices"
-	"strconv"
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
@@ -215,25 +214,15 @@ func position(fset *token.FileSet, pos token.Pos, root string) result.Position {
 // atPosition parses a position written as "file:line:col" (token.Position's String, as a
 // registration elsewhere in the program is carried: callgraph.Registration.At).
 func atPosition(at, root string) result.Position {
-	rest, col, ok := cutNumber(at)
+	rest, col, ok := splitShortPos(at)
 	if !ok {
 		return result.Position{Path: at, File: relative(at, root)}
 	}
-	file, line, ok := cutNumber(rest)
+	file, line, ok := splitShortPos(rest)
 	if !ok {
 		file, line, col = rest, col, 0
 	}
 	return result.Position{Path: file, File: relative(file, root), Line: line, Column: col}
-}
-
-// cutNumber splits "s:n" into s and n.
-func cutNumber(s string) (string, int, bool) {
-	i := strings.LastIndexByte(s, ':')
-	if i < 0 {
-		return s, 0, false
-	}
-	n, err := strconv.Atoi(s[i+1:])
-	return s[:i], n, err == nil && n > 0
 }
 
 // relative is file relative to root, with forward slashes, when it is inside root (paths
