@@ -18,6 +18,7 @@ import (
 	"github.com/chokaq/idemlint/internal/checks"
 	"github.com/chokaq/idemlint/internal/checks/all"
 	"github.com/chokaq/idemlint/internal/checks/ttl"
+	"github.com/chokaq/idemlint/internal/config"
 	"github.com/chokaq/idemlint/internal/defuse"
 	"github.com/chokaq/idemlint/internal/directive"
 	"github.com/chokaq/idemlint/internal/effect"
@@ -35,7 +36,7 @@ const DocsURL = rules.DocsURL
 
 // Analyzer reports handlers whose side effects are not safe to repeat. Its settings come
 // from its flags (-disable, -models, -builtin), which drivers expose as their own.
-var Analyzer = newAnalyzer(&settings{builtin: true})
+var Analyzer = newAnalyzer(&settings{builtin: true, shared: config.SharedOnce})
 
 // Config configures an analyzer built with New, for drivers that pass settings in code
 // (the golangci-lint plugin).
@@ -52,12 +53,19 @@ type Config struct {
 	// partial); empty means all four. A decision not required is never listed as missing,
 	// and a finding left with nothing missing is not reported.
 	Decisions []string
+	// SharedSinks is "once" (the default, also for ""): a sink that several handlers reach
+	// through a function they share is one finding, at that function; "per-handler": one
+	// finding per handler.
+	SharedSinks string
 }
 
 // New returns an analyzer with the given configuration, or an error naming the bad setting.
 func New(cfg Config) (*analysis.Analyzer, error) {
 	s := &settings{builtin: !cfg.NoBuiltin, disable: strings.Join(cfg.Disable, ","), models: strings.Join(cfg.Models, ","),
-		decisions: strings.Join(cfg.Decisions, ",")}
+		decisions: strings.Join(cfg.Decisions, ","), shared: cfg.SharedSinks}
+	if s.shared == "" {
+		s.shared = config.SharedOnce
+	}
 	if s.builtin {
 		// The built-in models take milliseconds to decode, and the analyzer compiles them
 		// on first use: they are decoded meanwhile, beside what a driver does first (the
@@ -67,7 +75,7 @@ func New(cfg Config) (*analysis.Analyzer, error) {
 	}
 	// The settings are checked now, for an error that names them; the built-in models
 	// have none (their tests check them).
-	check := &settings{disable: s.disable, models: s.models, decisions: s.decisions}
+	check := &settings{disable: s.disable, models: s.models, decisions: s.decisions, shared: s.shared}
 	if _, err := check.compile(); err != nil {
 		return nil, err
 	}
@@ -93,6 +101,7 @@ func newAnalyzer(s *settings) *analysis.Analyzer {
 	a.Flags.StringVar(&s.models, "models", s.models, "comma-separated model files to load beside the built-in models")
 	a.Flags.BoolVar(&s.builtin, "builtin", s.builtin, "use the built-in models")
 	a.Flags.StringVar(&s.decisions, "decisions", s.decisions, "comma-separated checklist decisions to require (key,enforcement,ttl,partial); default all")
+	a.Flags.StringVar(&s.shared, "shared-sinks", s.shared, "how to report a sink several handlers reach through a function they share: once (one finding, at that function) or per-handler")
 	a.Flags.BoolVar(&s.std, "std", s.std, "analyse standard library packages too, and every package in full (robustness testing; they are neutral otherwise)")
 	return a
 }
@@ -469,7 +478,7 @@ func ForProgram(a *analysis.Analyzer, p Program) (*analysis.Analyzer, error) {
 
 // settingsOf reads back the settings of an analyzer made by this package from its flags.
 func settingsOf(a *analysis.Analyzer) (*settings, error) {
-	for _, name := range []string{"disable", "models", "builtin", "decisions", "std"} {
+	for _, name := range []string{"disable", "models", "builtin", "decisions", "shared-sinks", "std"} {
 		if a.Flags.Lookup(name) == nil {
 			return nil, fmt.Errorf("idemlint: analyzer %s was not made by package analyzer", a.Name)
 		}
@@ -479,6 +488,7 @@ func settingsOf(a *analysis.Analyzer) (*settings, error) {
 		models:    a.Flags.Lookup("models").Value.String(),
 		builtin:   a.Flags.Lookup("builtin").Value.String() == "true",
 		decisions: a.Flags.Lookup("decisions").Value.String(),
+		shared:    a.Flags.Lookup("shared-sinks").Value.String(),
 		std:       a.Flags.Lookup("std").Value.String() == "true",
 	}, nil
 }

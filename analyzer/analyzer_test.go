@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/analysis/analysistest"
 
 	"github.com/chokaq/idemlint/analyzer"
@@ -143,13 +144,51 @@ func nonEmpty(t *testing.T, what string, list []string) []string {
 //     acme): handlers by signature, and handlers known only by their registration, functions
 //     and a struct's exported methods in the registering package, and a function of another
 //     package reported at its registration.
+//
+// The features run with -shared-sinks=per-handler, so that each handler's finding is
+// stated where the handler is (most features test how handlers are found and judged, and
+// many share a helper that makes the effect); the default, one finding per shared sink,
+// is what the features in onceFeatures test.
 func TestAnalyzer(t *testing.T) {
-	var pkgs []string
-	for _, dir := range selected(t, features(t)) {
-		pkgs = append(pkgs, packagesUnder(t, dir)...)
-	}
-	run(t, pkgs)
+	analyseFeatures(t, selected(t, features(t)))
 }
+
+// analyseFeatures runs the feature directories dirs in at most two analysistest runs (see
+// run): those of onceFeatures with the default settings, the others with
+// -shared-sinks=per-handler. It returns every package's result.
+func analyseFeatures(t *testing.T, dirs []string) []*analysistest.Result {
+	t.Helper()
+	var each, once []string
+	for _, dir := range dirs {
+		if onceFeatures[dir] {
+			once = append(once, packagesUnder(t, dir)...)
+		} else {
+			each = append(each, packagesUnder(t, dir)...)
+		}
+	}
+	var results []*analysistest.Result
+	if len(each) > 0 {
+		results = append(results, analysistest.Run(t, testdata(t), perHandler(t), each...)...)
+	}
+	if len(once) > 0 {
+		results = append(results, analysistest.Run(t, testdata(t), analyzer.Analyzer, once...)...)
+	}
+	return results
+}
+
+// perHandler is the analyzer with -shared-sinks=per-handler.
+func perHandler(t *testing.T) *analysis.Analyzer {
+	t.Helper()
+	a, err := analyzer.New(analyzer.Config{SharedSinks: "per-handler"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return a
+}
+
+// onceFeatures are the feature directories analysed with the default settings: a sink
+// that handlers reach through a function they share is one finding.
+var onceFeatures = map[string]bool{"rootcause": true}
 
 // featureFlag narrows TestAnalyzer and TestModels to some directories
 // (go test ./analyzer -run TestAnalyzer -args -feature=decisions,chains).

@@ -26,6 +26,7 @@ type settings struct {
 	disable, models string
 	builtin         bool
 	decisions       string // required checklist decisions, comma-separated; "" for all
+	shared          string // -shared-sinks: config.SharedOnce or config.SharedPerHandler
 	// std analyses the standard library too. Its packages are neutral (only what the models
 	// name counts), so this is for robustness runs over a large body of real code.
 	std bool
@@ -42,11 +43,12 @@ type settings struct {
 // compiled is what a run needs: the models (built-in and -models files), the kinds not to
 // report, and the indexes built with each project's .idemlint.yml, made once per file.
 type compiled struct {
-	libs     []model.Library
-	base     *model.Index
-	disabled map[effect.Kind]bool
-	off      map[string]bool // checks not to run, by name
-	required checklist.Set   // checklist decisions to report as missing
+	libs       []model.Library
+	base       *model.Index
+	disabled   map[effect.Kind]bool
+	off        map[string]bool // checks not to run, by name
+	required   checklist.Set   // checklist decisions to report as missing
+	perHandler bool            // -shared-sinks=per-handler
 
 	mu        sync.Mutex
 	dirConfig map[string]string // directory -> config file that applies ("" for none)
@@ -88,6 +90,11 @@ func (s *settings) compile() (*compiled, error) {
 		if len(c.required) == 0 {
 			c.required = checklist.All()
 		}
+		if err := config.CheckShared(s.shared); err != nil {
+			s.err = fmt.Errorf("idemlint: -shared-sinks: %v", err)
+			return
+		}
+		c.perHandler = s.shared == config.SharedPerHandler
 		if s.builtin {
 			c.libs = append(c.libs, model.Builtin()...)
 		}
@@ -114,7 +121,7 @@ func (s *settings) compile() (*compiled, error) {
 // .idemlint.yml that applies to dir, if any.
 // checks is what the checks need of the settings.
 func (c *compiled) checks() checks.Config {
-	return checks.Config{Disabled: c.disabled, Required: c.required, Off: c.off}
+	return checks.Config{Disabled: c.disabled, Required: c.required, Off: c.off, PerHandler: c.perHandler}
 }
 
 func (c *compiled) indexFor(dir string) (*model.Index, error) {

@@ -6,9 +6,7 @@ import (
 	"sort"
 	"testing"
 
-	"golang.org/x/tools/go/analysis/analysistest"
 
-	"github.com/chokaq/idemlint/analyzer"
 )
 
 // Facts travel with every package to every importer (go vet writes them to disk, golangci-lint
@@ -19,11 +17,7 @@ import (
 // (it passed 1 KiB when the http.write cases grew), not how compact a fact is. Real code is
 // measured by bench/bench.sh over its corpus (median 0 bytes per package, docs/performance.md).
 func TestFactSizeBudget(t *testing.T) {
-	var pkgs []string
-	for _, dir := range features(t) {
-		pkgs = append(pkgs, packagesUnder(t, dir)...)
-	}
-	results := analysistest.Run(t, testdata(t), analyzer.Analyzer, pkgs...)
+	results := analyseFeatures(t, features(t))
 	var facts []int
 	for _, r := range results {
 		// One gob stream per package, as drivers write them.

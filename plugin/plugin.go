@@ -18,6 +18,7 @@
 //	          models: []             # model files to load beside the built-in models
 //	          builtin: true          # use the built-in models
 //	          decisions: []          # checklist decisions to require (key, enforcement, ttl, partial); default all
+//	          shared-sinks: once     # a sink handlers reach through a shared function: once, or per-handler
 //
 // Every setting is optional. An unknown setting, a value of the wrong type or an unknown
 // effect kind stops golangci-lint with a message that names it.
@@ -58,10 +59,13 @@ type Settings struct {
 	// Decisions lists the checklist decisions to require (key, enforcement, ttl, partial);
 	// empty means all. A finding with none of them missing is not reported.
 	Decisions []string `json:"decisions"`
+	// SharedSinks is once (the default) or per-handler: how a sink that several handlers
+	// reach through a function they share is reported.
+	SharedSinks string `json:"shared-sinks"`
 }
 
 // knownSettings names the settings for error messages.
-const knownSettings = "disable, enable, models, builtin, decisions"
+const knownSettings = "disable, enable, models, builtin, decisions, shared-sinks"
 
 // Plugin is the idemlint linter plugin.
 type Plugin struct {
@@ -96,7 +100,10 @@ func New(conf any) (register.LinterPlugin, error) {
 // config turns the settings into the analyzer's configuration: enable becomes the
 // complement that is disabled.
 func (s Settings) config() (analyzer.Config, error) {
-	cfg := analyzer.Config{Models: s.Models, NoBuiltin: s.Builtin != nil && !*s.Builtin, Decisions: s.Decisions}
+	cfg := analyzer.Config{Models: s.Models, NoBuiltin: s.Builtin != nil && !*s.Builtin, Decisions: s.Decisions, SharedSinks: s.SharedSinks}
+	if err := config.CheckShared(s.SharedSinks); err != nil {
+		return cfg, fmt.Errorf("idemlint: setting shared-sinks: %v", err)
+	}
 	for _, list := range []struct {
 		name  string
 		kinds []string

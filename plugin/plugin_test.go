@@ -89,13 +89,14 @@ func TestBadSettings(t *testing.T) {
 		conf any
 		want []string
 	}{
-		{map[string]any{"disabel": []any{"email.send"}}, []string{`unknown field "disabel"`, "known settings: disable, enable, models, builtin, decisions"}},
+		{map[string]any{"disabel": []any{"email.send"}}, []string{`unknown field "disabel"`, "known settings: disable, enable, models, builtin, decisions, shared-sinks"}},
 		{map[string]any{"disable": "email.send"}, []string{"idemlint: setting disable: want a list of strings, got a string"}},
 		{map[string]any{"builtin": "no"}, []string{"idemlint: setting builtin: want a boolean (true or false), got a string"}},
 		{map[string]any{"models": "a.yml"}, []string{"idemlint: setting models: want a list of strings, got a string"}},
 		{map[string]any{"disable": []any{"mail.send"}}, []string{`setting disable: unknown effect kind "mail.send"`, "email.send"}},
 		{map[string]any{"enable": []any{42}}, []string{"idemlint: setting enable: want a string, got a number"}},
 		{map[string]any{"decisions": []any{"owner"}}, []string{`-decisions: unknown decision "owner"`, "key, enforcement, ttl, partial"}},
+		{map[string]any{"shared-sinks": "twice"}, []string{`idemlint: setting shared-sinks: unknown value "twice" (known: once, per-handler)`}},
 	} {
 		_, err := New(tc.conf)
 		if err == nil {

@@ -29,6 +29,7 @@ type common struct {
 	cache    string
 
 	disable, enable, models, decisions string
+	sharedSinks                        string
 	builtin                            bool
 }
 
@@ -41,6 +42,7 @@ func (c *common) register(fs *flag.FlagSet) {
 	fs.StringVar(&c.models, "models", "", usage("models"))
 	fs.BoolVar(&c.builtin, "builtin", true, usage("builtin"))
 	fs.StringVar(&c.decisions, "decisions", "", usage("decisions"))
+	fs.StringVar(&c.sharedSinks, "shared-sinks", "", usage("shared-sinks")+" (default once)")
 	fs.BoolVar(&c.std, "std", false, usage("std"))
 	fs.BoolVar(&c.tests, "test", true, "analyse test files too")
 	fs.StringVar(&c.program, "program", "module", "what the program-wide link sees: module (every package of the main module, whatever the patterns name; findings only for the patterns' packages) or patterns")
@@ -99,6 +101,12 @@ func (c *common) config(fs *flag.FlagSet, patterns []string, stderr io.Writer) (
 	if set["builtin"] {
 		s.Builtin = &c.builtin
 	}
+	if set["shared-sinks"] {
+		if err := config.CheckShared(c.sharedSinks); err != nil {
+			return driver.Config{}, usagef("-shared-sinks: %v", err)
+		}
+		s.SharedSinks = c.sharedSinks
+	}
 	for _, list := range []struct {
 		name  string
 		kinds []string
@@ -117,10 +125,11 @@ func (c *common) config(fs *flag.FlagSet, patterns []string, stderr io.Writer) (
 	}
 	disabled := s.Disabled()
 	a, err := analyzer.New(analyzer.Config{
-		Disable:   disabled,
-		Models:    s.Models,
-		NoBuiltin: s.Builtin != nil && !*s.Builtin,
-		Decisions: s.Decisions,
+		Disable:     disabled,
+		Models:      s.Models,
+		NoBuiltin:   s.Builtin != nil && !*s.Builtin,
+		Decisions:   s.Decisions,
+		SharedSinks: s.SharedSinks,
 	})
 	if err != nil {
 		return driver.Config{}, usageError{err}

@@ -107,6 +107,9 @@ type Config struct {
 	Required checklist.Set // nil: every decision
 	// Off holds the names of the checks the configuration turns off (-disable=ttl).
 	Off map[string]bool
+	// PerHandler reports a sink that several handlers reach through a function they
+	// share once per handler, instead of once at the shared function (-shared-sinks).
+	PerHandler bool
 }
 
 // Missing names the checklist decisions a reported effect in state s leaves open.

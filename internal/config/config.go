@@ -39,6 +39,24 @@ type Settings struct {
 	Builtin *bool `yaml:"builtin" json:"builtin"`
 	// Decisions lists the checklist decisions to require; empty means all.
 	Decisions []string `yaml:"decisions" json:"decisions"`
+	// SharedSinks says how a sink that several handlers reach through a function they share
+	// is reported: once (SharedOnce, the default: one finding at the shared function) or
+	// once per handler (SharedPerHandler).
+	SharedSinks string `yaml:"shared-sinks" json:"shared-sinks"`
+}
+
+// The values of the shared-sinks setting.
+const (
+	SharedOnce       = "once"
+	SharedPerHandler = "per-handler"
+)
+
+// CheckShared checks a shared-sinks value ("" is the default, once).
+func CheckShared(v string) error {
+	if v != "" && v != SharedOnce && v != SharedPerHandler {
+		return fmt.Errorf("unknown value %q (known: %s, %s)", v, SharedOnce, SharedPerHandler)
+	}
+	return nil
 }
 
 // Find returns the settings file that applies to dir: the first FileName found walking up
@@ -102,6 +120,9 @@ func (s Settings) check(where func(path string) string) error {
 			return fmt.Errorf("%s: unknown decision %q (known: %s)", where(fmt.Sprintf("$.decisions[%d]", i)), d, strings.Join(checklist.Names(checklist.Order), ", "))
 		}
 	}
+	if err := CheckShared(s.SharedSinks); err != nil {
+		return fmt.Errorf("%s: %v", where("$.shared-sinks"), err)
+	}
 	return nil
 }
 
@@ -161,7 +182,7 @@ func fieldName(path string) string {
 }
 
 // keys are the settings keys, as written in YAML.
-var keys = []string{"disable", "enable", "models", "builtin", "decisions"}
+var keys = []string{"disable", "enable", "models", "builtin", "decisions", "shared-sinks"}
 
 // Keys lists the settings keys, as written in YAML, for messages.
 func Keys() []string { return slices.Clone(keys) }

@@ -52,6 +52,7 @@ func TestRead(t *testing.T) {
 	for content, want := range map[string]string{
 		"disable: [payment]\nenable: [sql.wrte]\n": FileName + `:2:10: field enable: unknown effect kind "sql.wrte"`,
 		"decisions: [owner]\n":                     FileName + `:1:13: field decisions: unknown decision "owner" (known: key, enforcement, ttl, partial)`,
+		"shared-sinks: twice\n":                    FileName + `:1:15: field shared-sinks: unknown value "twice" (known: once, per-handler)`,
 	} {
 		write(t, file, content)
 		_, err := Read(file)

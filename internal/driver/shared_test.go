@@ -17,14 +17,18 @@ import (
 // INSERT through one function, a handler reaches an INSERT of its own, and a handler
 // reaches a keyed token fetch six hops down and two POSTs not safe to repeat.
 //
-// Each handler keeps one finding per kind; a shared sink's finding names the other handler,
-// and a handler's other sinks of the kind are counted and listed, in the related
-// information that every format carries. The fingerprints are those the findings had
-// before findings said any of this (the message is not part of a fingerprint): a baseline
-// written then still matches.
-func TestSharedSinks(t *testing.T) {
+// With -shared-sinks=per-handler each handler keeps one finding per kind; a shared sink's
+// finding names the other handler, and a handler's other sinks of the kind are counted and
+// listed, in the related information that every format carries. The fingerprints are those
+// the findings had before findings said any of this (the message is not part of a
+// fingerprint): a baseline written then still matches.
+func TestSharedSinksPerHandler(t *testing.T) {
 	chdirModule(t, "shared")
-	out, err := Run(Config{Analyzer: analyzer.Analyzer, Patterns: []string{"./..."}})
+	a, err := analyzer.New(analyzer.Config{SharedSinks: "per-handler"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := Run(Config{Analyzer: a, Patterns: []string{"./..."}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -42,6 +46,43 @@ func TestSharedSinks(t *testing.T) {
 			"handler Notify: HTTP POST without an Idempotency-Key header (Notify -> webhooks.sendWebhook -> (*http.Client).Do) and 1 more http.write sink; missing: key, enforcement",
 			"webhooks.go:63 via sendWebhook | webhooks.go:85 also http.write: HTTP POST without an Idempotency-Key header (Notify -> webhooks.report1 -> webhooks.report2 -> webhooks.deliveryReport -> (*http.Client).Do)"},
 	}
+	checkShared(t, out, want, "handler RouteB reaches the same sink")
+}
+
+// By default the two routes' INSERT, reached through the function they share, is one
+// finding, at the call in that function (webhooks.go:31), with the first route's
+// fingerprint (its baseline entry still matches; the second's goes stale), the first
+// route's call and the second route among its related information. The findings of sinks
+// one handler reaches alone are as they were.
+func TestSharedSinksOnce(t *testing.T) {
+	chdirModule(t, "shared")
+	out, err := Run(Config{Analyzer: analyzer.Analyzer, Patterns: []string{"./..."}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]struct{ fingerprint, message, related string }{
+		"RouteA": {"b5956fab4a177c3ef111d8d09bf80aff",
+			"handler RouteA: SQL write not safe to repeat: INSERT without conflict handling (RouteA -> webhooks.handleNotification -> (*sql.DB).ExecContext); handler RouteB reaches it too, through webhooks.handleNotification (one finding for both); missing: key, enforcement",
+			"webhooks.go:20 handler RouteA calls it here | webhooks.go:26 handler RouteB reaches the same sink (RouteB -> webhooks.handleNotification -> (*sql.DB).ExecContext)"},
+		"Single": {"9db969bc8c611f0deb59faf04e98b9e3",
+			"handler Single: SQL write not safe to repeat: INSERT without conflict handling (Single -> webhooks.audit -> (*sql.DB).ExecContext); missing: key, enforcement",
+			"webhooks.go:43 via audit"},
+		"Notify": {"3a7a2bd8f8d321f4d5bdf7db41a24f3c",
+			"handler Notify: HTTP POST without an Idempotency-Key header (Notify -> webhooks.sendWebhook -> (*http.Client).Do) and 1 more http.write sink; missing: key, enforcement",
+			"webhooks.go:63 via sendWebhook | webhooks.go:85 also http.write: HTTP POST without an Idempotency-Key header (Notify -> webhooks.report1 -> webhooks.report2 -> webhooks.deliveryReport -> (*http.Client).Do)"},
+	}
+	checkShared(t, out, want, "handler RouteB reaches the same sink")
+	for _, f := range out.Run.Findings {
+		if f.Handler == "RouteA" && (filepath.Base(f.Pos.File) != "webhooks.go" || f.Pos.Line != 31) {
+			t.Errorf("the shared finding is at %s:%d, want the call in handleNotification (webhooks.go:31)", f.Pos.File, f.Pos.Line)
+		}
+	}
+}
+
+// checkShared compares the run's findings with want, by handler, and checks that the JSON
+// document and the SARIF log carry the related information.
+func checkShared(t *testing.T, out *Output, want map[string]struct{ fingerprint, message, related string }, sharedNote string) {
+	t.Helper()
 	if len(out.Run.Findings) != len(want) {
 		t.Fatalf("%d findings, want %d: %+v", len(out.Run.Findings), len(want), out.Run.Findings)
 	}
@@ -71,7 +112,7 @@ func TestSharedSinks(t *testing.T) {
 		t.Fatal(err)
 	}
 	for name, doc := range map[string]string{"json": js.String(), "sarif": sf.String()} {
-		for _, s := range []string{"also http.write: HTTP POST", "handler RouteB reaches the same sink"} {
+		for _, s := range []string{"also http.write: HTTP POST", sharedNote} {
 			if !strings.Contains(doc, s) {
 				t.Errorf("the %s output lacks %q", name, s)
 			}

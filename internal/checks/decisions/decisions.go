@@ -48,9 +48,17 @@ func run(in *checks.Input) checks.Output {
 	}
 	shared := sharedSinks(in.Handlers, vs)
 	fx := fixer{in}
+	var cs []candidate
 	for i, h := range in.Handlers {
 		out.Verdicts = append(out.Verdicts, vs[i].Problems...)
-		out.Verdicts = append(out.Verdicts, fx.findings(i, h, vs[i], shared)...)
+		cs = append(cs, fx.findings(i, h, vs[i], shared)...)
+	}
+	if in.Config.PerHandler {
+		for _, c := range cs {
+			out.Verdicts = append(out.Verdicts, c.verdict)
+		}
+	} else {
+		out.Verdicts = append(out.Verdicts, merge(in.Fset, cs)...)
 	}
 	for j, r := range in.Remote {
 		out.Verdicts = append(out.Verdicts, fx.remoteFindings(len(in.Handlers)+j, r)...)
@@ -91,13 +99,15 @@ func (fx fixer) remoteFindings(i int, r handlers.Remote) []checks.Verdict {
 	return out
 }
 
-// findings returns the diagnostics of handler i's findings, with the fixes offered on them.
-func (fx fixer) findings(i int, h handlers.Handler, v verdict, shared map[sinkKey][]sharer) []checks.Verdict {
+// findings returns the diagnostics of handler i's findings, with the fixes offered on them,
+// as candidates for merge.
+func (fx fixer) findings(i int, h handlers.Handler, v verdict, shared map[sinkKey][]sharer) []candidate {
 	skeleton := skeletonFix(h, v.Open)
 	wrap := fx.wrapFix(h)
-	var out []checks.Verdict
+	var out []candidate
 	for j, f := range v.Findings {
-		d := diagnostic(h, f, othersSharing(fx.in.Fset, shared, i, h, f))
+		others := othersSharing(fx.in.Fset, shared, i, h, f)
+		d := diagnostic(h, f, others)
 		if fix := fx.headerFix(h, f.Effect); fix != nil && f.Contradiction == "" {
 			d.Fixes = append(d.Fixes, *fix)
 		}
@@ -111,7 +121,7 @@ func (fx fixer) findings(i int, h handlers.Handler, v verdict, shared map[sinkKe
 			d.Fixes = append(d.Fixes, *skeleton)
 		}
 		d.Finding = &checks.EffectFinding{Handler: i, Effect: f.Effect, Missing: f.Missing}
-		out = append(out, d)
+		out = append(out, candidate{verdict: d, handler: i, h: h, open: f, shared: others})
 	}
 	return out
 }
