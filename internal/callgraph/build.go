@@ -51,6 +51,7 @@ func (b *builder) build() {
 		n.scope = b.newScope(n)
 	}
 	b.values.solveCalls()
+	b.values.solveFieldCalls()
 	for _, n := range b.Nodes {
 		b.resolve(n)
 	}
@@ -103,8 +104,17 @@ func (b *builder) newScope(n *Node) sinks.Scope {
 func (b *builder) resolve(n *Node) {
 	b.visit(n)
 	info := b.in.Info
+	// routed are the function values the calls so far routed through their callees
+	// (routeArgs, routeFields): they do not also enter n where they are written.
+	routed := map[ast.Expr]bool{}
 	var visit func(x ast.Node) bool
 	visit = func(x ast.Node) bool {
+		if e, ok := x.(ast.Expr); ok && routed[e] {
+			if sel, ok := unconvert(info, e).(*ast.SelectorExpr); ok {
+				ast.Inspect(sel.X, visit) // the receiver of a routed method value is evaluated here
+			}
+			return false
+		}
 		switch x := x.(type) {
 		case *ast.FuncLit:
 			if inner := b.ByLit[x]; inner != nil && inner != n {
@@ -112,7 +122,9 @@ func (b *builder) resolve(n *Node) {
 				return false
 			}
 		case *ast.CallExpr:
-			routed := b.resolveCall(n, x)
+			for e := range b.resolveCall(n, x) {
+				routed[e] = true
+			}
 			// Visit the arguments and the receiver, not the callee name itself (it is not
 			// a function value escaping).
 			switch fun := ast.Unparen(x.Fun).(type) {
@@ -125,11 +137,7 @@ func (b *builder) resolve(n *Node) {
 				ast.Inspect(fun, visit)
 			}
 			for _, arg := range x.Args {
-				if !routed[arg] {
-					ast.Inspect(arg, visit)
-				} else if sel, ok := unconvert(info, arg).(*ast.SelectorExpr); ok {
-					ast.Inspect(sel.X, visit) // the receiver of a routed method value is evaluated here
-				}
+				ast.Inspect(arg, visit)
 			}
 			return false
 		case *ast.Ident:
@@ -242,7 +250,7 @@ func (b *builder) resolveCall(n *Node, call *ast.CallExpr) map[ast.Expr]bool {
 	if len(n.Sites) > before && n.Sites[before].fact != nil && b.generatedPkg(fn.Pkg()) {
 		n.Sites[before].guard, n.Sites[before].guardBy = b.in.Judge.GeneratedGuard(call)
 	}
-	return b.values.routeArgs(n, fn, call, args)
+	return b.values.routeFields(n, fn, call, args, b.values.routeArgs(n, fn, call, args))
 }
 
 // generatedPkg reports, once per package, whether calls into pkg may carry a generated

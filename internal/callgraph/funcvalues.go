@@ -36,6 +36,10 @@ type valueResolver struct {
 	// the first call of one (slotStores); slotCache their resolved values.
 	slots     map[slotKey][]ast.Expr
 	slotCache map[slotKey][]funcValue
+	// fieldCalls are the calls of a parameter's func-typed field in each function that has
+	// them (fieldcalls.go), fieldCallExprs those calls.
+	fieldCalls     map[*Node][]fieldCall
+	fieldCallExprs map[*ast.CallExpr]bool
 }
 
 // funcValue is one function a value may hold: a node of the package or a function of
@@ -497,6 +501,9 @@ func (fv *valueResolver) fieldStores(lit *ast.CompositeLit) {
 // element may run: what a local variable was defined as once, what the package stores in
 // the slot. A parameter holds what callers pass, out of view: its call stays open only.
 func (fv *valueResolver) valueCall(n *Node, call *ast.CallExpr) {
+	if fv.fieldCallExprs[call] {
+		return // what its callers put in the field enters them through n (routeFields)
+	}
 	for _, v := range fv.funcValues(call.Fun, 0, true) {
 		var args []ast.Expr
 		if v.local == nil || v.local.Fn != nil {
