@@ -32,8 +32,9 @@ type ReviewStore interface {
 // was never marked, was retried or forgotten already, or its retention ran out.
 var ErrNotFailed = errors.New("idempotency: the key has no failed marker to retry")
 
-// ErrNeedsReview is matched (errors.Is) by every *NeedsReviewError.
-var ErrNeedsReview = errors.New("idempotency: the job needs manual review")
+// ErrNeedsReview is matched (errors.Is) by every *NeedsReviewError. It is permanent, so an
+// error wrapping it is too (IsPermanent).
+var ErrNeedsReview error = permanentError{errors.New("idempotency: the job needs manual review")}
 
 // maxReasonSize bounds the error text kept with a failed marker.
 const maxReasonSize = 4 << 10

@@ -6,8 +6,10 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"strings"
 	"sync"
 	"time"
+	"unicode/utf8"
 )
 
 // StepStore is a Store that can keep recovery points: the results of the named steps of a
@@ -71,8 +73,8 @@ type stepState struct {
 // MaxResultSize, or one matching ErrConflict when the claim was taken over, which also makes
 // the delivery end as complete_conflict whatever the handler returns.
 //
-// Step names must be unique within a handler and stable across versions of it: a renamed
-// step runs again. Call steps one after another, not from concurrent goroutines with one
+// Step names must be unique within a handler and stable across versions of it (a renamed
+// step runs again), and 1 to 200 bytes of UTF-8 without NUL. Call steps one after another, not from concurrent goroutines with one
 // name. Under the RunUnprotected empty-key policy Step runs fn with nothing recorded, as the
 // policy says. Outside a handler run by the middleware it fails with ErrNoDelivery, and with
 // a store that is not a StepStore with ErrStepsUnsupported, in both cases without running fn.
@@ -176,12 +178,15 @@ func StepInTx[T any](ctx context.Context, name string,
 	return out, err
 }
 
+// maxStepName bounds a step's name, which stores keep beside the key (a SQL primary key).
+const maxStepName = 200
+
 // stepClaim finds the claim a step runs under: nil with no error under RunUnprotected.
 func stepClaim(ctx context.Context, name, fn string) (*claimState, error) {
 	switch v := ctx.Value(claimKey{}).(type) {
 	case *claimState:
-		if name == "" {
-			return nil, fmt.Errorf("idempotency: %s: empty step name", fn)
+		if name == "" || len(name) > maxStepName || !utf8.ValidString(name) || strings.ContainsRune(name, 0) {
+			return nil, fmt.Errorf("idempotency: %s: step name %q must be 1 to %d bytes of UTF-8 without NUL", fn, name, maxStepName)
 		}
 		return v, nil
 	case unprotected:
