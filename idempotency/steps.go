@@ -91,6 +91,11 @@ func Step[T any](ctx context.Context, name string, fn func(ctx context.Context) 
 	if !ok {
 		return zero, ErrStepsUnsupported
 	}
+	if st.completedInTx.Load() {
+		// The claim is completed already: nothing can be recorded under it, and a step now
+		// would turn the delivery's success into a conflict.
+		return zero, fmt.Errorf("idempotency: Step %q after the claim was completed in the handler's transaction (CompleteTx): steps come before it", name)
+	}
 	if v, found, err := st.loadStep(ctx, ss, name); err != nil || found {
 		if err != nil {
 			return zero, err
