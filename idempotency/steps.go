@@ -158,6 +158,9 @@ func StepInTx[T any](ctx context.Context, name string,
 		}
 		return fn(ctx)
 	}
+	if st.completedInTx.Load() {
+		return zero, fmt.Errorf("idempotency: StepInTx %q after the claim was completed in the handler's transaction (CompleteTx): steps come before it", name)
+	}
 	v, found, err := load(st.claim)
 	if err != nil {
 		return zero, fmt.Errorf("idempotency: step %q: reading its result: %w", name, err)
