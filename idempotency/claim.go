@@ -45,7 +45,8 @@ func ClaimFromContext(ctx context.Context) (Claim, bool) {
 // remembered, so the delivery ends as complete_conflict whatever the handler returns.
 //
 // Under the RunUnprotected empty-key policy there is no claim: CompleteInTx then does nothing,
-// so the handler's transaction still commits. Outside a handler run by the middleware it fails.
+// so the handler's transaction still commits. Outside a handler run by the middleware it fails
+// with ErrNoDelivery.
 func CompleteInTx(ctx context.Context, write func(Claim) error) error {
 	var st *claimState
 	switch v := ctx.Value(claimKey{}).(type) {
@@ -54,7 +55,7 @@ func CompleteInTx(ctx context.Context, write func(Claim) error) error {
 	case unprotected:
 		return nil
 	default:
-		return errors.New("idempotency: CompleteInTx needs the context of a handler run by the idempotency middleware")
+		return fmt.Errorf("idempotency: CompleteInTx: %w", ErrNoDelivery)
 	}
 	c := st.claim
 	c.Result = st.resultBytes()
@@ -91,7 +92,7 @@ func RenewInTx(ctx context.Context, renew func(ctx context.Context, c Claim, lea
 	case unprotected:
 		return nil
 	}
-	return errors.New("idempotency: RenewInTx needs the context of a handler run by the idempotency middleware")
+	return fmt.Errorf("idempotency: RenewInTx: %w", ErrNoDelivery)
 }
 
 // unprotected stands in for the claim in the context of a handler run without one
@@ -108,6 +109,7 @@ type claimState struct {
 	completedInTx atomic.Bool            // CompleteInTx stored the marker
 	conflictErr   atomic.Pointer[error]  // CompleteInTx found the claim taken over: its error
 	result        atomic.Pointer[[]byte] // SetResult's result, or nil
+	steps         stepState              // the key's recovery points (Step)
 
 	mu       sync.Mutex
 	timer    *time.Timer // the next renewal, or the lease's end without renewal; nil before start

@@ -28,6 +28,13 @@
 // transactional completion (package sqlstore's CompleteTx), which commits the business rows
 // and the completion marker together.
 //
+// After a partial side effect: a handler of several effects wraps each in Step, a recovery
+// point recorded with the key's record, so a redelivery resumes after the steps already done
+// (sqlstore's StepTx records one in the handler's transaction); and a failure that no retry
+// may repair is returned as NeedsReview(err), which marks the key failed for a person to
+// review: later deliveries are acknowledged without running until ReviewStore.Retry or
+// Inspector.Forget.
+//
 // Keys are namespaced by handler (WithName, or the job's Go type), by service if WithService
 // is set (for services that share a store), and hashed before they reach the store
 // (StoreKey), so two handlers never share a key and any key fits any store; an

@@ -82,7 +82,7 @@ func (e *CompleteConflictError) permanent()    {}
 // which is a bug to fix, not a duplicate to drop. It is permanent.
 type FingerprintMismatchError struct {
 	KeyHash string
-	// Status is what the key's record was: StatusInProgress or StatusCompleted.
+	// Status is what the key's record was: StatusInProgress, StatusCompleted or StatusFailed.
 	Status Status
 }
 
@@ -109,7 +109,7 @@ func IsPermanent(err error) bool {
 // StoreError is a store call that failed (a timeout, a lost connection, a full memory
 // store): the job was not run, or its claim could not be released. It is retryable.
 type StoreError struct {
-	// Op is "claim", "renew", "complete" or "release".
+	// Op is "claim", "renew", "complete", "release", "step" or "fail".
 	Op  string
 	Err error
 }

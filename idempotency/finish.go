@@ -59,6 +59,9 @@ func (c *core) finish(ctx context.Context, st *claimState, herr error) error {
 	if cause := context.Cause(st); errors.Is(cause, ErrLeaseLost) && !errors.Is(herr, ErrLeaseLost) {
 		herr = errors.Join(herr, cause)
 	}
+	if c.asksReview(herr) {
+		return c.markForReview(ctx, st, herr)
+	}
 	if c.keepClaim != nil && c.keepClaim(herr) {
 		c.metrics.count(ctx, OutcomeKept)
 		c.log(ctx, slog.LevelInfo, "idempotency: handler failed; claim kept until its lease ends", st.claim.StoreKey,

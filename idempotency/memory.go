@@ -56,7 +56,12 @@ type MemoryStore struct {
 	shards [memShards]memShard
 }
 
-var _ ResultStore = (*MemoryStore)(nil)
+var (
+	_ ResultStore = (*MemoryStore)(nil)
+	_ StepStore   = (*MemoryStore)(nil)
+	_ ReviewStore = (*MemoryStore)(nil)
+	_ Inspector   = (*MemoryStore)(nil)
+)
 
 // Sharding keeps workers on different keys off one another's lock.
 const memShards = 64
@@ -74,18 +79,36 @@ const (
 	memInProgress memState = iota + 1
 	memCompleted
 	memReleased
+	memFailed
 )
 
 type memRecord struct {
 	state       memState
 	token       Token
 	fingerprint []byte
-	result      []byte // kept with a completion marker (CompleteWithResult)
+	result      []byte // kept with a completion marker (CompleteWithResult), or a failed marker's reason
 	expires     time.Time
+	// steps are the key's recovery points (SaveStep), kept until stepsUntil whatever
+	// happens to the claim, so a record with live steps outlives its claim.
+	steps      map[string][]byte
+	stepsUntil time.Time
 }
 
 func (r *memRecord) live(now time.Time) bool {
 	return r.state != memReleased && r.expires.After(now)
+}
+
+// kept reports whether the record must stay: it is live or has steps that are.
+func (r *memRecord) kept(now time.Time) bool {
+	return r.live(now) || r.stepsUntil.After(now)
+}
+
+// liveSteps returns the record's steps if they are kept at now.
+func (r *memRecord) liveSteps(now time.Time) map[string][]byte {
+	if !r.stepsUntil.After(now) {
+		return nil
+	}
+	return r.steps
 }
 
 type systemClock struct{}
@@ -195,7 +218,7 @@ func (s *MemoryStore) sweepIfDue(sh *memShard, now time.Time) {
 
 func (s *MemoryStore) sweep(sh *memShard, now time.Time) {
 	for k, r := range sh.records {
-		if !r.live(now) {
+		if !r.kept(now) {
 			delete(sh.records, k)
 			s.records.Add(-1)
 		}
@@ -240,6 +263,9 @@ func (s *MemoryStore) Claim(ctx context.Context, req ClaimRequest) (ClaimResult,
 		if r.state == memCompleted {
 			return ClaimResult{Status: StatusCompleted, Token: r.token, Fingerprint: r.fingerprint, ExpiresIn: r.expires.Sub(now), Result: r.result}, nil
 		}
+		if r.state == memFailed {
+			return ClaimResult{Status: StatusFailed, Token: r.token, Fingerprint: r.fingerprint, ExpiresIn: r.expires.Sub(now), Reason: string(r.result)}, nil
+		}
 		return ClaimResult{Status: StatusInProgress, Token: r.token, Fingerprint: r.fingerprint, ExpiresIn: r.expires.Sub(now)}, nil
 	}
 	if r == nil {
@@ -250,12 +276,17 @@ func (s *MemoryStore) Claim(ctx context.Context, req ClaimRequest) (ClaimResult,
 		r = &memRecord{}
 		sh.records[req.Key] = r
 	}
-	// Reusing an expired or released record keeps its epoch to count on from.
+	// Reusing an expired or released record keeps its epoch to count on from, and its steps
+	// while they are kept: they are what the next run resumes from.
+	steps, stepsUntil := r.liveSteps(now), r.stepsUntil
 	*r = memRecord{
 		state:       memInProgress,
 		token:       Token{Owner: req.Owner, Epoch: s.nextEpoch(r.token.Epoch, now)},
 		fingerprint: req.Fingerprint,
 		expires:     now.Add(req.Lease),
+	}
+	if steps != nil {
+		r.steps, r.stepsUntil = steps, stepsUntil
 	}
 	return ClaimResult{Status: StatusClaimed, Token: r.token, ExpiresIn: req.Lease}, nil
 }
@@ -314,7 +345,7 @@ func (s *MemoryStore) CompleteWithResult(ctx context.Context, key string, token 
 	now := s.clock.Now()
 	sh, r := s.held(key, token, now)
 	defer sh.mu.Unlock()
-	if r == nil || r.state == memReleased {
+	if r == nil || (r.state != memInProgress && r.state != memCompleted) {
 		return ErrConflict
 	}
 	r.state = memCompleted
@@ -331,7 +362,7 @@ func (s *MemoryStore) Release(ctx context.Context, key string, token Token) erro
 	now := s.clock.Now()
 	sh, r := s.held(key, token, now)
 	defer sh.mu.Unlock()
-	if r == nil || r.state == memCompleted {
+	if r == nil || (r.state != memInProgress && r.state != memReleased) {
 		return ErrConflict
 	}
 	r.state = memReleased
@@ -360,17 +391,36 @@ func (s *MemoryStore) Inspect(ctx context.Context, key string) (Record, error) {
 	sh := s.lock(key, now)
 	defer sh.mu.Unlock()
 	r := sh.records[key]
-	if r == nil || !r.live(now) {
+	if r == nil {
 		return Record{}, nil
 	}
-	st := StatusInProgress
-	if r.state == memCompleted {
-		st = StatusCompleted
+	var rec Record
+	if steps := r.liveSteps(now); len(steps) > 0 {
+		rec.Steps = cloneSteps(steps)
 	}
-	return Record{Status: st, Token: r.token, Fingerprint: r.fingerprint, ExpiresIn: r.expires.Sub(now)}, nil
+	if !r.live(now) {
+		return rec, nil
+	}
+	rec.Status = StatusInProgress
+	switch r.state {
+	case memCompleted:
+		rec.Status = StatusCompleted
+	case memFailed:
+		rec.Status, rec.Reason = StatusFailed, string(r.result)
+	}
+	rec.Token, rec.Fingerprint, rec.ExpiresIn = r.token, r.fingerprint, r.expires.Sub(now)
+	return rec, nil
 }
 
-// Forget implements Inspector.
+func cloneSteps(steps map[string][]byte) map[string][]byte {
+	out := make(map[string][]byte, len(steps))
+	for k, v := range steps {
+		out[k] = v // never changed in place: SaveStep stores a new slice
+	}
+	return out
+}
+
+// Forget implements Inspector. The key's steps go with its record.
 func (s *MemoryStore) Forget(ctx context.Context, key string) error {
 	if err := ctx.Err(); err != nil {
 		return err
@@ -381,5 +431,77 @@ func (s *MemoryStore) Forget(ctx context.Context, key string) error {
 		delete(sh.records, key)
 		s.records.Add(-1)
 	}
+	return nil
+}
+
+// LoadSteps implements StepStore.
+func (s *MemoryStore) LoadSteps(ctx context.Context, key string) (map[string][]byte, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	now := s.clock.Now()
+	sh := s.lock(key, now)
+	defer sh.mu.Unlock()
+	r := sh.records[key]
+	if r == nil {
+		return nil, nil
+	}
+	return cloneSteps(r.liveSteps(now)), nil
+}
+
+// SaveStep implements StepStore.
+func (s *MemoryStore) SaveStep(ctx context.Context, key string, token Token, name string, result []byte, retention time.Duration) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	now := s.clock.Now()
+	sh, r := s.held(key, token, now)
+	defer sh.mu.Unlock()
+	if r == nil || r.state != memInProgress {
+		return ErrConflict
+	}
+	if r.liveSteps(now) == nil {
+		r.steps = map[string][]byte{} // expired ones are a finished run's, not this one's
+	} else {
+		r.steps = cloneSteps(r.steps) // Inspect and LoadSteps may hold the old map
+	}
+	r.steps[name] = append([]byte{}, result...)
+	r.stepsUntil = now.Add(retention)
+	return nil
+}
+
+// Fail implements ReviewStore.
+func (s *MemoryStore) Fail(ctx context.Context, key string, token Token, retention time.Duration, reason string) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	now := s.clock.Now()
+	sh, r := s.held(key, token, now)
+	defer sh.mu.Unlock()
+	if r == nil || (r.state != memInProgress && r.state != memFailed) {
+		return ErrConflict
+	}
+	r.state = memFailed
+	r.result = []byte(reason)
+	r.expires = now.Add(retention)
+	if r.liveSteps(now) != nil && r.stepsUntil.Before(r.expires) {
+		r.stepsUntil = r.expires // a retry after review resumes from them
+	}
+	return nil
+}
+
+// Retry implements ReviewStore.
+func (s *MemoryStore) Retry(ctx context.Context, key string) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	now := s.clock.Now()
+	sh := s.lock(key, now)
+	defer sh.mu.Unlock()
+	r := sh.records[key]
+	if r == nil || r.state != memFailed || !r.live(now) {
+		return ErrNotFailed
+	}
+	r.state, r.result, r.expires = memReleased, nil, now
 	return nil
 }

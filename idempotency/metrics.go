@@ -16,8 +16,8 @@ type Outcome string
 
 // The outcomes, one per event a delivery can meet. A delivery that runs the handler counts
 // OutcomeClaimed and then exactly one of OutcomeCompleted, OutcomeCompleteFailed,
-// OutcomeCompleteConflict, OutcomeReleased, OutcomeReleaseFailed, OutcomeClaimLost or
-// OutcomeKept.
+// OutcomeCompleteConflict, OutcomeReleased, OutcomeReleaseFailed, OutcomeClaimLost,
+// OutcomeKept or OutcomeNeedsReview.
 const (
 	// OutcomeClaimed: the key was free; the handler runs.
 	OutcomeClaimed Outcome = "claimed"
@@ -53,8 +53,16 @@ const (
 	// worker); there was nothing of its own to release.
 	OutcomeClaimLost Outcome = "claim_lost"
 	// OutcomeKept: the handler failed and its claim was kept until its lease ends
-	// (WithKeepClaimOn).
+	// (WithKeepClaimOn, or NeedsReview with a store that cannot keep a failed marker).
 	OutcomeKept Outcome = "kept"
+	// OutcomeNeedsReview: the handler asked for manual review (NeedsReview, WithNeedsReview)
+	// and its key was marked failed: later deliveries are acknowledged without running it
+	// until an operator retries or forgets the key.
+	OutcomeNeedsReview Outcome = "needs_review"
+	// OutcomeNeedsReviewDuplicate: the key is marked failed for manual review; the delivery
+	// was acknowledged without running the handler (or, WithNeedsReviewReplay, given the
+	// failure again).
+	OutcomeNeedsReviewDuplicate Outcome = "needs_review_duplicate"
 )
 
 // Outcomes lists every Outcome, in a stable order.
@@ -62,6 +70,7 @@ var Outcomes = []Outcome{
 	OutcomeClaimed, OutcomeCompleted, OutcomeCompletedDuplicate, OutcomeInProgressDuplicate,
 	OutcomeReleased, OutcomeCompleteConflict, OutcomeEmptyKey, OutcomeFingerprintMismatch,
 	OutcomeKeyError, OutcomeCompleteFailed, OutcomeReleaseFailed, OutcomeClaimLost, OutcomeKept,
+	OutcomeNeedsReview, OutcomeNeedsReviewDuplicate,
 }
 
 // Metric and attribute names. The claims counter's name and its outcome values come from the
@@ -142,7 +151,7 @@ func newInstruments(mp metric.MeterProvider, handler string) (*instruments, erro
 	for _, p := range []EmptyKeyPolicy{RejectEmptyKey, RunUnprotected} {
 		in.emptyKey[p] = set(attribute.String(AttrOutcome, string(OutcomeEmptyKey)), attribute.String(AttrPolicy, p.String()))
 	}
-	for _, op := range []string{opClaim, opRenew, opComplete, opRelease} {
+	for _, op := range []string{opClaim, opRenew, opComplete, opRelease, opStep, opFail} {
 		in.operations[op] = set(attribute.String(AttrOperation, op))
 		kv := []attribute.KeyValue{attribute.String(AttrOperation, op)}
 		if handler != "" {
@@ -158,10 +167,15 @@ const (
 	opRenew    = "renew"
 	opComplete = "complete"
 	opRelease  = "release"
+	opStep     = "step" // StepStore.LoadSteps and SaveStep
+	opFail     = "fail" // ReviewStore.Fail
 )
 
 func (in *instruments) count(ctx context.Context, o Outcome) {
 	in.claims.Add(ctx, 1, in.outcomes[o]...)
+	if out, ok := ctx.Value(outcomeKey{}).(*Outcome); ok {
+		*out = o
+	}
 	annotate(ctx, attribute.String(AttrSpanOutcome, string(o)))
 }
 
@@ -172,6 +186,9 @@ func (in *instruments) storeCall(ctx context.Context, op string, start time.Time
 
 func (in *instruments) countEmptyKey(ctx context.Context, p EmptyKeyPolicy) {
 	in.claims.Add(ctx, 1, in.emptyKey[p]...)
+	if out, ok := ctx.Value(outcomeKey{}).(*Outcome); ok {
+		*out = OutcomeEmptyKey
+	}
 	annotate(ctx, attribute.String(AttrSpanOutcome, string(OutcomeEmptyKey)))
 }
 

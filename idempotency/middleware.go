@@ -109,6 +109,9 @@ func newMiddleware[J any](cfg config, key KeyFunc[J], retentionOf func(J) time.D
 		cfg.store = NewMemoryStore(MemoryConfig{MeterProvider: cfg.meter, Name: handler})
 	}
 	_, inMemory := cfg.store.(*MemoryStore)
+	if _, ok := cfg.store.(ReviewStore); !ok && (cfg.needsReview != nil || cfg.replayReview) {
+		return nil, fmt.Errorf("idempotency: WithNeedsReview and WithNeedsReviewReplay need a store that keeps failed markers (a ReviewStore); %T is not one", cfg.store)
+	}
 	namespace := handler
 	if cfg.service != "" {
 		// Key's join is unambiguous, so service "a:b" with handler "c" and service "a" with
@@ -139,7 +142,8 @@ func (m *Middleware[J]) Wrap(next HandlerFunc[J]) HandlerFunc[J] {
 }
 
 // Handle runs next for job under the middleware's protection. It returns nil for a
-// duplicate that it acknowledged, an *InProgressError for one to deliver again later, the
+// duplicate that it acknowledged (of a completed job, or of one marked for manual review,
+// unless WithNeedsReviewReplay), a *NeedsReviewError when the handler asked for review, an *InProgressError for one to deliver again later, the
 // handler's error (joined with any release error) when the handler failed, and a
 // *CompleteConflictError when the handler finished after its claim was taken over.
 //
@@ -227,12 +231,20 @@ func (m *Middleware[J]) handle(ctx context.Context, job J, next HandlerFunc[J]) 
 	case StatusClaimed:
 		m.metrics.count(ctx, OutcomeClaimed)
 		annotate(ctx, attribute.Int64(AttrEpoch, res.Token.Epoch))
-	case StatusCompleted, StatusInProgress:
+	case StatusCompleted, StatusInProgress, StatusFailed:
 		if fingerprint != nil && res.Fingerprint != nil && !bytes.Equal(fingerprint, res.Fingerprint) {
 			m.metrics.count(ctx, OutcomeFingerprintMismatch)
 			m.log(ctx, slog.LevelError, "idempotency: key reused for a different payload; job rejected", storeKey,
 				slog.String("status", res.Status.String()))
 			return &FingerprintMismatchError{KeyHash: m.keyHash(storeKey), Status: res.Status}
+		}
+		if res.Status == StatusFailed {
+			m.metrics.count(ctx, OutcomeNeedsReviewDuplicate)
+			m.log(ctx, slog.LevelInfo, "idempotency: duplicate of a job marked for manual review acknowledged without running", storeKey)
+			if m.replayReview {
+				return &NeedsReviewError{KeyHash: m.keyHash(storeKey), Duplicate: true, Reason: res.Reason}
+			}
+			return nil
 		}
 		if res.Status == StatusCompleted {
 			m.metrics.count(ctx, OutcomeCompletedDuplicate)

@@ -37,6 +37,8 @@ type config struct {
 	emptyKey       EmptyKeyPolicy
 	inProgress     InProgressPolicy
 	keepClaim      func(error) bool
+	needsReview    func(error) bool // WithNeedsReview
+	replayReview   bool             // WithNeedsReviewReplay
 	name           string
 	service        string
 	legacyKeys     bool

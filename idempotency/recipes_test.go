@@ -10,6 +10,7 @@ import (
 	"database/sql"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"testing"
 	"time"
 
@@ -217,6 +218,129 @@ func inspect(ctx context.Context, mw *idempotency.Middleware[ChargeJob], store i
 	rec, err := store.(idempotency.Inspector).Inspect(ctx, key) // Status, Token, ExpiresIn
 	err = store.(idempotency.Inspector).Forget(ctx, key)        // a dead-letter replay: the next delivery runs
 	return rec, err
+}
+
+// orderBook is what the step recipe ships orders with.
+type orderBook interface {
+	Ship(ctx context.Context, orderID, chargeID string) error
+}
+
+// chargeInSteps charges, then ships the order: two effects, each a recovery point.
+func chargeInSteps(provider paymentProvider, orders orderBook) idempotency.HandlerFunc[ChargeJob] {
+	return func(ctx context.Context, j ChargeJob) error {
+		chargeID, err := idempotency.Step(ctx, "charge", func(ctx context.Context) (string, error) {
+			return provider.Charge(ctx, j) // recorded: a redelivery after a failure below does not charge again
+		})
+		if err != nil {
+			return err
+		}
+		_, err = idempotency.Step(ctx, "ship", func(ctx context.Context) (bool, error) {
+			return true, orders.Ship(ctx, j.OrderID, chargeID)
+		})
+		return err
+	}
+}
+
+// reserveStock is a step whose effect is rows in the store's database: they and the step's
+// record commit together.
+func reserveStock(ctx context.Context, store *sqlstore.Store, j ChargeJob) error {
+	tx, err := store.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	_, err = sqlstore.StepTx(ctx, store, tx.Tx, "reserve", func(ctx context.Context) (int64, error) {
+		res, err := tx.ExecContext(ctx, `UPDATE stock SET reserved = reserved + 1 WHERE order_id = $1`, j.OrderID)
+		if err != nil {
+			return 0, err
+		}
+		return res.RowsAffected()
+	})
+	if err != nil {
+		return err // rolled back: no rows, no record; the redelivery reserves again
+	}
+	return tx.Commit()
+}
+
+// errOrderNotWritten is a failure after a partial effect that no retry can repair safely.
+var errOrderNotWritten = errors.New("charged, but the order was not written")
+
+// reviewOnPartial builds a middleware that marks such failures for manual review.
+func reviewOnPartial(store idempotency.Store) (*idempotency.Middleware[ChargeJob], error) {
+	mw, err := idempotency.NewForJob[ChargeJob](idempotency.WithName("charge"), idempotency.WithStore(store),
+		idempotency.WithNeedsReview(func(err error) bool { return errors.Is(err, errOrderNotWritten) }), // these errors ask for review
+		idempotency.WithNeedsReviewReplay()) // a duplicate gets the failure back instead of nil
+	return mw, err
+}
+
+// refundUnknown asks for review from the handler itself.
+func refundUnknown(ctx context.Context, j RefundJob) error {
+	return idempotency.NeedsReview(fmt.Errorf("refund %s: the provider's state is unknown", j.RefundID))
+}
+
+// retryReviewed is the operator's side: look at the marked key, then let it run again.
+func retryReviewed(ctx context.Context, mw *idempotency.Middleware[ChargeJob], store idempotency.Store, job ChargeJob) (idempotency.Record, error) {
+	key, err := mw.StoreKeyOf(job)
+	if err != nil {
+		return idempotency.Record{}, err
+	}
+	rec, err := store.(idempotency.Inspector).Inspect(ctx, key) // StatusFailed, Reason, Steps
+	if err != nil || rec.Status != idempotency.StatusFailed {
+		return rec, err
+	}
+	err = store.(idempotency.ReviewStore).Retry(ctx, key) // the next delivery runs, after the recorded steps
+	return rec, err
+}
+
+type orderBookFunc func(ctx context.Context, orderID, chargeID string) error
+
+func (f orderBookFunc) Ship(ctx context.Context, orderID, chargeID string) error {
+	return f(ctx, orderID, chargeID)
+}
+
+// The step and review recipes run on a memory store: a failed ship is retried without a
+// second charge, a partial failure is marked for review, acknowledged, and retried.
+func TestStepAndReviewRecipesRun(t *testing.T) {
+	ctx := context.Background()
+	store := idempotency.NewMemoryStore(idempotency.MemoryConfig{})
+	mw, err := reviewOnPartial(store)
+	if err != nil {
+		t.Fatal(err)
+	}
+	charges, ships := 0, 0
+	provider := providerFunc(func(context.Context, ChargeJob) (string, error) { charges++; return "ch_1", nil })
+	var shipErr error
+	orders := orderBookFunc(func(_ context.Context, _, chargeID string) error {
+		ships++
+		if chargeID != "ch_1" {
+			t.Errorf("shipped with charge %q, want the recorded ch_1", chargeID)
+		}
+		return shipErr
+	})
+	job := ChargeJob{PaymentAttemptID: "pa_steps", OrderID: "o_1"}
+	shipErr = errors.New("warehouse down")
+	if err := mw.Handle(ctx, job, chargeInSteps(provider, orders)); !errors.Is(err, shipErr) {
+		t.Fatalf("first delivery: %v", err)
+	}
+	shipErr = errOrderNotWritten
+	if err := mw.Handle(ctx, job, chargeInSteps(provider, orders)); !errors.Is(err, idempotency.ErrNeedsReview) {
+		t.Fatalf("second delivery: %v, want it marked for review", err)
+	}
+	var nr *idempotency.NeedsReviewError
+	if err := mw.Handle(ctx, job, chargeInSteps(provider, orders)); !errors.As(err, &nr) || !nr.Duplicate || charges != 1 || ships != 2 {
+		t.Fatalf("third delivery: %v after %d charges and %d ships, want the failure replayed without running", err, charges, ships)
+	}
+	rec, err := retryReviewed(ctx, mw, store, job)
+	if err != nil || rec.Status != idempotency.StatusFailed || rec.Reason != errOrderNotWritten.Error() || len(rec.Steps) != 1 {
+		t.Fatalf("review: %+v %v", rec, err)
+	}
+	shipErr = nil
+	if err := mw.Handle(ctx, job, chargeInSteps(provider, orders)); err != nil || charges != 1 || ships != 3 {
+		t.Fatalf("after Retry: %v after %d charges and %d ships, want shipped without a second charge", err, charges, ships)
+	}
+	if err := refundUnknown(ctx, RefundJob{OrderID: "o_1", RefundID: "r_1"}); !errors.Is(err, idempotency.ErrNeedsReview) {
+		t.Fatalf("refundUnknown: %v", err)
+	}
 }
 
 // The recipes that need no server run on a memory store.

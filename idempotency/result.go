@@ -46,7 +46,7 @@ func SetResult(ctx context.Context, result []byte) error {
 	case unprotected:
 		return nil
 	}
-	return errors.New("idempotency: SetResult needs the context of a handler run by the idempotency middleware")
+	return fmt.Errorf("idempotency: SetResult: %w", ErrNoDelivery)
 }
 
 // HandleResult is Handle that also returns a result: the one the handler kept with

@@ -58,6 +58,10 @@ const (
 	StatusInProgress
 	// StatusCompleted: a completion marker within its retention exists.
 	StatusCompleted
+	// StatusFailed: a failed marker within its retention exists: the handler asked for
+	// manual review (NeedsReview), so later deliveries are acknowledged without running it
+	// until an operator calls Retry or Forget (ReviewStore). Only a ReviewStore reports it.
+	StatusFailed
 )
 
 func (s Status) String() string {
@@ -68,6 +72,8 @@ func (s Status) String() string {
 		return "in_progress"
 	case StatusCompleted:
 		return "completed"
+	case StatusFailed:
+		return "failed"
 	}
 	return "unknown"
 }
@@ -86,6 +92,9 @@ type ClaimResult struct {
 	ExpiresIn time.Duration
 	// Result kept with a completion marker (ResultStore), when Status is StatusCompleted.
 	Result []byte
+	// Reason kept with a failed marker (ReviewStore.Fail), when Status is StatusFailed: the
+	// text of the error that asked for review.
+	Reason string
 }
 
 // Token identifies one claim of one key. Epoch grows with every claim of the key: it is at
@@ -130,10 +139,17 @@ type Inspector interface {
 
 // Record is a key's live record as Inspect shows it.
 type Record struct {
-	// Status is StatusInProgress or StatusCompleted; 0 when the key has no live record.
+	// Status is StatusInProgress, StatusCompleted or StatusFailed; 0 when the key has no live
+	// record.
 	Status      Status
 	Token       Token
 	Fingerprint []byte
 	// ExpiresIn is the rest of the lease or the retention, by the store's clock.
 	ExpiresIn time.Duration
+	// Reason is a failed marker's error text (StatusFailed).
+	Reason string
+	// Steps are the key's recorded steps (Step), by name, encoded as Step stores them; a
+	// StepStore shows them while they are kept, also when Status is 0 (the claim that
+	// recorded them was released, and the next delivery will skip them).
+	Steps map[string][]byte
 }

@@ -19,6 +19,13 @@
 // such a deferral to a copy of the task instead. Errors that retrying cannot fix
 // (complete_conflict, fingerprint_mismatch, an empty key, a key function that fails) are
 // marked asynq.SkipRetry, so the task goes to the archive for a person to look at.
+//
+// A handler that asks for manual review (idempotency.NeedsReview) fails its task with
+// asynq.SkipRetry too, and its key is marked failed. A later task of that key is not run and
+// also fails with asynq.SkipRetry (an error matching idempotency.ErrNeedsReview), rather than
+// succeeding: asynq retries neither, and both wait in the archive beside each other for the
+// reviewer, who lets the key run again with the store's Retry (or Forget) and then runs the
+// archived task.
 package idemasynq
 
 import (
@@ -65,9 +72,17 @@ func Middleware(mw *idempotency.Middleware[*asynq.Task], taskType string, more .
 // Handler wraps one handler, for ServeMux.Handle: the mux already sends it one task type.
 func Handler(mw *idempotency.Middleware[*asynq.Task], next asynq.Handler) asynq.Handler {
 	return asynq.HandlerFunc(func(ctx context.Context, t *asynq.Task) error {
-		return asynqError(mw.Handle(ctx, t, next.ProcessTask))
+		out, err := mw.HandleOutcome(ctx, t, next.ProcessTask)
+		if out == idempotency.OutcomeNeedsReviewDuplicate && err == nil {
+			err = errNeedsReview
+		}
+		return asynqError(err)
 	})
 }
+
+// errNeedsReview fails a task whose key awaits manual review, when the middleware does not
+// replay the failure (idempotency.WithNeedsReviewReplay).
+var errNeedsReview = fmt.Errorf("idemasynq: the task was not run: %w", idempotency.ErrNeedsReview)
 
 // asynqError marks the errors that must not be retried.
 func asynqError(err error) error {

@@ -17,6 +17,10 @@ const (
 	OpRenew    Op = "renew"
 	OpComplete Op = "complete"
 	OpRelease  Op = "release"
+	// OpStep is SaveStep (StepStore); LoadSteps passes straight through.
+	OpStep Op = "step"
+	// OpFail is Fail (ReviewStore); Retry passes straight through.
+	OpFail Op = "fail"
 )
 
 // FaultKind is what an injected fault does to one call.
@@ -176,4 +180,51 @@ func (s *FaultyStore) CompleteWithResult(ctx context.Context, key string, token 
 		}
 		return rs.CompleteWithResult(ctx, key, token, retention, result)
 	})
+}
+
+// LoadSteps implements idempotency.StepStore when the wrapped store does (else it fails with
+// idempotency.ErrStepsUnsupported); it takes no faults.
+func (s *FaultyStore) LoadSteps(ctx context.Context, key string) (map[string][]byte, error) {
+	ss, ok := s.inner.(idempotency.StepStore)
+	if !ok {
+		return nil, idempotency.ErrStepsUnsupported
+	}
+	return ss.LoadSteps(ctx, key)
+}
+
+// SaveStep implements idempotency.StepStore when the wrapped store does; faults armed for
+// OpStep apply to it.
+func (s *FaultyStore) SaveStep(ctx context.Context, key string, token idempotency.Token, name string, result []byte, retention time.Duration) error {
+	return s.do(ctx, OpStep, func(ctx context.Context) error {
+		ss, ok := s.inner.(idempotency.StepStore)
+		if !ok {
+			return idempotency.ErrStepsUnsupported
+		}
+		return ss.SaveStep(ctx, key, token, name, result, retention)
+	})
+}
+
+// errNotReviewStore is what Fail and Retry return when the wrapped store is no
+// idempotency.ReviewStore.
+var errNotReviewStore = errors.New("idempotencytest: the wrapped store is not an idempotency.ReviewStore")
+
+// Fail implements idempotency.ReviewStore when the wrapped store does; faults armed for
+// OpFail apply to it.
+func (s *FaultyStore) Fail(ctx context.Context, key string, token idempotency.Token, retention time.Duration, reason string) error {
+	return s.do(ctx, OpFail, func(ctx context.Context) error {
+		rs, ok := s.inner.(idempotency.ReviewStore)
+		if !ok {
+			return errNotReviewStore
+		}
+		return rs.Fail(ctx, key, token, retention, reason)
+	})
+}
+
+// Retry implements idempotency.ReviewStore when the wrapped store does; it takes no faults.
+func (s *FaultyStore) Retry(ctx context.Context, key string) error {
+	rs, ok := s.inner.(idempotency.ReviewStore)
+	if !ok {
+		return errNotReviewStore
+	}
+	return rs.Retry(ctx, key)
 }

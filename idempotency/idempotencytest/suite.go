@@ -34,7 +34,9 @@ const (
 
 // TestStore runs the conformance suite against the stores newStore makes: the Store
 // contract itself, every middleware outcome as counted on the metric, many workers racing on
-// one key, and a crash at each step of a delivery. In -short mode the racing runs fewer
+// one key, a crash at each step of a delivery, recovery points (StepStore, with a crash at
+// every step boundary) and failed markers (ReviewStore). A store that is not a StepStore or
+// ReviewStore skips those cases. In -short mode the racing runs fewer
 // trials.
 func TestStore(t *testing.T, newStore NewStoreFunc) {
 	t.Run("Contract", func(t *testing.T) { testContract(t, newStore) })
@@ -42,6 +44,8 @@ func TestStore(t *testing.T, newStore NewStoreFunc) {
 	t.Run("ExactlyOnce", func(t *testing.T) { testExactlyOnce(t, newStore) })
 	t.Run("CrashMatrix", func(t *testing.T) { testCrashMatrix(t, newStore) })
 	t.Run("Robustness", func(t *testing.T) { testRobustness(t, newStore) })
+	t.Run("Steps", func(t *testing.T) { testSteps(t, newStore) })
+	t.Run("Review", func(t *testing.T) { testReview(t, newStore) })
 }
 
 // fixture is one test's store, clock and key space.

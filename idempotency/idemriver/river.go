@@ -14,6 +14,11 @@
 // attempt. Errors that retrying cannot fix (complete_conflict, fingerprint_mismatch, an empty
 // key) cancel the job (river.JobCancel), keeping the message for a person to look at.
 //
+// A worker that asks for manual review (idempotency.NeedsReview) has its job cancelled, and
+// its key marked failed. A later job of that key is not worked and is cancelled too (with an
+// error matching idempotency.ErrNeedsReview), rather than completed as if it had run; the
+// reviewer lets the key run again with the store's Retry (or Forget) and retries the job.
+//
 // With River on the same PostgreSQL database as a sqlstore.Store, the handler can complete
 // the key in its own transaction (sqlstore.Store.CompleteTx) next to river.JobCompleteTx.
 package idemriver
@@ -65,9 +70,14 @@ func (m *workerMiddleware) Work(ctx context.Context, job *rivertype.JobRow, doIn
 	if !slices.Contains(m.kinds, job.Kind) {
 		return doInner(ctx)
 	}
-	err := m.mw.Handle(ctx, job, func(ctx context.Context, _ *rivertype.JobRow) error { return doInner(ctx) })
+	out, err := m.mw.HandleOutcome(ctx, job, func(ctx context.Context, _ *rivertype.JobRow) error { return doInner(ctx) })
 	var inProgress *idempotency.InProgressError
 	switch {
+	case out == idempotency.OutcomeNeedsReviewDuplicate:
+		if err == nil {
+			err = errNeedsReview
+		}
+		return river.JobCancel(err)
 	case err == nil:
 		return nil
 	case errors.As(err, &inProgress):
@@ -77,6 +87,10 @@ func (m *workerMiddleware) Work(ctx context.Context, job *rivertype.JobRow, doIn
 	}
 	return err
 }
+
+// errNeedsReview cancels a job whose key awaits manual review, when the middleware does not
+// replay the failure (idempotency.WithNeedsReviewReplay).
+var errNeedsReview = fmt.Errorf("idemriver: the job was not worked: %w", idempotency.ErrNeedsReview)
 
 // ArgsKey derives the key from the job's arguments, decoded into A, prefixed with the job
 // kind. An empty key is left to the middleware's empty-key policy; arguments that do not

@@ -34,6 +34,12 @@
 // logger (idempotency.WithLogger) says so at warning level: if their publish fails, they are
 // lost. For those, publish through an outbox in the same transaction as the handler's state
 // (Watermill's forwarder, or sqlstore.Store.CompleteTx).
+//
+// A handler that asks for manual review (idempotency.NeedsReview) fails with a permanent
+// error (PoisonQueue routes it away), and its key is marked failed. A later message of that
+// key is acknowledged without running the handler, with or without
+// idempotency.WithNeedsReviewReplay: the first one carries the failure for the reviewer, who
+// lets the key run again with the store's Retry (or Forget) and republishes it.
 package idemwatermill
 
 import (
@@ -90,6 +96,9 @@ func Middleware(mw *idempotency.Middleware[*message.Message], handler string) me
 			})
 			if err == nil && duplicate && kept != nil {
 				return k.replay(msg, kept), nil
+			}
+			if nr := (*idempotency.NeedsReviewError)(nil); errors.As(err, &nr) && nr.Duplicate {
+				return nil, nil // a message of a key awaiting review: acknowledged
 			}
 			var ip *idempotency.InProgressError
 			if errors.As(err, &ip) {

@@ -13,7 +13,11 @@ import (
 // ExpiresIn is measured by this process's clock (or the store's Clock), not the server's:
 // inspection is for people, not for fencing.
 func (s *Store) Inspect(ctx context.Context, key string) (idempotency.Record, error) {
-	v, err := s.client.HMGet(ctx, s.RecordKey(key), "s", "o", "e", "f", "x").Result()
+	steps, err := s.LoadSteps(ctx, key)
+	if err != nil {
+		return idempotency.Record{}, fmt.Errorf("redisstore: inspect: %w", err)
+	}
+	v, err := s.client.HMGet(ctx, s.RecordKey(key), "s", "o", "e", "f", "x", "v").Result()
 	if err != nil {
 		return idempotency.Record{}, fmt.Errorf("redisstore: inspect: %w", err)
 	}
@@ -22,8 +26,8 @@ func (s *Store) Inspect(ctx context.Context, key string) (idempotency.Record, er
 	epochS, _ := v[2].(string)
 	fp, _ := v[3].(string)
 	expS, _ := v[4].(string)
-	if state != "p" && state != "c" {
-		return idempotency.Record{}, nil
+	if state != "p" && state != "c" && state != "f" {
+		return idempotency.Record{Steps: steps}, nil
 	}
 	epoch, _ := strconv.ParseInt(epochS, 10, 64)
 	exp, _ := strconv.ParseInt(expS, 10, 64)
@@ -33,11 +37,15 @@ func (s *Store) Inspect(ctx context.Context, key string) (idempotency.Record, er
 	}
 	left := time.Duration(exp-now.UnixMicro()) * time.Microsecond
 	if left <= 0 {
-		return idempotency.Record{}, nil
+		return idempotency.Record{Steps: steps}, nil
 	}
-	r := idempotency.Record{Status: idempotency.StatusInProgress, Token: idempotency.Token{Owner: owner, Epoch: epoch}, ExpiresIn: left}
-	if state == "c" {
+	r := idempotency.Record{Status: idempotency.StatusInProgress, Token: idempotency.Token{Owner: owner, Epoch: epoch}, ExpiresIn: left, Steps: steps}
+	switch state {
+	case "c":
 		r.Status = idempotency.StatusCompleted
+	case "f":
+		r.Status = idempotency.StatusFailed
+		r.Reason, _ = v[5].(string)
 	}
 	if fp != "" {
 		r.Fingerprint = []byte(fp)
@@ -45,10 +53,10 @@ func (s *Store) Inspect(ctx context.Context, key string) (idempotency.Record, er
 	return r, nil
 }
 
-// Forget implements idempotency.Inspector: it deletes the key's record. Epochs keep growing
-// across it (the counter of the key's hash tag stays).
+// Forget implements idempotency.Inspector: it deletes the key's record and its steps. Epochs
+// keep growing across it (the counter of the key's hash tag stays).
 func (s *Store) Forget(ctx context.Context, key string) error {
-	if err := s.client.Del(ctx, s.RecordKey(key)).Err(); err != nil {
+	if err := s.client.Del(ctx, s.RecordKey(key), s.StepsKey(key)).Err(); err != nil {
 		return fmt.Errorf("redisstore: forget: %w", err)
 	}
 	return nil

@@ -1,7 +1,9 @@
 // Package redisstore is an idempotency.Store in Redis (go-redis v9). Every operation is one
 // Lua script on one key, so it is atomic, costs one round trip, and works on Redis Cluster.
 //
-// A key's record is a hash (state, owner, epoch, fingerprint, expiry) at RecordKey(key). Leases
+// A key's record is a hash (state, owner, epoch, fingerprint, expiry, and a completion's
+// result or a failed marker's reason) at RecordKey(key), and its steps (idempotency.Step) a
+// hash at StepsKey(key) in the same slot. Leases
 // and retentions are measured by the Redis server's clock (TIME), so workers' clocks never
 // disagree about who holds a key. The record also carries a Redis TTL a little past its
 // logical expiry, so Redis drops it on its own; no cleanup job is needed.
@@ -265,7 +267,7 @@ func (s *Store) Claim(ctx context.Context, req idempotency.ClaimRequest) (idempo
 }
 
 // parseClaim reads the claim script's reply: {claimed, state, owner, epoch, fingerprint,
-// expires in µs, result}.
+// expires in µs, result (a failed marker's reason)}.
 func parseClaim(v []any) (idempotency.ClaimResult, error) {
 	var res idempotency.ClaimResult
 	if len(v) != 7 {
@@ -297,6 +299,9 @@ func parseClaim(v []any) (idempotency.ClaimResult, error) {
 		}
 	case state == "p":
 		res.Status = idempotency.StatusInProgress
+	case state == "f":
+		res.Status = idempotency.StatusFailed
+		res.Reason, _ = v[6].(string)
 	default:
 		return res, fmt.Errorf("unexpected state %q", state)
 	}

@@ -83,12 +83,17 @@ var migrationInfo = map[Dialect]map[int]struct {
 		3: {`SELECT EXISTS (SELECT 1 FROM pg_attribute WHERE attrelid = to_regclass('idempotency_keys') AND attname = 'result' AND NOT attisdropped)`, true},
 		4: {`SELECT to_regprocedure('idempotency_next_epoch(bigint)') IS NOT NULL`, false},
 		5: {`SELECT to_regclass('idempotency_leases') IS NOT NULL`, false},
+		6: {`SELECT to_regclass('idempotency_steps') IS NOT NULL AND to_regclass('idempotency_steps_expires_at') IS NOT NULL`, false},
+		7: {`SELECT EXISTS (SELECT 1 FROM pg_constraint WHERE conrelid = to_regclass('idempotency_keys') AND conname = 'idempotency_keys_state_check'
+			AND pg_get_constraintdef(oid) LIKE '%failed%')`, true},
 	},
 	SQLite: {
 		1: {`SELECT count(*) = 2 FROM sqlite_master WHERE (type = 'table' AND name = 'idempotency_keys') OR (type = 'index' AND name = 'idempotency_keys_expires_at')`, true},
 		2: {`SELECT count(*) = 3 FROM sqlite_master WHERE (type = 'table' AND name = 'idempotency_epoch')
 			OR (type = 'trigger' AND name IN ('idempotency_epoch_insert', 'idempotency_epoch_update'))`, false},
 		3: {`SELECT count(*) = 1 FROM pragma_table_info('idempotency_keys') WHERE name = 'result'`, true},
+		4: {`SELECT count(*) = 2 FROM sqlite_master WHERE (type = 'table' AND name = 'idempotency_steps') OR (type = 'index' AND name = 'idempotency_steps_expires_at')`, false},
+		5: {`SELECT count(*) = 1 FROM sqlite_master WHERE type = 'table' AND name = 'idempotency_keys' AND sql LIKE '%''failed''%'`, true},
 	},
 }
 

@@ -236,7 +236,8 @@ SELECT false, k.state, k.owner, k.epoch, k.fingerprint,
        (extract(epoch FROM ` + pgExpiry("(SELECT epoch, expires_at FROM idempotency_leases WHERE key = $1)") + ` - ` + pgNow(2) + `) * 1000000)::bigint, k.result
 FROM idempotency_keys k WHERE k.key = $1`,
 	forget: `
-WITH gone AS (DELETE FROM idempotency_keys WHERE key = $1)
+WITH gone AS (DELETE FROM idempotency_keys WHERE key = $1),
+steps AS (DELETE FROM idempotency_steps WHERE key = $1)
 DELETE FROM idempotency_leases WHERE key = $1`,
 	deleteCounts: true,
 }
@@ -350,6 +351,10 @@ func (s *Store) scanClaim(row *sql.Row) (res idempotency.ClaimResult, live bool,
 	case state == "in_progress":
 		res.Status = idempotency.StatusInProgress
 		res.Result = nil
+	case state == "failed":
+		// A failed marker keeps its error's text where a completion keeps its result.
+		res.Status = idempotency.StatusFailed
+		res.Reason, res.Result = string(res.Result), nil
 	default:
 		return res, false, nil
 	}
@@ -467,13 +472,23 @@ func (s *Store) stillHeld(ctx context.Context, c idempotency.Claim) bool {
 	return err != nil || n > 0
 }
 
-// DeleteExpired deletes up to limit rows whose lease or retention has run out, and returns
-// how many it deleted. Expired rows are harmless (a claim reuses them), so this only bounds
-// the table's size; run it periodically, in batches, from any one worker.
+// DeleteExpired deletes up to limit rows whose lease or retention has run out, and the steps
+// of up to limit keys whose steps have all expired, and returns how many rows it deleted.
+// Expired rows are harmless (a claim reuses them, and expired steps are never read), so this
+// only bounds the tables' size; run it periodically, in batches, from any one worker.
 func (s *Store) DeleteExpired(ctx context.Context, limit int) (int64, error) {
 	if limit <= 0 {
 		return 0, fmt.Errorf("sqlstore: DeleteExpired: limit %d must be positive", limit)
 	}
+	n, err := s.deleteExpiredKeys(ctx, limit)
+	if err != nil {
+		return n, err
+	}
+	steps, err := s.deleteExpiredSteps(ctx, limit)
+	return n + steps, err
+}
+
+func (s *Store) deleteExpiredKeys(ctx context.Context, limit int) (int64, error) {
 	if s.q.deleteCounts {
 		var n int64
 		if err := s.db.QueryRowContext(ctx, s.q.deleteExpired, int64(limit), s.now()).Scan(&n); err != nil {
