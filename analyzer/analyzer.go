@@ -284,7 +284,7 @@ func analyse(pass *analysis.Pass, index *model.Index, dirs map[*token.File]*dire
 	for i := range found.Handlers {
 		h := &found.Handlers[i]
 		if len(h.Effects) > 0 {
-			if fw, job := frameworks.JobOf(defs, h.RegCall, h.Sig); fw != "" {
+			if fw, job := frameworks.JobOf(defs, h.RegCall, h.Sig); fw != "" && h.AtMostOnce == "" {
 				h.AtMostOnce = frameworks.AtMostOnce(allJobs(), fw, job)
 				h.UniqueJob = frameworks.UniqueJob(uniqueArgs(), fw, job)
 			}

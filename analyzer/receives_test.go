@@ -2,6 +2,7 @@ package analyzer_test
 
 import (
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -17,6 +18,43 @@ func TestPollHelperIsNoHandler(t *testing.T) {
 	for _, want := range []string{"receive loop in (Ingest).Run", "receive loop in (Ingest).RunHelper", "receive loop in (Ingest).RunHelperSafe"} {
 		if !slices.Contains(names, want) {
 			t.Errorf("no handler %q; handlers of models/franzgo: %q", want, names)
+		}
+	}
+}
+
+// A Redis Streams consumer whose package reads its group only from ">" and reclaims
+// nothing, and a loop that acknowledges before it handles, run their effects at most once:
+// the handlers say why (the inventory's "at most once"), and have no finding (their // want
+// lines). Their twins that re-read or reclaim pending entries say nothing of the kind.
+func TestReceivesAtMostOnce(t *testing.T) {
+	for pkg, want := range map[string]map[string]string{
+		"streamonce": {
+			"receive loop in consumeNew":  `reads only new entries`,
+			"receive loop in consumeArgs": `reads only new entries`,
+		},
+		"streamonce/reread": {
+			"receive loop in consumePendingFirst": "",
+			"receive loop in consumeNew":          "",
+		},
+		"models/kafka": {
+			"receive loop in commitFirst": "acknowledges each message (",
+			"receive loop in commitLast":  "",
+		},
+	} {
+		got := map[string]string{}
+		for _, h := range handlerRecords(t, pkg) {
+			got[h.Name] = h.AtMostOnce
+		}
+		for name, w := range want {
+			once, ok := got[name]
+			switch {
+			case !ok:
+				t.Errorf("%s: no handler %q (handlers: %v)", pkg, name, got)
+			case w == "" && once != "":
+				t.Errorf("%s: %s runs at most once (%q), want a redelivery", pkg, name, once)
+			case w != "" && !strings.Contains(once, w):
+				t.Errorf("%s: %s: at most once %q, want it to say %q", pkg, name, once, w)
+			}
 		}
 	}
 }

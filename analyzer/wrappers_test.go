@@ -26,14 +26,23 @@ func TestWrapperLoopIsNoHandler(t *testing.T) {
 func handlersOf(t *testing.T, pkg string) []string {
 	t.Helper()
 	var names []string
+	for _, h := range handlerRecords(t, pkg) {
+		names = append(names, h.Name)
+	}
+	return names
+}
+
+// handlerRecords runs the analyzer on the test package pkg (its // want lines checked) and
+// returns the handlers its analysis found, in order.
+func handlerRecords(t *testing.T, pkg string) []*analyzer.Handler {
+	t.Helper()
+	var out []*analyzer.Handler
 	for _, r := range analysistest.Run(t, testdata(t), analyzer.Analyzer, pkg) {
 		res, ok := r.Result.(*analyzer.Result)
 		if !ok || r.Err != nil {
 			t.Fatalf("%s: no result (%v)", r.Pass.Pkg.Path(), r.Err)
 		}
-		for _, h := range res.Handlers {
-			names = append(names, h.Name)
-		}
+		out = append(out, res.Handlers...)
 	}
-	return names
+	return out
 }

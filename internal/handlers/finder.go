@@ -75,6 +75,9 @@ type candidate struct {
 	RegCall *ast.CallExpr
 	// Elsewhere are its registrations in other packages (Input.Registered).
 	Elsewhere []callgraph.Registration
+	// AtMostOnce says why nothing delivers its message again, when its own receive loop
+	// shows it (acknowledged before it is handled, a stream read only from new entries).
+	AtMostOnce string
 }
 
 // finder is one search of a package's handlers (Find) or registration wrappers

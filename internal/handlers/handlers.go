@@ -47,7 +47,7 @@ func Find(in Input) Found {
 	owners, moved := f.handlerCallOwners(in.TakenOver)
 	var out []candidate
 	var used []*directive.Directive
-	rg := &regions{graph: in.Graph, info: in.Info, defs: in.Defs, models: in.Models, inWrapper: f.inWrapper}
+	rg := &regions{graph: in.Graph, info: in.Info, fset: in.Fset, files: in.Files, defs: in.Defs, models: in.Models, inWrapper: f.inWrapper}
 	for _, n := range slices.Concat(f.graph.Nodes, f.extra) {
 		if n.Marked == nil && f.notHandler(n) {
 			continue

@@ -11,6 +11,7 @@ import (
 	"go/token"
 
 	"github.com/chokaq/idemlint/internal/callgraph"
+	"github.com/chokaq/idemlint/internal/frameworks"
 )
 
 // receiveLoops returns a handler per loop (or function tail) that handles what a modelled
@@ -35,16 +36,25 @@ func (rg *regions) receiveLoops(n *callgraph.Node) []candidate {
 			body = &ast.BlockStmt{Lbrace: r.Call.Pos(), List: n.Body.List, Rbrace: n.Body.Rbrace}
 			name = "receive in " + n.Name
 		}
-		if a := rg.ackEnd(body.List, r.Call.End()); a != token.NoPos && a < end {
-			end = a // after the ack, a crash no longer redelivers the message
-		}
+		once := frameworks.StreamsOnce(rg.info, rg.defs, r.Call, rg.files)
 		region := rg.graph.Region(n, name, body, r.Call.End(), end)
+		if a := rg.ackEnd(body.List, r.Call.End()); a != token.NoPos && a < end {
+			// After the ack, a crash no longer redelivers the message: the handler ends
+			// there, unless it acknowledges before it handles anything, when every effect
+			// after the ack runs at most once.
+			acked := rg.graph.Region(n, name, body, r.Call.End(), a)
+			if len(acked.Effects) > 0 || len(region.Effects) == 0 {
+				region = acked
+			} else if once == "" {
+				once = "it acknowledges each message (" + rg.fset.Position(a).String() + ") before handling it: a crash after the ack loses the message, and nothing delivers it again"
+			}
+		}
 		if len(region.Effects) == 0 && rg.inWrapper(n) {
 			// A registration wrapper's own loop (fetch, hand the batch to the callback, ack)
 			// with nothing of its own: the handlers are the callbacks its callers pass.
 			continue
 		}
-		out = append(out, candidate{Node: region, Framework: r.Framework})
+		out = append(out, candidate{Node: region, Framework: r.Framework, AtMostOnce: once})
 	}
 	return append(out, rg.channelReceives(n)...)
 }

@@ -24,6 +24,8 @@ import (
 type regions struct {
 	graph  *callgraph.Graph
 	info   *types.Info
+	fset   *token.FileSet
+	files  []*ast.File // the package's, for what a receive's package says of redelivery
 	defs   *defuse.Index
 	models *model.Entries
 	// inWrapper reports whether a node is a registration wrapper or a literal inside one:

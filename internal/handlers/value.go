@@ -107,6 +107,7 @@ func (f *finder) value(c candidate) Handler {
 		Name: n.Name, Framework: c.Framework, Pos: n.Pos(), Body: n.Body.Lbrace, Sig: n.Sig,
 		Effects: n.Effects, TxCompletion: n.TxCompletion, Decisions: n.Decisions,
 		Wrapped: c.Wrapped, Retention: c.Retention, Dedup: c.Dedup, RegCall: c.RegCall, Elsewhere: c.Elsewhere,
+		AtMostOnce: c.AtMostOnce,
 		Unresolved: f.graph.Unresolved(n),
 	}
 	if n.Decl != nil {

@@ -1,0 +1,47 @@
+// Package streamonce holds Redis Streams consumers whose entries are never delivered twice: // want package:"has effects"
+// the package reads its group only from ">" and nothing in it claims or re-reads pending
+// entries, so an entry whose handler crashed stays pending and is not read again. Their
+// effects run at most once: no finding (the inventory says why).
+package streamonce
+
+import (
+	"context"
+	"database/sql"
+
+	"github.com/redis/go-redis/v9"
+)
+
+var (
+	db  *sql.DB
+	rdb *redis.Client
+)
+
+// consumeNew inserts each new entry, then acks it.
+func consumeNew(ctx context.Context) {
+	for {
+		streams, err := rdb.XReadGroup(ctx, &redis.XReadGroupArgs{Group: "billing", Consumer: "c1", Streams: []string{"orders", ">"}}).Result()
+		if err != nil {
+			continue
+		}
+		for _, s := range streams {
+			for _, m := range s.Messages {
+				db.Exec("INSERT INTO charges (order_id) VALUES ($1)", m.ID)
+				rdb.XAck(ctx, "orders", "billing", m.ID)
+			}
+		}
+	}
+}
+
+// consumeArgs reads through a variable holding the arguments: the same.
+func consumeArgs(ctx context.Context) {
+	args := &redis.XReadGroupArgs{Group: "audit", Consumer: "c1", Streams: []string{"events", ">"}}
+	for {
+		streams, err := rdb.XReadGroup(ctx, args).Result()
+		if err != nil {
+			continue
+		}
+		m := streams[0].Messages[0]
+		db.Exec("INSERT INTO audit (event_id) VALUES ($1)", m.ID)
+		rdb.XAck(ctx, "events", "audit", m.ID)
+	}
+}
