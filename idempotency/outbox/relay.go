@@ -268,17 +268,19 @@ const blocked = `SELECT topic FROM idempotency_outbox WHERE published_at IS NULL
 // topic's hashtext): a constant of its own, apart from sqlstore's and the migrations'.
 const pgTopicLockClass = 1869968500
 
-// pgTopics finds the topics of the first $1 pending messages whose topics are not held
-// back, and locks those it can for the transaction: another relay holding one is publishing
-// it, and this one leaves it alone.
+// pgTopics finds the topics of the first $1 pending messages (ten batches' worth) whose
+// topics are not held back, in the order of their first message, and locks up to $2 of
+// those it can for the transaction: a topic another relay holds is being published by it,
+// and this one leaves it alone. The locks are taken lazily, in order, until $2 are held.
 var pgTopics = `WITH candidates AS MATERIALIZED (
-	SELECT DISTINCT topic FROM (
-		SELECT topic FROM idempotency_outbox
+	SELECT topic FROM (
+		SELECT topic, seq FROM idempotency_outbox
 		WHERE published_at IS NULL AND topic NOT IN (` + fmt.Sprintf(blocked, "statement_timestamp()") + `)
 		ORDER BY seq LIMIT $1
 	) first
+	GROUP BY topic ORDER BY min(seq)
 )
-SELECT topic FROM candidates WHERE pg_try_advisory_xact_lock(` + strconv.Itoa(pgTopicLockClass) + `, hashtext(topic))`
+SELECT topic FROM candidates WHERE pg_try_advisory_xact_lock(` + strconv.Itoa(pgTopicLockClass) + `, hashtext(topic)) LIMIT $2`
 
 // pgBatch reads the pending messages of the locked topics ($1, a JSON array) in order and
 // locks their rows. It runs after pgTopics, in a snapshot taken after the topic locks: a
@@ -320,7 +322,7 @@ func (r *Relay) batchPostgres(ctx context.Context) (int, error) {
 		return 0, fmt.Errorf("outbox: begin: %w", err)
 	}
 	defer func() { _ = tx.Rollback() }()
-	topics, err := queryStrings(sctx, tx, pgTopics, r.cfg.BatchSize)
+	topics, err := queryStrings(sctx, tx, pgTopics, 10*r.cfg.BatchSize, r.cfg.BatchSize)
 	if err != nil {
 		r.in.failed(ctx, opFetch)
 		return 0, fmt.Errorf("outbox: fetching topics: %w", err)
@@ -382,8 +384,9 @@ func (r *Relay) batchSQLite(ctx context.Context) (int, error) {
 
 // failure is a message whose publish failed.
 type failure struct {
-	r   row
-	err error
+	r     row
+	err   error
+	delay time.Duration // the backoff
 }
 
 // publish publishes rows in order, a topic at a time in the sense that a topic whose message
@@ -408,7 +411,7 @@ func (r *Relay) publish(ctx context.Context, rows []row) (published []int64, fai
 		if ctx.Err() != nil {
 			return // stopping: not the message's failure
 		}
-		failed = append(failed, failure{m, err})
+		failed = append(failed, failure{r: m, err: err, delay: r.cfg.Backoff(m.attempts + 1)})
 	}
 	return
 }
@@ -427,8 +430,7 @@ func (r *Relay) mark(ctx context.Context, tx *sql.Tx, published []int64, failed 
 		}
 	}
 	for _, f := range failed {
-		delay := r.cfg.Backoff(f.r.attempts + 1).Microseconds()
-		args := []any{f.r.seq, errorText(f.err), delay}
+		args := []any{f.r.seq, errorText(f.err), f.delay.Microseconds()}
 		if r.cfg.Dialect == SQLite {
 			args = append(args, now)
 		}
@@ -448,7 +450,7 @@ func (r *Relay) counted(ctx context.Context, published []int64, failed []failure
 		r.in.failures.Add(ctx, 1, r.in.attrs...)
 		r.log.WarnContext(ctx, "outbox: publish failed; the message and the later ones of its topic wait for the backoff",
 			slog.String("id", f.r.msg.ID), slog.String("topic", f.r.msg.Topic),
-			slog.Int("attempts", f.r.attempts+1), slog.Duration("backoff", r.cfg.Backoff(f.r.attempts+1)), slog.Any("error", f.err))
+			slog.Int("attempts", f.r.attempts+1), slog.Duration("backoff", f.delay), slog.Any("error", f.err))
 	}
 }
 
