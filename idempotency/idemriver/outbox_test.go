@@ -50,7 +50,7 @@ func TestOutboxPublisherInsertsUniqueByID(t *testing.T) {
 	pub := idemriver.OutboxPublisher(client, &river.InsertOpts{Queue: "outbox"})
 	first := outbox.Message{ID: "m-1", Topic: "charge", Payload: []byte(`{"attempt_id":"pa_1","amount":5}`)}
 	same := first
-	same.Payload = []byte(`{"attempt_id":"pa_1","amount":6}`) // unique by the ID alone
+	same.Payload = []byte(`{"attempt_id":"pa_1","amount":6}`)                   // unique by the ID alone
 	other := outbox.Message{ID: "m-2", Topic: "charge", Payload: first.Payload} // same args, another message
 	for _, m := range []outbox.Message{first, same, other} {
 		if err := pub.Publish(ctx, m); err != nil {
