@@ -223,7 +223,8 @@ func TestCrashAfterPublishRepublishesSameID(t *testing.T) {
 	})
 }
 
-// Two relays on PostgreSQL at once publish every message exactly once, each topic in order.
+// Two relays on PostgreSQL at once publish every message exactly once, each topic in order,
+// and share the work: while one holds its first batch, the other publishes other topics.
 func TestConcurrentRelaysPublishEachMessageOnce(t *testing.T) {
 	e := openPostgres(t)
 	const topics, perTopic = 12, 60
@@ -237,10 +238,35 @@ func TestConcurrentRelaysPublishEachMessageOnce(t *testing.T) {
 		put(t, e, all[i:min(i+100, len(all))]...)
 	}
 	rec := &recorder{delay: 50 * time.Microsecond}
+	holding := make(chan struct{})  // relay 0 is in its first batch
+	released := make(chan struct{}) // relay 1 published
+	var holdOnce, releaseOnce sync.Once
+	publisher := func(i int) outbox.Publisher {
+		return outbox.PublisherFunc(func(ctx context.Context, m outbox.Message) error {
+			err := rec.Publish(ctx, m)
+			switch i {
+			case 0:
+				holdOnce.Do(func() {
+					close(holding)
+					select {
+					case <-released:
+					case <-time.After(10 * time.Second):
+						t.Error("relay 1 published nothing while relay 0 held its first batch")
+					}
+				})
+			case 1:
+				releaseOnce.Do(func() { close(released) })
+			}
+			return err
+		})
+	}
 	var wg sync.WaitGroup
 	counts := make([]int, 2)
 	for i := range 2 {
-		r := newRelay(t, e, e.another(t, fmt.Sprint("relay", i)), outbox.Config{Publisher: rec, BatchSize: 10})
+		if i == 1 {
+			<-holding
+		}
+		r := newRelay(t, e, e.another(t, fmt.Sprint("relay", i)), outbox.Config{Publisher: publisher(i), BatchSize: 10})
 		wg.Add(1)
 		go func() {
 			defer wg.Done()

@@ -269,18 +269,30 @@ const blocked = `SELECT topic FROM idempotency_outbox WHERE published_at IS NULL
 const pgTopicLockClass = 1869968500
 
 // pgTopics finds the topics of the first $1 pending messages (ten batches' worth) whose
-// topics are not held back, in the order of their first message, and locks up to $2 of
-// those it can for the transaction: a topic another relay holds is being published by it,
-// and this one leaves it alone. The locks are taken lazily, in order, until $2 are held.
-var pgTopics = `WITH candidates AS MATERIALIZED (
-	SELECT topic FROM (
+// topics are not held back, and walks them in the order of their first message, locking
+// each it can for the transaction, until the topics it locked hold $2 (a batch) of those
+// messages: a topic another relay holds is being published by it, and this one passes it
+// by, and a relay locks no more topics than its batch can use, leaving the rest to the
+// others. The recursive walk tries one lock per step, in order, and stops there.
+var pgTopics = `WITH RECURSIVE candidates AS MATERIALIZED (
+	SELECT topic, count(*) AS n, row_number() OVER (ORDER BY min(seq)) AS i
+	FROM (
 		SELECT topic, seq FROM idempotency_outbox
 		WHERE published_at IS NULL AND topic NOT IN (` + fmt.Sprintf(blocked, "statement_timestamp()") + `)
 		ORDER BY seq LIMIT $1
 	) first
-	GROUP BY topic ORDER BY min(seq)
+	GROUP BY topic
+),
+walk (i, taken, topic, locked) AS (
+	SELECT 0::bigint, 0::bigint, NULL::text, false
+	UNION ALL
+	SELECT c.i, w.taken + CASE WHEN l.ok THEN c.n ELSE 0 END, c.topic, l.ok
+	FROM walk w
+	JOIN candidates c ON c.i = w.i + 1
+	CROSS JOIN LATERAL (SELECT pg_try_advisory_xact_lock(` + strconv.Itoa(pgTopicLockClass) + `, hashtext(c.topic)) AS ok) l
+	WHERE w.taken < $2
 )
-SELECT topic FROM candidates WHERE pg_try_advisory_xact_lock(` + strconv.Itoa(pgTopicLockClass) + `, hashtext(topic)) LIMIT $2`
+SELECT topic FROM walk WHERE locked`
 
 // pgBatch reads the pending messages of the locked topics ($1, a JSON array) in order and
 // locks their rows. It runs after pgTopics, in a snapshot taken after the topic locks: a
