@@ -28,6 +28,15 @@ import (
 	"github.com/chokaq/idemlint/idempotency/idemriver"
 	"github.com/chokaq/idemlint/idempotency/idemwatermill"
 	"github.com/chokaq/idemlint/idempotency/sqlstore"
+
+	// The outbox recipes (#33).
+	"github.com/chokaq/idemlint/idempotency/idempotencytest"
+	"github.com/chokaq/idemlint/idempotency/internal/recipestub/aws"
+	"github.com/chokaq/idemlint/idempotency/internal/recipestub/jetstream"
+	"github.com/chokaq/idemlint/idempotency/internal/recipestub/kgo"
+	"github.com/chokaq/idemlint/idempotency/internal/recipestub/nats"
+	"github.com/chokaq/idemlint/idempotency/internal/recipestub/sqs"
+	"github.com/chokaq/idemlint/idempotency/outbox"
 )
 
 // ChargeJob is the recipes' job: a payment attempt of an order line.
@@ -389,3 +398,195 @@ func TestRecipesRun(t *testing.T) {
 type providerFunc func(context.Context, ChargeJob) (string, error)
 
 func (f providerFunc) Charge(ctx context.Context, j ChargeJob) (string, error) { return f(ctx, j) }
+
+// ---- The outbox recipes (#33), kept in one block at the end of the file ----
+//
+// NATS, SQS and Kafka are not dependencies of this module: their recipes call stand-ins with
+// the SDKs' names and signatures (internal/recipestub), so they compile as written.
+
+// ChargedEvent is the event a charge publishes.
+type ChargedEvent struct {
+	PaymentAttemptID, OrderID string
+	AmountCents               int64
+}
+
+// ChargeAndPublish writes the charge, its event and the completion marker in one
+// transaction: all three commit, or none does.
+func (h *Handler) ChargeAndPublish(ctx context.Context, j ChargeJob) error {
+	tx, err := h.db.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	if _, err := tx.ExecContext(ctx, `INSERT INTO charges (payment_attempt_id, order_id, amount_cents) VALUES ($1, $2, $3)`, j.PaymentAttemptID, j.OrderID, j.AmountCents); err != nil {
+		return err
+	}
+	event, err := json.Marshal(ChargedEvent{j.PaymentAttemptID, j.OrderID, j.AmountCents})
+	if err != nil {
+		return err
+	}
+	id, err := outbox.ClaimID(ctx, "charged") // the same on every delivery of this job
+	if err != nil {
+		return err
+	}
+	if err := outbox.Put(ctx, tx, outbox.Message{ID: id, Topic: "payments.charged", Payload: event}); err != nil {
+		return err
+	}
+	if err := h.store.CompleteTx(ctx, tx); err != nil {
+		return err
+	}
+	return tx.Commit()
+}
+
+// putWithPgx writes an event in a pgx transaction, in a handler without the middleware.
+func putWithPgx(ctx context.Context, pool *pgxpool.Pool, j ChargeJob, event []byte) error {
+	tx, err := pool.Begin(ctx)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback(ctx)
+	// ... the handler's own writes in tx ...
+	id, err := outbox.ID("charge", j.PaymentAttemptID, "charged") // handler, job key, message
+	if err != nil {
+		return err // an empty part: ErrEmptyKey
+	}
+	if err := outbox.PutPgx(ctx, tx, outbox.Message{ID: id, Topic: "payments.charged", Payload: event}); err != nil {
+		return err
+	}
+	return tx.Commit(ctx)
+}
+
+// runRelay publishes the outbox to asynq until ctx ends.
+func runRelay(ctx context.Context, db *sql.DB, client *asynq.Client) error {
+	// At start-up, like sqlstore.Migrate: returns at once when nothing is pending.
+	if err := outbox.Migrate(ctx, db, outbox.Postgres); err != nil {
+		return err
+	}
+	relay, err := outbox.NewRelay(db, outbox.Config{
+		Dialect:   outbox.Postgres,
+		Publisher: idemasynq.OutboxPublisher(client, asynq.Retention(24*time.Hour)),
+		Retention: 72 * time.Hour, // required; at least the middleware's: a repeated Put stays a no-op that long
+		Name:      "billing",
+	})
+	if err != nil {
+		return err
+	}
+	return relay.Run(ctx) // returns nil when ctx ends, after marking what it published
+}
+
+// outboxPublishers are the adapters for the brokers the module knows.
+func outboxPublishers(client *asynq.Client, riverClient *river.Client[pgx.Tx], pub message.Publisher) []outbox.Publisher {
+	return []outbox.Publisher{
+		idemasynq.OutboxPublisher(client, asynq.Queue("events"), asynq.Retention(24*time.Hour)), // TaskID = message ID
+		idemriver.OutboxPublisher(riverClient, &river.InsertOpts{Queue: "events"}),              // unique by the args field outbox_id
+		idemwatermill.OutboxPublisher(pub),                                                      // UUID = message ID
+	}
+}
+
+// natsPublisher publishes to NATS JetStream.
+func natsPublisher(js jetstream.JetStream) outbox.Publisher {
+	return outbox.PublisherFunc(func(ctx context.Context, m outbox.Message) error {
+		msg := nats.NewMsg(m.Topic)
+		msg.Data = m.Payload
+		for k, v := range m.Headers {
+			msg.Header.Set(k, v)
+		}
+		_, err := js.PublishMsg(ctx, msg, jetstream.WithMsgID(m.ID)) // Nats-Msg-Id; a duplicate is acked, Duplicate set
+		return err
+	})
+}
+
+// sqsPublisher sends to an SQS FIFO queue.
+func sqsPublisher(client *sqs.Client, queueURL string) outbox.Publisher {
+	return outbox.PublisherFunc(func(ctx context.Context, m outbox.Message) error {
+		_, err := client.SendMessage(ctx, &sqs.SendMessageInput{
+			QueueUrl:               aws.String(queueURL), // a FIFO queue: standard queues do not deduplicate
+			MessageBody:            aws.String(string(m.Payload)),
+			MessageGroupId:         aws.String(m.Topic), // in order within the group
+			MessageDeduplicationId: aws.String(m.ID),    // dropped if seen within 5 minutes
+		})
+		return err
+	})
+}
+
+// kafkaPublisher produces to Kafka with franz-go, whose producer is idempotent by default.
+func kafkaPublisher(client *kgo.Client) outbox.Publisher {
+	return outbox.PublisherFunc(func(ctx context.Context, m outbox.Message) error {
+		rec := &kgo.Record{Topic: m.Topic, Key: []byte(m.ID), Value: m.Payload}
+		for k, v := range m.Headers {
+			rec.Headers = append(rec.Headers, kgo.RecordHeader{Key: k, Value: []byte(v)})
+		}
+		return client.ProduceSync(ctx, rec).FirstErr()
+	})
+}
+
+// The handler recipe runs on PostgreSQL: delivered twice, the charge publishes one event,
+// under the ID ClaimID gives.
+func TestOutboxRecipesRun(t *testing.T) {
+	ctx := context.Background()
+	dsn := idempotencytest.PostgresDSN(t)
+	schema := fmt.Sprintf("recipes_outbox_%d", time.Now().UnixNano())
+	admin, err := sql.Open("pgx", dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer admin.Close()
+	if _, err := admin.Exec("CREATE SCHEMA " + schema); err != nil {
+		t.Fatal(err)
+	}
+	defer admin.Exec("DROP SCHEMA " + schema + " CASCADE")
+	dsn += "&search_path=" + schema
+	store, err := openStore(ctx, dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	db, err := sql.Open("pgx", dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	if err := outbox.Migrate(ctx, db, outbox.Postgres); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.Exec(`CREATE TABLE charges (payment_attempt_id text PRIMARY KEY, order_id text, amount_cents bigint)`); err != nil {
+		t.Fatal(err)
+	}
+	h := &Handler{db: db, store: store}
+	mw, err := idempotency.New(func(j ChargeJob) (string, error) { return j.PaymentAttemptID, nil },
+		idempotency.WithName("charge"), idempotency.WithStore(store), idempotency.WithRetention(time.Hour))
+	if err != nil {
+		t.Fatal(err)
+	}
+	charge := mw.Wrap(h.ChargeAndPublish)
+	job := ChargeJob{PaymentAttemptID: "pa_1", OrderID: "o_1", AmountCents: 500}
+	for range 2 {
+		if err := charge(ctx, job); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var published []outbox.Message
+	relay, err := outbox.NewRelay(db, outbox.Config{Dialect: outbox.Postgres, Retention: time.Hour,
+		Publisher: outbox.PublisherFunc(func(_ context.Context, m outbox.Message) error { published = append(published, m); return nil })})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for {
+		n, err := relay.RelayOnce(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n == 0 {
+			break
+		}
+	}
+	key, _ := mw.StoreKeyOf(job)
+	want, _ := outbox.ID(key, "charged")
+	if len(published) != 1 || published[0].ID != want || published[0].Topic != "payments.charged" {
+		t.Fatalf("published %+v, want one payments.charged event with ID %s", published, want)
+	}
+	if p := kafkaPublisher(&kgo.Client{}); p.Publish(ctx, published[0]) != nil {
+		t.Error("the Kafka stand-in failed")
+	}
+	_, _, _, _ = putWithPgx, runRelay, outboxPublishers, natsPublisher
+	_ = sqsPublisher
+}

@@ -1,0 +1,28 @@
+-- The transactional outbox: one row per message, written by outbox.Put in the handler's
+-- transaction and published by outbox.Relay. Safe to run again: every statement checks first.
+CREATE TABLE IF NOT EXISTS idempotency_outbox (
+    -- The order messages were written in; the relay publishes a topic's messages by it.
+    seq             bigint      GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+    -- The stable message ID: the broker's deduplication ID. A second Put of it does nothing.
+    id              text        NOT NULL,
+    topic           text        NOT NULL,
+    payload         bytea       NOT NULL,
+    -- A JSON object of strings.
+    headers         text        NOT NULL DEFAULT '{}',
+    created_at      timestamptz NOT NULL DEFAULT statement_timestamp(),
+    -- Failed publishes so far, and when the next may be tried (backoff).
+    attempts        integer     NOT NULL DEFAULT 0,
+    next_attempt_at timestamptz NOT NULL DEFAULT statement_timestamp(),
+    last_error      text,
+    -- Set when the message was published; the row is deleted after the retention.
+    published_at    timestamptz,
+    CONSTRAINT idempotency_outbox_id UNIQUE (id)
+);
+
+-- The pending messages in order, and by topic.
+CREATE INDEX IF NOT EXISTS idempotency_outbox_pending ON idempotency_outbox (seq) WHERE published_at IS NULL;
+CREATE INDEX IF NOT EXISTS idempotency_outbox_pending_topic ON idempotency_outbox (topic, seq) WHERE published_at IS NULL;
+-- The pending messages backing off, which hold back their topics.
+CREATE INDEX IF NOT EXISTS idempotency_outbox_backoff ON idempotency_outbox (next_attempt_at) WHERE published_at IS NULL;
+-- The published messages, for the retention's deletes.
+CREATE INDEX IF NOT EXISTS idempotency_outbox_published ON idempotency_outbox (published_at) WHERE published_at IS NOT NULL;
