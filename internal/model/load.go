@@ -104,6 +104,10 @@ type SinkEntry struct {
 	// Receiver: the params are the call's receiver, not an argument (Elasticsearch's
 	// esapi.IndexRequest{...}.Do(ctx, es)); for shape provider.params, in place of arg.
 	Receiver bool `yaml:"receiver"`
+	// Unkeyed is what a finding says of the call made with no key at all, when the
+	// library's words say it better than "without an idempotency key" ("with no document id
+	// (the index makes a new document each time)").
+	Unkeyed string `yaml:"unkeyed"`
 }
 
 // ReceiveChannelEntry models calls that return a channel of deliveries (RabbitMQ's

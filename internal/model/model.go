@@ -122,6 +122,10 @@ type Sink struct {
 	// broker does not (a RabbitMQ MessageId). A stable one answers the key decision only:
 	// enforcement stays open (effect.Keyed).
 	ConsumerKey bool
+	// Unkeyed replaces "without an idempotency key" in the Problem of a call with no key
+	// (the model's unkeyed: "with no document id (the index makes a new document each
+	// time)").
+	Unkeyed string
 	// Receiver: the params are the call's receiver (a request value whose Do sends it), for
 	// shape ProviderParams; Arg is then -1.
 	Receiver bool
@@ -150,6 +154,9 @@ func (s *Sink) Problem() string {
 		}
 		return s.What + " without conflict handling"
 	default:
+		if s.Unkeyed != "" {
+			return s.What + " " + s.Unkeyed
+		}
 		return s.What + " without an idempotency key"
 	}
 }

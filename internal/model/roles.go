@@ -319,7 +319,7 @@ func checkSink(at string, s SinkEntry, c *checker) Sink {
 			c.bad(at+".url_arg", "field url_arg: only shapes http.post, http.form and builder take a URL argument (http.do reads it where the request is built)")
 		}
 	}
-	return Sink{Kind: kind, Shape: shape, Arg: arg, What: what, InTx: s.TxArg != nil && *s.TxArg >= 0, Field: s.Field, URLArg: urlArg, ConsumerKey: s.ConsumerKey, Receiver: s.Receiver}
+	return Sink{Kind: kind, Shape: shape, Arg: arg, What: what, InTx: s.TxArg != nil && *s.TxArg >= 0, Field: s.Field, URLArg: urlArg, ConsumerKey: s.ConsumerKey, Receiver: s.Receiver, Unkeyed: s.Unkeyed}
 }
 
 // compileSinks also indexes method sinks by method name, for calls through interfaces.
