@@ -5,8 +5,6 @@ import (
 	"encoding/gob"
 	"sort"
 	"testing"
-
-
 )
 
 // Facts travel with every package to every importer (go vet writes them to disk, golangci-lint
