@@ -48,11 +48,13 @@ func (r columnRefs) selfRef(from, eq, end int, c *setCtx) int {
 // lhsQual is the qualifier the assignment used for col, which also names the target. A
 // reference that is the whole expression (col = col), or a whole argument of an
 // idempotent function that is the whole expression (COALESCE(col, $1), GREATEST(col, $1)),
-// does not count: applying such an expression twice gives the same value.
+// or a CASE that is the whole expression and keeps the column or tests it for NULL
+// (keptByCase), does not count: applying such an expression twice gives the same value.
 func (r columnRefs) refers(from, to int, col, lhsQual string, c *setCtx) bool {
 	found := false
 	r.refs(from, to, c, lhsQual, func(start, end, depth int) bool {
-		found = eqFold(r.name(end), col) && !r.wrapped(start, end, depth, from, to) && !r.objectMerge(start, end, from, to)
+		found = eqFold(r.name(end), col) && !r.wrapped(start, end, depth, from, to) && !r.objectMerge(start, end, from, to) &&
+			!r.keptByCase(start, end, depth, from, to)
 		return found
 	})
 	return found
@@ -134,6 +136,23 @@ func (r columnRefs) wrapped(start, end, depth, from, to int) bool {
 		return false
 	}
 	return (start-1 == from+1 || r.is(start-1, to, ',')) && (end+1 == to-1 || r.is(end+1, to, ','))
+}
+
+// keptByCase reports whether the reference [start, end] is, in a CASE expression that is
+// the whole expression [from, to), a result that keeps the column (THEN col, ELSE col) or a
+// NULL test of it (WHEN col IS NULL, col IS NOT NULL): the set-once pattern "CASE WHEN col
+// IS NULL THEN now() ELSE col END" (COALESCE written out), or keeping a value a first run
+// set ("WHEN state IN (...) AND col IS NOT NULL THEN col"). A repeat keeps what the first
+// run wrote. Any other test of the column in a condition (WHEN col = 'a' THEN 'b') can move
+// the value on again, and counts.
+func (r columnRefs) keptByCase(start, end, depth, from, to int) bool {
+	if depth != 0 || !r.kw(from, to, "CASE") || !r.kw(to-1, to, "END") {
+		return false
+	}
+	if (r.kw(start-1, to, "THEN") || r.kw(start-1, to, "ELSE")) && (r.kw(end+1, to, "WHEN") || r.kw(end+1, to, "ELSE") || r.kw(end+1, to, "END")) {
+		return true
+	}
+	return r.kw(end+1, to, "IS") && (r.kw(end+2, to, "NULL") || r.kw(end+2, to, "NOT") && r.kw(end+3, to, "NULL"))
 }
 
 // objectMerge reports whether the reference [start, end] is the column of a JSON object

@@ -123,6 +123,13 @@ var cases = []tcase{
 	{"UPDATE t SET n = $1::n", Converging, ""},
 	{"UPDATE t SET x = COALESCE(x, $1)", Converging, ""},
 	{"UPDATE t SET x = x", Converging, ""},
+	// A CASE that keeps the column, or sets it once it is NULL, converges; one that moves it
+	// on from a tested value, or computes from it, does not.
+	{"UPDATE images SET state = $1, started_at = CASE WHEN $1 IN ('resync', 'initialized') AND state IN ('resync', 'initialized') AND started_at IS NOT NULL THEN started_at WHEN $1 IN ('resync', 'initialized') THEN NOW() WHEN $1 = 'updated' THEN started_at ELSE NULL END WHERE name = $2", Converging, "absolute UPDATE"},
+	{"UPDATE t SET seen_at = CASE WHEN seen_at IS NULL THEN now() ELSE seen_at END WHERE id = $1", Converging, ""},
+	{"UPDATE t SET stage = CASE WHEN stage = 'a' THEN 'b' WHEN stage = 'b' THEN 'c' ELSE stage END WHERE id = $1", NonIdempotent, "relative UPDATE of stage"},
+	{"UPDATE t SET n = CASE WHEN n IS NULL THEN 1 ELSE n + 1 END WHERE id = $1", NonIdempotent, "relative UPDATE of n"},
+	{"UPDATE t SET n = CASE WHEN $1 THEN n ELSE 0 END + 1 WHERE id = $2", NonIdempotent, "relative UPDATE of n"},
 	{"UPDATE t SET total = (SELECT sum(total) FROM items i WHERE i.oid = t.id)", Converging, ""},
 	{"UPDATE jobs SET attempts = attempts + 1, status = 'done' WHERE id = $1 AND status = 'pending'", Converging, "conditional state transition"},
 	{"UPDATE t SET balance = balance - $1, version = version + 1 WHERE id = $2 AND version = $3", Converging, "conditional state transition"},
