@@ -108,6 +108,9 @@ func (sv *solver) through(n *Node, s *Site, e effect.Effect) (effect.Effect, boo
 			// (its KeyParams name the caller's parameters, for its callers).
 			e = sv.in.Judge.PassOptions(s.args, e, n.scope)
 		}
+		if e.ArgsParam != 0 {
+			e = sv.in.Judge.PassArgs(s.args, e, n.scope)
+		}
 		if e.RequestParam != 0 {
 			// After PassKey: the caller's header, judged here, keys the effect by the
 			// caller's own parameters.

@@ -126,6 +126,11 @@ type Effect struct {
 	// none), and no key option of its own (a wrapper Send(ctx, t, opts ...asynq.Option)):
 	// a caller that passes a key option there (asynq.TaskID(k)) keys it (PassOptions).
 	OptsParam uint8
+	// ArgsParam marks a River insert whose job args are an interface parameter of the
+	// function at the start of the chain (1 + its index; 0: none), a wrapper AddJob(ctx,
+	// args river.JobArgs): a caller that passes args of a type whose InsertOpts declares
+	// unique insertion by args makes it unique (PassArgs).
+	ArgsParam uint8
 }
 
 // Conditional reports whether e is an HTTP request whose method its callers decide (its
@@ -176,6 +181,9 @@ func (e Effect) Worse(old Effect) bool {
 		// outright: a caller's key option must not hide the other.
 		return old.OptsParam != 0
 	}
+	if (e.ArgsParam != 0) != (old.ArgsParam != 0) {
+		return old.ArgsParam != 0 // as for OptsParam: unique args from a caller
+	}
 	if (e.KeyParams != 0) != (old.KeyParams != 0) {
 		// Protected only if callers pass a stable key is worse than protected outright:
 		// keep the conditional one, so callers get to check what they pass.
@@ -209,6 +217,9 @@ func (e Effect) key() string {
 	}
 	if e.OptsParam != 0 {
 		fmt.Fprintf(&b, "|opts=%d", e.OptsParam)
+	}
+	if e.ArgsParam != 0 {
+		fmt.Fprintf(&b, "|args=%d", e.ArgsParam)
 	}
 	for _, h := range e.Chain {
 		b.WriteString("|")

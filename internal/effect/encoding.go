@@ -12,15 +12,15 @@ import (
 // and all, which is most of the bytes of a small fact. The encoding is deterministic (the
 // set is sorted, no maps) and versioned by its first byte.
 //
-//	fact   = version(9) flags uvarint(calls) [claim] [str(checks)] [str(receives)] [request] nEffects effect* nRegs reg*
+//	fact   = version(10) flags uvarint(calls) [claim] [str(checks)] [str(receives)] [request] nEffects effect* nRegs reg*
 //	         (flags: 1 completes in tx, 2 claim, 4 checks, 8 receives, 16 request)
 //	claim  = result read str(what)
 //	request = str(method) methodParam reads(0|1) header
 //	reg    = param methods(0|1) str(framework)
-//	effect = str(kind) state str(detail) uvarint(keyParams) tx methodParam requestParam textParam optsParam nHops hop*
+//	effect = str(kind) state str(detail) uvarint(keyParams) tx methodParam requestParam textParam optsParam argsParam nHops hop*
 //	hop    = str(func) str(pos)
 //	str    = uvarint(len) bytes
-const factEncoding = 9
+const factEncoding = 10
 
 // MarshalBinary encodes f; gob uses it for facts.
 func (f *Fact) MarshalBinary() ([]byte, error) {
@@ -68,7 +68,7 @@ func (f *Fact) MarshalBinary() ([]byte, error) {
 		b = append(b, byte(e.State))
 		b = appendString(b, e.Detail)
 		b = binary.AppendUvarint(b, e.KeyParams)
-		b = append(b, byte(e.Tx), e.MethodParam, e.RequestParam, e.TextParam, e.OptsParam)
+		b = append(b, byte(e.Tx), e.MethodParam, e.RequestParam, e.TextParam, e.OptsParam, e.ArgsParam)
 		b = binary.AppendUvarint(b, uint64(len(e.Chain)))
 		for _, h := range e.Chain {
 			b = appendString(b, h.Func)
@@ -133,6 +133,7 @@ func (f *Fact) UnmarshalBinary(data []byte) error {
 		e.RequestParam = r.byte()
 		e.TextParam = r.byte()
 		e.OptsParam = r.byte()
+		e.ArgsParam = r.byte()
 		hops := r.count()
 		for j := 0; j < hops && r.err == nil; j++ {
 			e.Chain = append(e.Chain, Hop{Func: r.string(), Pos: r.string()})

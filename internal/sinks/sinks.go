@@ -83,9 +83,15 @@ func (j *Judge) Eval(call *ast.CallExpr, s *model.Sink, fn *types.Func, sc Scope
 		return mk(effect.Unprotected, s.Problem())
 	case model.ProviderParams:
 		e := consumerKey(s, j.params().Provider(mk, s, arg, sc))
-		if e != nil && e.State == effect.Unprotected && j.uniqueInsert(fn, call, s.Arg-1) {
-			// River falls back to the args type's UniqueOpts when the insert sets none.
-			e.State, e.Detail = effect.Protected, s.What+" unique by its args (UniqueOpts in its args type's InsertOpts)"
+		if e != nil && e.State == effect.Unprotected && j.riverInsert(fn) {
+			if j.uniqueInsert(call, s.Arg-1) {
+				// River falls back to the args type's UniqueOpts when the insert sets none.
+				e.State, e.Detail = effect.Protected, s.What+" unique by its args (UniqueOpts in its args type's InsertOpts)"
+			} else if p := interfaceParam(j.info(), defuse.ArgAt(call, s.Arg-1), sc); p != 0 {
+				// AddJob(ctx, args river.JobArgs) { c.InsertTx(ctx, tx, args, nil) }: each
+				// caller's args type decides (PassArgs).
+				e.ArgsParam = uint8(p)
+			}
 		}
 		return e
 	case model.Options:
@@ -109,15 +115,55 @@ func (j *Judge) Eval(call *ast.CallExpr, s *model.Sink, fn *types.Func, sc Scope
 	return nil
 }
 
-// uniqueInsert reports whether call, of River's Insert or InsertTx (fn), inserts args (the
-// argument at i) of a type whose InsertOpts declares unique insertion by args.
-func (j *Judge) uniqueInsert(fn *types.Func, call *ast.CallExpr, i int) bool {
-	if j.UniqueArgs == nil || fn.Pkg() == nil || model.Normalize(fn.Pkg().Path()) != frameworks.RiverPath ||
-		(fn.Name() != "Insert" && fn.Name() != "InsertTx") {
-		return false
-	}
+// riverInsert reports whether fn is River's Insert or InsertTx.
+func (j *Judge) riverInsert(fn *types.Func) bool {
+	return j.UniqueArgs != nil && fn.Pkg() != nil && model.Normalize(fn.Pkg().Path()) == frameworks.RiverPath &&
+		(fn.Name() == "Insert" || fn.Name() == "InsertTx")
+}
+
+// uniqueInsert reports whether a River insert call inserts args (the argument at i) of a
+// type whose InsertOpts declares unique insertion by args.
+func (j *Judge) uniqueInsert(call *ast.CallExpr, i int) bool {
 	a := defuse.ArgAt(call, i)
 	return a != nil && j.UniqueArgs(j.info().TypeOf(a))
+}
+
+// interfaceParam returns 1 + the index of the parameter of the scope's function that e
+// names, when its type is an interface (river.JobArgs), else 0.
+func interfaceParam(info *types.Info, e ast.Expr, sc Scope) int {
+	id, ok := ast.Unparen(e).(*ast.Ident)
+	if !ok || sc.Func == nil || info == nil {
+		return 0
+	}
+	v, _ := info.Uses[id].(*types.Var)
+	params := sc.Func.Signature().Params()
+	for i := 0; i < params.Len() && i < 255; i++ {
+		if params.At(i) == v && v != nil && types.IsInterface(v.Type()) {
+			return i + 1
+		}
+	}
+	return 0
+}
+
+// PassArgs checks, at a call of a function that inserts the River args its interface
+// parameter holds (e.ArgsParam), the args the caller (scope sc) passes there: of a type
+// whose InsertOpts declares unique insertion by args, the insert is unique; the caller's
+// own interface parameter passes the question on; anything else leaves it unprotected.
+func (j *Judge) PassArgs(args []ast.Expr, e effect.Effect, sc Scope) effect.Effect {
+	i := int(e.ArgsParam) - 1
+	e.ArgsParam = 0
+	if args == nil || i < 0 || i >= len(args) || j.UniqueArgs == nil {
+		return e
+	}
+	if j.UniqueArgs(j.info().TypeOf(args[i])) {
+		e.State = effect.Protected
+		e.Detail = strings.TrimSuffix(e.Detail, " without an idempotency key") + " unique by its args (UniqueOpts in its args type's InsertOpts)"
+		return e
+	}
+	if p := interfaceParam(j.info(), args[i], sc); p != 0 {
+		e.ArgsParam = uint8(p)
+	}
+	return e
 }
 
 // receiverOf returns the receiver expression of a method call, or nil.
