@@ -96,6 +96,9 @@ type EffectFinding struct {
 	// Handler is the index of the handler it is reported for, in Input.Handlers then
 	// Input.Remote.
 	Handler int
+	// Also are the indexes of the other handlers this finding stands for: their findings of
+	// the same root cause were made this one (decisions: one root cause, one finding).
+	Also    []int
 	Effect  effect.Effect // as reported: for a wrapped handler, Detail and State say so
 	Missing []checklist.Decision
 }

@@ -77,6 +77,18 @@ func TestSharedSinksOnce(t *testing.T) {
 			t.Errorf("the shared finding is at %s:%d, want the call in handleNotification (webhooks.go:31)", f.Pos.File, f.Pos.Line)
 		}
 	}
+	// RouteB has no finding of its own, but its INSERT is reported (by RouteA's): the
+	// inventory must not show it as protected.
+	for _, h := range out.Run.Handlers {
+		if h.Name != "RouteB" {
+			continue
+		}
+		for _, e := range h.Effects {
+			if e.Kind == "sql.write" && (!e.Reported || len(e.Missing) == 0) {
+				t.Errorf("RouteB's INSERT: reported %v, missing %v; want it reported with RouteA's finding", e.Reported, e.Missing)
+			}
+		}
+	}
 }
 
 // checkShared compares the run's findings with want, by handler, and checks that the JSON

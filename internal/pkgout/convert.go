@@ -117,7 +117,9 @@ func Convert(pkg *packages.Package, diags []analysis.Diagnostic, res *analyzer.R
 				Disabled: slices.Contains(disabled, string(e.Kind)),
 			}
 			for _, af := range res.Findings {
-				if af.Handler == h && af.Effect.Kind == e.Kind {
+				// A finding that stands for other handlers too (one root cause) reports
+				// their effect of its kind as well.
+				if (af.Handler == h || slices.Contains(af.Also, h)) && af.Effect.Kind == e.Kind {
 					re.Reported = true
 					re.Missing = slices.Clone(af.Missing)
 				}

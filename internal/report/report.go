@@ -24,8 +24,11 @@ type FindingRecord struct {
 	Pos     token.Pos      // the diagnostic's position
 	Message string         // the diagnostic's message
 	Handler *HandlerRecord // the handler it is reported for
-	Effect  effect.Effect  // as reported: for a wrapped handler, Detail and State say so
-	Missing []string       // the checklist decisions not answered: "key", "enforcement"
+	// Also are the other handlers whose finding of the same root cause this one stands for
+	// (a sink reached through a function they share): their effect is reported too.
+	Also    []*HandlerRecord
+	Effect  effect.Effect // as reported: for a wrapped handler, Detail and State say so
+	Missing []string      // the checklist decisions not answered: "key", "enforcement"
 }
 
 // HandlerRecord is a job or message handler found in the package, with its effects after
@@ -71,7 +74,11 @@ func Emit(in Input) ([]*HandlerRecord, []*FindingRecord) {
 		d := analysis.Diagnostic{Pos: v.Pos, Category: string(v.Category), URL: rules.URL(v.Category), Message: v.Message, Related: v.Related, SuggestedFixes: v.Fixes}
 		in.Report(d)
 		if f := v.Finding; f != nil {
-			findings = append(findings, &FindingRecord{Pos: d.Pos, Message: d.Message, Handler: hs[f.Handler], Effect: f.Effect, Missing: checklist.Names(f.Missing)})
+			rec := &FindingRecord{Pos: d.Pos, Message: d.Message, Handler: hs[f.Handler], Effect: f.Effect, Missing: checklist.Names(f.Missing)}
+			for _, i := range f.Also {
+				rec.Also = append(rec.Also, hs[i])
+			}
+			findings = append(findings, rec)
 		}
 	}
 	return hs, findings

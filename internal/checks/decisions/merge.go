@@ -76,10 +76,14 @@ func merge(fset *token.FileSet, cs []candidate) []checks.Verdict {
 		if len(members) < 2 {
 			continue
 		}
+		v := merged(cs[first], rc, len(members))
+		f := *v.Finding
 		for _, j := range members[1:] {
 			drop[j] = true
+			f.Also = append(f.Also, cs[j].handler)
 		}
-		cs[first].verdict = merged(cs[first], rc, len(members))
+		v.Finding = &f
+		cs[first].verdict = v
 	}
 	var out []checks.Verdict
 	for i, c := range cs {
