@@ -44,6 +44,9 @@ type built struct {
 	// header is the Idempotency-Key header the helper that built it (helper) set.
 	header effect.Header
 	helper string
+	// body is the idempotency key its JSON body carries, if any (bodykey.go).
+	body    bodyKey
+	hasBody bool
 }
 
 // write returns the words of a request's effect ("HTTP POST"; "HTTP request" while its
@@ -124,6 +127,9 @@ func (rd Reader) readBuilt(v *types.Var, src ast.Expr, sc keys.Scope) built {
 	if urlExpr != nil || bodyExpr != nil {
 		b.reads = b.reads || rd.Reads(urlExpr, bodyExpr)
 	}
+	if bodyExpr != nil {
+		b.body, b.hasBody = rd.bodyKeyOf(bodyExpr)
+	}
 	return b
 }
 
@@ -150,6 +156,16 @@ func (rd Reader) headerEffect(mk keys.Make, what string, b built, sc keys.Scope)
 		return mk(effect.Protected, what+" with an Idempotency-Key header (set by "+b.helper+")")
 	case effect.UnstableHeader:
 		return mk(effect.UnstableKey, "Idempotency-Key header set by "+b.helper+" does not identify the job")
+	}
+	if b.hasBody {
+		// The API takes its key in the body (an internal service, a provider's field):
+		// judged as a header's value would be.
+		if p := rd.keys().Judge([]ast.Expr{b.body.key}, sc); p.Problem != keys.Stable {
+			return mk(effect.UnstableKey, "idempotency key in its body ("+b.body.field+") "+p.Because(""))
+		}
+		e := mk(effect.Protected, what+" with an idempotency key in its body ("+b.body.field+")")
+		e.KeyParams = rd.keys().Params(b.body.key, sc)
+		return e
 	}
 	return mk(effect.Unprotected, what+" without an Idempotency-Key header")
 }
