@@ -22,6 +22,7 @@ import (
 	_ "database/sql"
 	_ "github.com/chokaq/idemlint/idempotency"
 	_ "github.com/chokaq/idemlint/idempotency/idemasynq"
+	_ "github.com/chokaq/idemlint/idempotency/outbox"
 	_ "github.com/chokaq/idemlint/idempotency/sqlstore"
 	_ "math/rand"
 	_ "math/rand/v2"

@@ -17,6 +17,9 @@ import (
 	"github.com/ThreeDotsLabs/watermill"
 	"github.com/ThreeDotsLabs/watermill/message"
 	"github.com/apache/pulsar-client-go/pulsar"
+	"github.com/chokaq/idemlint/idempotency"
+	"github.com/chokaq/idemlint/idempotency/outbox"
+	"github.com/chokaq/idemlint/idempotency/sqlstore"
 	"github.com/confluentinc/confluent-kafka-go/v2/kafka"
 	"github.com/google/uuid"
 	"github.com/hibiken/asynq"
@@ -258,4 +261,58 @@ func ConsumeServiceBus(ctx context.Context, r *azservicebus.Receiver, s *azservi
 		_ = s.SendMessage(ctx, &azservicebus.Message{Body: m.Body, MessageID: &m.MessageID}, nil)
 		_ = r.CompleteMessage(ctx, m, nil)
 	}
+}
+
+// Steps, manual review and the outbox of idemlint's runtime, written as the steps and
+// outbox tests write them: Step's T inferred from the literal, StepTx from a function value.
+func StepsAndOutbox(ctx context.Context, db *sql.DB, store *sqlstore.Store, pool *pgxpool.Pool, orderID string) error {
+	code, err := idempotency.Step(ctx, "post", func(ctx context.Context) (int, error) {
+		resp, err := http.Post("https://hooks.example.com/orders", "application/json", nil)
+		if err != nil {
+			return 0, err
+		}
+		return resp.StatusCode, nil
+	})
+	if err != nil || code != http.StatusOK {
+		return idempotency.NeedsReview(err)
+	}
+	tx, err := db.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	reserve := func(ctx context.Context) (int64, error) {
+		r, err := tx.ExecContext(ctx, "INSERT INTO reservations (order_id) VALUES ($1)", orderID)
+		if err != nil {
+			return 0, err
+		}
+		return r.RowsAffected()
+	}
+	if _, err := sqlstore.StepTx(ctx, store, tx, "reserve", reserve); err != nil {
+		return err
+	}
+	id, err := outbox.ID("receipt", orderID)
+	if err != nil {
+		return err
+	}
+	if err := outbox.Put(ctx, tx, outbox.Message{ID: id, Topic: "receipt"}); err != nil {
+		return err
+	}
+	if err := tx.Commit(); err != nil {
+		return err
+	}
+	ptx, err := pool.Begin(ctx)
+	if err != nil {
+		return err
+	}
+	defer ptx.Rollback(ctx)
+	msg := outbox.Message{Topic: "receipt"}
+	if msg.ID, err = outbox.ClaimID(ctx, "receipt"); err != nil {
+		return err
+	}
+	if err := outbox.PutPgx(ctx, ptx, msg); err != nil {
+		return err
+	}
+	_ = idempotency.WithNeedsReview(func(err error) bool { return false })
+	return ptx.Commit(ctx)
 }

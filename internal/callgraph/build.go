@@ -23,6 +23,10 @@ type builder struct {
 	receives *receiveFinder
 	// generated caches generatedPkg, per package.
 	generated map[*types.Package]bool
+	// stepArgs are the function arguments of the modelled step calls of each node, and
+	// stepLits the literals such an argument holds through a local variable (markSteps).
+	stepArgs map[*Node][]stepArg
+	stepLits map[*ast.FuncLit]effect.StepMode
 }
 
 // build makes a node per function declaration and literal, then resolves the sites of each,
@@ -54,6 +58,9 @@ func (b *builder) build() {
 	b.values.solveFieldCalls()
 	for _, n := range b.Nodes {
 		b.resolve(n)
+	}
+	if len(b.stepArgs) > 0 {
+		b.markSteps()
 	}
 	if b.in.ReceiveSpan != nil {
 		for _, n := range b.Nodes {
@@ -232,6 +239,11 @@ func (b *builder) resolveCall(n *Node, call *ast.CallExpr) map[ast.Expr]bool {
 	if entry.TxCompletion {
 		n.completesHere = true
 	}
+	if entry.Step {
+		b.stepCall(n, call, effect.InStep)
+	} else if entry.TxStep {
+		b.stepCall(n, call, effect.InTxStep)
+	}
 	if s := entry.Sink; s != nil {
 		if e := b.in.Judge.Eval(call, s, fn, n.scope); e != nil {
 			n.Sites = append(n.Sites, Site{Pos: call.Pos(), line: b.line(call.Pos()), sink: e})
@@ -265,6 +277,63 @@ func (b *builder) generatedPkg(pkg *types.Package) bool {
 		b.generated[pkg] = gen
 	}
 	return gen
+}
+
+// stepCall notes the function arguments of a modelled step call in n (idempotency.Step(ctx,
+// "charge", fn)): what they run is a recovery point. A literal, a function or method value
+// written in the argument, or a local variable assigned a literal, is followed.
+func (b *builder) stepCall(n *Node, call *ast.CallExpr, mode effect.StepMode) {
+	for _, arg := range call.Args {
+		t := b.in.Info.TypeOf(arg)
+		if t == nil {
+			continue
+		}
+		if _, ok := t.Underlying().(*types.Signature); !ok {
+			continue
+		}
+		if b.stepArgs == nil {
+			b.stepArgs, b.stepLits = map[*Node][]stepArg{}, map[*ast.FuncLit]effect.StepMode{}
+		}
+		b.stepArgs[n] = append(b.stepArgs[n], stepArg{arg, call.Pos(), mode})
+		if id, ok := ast.Unparen(arg).(*ast.Ident); ok {
+			if v, ok := b.in.Info.Uses[id].(*types.Var); ok {
+				for _, d := range b.in.Judge.Defs.Defs(v) {
+					if lit, ok := ast.Unparen(d).(*ast.FuncLit); ok {
+						b.stepLits[lit] = max(b.stepLits[lit], mode)
+					}
+				}
+			}
+		}
+	}
+}
+
+// stepArg is a function argument of a step call, and how the step records it.
+type stepArg struct {
+	arg  ast.Expr
+	call token.Pos // the step call, where a function value it calls is routed (routeArgs)
+	mode effect.StepMode
+}
+
+// markSteps marks the sites that enter through a step call's function arguments (stepCall):
+// those written inside an argument (the literal, the function value), the values routed
+// through the step function when its body is in view (it calls its parameter: routeArgs),
+// and the literals a local variable handed there holds, where they are written.
+func (b *builder) markSteps() {
+	for _, n := range b.Nodes {
+		args := b.stepArgs[n]
+		for i := range n.Sites {
+			s := &n.Sites[i]
+			if s.inline && s.local != nil && s.local.Lit != nil && b.stepLits[s.local.Lit] != effect.NoStep {
+				s.step = b.stepLits[s.local.Lit]
+				continue
+			}
+			for _, a := range args {
+				if (a.arg.Pos() <= s.Pos && s.Pos < a.arg.End()) || (s.value != "" && s.Pos == a.call) {
+					s.step = max(s.step, a.mode)
+				}
+			}
+		}
+	}
 }
 
 // markRegional marks the sites of n inside its receive regions, whose span the handlers

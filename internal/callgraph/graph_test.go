@@ -258,3 +258,46 @@ func TestRegionUnresolved(t *testing.T) {
 		t.Errorf("function's unresolved calls = %d, want 3", len(all))
 	}
 }
+
+// A step call's function arguments are recovery points: the effects a literal, a function
+// value or a local variable holding a literal brings through it are marked (effect.Step),
+// with the step's mode; an effect outside any step is not, and is kept over one inside.
+func TestSteps(t *testing.T) {
+	const src = `package p
+
+import "context"
+
+func Send(to string) error { return nil }
+func Step[T any](ctx context.Context, name string, fn func(context.Context) (T, error)) (T, error) { return fn(ctx) }
+func TxStep[T any](ctx context.Context, name string, fn func(context.Context) (T, error)) (T, error) { return fn(ctx) }
+
+func send(ctx context.Context) (int, error) { return 0, Send("a") }
+
+func Literal(ctx context.Context) { Step(ctx, "s", func(ctx context.Context) (int, error) { return 0, Send("b") }) }
+func Value(ctx context.Context) { Step(ctx, "s", send) }
+func Variable(ctx context.Context) {
+	f := func(ctx context.Context) (int, error) { return 0, Send("c") }
+	TxStep(ctx, "s", f)
+}
+func Outside(ctx context.Context) { Step(ctx, "s", send); Send("d") }
+`
+	const steps = models + `steps: ["p.Step"]
+tx_steps: ["p.TxStep"]
+`
+	lib, err := model.Parse("models.yml", []byte(steps))
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := buildWith(t, src, model.NewEntries(model.Compile([]model.Library{lib})))
+	g.Solve()
+	for name, want := range map[string]effect.StepMode{"Literal": effect.InStep, "Value": effect.InStep, "Variable": effect.InTxStep, "Outside": effect.NoStep, "send": effect.NoStep} {
+		e, ok := node(t, g, name).Effects.Get(effect.EmailSend)
+		if !ok {
+			t.Errorf("%s: no email.send effect", name)
+			continue
+		}
+		if e.Step != want {
+			t.Errorf("%s: step %d, want %d", name, e.Step, want)
+		}
+	}
+}

@@ -93,6 +93,10 @@ type Site struct {
 	// chain protects (ent's OnConflict before Exec), and guardBy its method name.
 	guard   effect.Kind
 	guardBy string
+	// step marks a site inside a recovery point: a function value or literal handed to a
+	// modelled step call (idempotency.Step), whose effects are recorded per step
+	// (effect.Effect.Step).
+	step effect.StepMode
 	// regional marks a site inside one of the node's receive regions (Input.ReceiveSpan):
 	// its effects are that region's handler's, per message received, and not the node's
 	// own, which its callers see (who starts a consumer loop does not handle its messages).

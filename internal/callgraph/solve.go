@@ -131,6 +131,9 @@ func (sv *solver) through(n *Node, s *Site, e effect.Effect) (effect.Effect, boo
 		}
 		e = e.Prepend(s.callee, effect.ShortPos(sv.in.Fset, s.Pos))
 	}
+	if s.step > e.Step {
+		e.Step = s.step // a recovery point records it: see effect.Effect.Step
+	}
 	for _, gt := range s.gates {
 		e = gt.Guard(e)
 	}

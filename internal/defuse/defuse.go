@@ -187,9 +187,11 @@ func (ix *Index) assign(x *ast.AssignStmt) {
 			}
 		}
 	case len(x.Rhs) == 1:
-		// v, err := f(): the call defines the first variable.
+		// v, err := f(): the call defines the first variable; v.F, err = f() sets v's field.
 		if v := ix.local(x.Lhs[0]); v != nil {
 			ix.defs[v] = append(ix.defs[v], x.Rhs[0])
+		} else if v := RootVar(ix.Info, x.Lhs[0]); v != nil {
+			ix.fieldSets[v] = append(ix.fieldSets[v], x)
 		}
 		for _, l := range x.Lhs[1:] {
 			if v := ix.local(l); v != nil {

@@ -131,7 +131,31 @@ type Effect struct {
 	// args river.JobArgs): a caller that passes args of a type whose InsertOpts declares
 	// unique insertion by args makes it unique (PassArgs).
 	ArgsParam uint8
+	// Step says whether the effect runs inside a recovery point (the function given to
+	// the runtime's idempotency.Step, StepInTx or sqlstore.StepTx: a model's steps and
+	// tx_steps), whose result is recorded once it succeeds, so a redelivery after a later
+	// failure does not run it again: the job's progress is recorded per step, which
+	// answers the partial decision. It answers neither key nor enforcement: a crash inside
+	// the step, after the effect and before its record, runs it again on the next
+	// delivery; except, in a step recorded in a database transaction (InTxStep), for a
+	// write that commits with that transaction.
+	Step StepMode
 }
+
+// StepMode says whether an effect runs inside a recovery point, and how it is recorded.
+type StepMode uint8
+
+const (
+	// NoStep: outside any recovery point.
+	NoStep StepMode = iota
+	// InStep: inside a step whose result is recorded after its function returns
+	// (idempotency.Step): a crash before the record repeats the effect.
+	InStep
+	// InTxStep: inside a step whose result is recorded in the database transaction the
+	// step is given (sqlstore.StepTx): a write made on that transaction commits with the
+	// record, or neither does.
+	InTxStep
+)
 
 // Conditional reports whether e is an HTTP request whose method its callers decide (its
 // method or the request itself is a parameter): no effect until a caller passes a POST or
@@ -175,6 +199,12 @@ func (e Effect) Worse(old Effect) bool {
 	}
 	if e.State != old.State {
 		return e.State < old.State
+	}
+	if e.Step != old.Step {
+		// Outside a recovery point is worse than inside one (only the first leaves the
+		// partial decision open), and a step recorded apart worse than one recorded in
+		// the transaction.
+		return e.Step < old.Step
 	}
 	if (e.OptsParam != 0) != (old.OptsParam != 0) {
 		// Unprotected only unless callers pass a key option is better than unprotected
@@ -220,6 +250,9 @@ func (e Effect) key() string {
 	}
 	if e.ArgsParam != 0 {
 		fmt.Fprintf(&b, "|args=%d", e.ArgsParam)
+	}
+	if e.Step != NoStep {
+		fmt.Fprintf(&b, "|step=%d", e.Step)
 	}
 	for _, h := range e.Chain {
 		b.WriteString("|")
@@ -402,6 +435,12 @@ func (f *Fact) String() string {
 		}
 		if e.OptsParam != 0 {
 			parts[i] += fmt.Sprintf("[options from param %d]", e.OptsParam-1)
+		}
+		switch e.Step {
+		case InStep:
+			parts[i] += "[step]"
+		case InTxStep:
+			parts[i] += "[tx step]"
 		}
 	}
 	var s []string

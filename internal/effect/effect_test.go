@@ -39,9 +39,9 @@ func TestFactEncodingDeterministic(t *testing.T) {
 	}
 	// The first fact of a gob stream carries gob's description of the fact's types (Effect,
 	// Hop, Claim, ParamReg, Request), once per package's stream: most of these bytes.
-	// (653 since Request and OptsParam: gob describes both fields; 670 since ArgsParam.)
-	if len(a) > 670 {
-		t.Errorf("fact of four effects takes %d bytes; budget 670", len(a))
+	// (653 since Request and OptsParam: gob describes both fields; 682 since ArgsParam and Step.)
+	if len(a) > 682 {
+		t.Errorf("fact of four effects takes %d bytes; budget 682", len(a))
 	}
 }
 
@@ -69,6 +69,17 @@ func TestSetKeepsWorstAndShortest(t *testing.T) {
 	if s.Add(long) {
 		t.Errorf("a longer chain must not replace a shorter one")
 	}
+	// Of the same state, an effect outside a recovery point (Step) is kept over one inside:
+	// it is the one that leaves the partial decision open.
+	var st Set
+	inStep := Effect{Kind: Payment, Step: InStep, Chain: []Hop{{Func: "c"}}}
+	st.Add(inStep)
+	if !st.Add(long) || st[0].Step != NoStep {
+		t.Errorf("an effect outside a step must replace one inside: %v", st)
+	}
+	if st.Add(inStep) {
+		t.Errorf("an effect inside a step must not replace one outside, even with a shorter chain")
+	}
 }
 
 func TestPrependBoundsChain(t *testing.T) {
@@ -95,6 +106,7 @@ func TestFactBinaryEncoding(t *testing.T) {
 	f.Effects[1].MethodParam = 2
 	f.Effects[1].TextParam = 3
 	f.Effects[1].RequestParam = 4
+	f.Effects[2].Step = InTxStep
 	f.Request = &Request{Method: "POST", MethodParam: 2, Reads: true, Header: UnstableHeader}
 	f.Claim = &Claim{Result: 1, Read: ReadNoRows, What: "DELETE"}
 	f.Registers = []ParamReg{{Param: 0, Framework: "temporal", Methods: true}, {Param: 2, Framework: "asynq"}}
@@ -108,7 +120,7 @@ func TestFactBinaryEncoding(t *testing.T) {
 	if err := back.UnmarshalBinary(data); err != nil {
 		t.Fatal(err)
 	}
-	if !back.Effects.Equal(f.Effects) || !back.CompletesInTx || back.Calls != f.Calls || back.Effects[1].MethodParam != 2 || back.Effects[1].TextParam != 3 || back.Effects[1].RequestParam != 4 ||
+	if !back.Effects.Equal(f.Effects) || !back.CompletesInTx || back.Calls != f.Calls || back.Effects[1].MethodParam != 2 || back.Effects[1].TextParam != 3 || back.Effects[1].RequestParam != 4 || back.Effects[2].Step != InTxStep || back.Effects[1].Step != NoStep ||
 		back.Request == nil || *back.Request != *f.Request || back.Effects[0].Tx != TxOutside ||
 		back.Claim == nil || *back.Claim != *f.Claim || !slices.Equal(back.Registers, f.Registers) || back.Checks != f.Checks || back.Receives != f.Receives {
 		t.Fatalf("round trip changed the fact:\n got %+v\nwant %+v", back, *f)

@@ -17,10 +17,10 @@ import (
 //	claim  = result read str(what)
 //	request = str(method) methodParam reads(0|1) header
 //	reg    = param methods(0|1) str(framework)
-//	effect = str(kind) state str(detail) uvarint(keyParams) tx methodParam requestParam textParam optsParam argsParam nHops hop*
+//	effect = str(kind) state str(detail) uvarint(keyParams) tx methodParam requestParam textParam optsParam argsParam step(0|1|2) nHops hop*
 //	hop    = str(func) str(pos)
 //	str    = uvarint(len) bytes
-const factEncoding = 10
+const factEncoding = 11
 
 // MarshalBinary encodes f; gob uses it for facts.
 func (f *Fact) MarshalBinary() ([]byte, error) {
@@ -68,7 +68,7 @@ func (f *Fact) MarshalBinary() ([]byte, error) {
 		b = append(b, byte(e.State))
 		b = appendString(b, e.Detail)
 		b = binary.AppendUvarint(b, e.KeyParams)
-		b = append(b, byte(e.Tx), e.MethodParam, e.RequestParam, e.TextParam, e.OptsParam, e.ArgsParam)
+		b = append(b, byte(e.Tx), e.MethodParam, e.RequestParam, e.TextParam, e.OptsParam, e.ArgsParam, byte(e.Step))
 		b = binary.AppendUvarint(b, uint64(len(e.Chain)))
 		for _, h := range e.Chain {
 			b = appendString(b, h.Func)
@@ -134,6 +134,9 @@ func (f *Fact) UnmarshalBinary(data []byte) error {
 		e.TextParam = r.byte()
 		e.OptsParam = r.byte()
 		e.ArgsParam = r.byte()
+		if e.Step = StepMode(r.byte()); e.Step > InTxStep {
+			r.fail("step")
+		}
 		hops := r.count()
 		for j := 0; j < hops && r.err == nil; j++ {
 			e.Chain = append(e.Chain, Hop{Func: r.string(), Pos: r.string()})

@@ -67,6 +67,9 @@ type candidate struct {
 	// Retention: the middleware it is handed to has an explicit completion retention
 	// (WithRetention, or jobs that report their own): the ttl decision is answered.
 	Retention bool
+	// Review: the middleware it is handed to is built WithNeedsReview (a failure it
+	// chooses marks the key for manual review): the partial decision is answered.
+	Review bool
 	// Dedup names the in-memory deduplicating middleware of the router it is registered on
 	// (Watermill's Deduplicator), or "": its findings say that this is not enforcement.
 	Dedup string

@@ -53,7 +53,7 @@ func Find(in Input) Found {
 			continue
 		}
 		out = append(out, rg.receiveLoops(n)...)
-		h := candidate{Node: n, Wrapped: regs.wrapped[n], Retention: regs.retention[n]}
+		h := candidate{Node: n, Wrapped: regs.wrapped[n], Retention: regs.retention[n], Review: regs.review[n]}
 		elsewhere := f.registeredElsewhere(n, in.Registered)
 		switch {
 		case n.Marked != nil:

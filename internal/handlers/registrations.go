@@ -7,6 +7,7 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"slices"
 
 	"golang.org/x/tools/go/types/typeutil"
 
@@ -21,6 +22,7 @@ type registrations struct {
 	calledLits map[*ast.FuncLit]bool             // literals called on the spot: never handlers
 	wrapped    map[*callgraph.Node]bool          // handed to the runtime middleware
 	retention  map[*callgraph.Node]bool          // ... whose completion retention is explicit
+	review     map[*callgraph.Node]bool          // ... built WithNeedsReview
 	registered map[*callgraph.Node]string        // handed to a modelled registration: framework
 	dedup      map[*callgraph.Node]string        // ... on a router with an in-memory deduplicator: its name
 	regCall    map[*callgraph.Node]*ast.CallExpr // ... by this call (the first)
@@ -36,6 +38,7 @@ func (f *finder) scanRegistrations() registrations {
 		calledLits: map[*ast.FuncLit]bool{},
 		wrapped:    map[*callgraph.Node]bool{},
 		retention:  map[*callgraph.Node]bool{},
+		review:     map[*callgraph.Node]bool{},
 		registered: map[*callgraph.Node]string{},
 		dedup:      map[*callgraph.Node]string{},
 		regCall:    map[*callgraph.Node]*ast.CallExpr{},
@@ -58,11 +61,12 @@ func (f *finder) scanRegistrations() registrations {
 				return true
 			}
 			if model.InMiddleware(fn.Pkg().Path()) {
-				retention := f.retentionExplicit(call)
+				retention, review := f.retentionExplicit(call), f.middlewareBuiltWith(call, model.ReviewOptions)
 				for _, arg := range call.Args {
 					f.handlerValues(arg, toMiddleware, func(n *callgraph.Node) {
 						regs.wrapped[n] = true
 						regs.retention[n] = regs.retention[n] || retention
+						regs.review[n] = regs.review[n] || review
 					}, func(fn *types.Func, _ token.Pos) {
 						if f.middlewareShape(fn.Signature()) {
 							regs.remoteWrapped[fn] = regs.remoteWrapped[fn] || retention
@@ -375,6 +379,13 @@ func (f *finder) factoryValues(n *callgraph.Node, mode handOver, accept func(*ca
 // idemasynq.Handler(mw, h)) uses a middleware built with an explicit retention: the call,
 // its receiver or its arguments, through local variables, call WithRetention or NewForJob.
 func (f *finder) retentionExplicit(call *ast.CallExpr) bool {
+	return f.middlewareBuiltWith(call, model.RetentionCalls)
+}
+
+// middlewareBuiltWith reports whether a call into the middleware uses a middleware built
+// with one of the runtime's calls names (full names): the call, its receiver or its
+// arguments, through local variables, call one.
+func (f *finder) middlewareBuiltWith(call *ast.CallExpr, names []string) bool {
 	return f.defs.Find(call, defuse.Fills, func(x ast.Node) bool {
 		c, ok := x.(*ast.CallExpr)
 		if !ok {
@@ -384,18 +395,8 @@ func (f *finder) retentionExplicit(call *ast.CallExpr) bool {
 		if !ok {
 			return false
 		}
-		return fn.Pkg() != nil && model.InMiddleware(fn.Pkg().Path()) && isRetentionCall(fn)
+		return fn.Pkg() != nil && model.InMiddleware(fn.Pkg().Path()) && slices.Contains(names, fn.Origin().FullName())
 	})
-}
-
-func isRetentionCall(fn *types.Func) bool {
-	name := fn.Origin().FullName()
-	for _, r := range model.RetentionCalls {
-		if name == r {
-			return true
-		}
-	}
-	return false
 }
 
 // typeMethods hands over the methods of t declared in this package that a framework calls:

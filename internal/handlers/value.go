@@ -5,6 +5,8 @@ import (
 	"go/token"
 	"go/types"
 
+	"golang.org/x/tools/go/types/typeutil"
+
 	"github.com/chokaq/idemlint/internal/callgraph"
 	"github.com/chokaq/idemlint/internal/directive"
 	"github.com/chokaq/idemlint/internal/effect"
@@ -53,6 +55,11 @@ type Handler struct {
 	// Retention: the middleware it is handed to has an explicit completion retention
 	// (WithRetention, or jobs that report their own): the ttl decision is answered.
 	Retention bool
+	// Review says how it asks for manual review of a job after a partial side effect, or
+	// "": its body calls a modelled review call (returns idempotency.NeedsReview(err)), or
+	// the middleware it is handed to here is built WithNeedsReview. The partial decision is
+	// then answered (manual review).
+	Review string
 	// Dedup names the in-memory deduplicating middleware of the router it is registered on
 	// (Watermill's Deduplicator), or "": its findings say that this is not enforcement.
 	Dedup string
@@ -110,6 +117,10 @@ func (f *finder) value(c candidate) Handler {
 		AtMostOnce: c.AtMostOnce,
 		Unresolved: f.graph.Unresolved(n),
 	}
+	h.Review = f.reviewOf(n)
+	if h.Review == "" && c.Review {
+		h.Review = "its idempotency middleware is built WithNeedsReview"
+	}
 	if n.Decl != nil {
 		h.Decl = &Decl{Start: n.Decl.Pos()}
 		if n.Decl.Doc != nil {
@@ -132,6 +143,23 @@ func (f *finder) value(c candidate) Handler {
 		h.Locals = locals(n.Body, f.info)
 	}
 	return h
+}
+
+// reviewOf says how n's body asks for manual review: the first modelled review call in it,
+// its closures included ("returns idempotency.NeedsReview"), or "".
+func (f *finder) reviewOf(n *callgraph.Node) string {
+	why := ""
+	ast.Inspect(n.Body, func(x ast.Node) bool {
+		call, ok := x.(*ast.CallExpr)
+		if !ok || why != "" {
+			return why == ""
+		}
+		if fn, ok := typeutil.Callee(f.info, call).(*types.Func); ok && f.models.Of(fn.Origin()).Review {
+			why = "returns " + fn.Pkg().Name() + "." + fn.Name()
+		}
+		return true
+	})
+	return why
 }
 
 // pathOf follows the origins of kind k from n through the package's nodes.

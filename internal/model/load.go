@@ -58,6 +58,14 @@ type File struct {
 	// MessageIterators are methods that call the callback they are given with each message
 	// of their receiver, a received batch (franz-go Fetches.EachRecord).
 	MessageIterators []string `yaml:"message_iterators"`
+	// Steps are calls that run their function arguments as recovery points (the runtime's
+	// idempotency.Step): what those functions reach is the job's progress, recorded per step.
+	Steps []string `yaml:"steps"`
+	// TxSteps are Steps that record the result in the transaction they are given.
+	TxSteps []string `yaml:"tx_steps"`
+	// ReviewCalls are calls whose result, returned by a handler, asks for manual review of a
+	// job after a partial side effect (the runtime's idempotency.NeedsReview).
+	ReviewCalls []string `yaml:"review_calls"`
 }
 
 // DedupRow models a deduplicating middleware (the function or method value handed to the

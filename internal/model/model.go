@@ -305,6 +305,21 @@ type Library struct {
 	// parameters carry what was received, and a consumer loop that hands one of them to its
 	// own callback parameter is a registration wrapper.
 	MessageIterators []string
+	// Steps are calls that run their function arguments as recovery points (the runtime's
+	// idempotency.Step, StepInTx, sqlstore.StepTx): a step's result is recorded once its
+	// function succeeds, and a later delivery of the job gets it back without running the
+	// function again. The effects those functions reach are the job's progress recorded per
+	// step (effect.Effect.Step), which answers the partial decision for them, and nothing else:
+	// a crash inside the step before its record repeats them.
+	Steps []string
+	// TxSteps are Steps that record the step's result in the database transaction they are
+	// given (sqlstore.StepTx): a write the function makes on a transaction commits with the
+	// record, so a redelivery never repeats it.
+	TxSteps []string
+	// ReviewCalls are calls that mark a handler's error as asking for manual review (the
+	// runtime's idempotency.NeedsReview): a handler whose body calls one answers the partial
+	// decision with manual review.
+	ReviewCalls []string
 	// Source is the model file the library was read from, or "" for code.
 	Source string
 }
@@ -348,6 +363,11 @@ const MiddlewarePath = "github.com/chokaq/idemlint/idempotency"
 // explicitly (the checklist's ttl decision): the option, and the constructor for jobs that
 // report their own retention.
 var RetentionCalls = []string{MiddlewarePath + ".WithRetention", MiddlewarePath + ".NewForJob"}
+
+// ReviewOptions are the runtime middleware's options that choose the handler errors which
+// ask for manual review (the key is marked failed instead of retried): a handler handed to
+// a middleware built with one answers the partial decision with manual review.
+var ReviewOptions = []string{MiddlewarePath + ".WithNeedsReview"}
 
 // IdempotencyHeaders are the request headers (lower case) that carry an idempotency key.
 var IdempotencyHeaders = []string{"idempotency-key", "x-idempotency-key"}
@@ -427,6 +447,11 @@ type Entry struct {
 	// Iterator is set on a method that calls its callback with each message of its
 	// receiver (MessageIterators).
 	Iterator bool
+	// Step is set on a call that runs its function arguments as recovery points (Steps),
+	// TxStep on one that records them in the database transaction it is given (TxSteps).
+	Step, TxStep bool
+	// Review is set on a call that asks for manual review of the job (ReviewCalls).
+	Review bool
 }
 
 // none is the entry of a function the models do not name.

@@ -128,6 +128,15 @@ var roles = []role{
 	nameList("message_iterators", funcName,
 		func(f *File) []string { return f.MessageIterators }, func(l *Library) *[]string { return &l.MessageIterators },
 		func(ix *Index, _ *Library, n string) { ix.entry(n).Iterator = true }),
+	nameList("steps", funcName,
+		func(f *File) []string { return f.Steps }, func(l *Library) *[]string { return &l.Steps },
+		func(ix *Index, _ *Library, n string) { ix.entry(n).Step = true }),
+	nameList("tx_steps", funcName,
+		func(f *File) []string { return f.TxSteps }, func(l *Library) *[]string { return &l.TxSteps },
+		func(ix *Index, _ *Library, n string) { ix.entry(n).TxStep = true }),
+	nameList("review_calls", funcName,
+		func(f *File) []string { return f.ReviewCalls }, func(l *Library) *[]string { return &l.ReviewCalls },
+		func(ix *Index, _ *Library, n string) { ix.entry(n).Review = true }),
 }
 
 // nameKind is the kind of name a list role holds; it decides how each name is checked.

@@ -188,6 +188,9 @@ func TestRoleRows(t *testing.T) {
 		},
 	}
 	cases["message_iterators"] = listCase("message_iterators", func(e *Entry) bool { return e.Iterator })
+	cases["steps"] = listCase("steps", func(e *Entry) bool { return e.Step })
+	cases["tx_steps"] = listCase("tx_steps", func(e *Entry) bool { return e.TxStep })
+	cases["review_calls"] = listCase("review_calls", func(e *Entry) bool { return e.Review })
 	for _, r := range roles {
 		tc, ok := cases[r.key]
 		if !ok {

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/chokaq/idemlint/internal/callgraph"
 	"github.com/chokaq/idemlint/internal/checklist"
 	"github.com/chokaq/idemlint/internal/checks"
 	"github.com/chokaq/idemlint/internal/directive"
@@ -34,6 +35,12 @@ var (
 	randomKey = effect.Effect{Kind: effect.Payment, State: effect.UnstableKey, Detail: "payment keyed by uuid.NewString",
 		Chain: []effect.Hop{{Func: "(*paymentintent.Client).New", Pos: "h.go:30"}}}
 )
+
+// inStep returns e inside a recovery point (idempotency.Step).
+func inStep(e effect.Effect) effect.Effect {
+	e.Step = effect.InStep
+	return e
+}
 
 // handler returns a handler named H, declared at 100 with its body at 110, whose effects
 // enter through calls at 200, 201, ... in the order given.
@@ -119,6 +126,39 @@ func TestJudge(t *testing.T) {
 			declare(&h, directive.Decisions{Key: "OrderID", Enforce: "outbox"})
 			return h
 		}, all(), nil},
+		{"every unsafe effect in a step: partial is answered, key and enforcement are not", func() handlers.Handler {
+			return handler(inStep(insert), inStep(mail))
+		}, all(), []string{"sql.write key,enforcement", "email.send key,enforcement"}},
+		{"a step's effect and one outside any step: partial stays open", func() handlers.Handler {
+			return handler(insert, inStep(mail))
+		}, all(), []string{"sql.write key,enforcement,partial", "email.send key,enforcement,partial"}},
+		{"a step's effect and a safe one outside: partial is answered", func() handlers.Handler {
+			return handler(inStep(mail), charge)
+		}, all(), []string{"email.send key,enforcement"}},
+		{"the kind's worst sink in a step, another of its sinks outside one: partial stays open", func() handlers.Handler {
+			h := handler(inStep(insert), inStep(mail))
+			h.Reached = map[effect.Kind][]callgraph.Reached{effect.SQLWrite: {{Effect: inStep(insert)}, {Effect: func() effect.Effect {
+				e := insert
+				e.State, e.Chain = effect.UnstableKey, []effect.Hop{{Func: "(*sql.DB).ExecContext", Pos: "h.go:40"}}
+				return e
+			}()}}}
+			return h
+		}, all(), []string{"sql.write key,enforcement,partial", "email.send key,enforcement,partial"}},
+		{"a write on the transaction a tx step records in commits with the record", func() handlers.Handler {
+			e := insertTx
+			e.Step = effect.InTxStep
+			return handler(e, inStep(mail))
+		}, all(), []string{"email.send key,enforcement"}},
+		{"a write on the pool in a tx step does not", func() handlers.Handler {
+			e := insert
+			e.Step = effect.InTxStep
+			return handler(e)
+		}, all(), []string{"sql.write key,enforcement"}},
+		{"a handler that asks for manual review: partial is answered", func() handlers.Handler {
+			h := handler(insert, mail)
+			h.Review = "returns idempotency.NeedsReview"
+			return h
+		}, all(), []string{"sql.write key,enforcement", "email.send key,enforcement"}},
 		{"an upsert declared over an INSERT is contradicted", func() handlers.Handler {
 			h := handler(insert)
 			declare(&h, directive.Decisions{Key: "OrderID", Enforce: "upsert"})

@@ -56,7 +56,12 @@ type openEffect struct {
 //   - ttl: a handler wrapped by the runtime middleware needs an explicit retention.
 //   - partial: effects on two or more systems that do not commit together (some effect is
 //     not safe to repeat, and the job's completion is not stored in the handler's own
-//     transaction) need recorded progress or a manual-review decision.
+//     transaction) need recorded progress or a manual-review decision. Progress is recorded
+//     for an effect inside a recovery point (a step: idempotency.Step), so a handler whose
+//     unsafe effects are each inside one has partial answered; the step answers neither key
+//     nor enforcement of its effect (a crash before the step's record repeats it). A
+//     handler that asks for manual review (returns idempotency.NeedsReview, or is wrapped by
+//     a middleware built WithNeedsReview) has partial answered too.
 //
 // effects are the handler's effects as reported (known ones only).
 func judge(h handlers.Handler, effects effect.Set, cfg checks.Config) verdict {
@@ -129,10 +134,13 @@ func judge(h handlers.Handler, effects effect.Set, cfg checks.Config) verdict {
 // protected, not behind a claim the code checks first (a redelivery is turned away; a crash
 // after the claim loses the effect rather than repeating it: at most once, shown so in the
 // inventory), and not a write that commits with the transaction storing the job's
-// completion.
+// completion, or with the transaction that records its step (sqlstore.StepTx).
 func unsafe(h handlers.Handler, e effect.Effect) bool {
 	if e.State == effect.Protected || e.State == effect.Claimed || e.Conditional() {
 		return false
+	}
+	if e.Step == effect.InTxStep && commitsWithTx(e) {
+		return false // a write in the transaction that records its step commits with the record
 	}
 	// A write in the transaction that stores the job's completion commits with it.
 	return !h.TxCompletion || !commitsWithTx(e)
@@ -171,6 +179,12 @@ func open1(h handlers.Handler, e effect.Effect) (effect.Effect, []checklist.Deci
 		}
 		missing = []checklist.Decision{checklist.Enforcement}
 	}
+	if e.Step != effect.NoStep {
+		// The step records the effect's result once it succeeds: a redelivery after a
+		// later failure resumes after it (partial is answered), but a crash between the
+		// effect and its record runs it again, so key and enforcement stay as they are.
+		e.Detail += "; it runs in a step, whose recovery point records it once it succeeds, but a crash before the record repeats it"
+	}
 	if h.UniqueJob != "" && e.State == effect.Unprotected && !h.Wrapped {
 		// River turns away a second insert of the same args: the job has a stable
 		// identity, which answers the key. It does not stop River retrying the job after
@@ -197,14 +211,25 @@ func commitsWithTx(e effect.Effect) bool {
 }
 
 // partialOpen reports whether the handler's effects span two or more systems with at least
-// one not safe to repeat, and the job's completion is not committed with its database writes.
+// one not safe to repeat outside a recovery point (a step), the job's completion is not
+// committed with its database writes, and the handler does not ask for manual review.
 func partialOpen(h handlers.Handler, effects effect.Set) bool {
-	if h.TxCompletion || len(effects) < 2 {
+	if h.TxCompletion || h.Review != "" || len(effects) < 2 {
 		return false
 	}
 	for _, e := range effects {
-		if e.State != effect.Protected {
+		if e.State == effect.Protected {
+			continue
+		}
+		if e.Step == effect.NoStep {
 			return true
+		}
+		// The kind's worst effect is inside a step (one outside of the same state would
+		// have been kept instead), but another of its sinks, less bad, may be outside one.
+		for _, r := range h.Reached[e.Kind] {
+			if r.Effect.State != effect.Protected && r.Effect.Step == effect.NoStep && !r.Effect.Conditional() {
+				return true
+			}
 		}
 	}
 	return false
