@@ -60,7 +60,7 @@ func (f *finder) scanRegistrations() registrations {
 			if !ok || fn.Pkg() == nil {
 				return true
 			}
-			if model.InMiddleware(fn.Pkg().Path()) {
+			if model.WrapsHandlers(fn.Pkg().Path()) {
 				retention, review := f.retentionExplicit(call), f.middlewareBuiltWith(call, model.ReviewOptions)
 				for _, arg := range call.Args {
 					f.handlerValues(arg, toMiddleware, func(n *callgraph.Node) {

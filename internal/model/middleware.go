@@ -8,3 +8,10 @@ import "strings"
 func InMiddleware(path string) bool {
 	return path == MiddlewarePath || strings.HasPrefix(path, MiddlewarePath+"/")
 }
+
+// WrapsHandlers reports whether a call into the package at path hands a function it is
+// given to the middleware as a handler: every runtime package but the outbox, whose
+// function values (a relay's Publisher) publish messages and are no handlers.
+func WrapsHandlers(path string) bool {
+	return InMiddleware(path) && path != MiddlewarePath+"/outbox"
+}

@@ -128,10 +128,28 @@ func run() error {
 	mux.HandleFunc(tasks.TypeCarrierPing, tasks.HandleCarrierPing)
 	// The capture ledger task runs behind the idempotency middleware, its claims and
 	// completion markers in the same PostgreSQL database as the ledger.
-	if err := tasks.RegisterProtected(mux, stdlib.OpenDBFromPool(pool)); err != nil {
+	db := stdlib.OpenDBFromPool(pool)
+	if err := tasks.RegisterProtected(mux, db); err != nil {
 		return err
 	}
-	srv := asynq.NewServer(asynq.RedisClientOpt{Addr: cfg.redisAddr}, asynq.Config{
+	// Order fulfilment: behind the same middleware, its charge and receipt in steps, its
+	// event written to the transactional outbox and published by the relay below.
+	if err := tasks.RegisterFulfil(mux, db, bill, ntf); err != nil {
+		return err
+	}
+	redisOpt := asynq.RedisClientOpt{Addr: cfg.redisAddr}
+	asynqClient := asynq.NewClient(redisOpt)
+	defer asynqClient.Close()
+	relay, err := tasks.NewRelay(db, asynqClient)
+	if err != nil {
+		return fmt.Errorf("outbox relay: %w", err)
+	}
+	go func() {
+		if err := relay.Run(ctx); err != nil && ctx.Err() == nil {
+			slog.Error("outbox relay", "err", err)
+		}
+	}()
+	srv := asynq.NewServer(redisOpt, asynq.Config{
 		Concurrency: 10,
 		Queues:      map[string]int{"default": 6, "shipping": 4},
 	})

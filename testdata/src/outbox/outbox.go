@@ -8,6 +8,7 @@ package outbox
 import (
 	"context"
 	"database/sql"
+	"time"
 
 	"github.com/chokaq/idemlint/idempotency/outbox"
 	"github.com/google/uuid"
@@ -86,4 +87,17 @@ func OutboxNoID(ctx context.Context, t *asynq.Task) error { // want OutboxNoID:`
 		return err
 	}
 	return tx.Commit()
+}
+
+// The relay's publisher is a function value handed to the outbox, not to the middleware:
+// it publishes messages after their commit and is no handler (no diagnostic, no inventory).
+func newRelay() (*outbox.Relay, error) {
+	return outbox.NewRelay(db, outbox.Config{
+		Dialect:   outbox.Postgres,
+		Retention: 14 * 24 * time.Hour,
+		Publisher: outbox.PublisherFunc(func(ctx context.Context, msg outbox.Message) error {
+			_, err := client.EnqueueContext(ctx, asynq.NewTask(msg.Topic, msg.Payload), asynq.TaskID(msg.ID))
+			return err
+		}),
+	})
 }

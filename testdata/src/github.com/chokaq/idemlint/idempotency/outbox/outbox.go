@@ -5,6 +5,7 @@ package outbox
 import (
 	"context"
 	"database/sql"
+	"time"
 
 	"github.com/jackc/pgx/v5"
 )
@@ -23,3 +24,30 @@ func PutPgx(ctx context.Context, tx pgx.Tx, msg Message) error { panic("stub") }
 func ID(parts ...string) (string, error) { panic("stub") }
 
 func ClaimID(ctx context.Context, name string) (string, error) { panic("stub") }
+
+type Publisher interface {
+	Publish(ctx context.Context, msg Message) error
+}
+
+type PublisherFunc func(ctx context.Context, msg Message) error
+
+func (f PublisherFunc) Publish(ctx context.Context, msg Message) error { return f(ctx, msg) }
+
+type Config struct {
+	Dialect   Dialect
+	Publisher Publisher
+	Retention time.Duration
+}
+
+type Dialect uint8
+
+const (
+	Postgres Dialect = iota + 1
+	SQLite
+)
+
+type Relay struct{}
+
+func NewRelay(db *sql.DB, cfg Config) (*Relay, error) { panic("stub") }
+
+func (r *Relay) Run(ctx context.Context) error { panic("stub") }
