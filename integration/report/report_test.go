@@ -150,11 +150,11 @@ func TestReportInBrowser(t *testing.T) {
 		t.Fatal(err)
 	}
 	handlers, findings, shown := text(ctx, t, "#n-handlers"), text(ctx, t, "#n-findings"), text(ctx, t, "#shown")
-	if !strings.HasPrefix(title, "idemlint handler inventory") || handlers != "10" || findings != "6" || shown != "10 of 10 handlers" {
+	if !strings.HasPrefix(title, "idemlint handler inventory") || handlers != "11" || findings != "6" || shown != "11 of 11 handlers" {
 		t.Errorf("rendered: title %q, %s handlers, %s findings, %q", title, handlers, findings, shown)
 	}
-	if got := visible(ctx, t); len(got) != 10 {
-		t.Fatalf("%d rows shown before filtering, want 10: %v", len(got), got)
+	if got := visible(ctx, t); len(got) != 11 {
+		t.Fatalf("%d rows shown before filtering, want 11: %v", len(got), got)
 	}
 
 	// The filter box shows its whole placeholder: the text, in the box's font, fits in the
@@ -177,7 +177,7 @@ func TestReportInBrowser(t *testing.T) {
 	if err := chromedp.Do(ctx, chromedp.SendKeys(chromedp.CSS("#filter"), "refund")); err != nil {
 		t.Fatal(err)
 	}
-	if got, shown := visible(ctx, t), text(ctx, t, "#shown"); len(got) != 1 || got[0] != "(*RefundWorker).Work" || shown != "1 of 10 handlers" {
+	if got, shown := visible(ctx, t), text(ctx, t, "#shown"); len(got) != 1 || got[0] != "(*RefundWorker).Work" || shown != "1 of 11 handlers" {
 		t.Errorf("filter \"refund\": rows %v, %q; want only (*RefundWorker).Work", got, shown)
 	}
 
@@ -210,7 +210,7 @@ func TestReportInBrowser(t *testing.T) {
 	if err := chromedp.Do(ctx, sortBy, sortBy); err != nil {
 		t.Fatal(err)
 	}
-	if got := visible(ctx, t); len(got) != 10 || got[0] != "(*PayoutWorker).Work" {
+	if got := visible(ctx, t); len(got) != 11 || got[0] != "(*PayoutWorker).Work" {
 		t.Errorf("sorted by findings, descending: %v; want (*PayoutWorker).Work first", got)
 	}
 
