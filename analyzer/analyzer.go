@@ -26,6 +26,7 @@ import (
 	"github.com/chokaq/idemlint/internal/handlers"
 	"github.com/chokaq/idemlint/internal/model"
 	"github.com/chokaq/idemlint/internal/report"
+	"github.com/chokaq/idemlint/internal/routes"
 	"github.com/chokaq/idemlint/internal/rules"
 	"github.com/chokaq/idemlint/internal/sinks"
 )
@@ -129,6 +130,11 @@ type Result struct {
 	// driver hands every package's to the next round, where a job runs at most once only
 	// if every insert in the program says so.
 	Jobs []frameworks.JobRetry
+
+	// served and sent are the package's routes and the requests only a route could show
+	// to be safe, for Program (made by analyse, kept in Program only for a program link).
+	served []routes.Route
+	sent   []routes.Request
 }
 
 // Finding is one reported effect diagnostic in structured form.
@@ -192,6 +198,7 @@ func (s *settings) run(pass *analysis.Pass) (res any, err error) {
 		r.Program = g.Summary()
 		r.Program.CheckCalls = handlers.CheckCalls(g.Nodes)
 		r.Program.Registered = registrations(pass.Fset, remote)
+		r.Program.Routes, r.Program.Sent = r.served, r.sent
 		// A method that registers its parameter is linked like one with effects: an
 		// application's Registrar implemented where its callers do not import.
 		r.Program.Methods = handlers.WithRegisters(r.Program.Methods, methodNodes(g), wrappers)
@@ -249,8 +256,13 @@ func analyse(pass *analysis.Pass, index *model.Index, dirs map[*token.File]*dire
 	entries := model.NewEntries(index)
 	jobs, own := retries(pass, defs)
 	uniqueArgs := func() []string { _, _, u := jobs(); return u }
+	var sent []routes.Request
 	judge := &sinks.Judge{Defs: defs, Models: entries, Fset: pass.Fset, UniqueArgs: func(t types.Type) bool {
 		return frameworks.UniqueJob(uniqueArgs(), frameworks.River, frameworks.TypeName(t)) != ""
+	}, Routes: program.Routes, Sent: func(r routes.Request) {
+		if !slices.Contains(sent, r) {
+			sent = append(sent, r)
+		}
 	}}
 	g := callgraph.Build(callgraph.Input{
 		Pkg: pass.Pkg, Info: pass.TypesInfo, Fset: pass.Fset, Files: pass.Files,
@@ -337,7 +349,22 @@ func analyse(pass *analysis.Pass, index *model.Index, dirs map[*token.File]*dire
 	for _, d := range every {
 		d.Used = cin.Used[d]
 	}
-	return &Result{Handlers: handlersFound, Directives: every, Findings: findings, Jobs: own}, g, hin.Wrappers, remote
+	r := &Result{Handlers: handlersFound, Directives: every, Findings: findings, Jobs: own, sent: sent}
+	if importsNetHTTP(pass.Pkg) {
+		r.served = handlers.Routes(hin)
+	}
+	return r, g, hin.Wrappers, remote
+}
+
+// importsNetHTTP reports whether pkg imports net/http, as a package that serves routes
+// must.
+func importsNetHTTP(pkg *types.Package) bool {
+	for _, imp := range pkg.Imports() {
+		if imp.Path() == "net/http" {
+			return true
+		}
+	}
+	return false
 }
 
 // retries exports the package's retry settings (only packages that import asynq or River
@@ -448,6 +475,10 @@ type Program struct {
 	// handlers, judged and reported here; a package registering one no longer reports it
 	// at the registration.
 	Registered map[string][]callgraph.Registration
+	// Routes are the HTTP routes the whole program serves, with whether each handler is
+	// safe to repeat (link.Routes): a POST to a route of the program is judged by its
+	// handler.
+	Routes routes.Table
 	// Restored holds the facts of packages a driver found unchanged since an earlier run
 	// (its cache): their analysis exports these and does nothing else. The driver has the
 	// rest of what those packages gave (findings, summaries) from the same run.

@@ -8,6 +8,7 @@ import (
 	"go/types"
 
 	"github.com/chokaq/idemlint/internal/effect"
+	"github.com/chokaq/idemlint/internal/routes"
 )
 
 // FuncFact is a function of the package with its solved effects.
@@ -62,6 +63,11 @@ type Summary struct {
 	// handlers.Found.Remote): a program-wide link hands each to its own package, which
 	// then judges it as one of its handlers.
 	Registered []Registration
+	// Routes are the HTTP routes the package serves (filled by the caller:
+	// handlers.Routes), and Sent the requests it sends that only such a route could show
+	// to be safe (sinks.Judge.Sent): a program-wide link judges the one by the other.
+	Routes []routes.Route
+	Sent   []routes.Request
 }
 
 // Registration is a function of another package registered as a handler (Func, a full

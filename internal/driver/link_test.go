@@ -173,3 +173,41 @@ func TestProgramWebhookTakenOver(t *testing.T) {
 		t.Errorf("payclient alone: handlers %+v, want ParseNotify", alone.Run.Handlers)
 	}
 }
+
+// A module whose handlers POST to the HTTP routes the same program serves
+// (testdata/modules/routes): a request to a route whose handler is safe to repeat (an
+// absolute UPDATE, an INSERT ... ON CONFLICT DO NOTHING, a handler with no effect) is judged
+// by it and not reported, and the inventory names the route; a request to a route that
+// appends a row, or adds to a tally its server keeps in memory, is reported and says why; one to a URL no route of the program
+// serves, or with a method the route does not take, is reported as before.
+func TestRouteLink(t *testing.T) {
+	chdirModule(t, "routes")
+	out := runAll(t)
+	got := chains(out.Run.Findings, func(f *result.Finding) string { return f.Detail })
+	want := []string{
+		"(*Client).Check: HTTP POST without an Idempotency-Key header (this call cannot set one), to this program's route POST /orders/{id}/check ((*handlers).handleCheck), which is not safe to repeat: it adds to h.tally[r.PathValue(\"id\")] in memory via http.Post",
+		"(*Client).AddNote: HTTP POST without an Idempotency-Key header (this call cannot set one), to this program's route POST /orders/{id}/notes ((*handlers).handleNote), which is not safe to repeat: SQL write not safe to repeat: INSERT without conflict handling via http.Post",
+		"(*Client).Partner: HTTP POST without an Idempotency-Key header (this call cannot set one) via http.Post",
+		"(*Client).PatchStatus: HTTP PATCH without an Idempotency-Key header via (*http.Client).Do",
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("findings:\n got %q\nwant %q", got, want)
+	}
+	guards := map[string]string{}
+	for _, h := range out.Run.Handlers {
+		for _, e := range h.Effects {
+			if e.State == "protected" {
+				guards[h.Name] = e.Detail
+			}
+		}
+	}
+	for name, route := range map[string]string{
+		"(*Client).UpdateStatus": "POST /orders/{id}/status ((*handlers).handleStatus)",
+		"(*Client).Insert":       "POST /orders/{id}/insert ((*handlers).handleInsert)",
+		"(*Client).Touch":        "POST /orders/{id}/touch (func literal in Router)",
+	} {
+		if want := "HTTP POST to this program's route " + route + ", safe to repeat"; guards[name] != want {
+			t.Errorf("%s: protected by %q, want %q", name, guards[name], want)
+		}
+	}
+}

@@ -13,6 +13,7 @@ import (
 
 	"github.com/chokaq/idemlint/internal/callgraph"
 	"github.com/chokaq/idemlint/internal/effect"
+	"github.com/chokaq/idemlint/internal/routes"
 )
 
 // Summary is a package's part in the link (callgraph.Summary) written without go/types:
@@ -33,6 +34,8 @@ type Summary struct {
 	Converted  []Type                   `json:"converted,omitempty"`
 	CheckCalls []callgraph.CheckCall    `json:"checkCalls,omitempty"`
 	Registered []callgraph.Registration `json:"registered,omitempty"`
+	Routes     []routes.Route           `json:"routes,omitempty"`
+	Sent       []routes.Request         `json:"sent,omitempty"`
 }
 
 // Open is the open interface calls of one method on one receiver type (callgraph.OpenGroup).
@@ -122,7 +125,7 @@ type Call struct {
 // declared inside functions.
 func Canon(fset *token.FileSet, s *callgraph.Summary) *Summary {
 	w := &writer{fset: fset}
-	out := &Summary{CheckCalls: s.CheckCalls, Registered: s.Registered}
+	out := &Summary{CheckCalls: s.CheckCalls, Registered: s.Registered, Routes: s.Routes, Sent: s.Sent}
 	keys := map[*types.Interface]string{}
 	for _, o := range s.Open {
 		key, ok := keys[o.Recv]

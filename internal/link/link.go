@@ -16,6 +16,7 @@ import (
 
 	"github.com/chokaq/idemlint/internal/callgraph"
 	"github.com/chokaq/idemlint/internal/effect"
+	"github.com/chokaq/idemlint/internal/routes"
 )
 
 // Package is one analysed package (its ID, as go/packages names it: a test variant has its
@@ -319,4 +320,18 @@ func Registered(pkgs []Package, reported func(path string) bool) map[string][]ca
 		slices.SortFunc(rs, func(a, b callgraph.Registration) int { return strings.Compare(a.At, b.At) })
 	}
 	return out
+}
+
+// Routes returns the routes every package serves, and whether a request one of them sends
+// is served by some of them (routes.Table.Linked): only then does judging the program's
+// requests by its routes change anything.
+func Routes(pkgs []Package) (routes.Table, bool) {
+	var all []routes.Route
+	var sent []routes.Request
+	for _, p := range pkgs {
+		all = append(all, p.Summary.Routes...)
+		sent = append(sent, p.Summary.Sent...)
+	}
+	tb := routes.Table(routes.Sort(all))
+	return tb, tb.Linked(sent)
 }

@@ -111,7 +111,8 @@ func entryBase(cfg Inputs, in *keyInputs, tool cache.Key) (cache.Key, error) {
 
 // viewKey hashes what a package's analysis reads of the program in a round: nothing in the
 // first; later, the links found for its own open calls, and for a package the analysis did
-// not skip, the program's retry settings and the webhook checks others took over.
+// not skip, the program's retry settings, the webhook checks others took over, and the
+// routes the program serves.
 func viewKey(first *rounds.Outcome, p analyzer.Program, links link.Links) cache.Key {
 	h := cache.NewHasher("view")
 	if p.Jobs == nil {
@@ -141,6 +142,10 @@ func viewKey(first *rounds.Outcome, p analyzer.Program, links link.Links) cache.
 	slices.Sort(taken)
 	h.String("taken over", strings.Join(taken, "\x00"))
 	hashRegistered(h, first, p.Registered)
+	if len(p.Routes) > 0 {
+		served, _ := json.Marshal(p.Routes)
+		h.Bytes("routes", served)
+	}
 	return h.Sum()
 }
 

@@ -11,6 +11,7 @@ import (
 	"go/token"
 	"log"
 	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -21,6 +22,7 @@ import (
 	"github.com/chokaq/idemlint/analyzer"
 	"github.com/chokaq/idemlint/internal/callgraph"
 	"github.com/chokaq/idemlint/internal/link"
+	"github.com/chokaq/idemlint/internal/routes"
 )
 
 // MaxRounds bounds the analyses of a program-wide link: the first finds the open calls, a
@@ -50,21 +52,27 @@ func Link(analyse RoundFunc, cone link.Cone, reported func(id string) bool, verb
 	jobs, once := programJobs(outs)
 	registered := link.Registered(Summaries(outs), reportedPaths(outs, reported))
 	var prev link.Links
+	var prevRoutes routes.Table
 	for round := 1; round < MaxRounds; round++ {
 		sums := Summaries(outs)
 		links := link.Link(sums, cone)
 		taken := link.TakenOver(sums)
-		settled := len(links) == 0 || (prev != nil && link.Equal(links, prev))
+		served, linked := link.Routes(sums)
+		if !linked && round == 1 {
+			served = nil // no request the program sends is judged by its routes
+		}
+		settled := (len(links) == 0 || (prev != nil && link.Equal(links, prev))) && slices.Equal(served, prevRoutes)
 		if settled && !(round == 1 && (once || len(taken) > 0 || len(registered) > 0)) {
 			break
 		}
 		if verbose {
-			log.Printf("link round %d: %d open calls resolved across packages", round, len(links))
+			log.Printf("link round %d: %d open calls resolved across packages, %d routes served", round, len(links), len(served))
 		}
-		if outs, err = analyse(analyzer.Program{Jobs: jobs, TakenOver: taken, Registered: registered}, links); err != nil {
+		p := analyzer.Program{Jobs: jobs, TakenOver: taken, Registered: registered, Routes: served}
+		if outs, err = analyse(p, links); err != nil {
 			return nil, err
 		}
-		prev = links
+		prev, prevRoutes = links, served
 	}
 	return outs, nil
 }

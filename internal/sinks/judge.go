@@ -11,6 +11,7 @@ import (
 	"github.com/chokaq/idemlint/internal/defuse"
 	"github.com/chokaq/idemlint/internal/effect"
 	"github.com/chokaq/idemlint/internal/model"
+	"github.com/chokaq/idemlint/internal/routes"
 	"github.com/chokaq/idemlint/internal/sinks/gates"
 	"github.com/chokaq/idemlint/internal/sinks/keys"
 	"github.com/chokaq/idemlint/internal/sinks/params"
@@ -27,6 +28,12 @@ type Judge struct {
 	// UniqueArgs reports whether a River args type declares unique insertion by args in
 	// its InsertOpts (in view: the package's and its dependencies' settings); nil: none.
 	UniqueArgs func(types.Type) bool
+	// Routes are the routes the program serves (analyzer.Program.Routes); nil outside a
+	// program-wide link.
+	Routes routes.Table
+	// Sent, when set, is told of the requests only a route of the program could show to
+	// be safe (requests.Reader.Sent), for the program's summary.
+	Sent func(routes.Request)
 }
 
 // Scope is the function whose body holds the calls being judged (keys.Scope).
@@ -59,7 +66,9 @@ func (j *Judge) statements() statements.Reader {
 	return statements.Reader{Defs: j.Defs, Models: j.Models}
 }
 
-func (j *Judge) requests() requests.Reader { return requests.Reader{Defs: j.Defs, Models: j.Models} }
+func (j *Judge) requests() requests.Reader {
+	return requests.Reader{Defs: j.Defs, Models: j.Models, Routes: j.Routes, Sent: j.Sent}
+}
 
 func (j *Judge) params() params.Reader { return params.Reader{Defs: j.Defs, Models: j.Models} }
 

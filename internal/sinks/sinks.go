@@ -65,7 +65,11 @@ func (j *Judge) Eval(call *ast.CallExpr, s *model.Sink, fn *types.Func, sc Scope
 		if j.requests().Reads(defuse.ArgAt(call, s.URLArg), arg) {
 			return nil
 		}
-		return mk(effect.Unprotected, "HTTP POST without an Idempotency-Key header (this call cannot set one)")
+		d, safe := j.requests().ToRoute("HTTP POST", "POST", defuse.ArgAt(call, s.URLArg))
+		if safe {
+			return mk(effect.Protected, d)
+		}
+		return mk(effect.Unprotected, "HTTP POST without an Idempotency-Key header (this call cannot set one)"+d)
 	case model.HTTPDo:
 		return j.requests().Request(mk, arg, sc)
 	case model.HTTPForm:

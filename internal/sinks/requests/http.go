@@ -47,6 +47,8 @@ type built struct {
 	// body is the idempotency key its JSON body carries, if any (bodykey.go).
 	body    bodyKey
 	hasBody bool
+	// url is the expression of the URL it was built with, where in view.
+	url ast.Expr
 }
 
 // write returns the words of a request's effect ("HTTP POST"; "HTTP request" while its
@@ -127,6 +129,7 @@ func (rd Reader) readBuilt(v *types.Var, src ast.Expr, sc keys.Scope) built {
 	if urlExpr != nil || bodyExpr != nil {
 		b.reads = b.reads || rd.Reads(urlExpr, bodyExpr)
 	}
+	b.url = urlExpr
 	if bodyExpr != nil {
 		b.body, b.hasBody = rd.bodyKeyOf(bodyExpr)
 	}
@@ -167,7 +170,11 @@ func (rd Reader) headerEffect(mk keys.Make, what string, b built, sc keys.Scope)
 		e.KeyParams = rd.keys().Params(b.body.key, sc)
 		return e
 	}
-	return mk(effect.Unprotected, what+" without an Idempotency-Key header")
+	d, safe := rd.ToRoute(what, b.method, b.url)
+	if safe {
+		return mk(effect.Protected, d)
+	}
+	return mk(effect.Unprotected, what+" without an Idempotency-Key header"+d)
 }
 
 // methodUnknown stands for the method in the detail of an effect whose method is a

@@ -1,0 +1,3 @@
+module routes
+
+go 1.26
