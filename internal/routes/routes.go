@@ -5,8 +5,8 @@
 // A route is a pattern registered on a net/http ServeMux ("POST /orders/{id}/status") with
 // whether its handler is safe to repeat; a request's URL is read as a template of constant
 // text and holes ("*/orders/*/status", the holes being what only run time knows: the
-// service's base URL, an ID). A template matches a route when its last segments are the
-// route's: every constant segment of the route is the same constant in the template, and a
+// service's base URL, an ID). A template matches a route when its host can be the
+// program's (ownHost) and its last segments are the route's: every constant segment of the route is the same constant in the template, and a
 // wildcard of the route ("{id}", "{rest...}") takes any segment. Nothing here reads Go
 // syntax: the sinks stage makes templates, the analyzer finds routes, and both meet in the
 // program-wide link (analyzer.Program.Routes).
@@ -72,7 +72,7 @@ func (t Template) segments() []string {
 	if i := strings.Index(s, "://"); i >= 0 {
 		rest := s[i+3:]
 		j := strings.IndexByte(rest, '/')
-		if j < 0 {
+		if j < 0 || !ownHost(rest[:j]) {
 			return nil
 		}
 		s = rest[j:]
@@ -84,6 +84,25 @@ func (t Template) segments() []string {
 		}
 	}
 	return nil
+}
+
+// ownHost reports whether a URL's host can be a service of the program: one only run time
+// knows (a hole in it), the local machine, or a name of one label (a container's or a
+// cluster's service: "orders:8080"). A constant host with a domain ("api.partner.com") is
+// another party's server, whatever paths it shares with the program's routes.
+func ownHost(host string) bool {
+	if strings.Contains(host, Hole) {
+		return true
+	}
+	name := host
+	if i := strings.LastIndexByte(name, ':'); i >= 0 && !strings.Contains(name[i:], "]") {
+		name = name[:i]
+	}
+	switch name {
+	case "localhost", "127.0.0.1", "[::1]", "0.0.0.0":
+		return true
+	}
+	return name != "" && !strings.Contains(name, ".")
 }
 
 // Matches reports whether a request of method to URL t can be served by r.

@@ -47,6 +47,9 @@ func TestMatches(t *testing.T) {
 		{status, "POST", h + "/" + h + "/" + h + "/status", false},  // "orders" not known to be there
 		{status, "POST", h, false},                                  // nothing known of the path
 		{status, "POST", "https://orders/" + h, false},
+		{status, "POST", "https://api.partner.com/orders/" + h + "/status", false}, // another party's host
+		{status, "POST", "http://localhost:8080/orders/" + h + "/status", true},
+		{status, "POST", "http://" + h + "/orders/" + h + "/status", true}, // a host only run time knows
 		{files, "POST", h + "/files/a/b", true},
 		{files, "POST", h + "/files", false},            // the rest takes a segment at least
 		{Route{Path: "/{id}"}, "POST", h + "/x", false}, // a route with no constant segment
