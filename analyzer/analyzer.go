@@ -130,11 +130,6 @@ type Result struct {
 	// driver hands every package's to the next round, where a job runs at most once only
 	// if every insert in the program says so.
 	Jobs []frameworks.JobRetry
-
-	// served and sent are the package's routes and the requests only a route could show
-	// to be safe, for Program (made by analyse, kept in Program only for a program link).
-	served []routes.Route
-	sent   []routes.Request
 }
 
 // Finding is one reported effect diagnostic in structured form.
@@ -193,12 +188,10 @@ func (s *settings) run(pass *analysis.Pass) (res any, err error) {
 			testHookEvaluate(name)
 		}
 	}
-	r, g, wrappers, remote := analyse(pass, index, dirs, cfg.checks(), s.Program, visit)
+	r, g, wrappers, remote := analyse(pass, index, dirs, cfg.checks(), s.Program, s.program, visit)
 	if s.program {
-		r.Program = g.Summary()
 		r.Program.CheckCalls = handlers.CheckCalls(g.Nodes)
 		r.Program.Registered = registrations(pass.Fset, remote)
-		r.Program.Routes, r.Program.Sent = r.served, r.sent
 		// A method that registers its parameter is linked like one with effects: an
 		// application's Registrar implemented where its callers do not import.
 		r.Program.Methods = handlers.WithRegisters(r.Program.Methods, methodNodes(g), wrappers)
@@ -249,21 +242,26 @@ func methodNodes(g *callgraph.Graph) []*callgraph.Node {
 //
 // It also returns every function of another package the package registers as a handler
 // (handlers.Found.Remote), before those the program hands to their own packages are left
-// out of its report.
-func analyse(pass *analysis.Pass, index *model.Index, dirs map[*token.File]*directive.File, cfg checks.Config, program Program, visit func(string)) (*Result, *callgraph.Graph, handlers.Wrappers, []handlers.Remote) {
+// out of its report. With summarise (a program-wide link), the Result's Program holds the
+// graph's summary with the routes the package serves and the requests only a route could
+// show to be safe; the caller adds the rest.
+func analyse(pass *analysis.Pass, index *model.Index, dirs map[*token.File]*directive.File, cfg checks.Config, program Program, summarise bool, visit func(string)) (*Result, *callgraph.Graph, handlers.Wrappers, []handlers.Remote) {
 	fileDirs := func(f *ast.File) *directive.File { return dirs[pass.Fset.File(f.Pos())] }
 	defs := defuse.Build(pass.Pkg, pass.TypesInfo, pass.Files)
 	entries := model.NewEntries(index)
 	jobs, own := retries(pass, defs)
 	uniqueArgs := func() []string { _, _, u := jobs(); return u }
-	var sent []routes.Request
 	judge := &sinks.Judge{Defs: defs, Models: entries, Fset: pass.Fset, UniqueArgs: func(t types.Type) bool {
 		return frameworks.UniqueJob(uniqueArgs(), frameworks.River, frameworks.TypeName(t)) != ""
-	}, Routes: program.Routes, Sent: func(r routes.Request) {
-		if !slices.Contains(sent, r) {
-			sent = append(sent, r)
+	}, Routes: program.Routes}
+	var sent []routes.Request
+	if summarise {
+		judge.Sent = func(r routes.Request) {
+			if !slices.Contains(sent, r) {
+				sent = append(sent, r)
+			}
 		}
-	}}
+	}
 	g := callgraph.Build(callgraph.Input{
 		Pkg: pass.Pkg, Info: pass.TypesInfo, Fset: pass.Fset, Files: pass.Files,
 		Directives: fileDirs, Judge: judge, Visit: visit, Links: program.Links, ReceiveSpan: handlers.ReceiveSpan,
@@ -349,9 +347,13 @@ func analyse(pass *analysis.Pass, index *model.Index, dirs map[*token.File]*dire
 	for _, d := range every {
 		d.Used = cin.Used[d]
 	}
-	r := &Result{Handlers: handlersFound, Directives: every, Findings: findings, Jobs: own, sent: sent}
-	if importsNetHTTP(pass.Pkg) {
-		r.served = handlers.Routes(hin)
+	r := &Result{Handlers: handlersFound, Directives: every, Findings: findings, Jobs: own}
+	if summarise {
+		r.Program = g.Summary()
+		r.Program.Sent = sent
+		if importsNetHTTP(pass.Pkg) {
+			r.Program.Routes = handlers.Routes(hin)
+		}
 	}
 	return r, g, hin.Wrappers, remote
 }

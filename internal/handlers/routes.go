@@ -152,21 +152,17 @@ func relativeUpdate(in Input, n *callgraph.Node) string {
 		return ""
 	}
 	outside := func(e ast.Expr) bool {
-		if _, ok := ast.Unparen(e).(*ast.Ident); ok {
-			// Only a package variable, not a local: a field or element of a local
-			// variable (a pointer passed in) is reached through a selector or index.
-			v, ok := in.Info.Uses[ast.Unparen(e).(*ast.Ident)].(*types.Var)
-			return ok && v.Parent() == in.Pkg.Scope()
-		}
 		v := in.Defs.RootVar(e)
-		if v == nil {
+		switch {
+		case v == nil:
 			return false
+		case v.Parent() == in.Pkg.Scope():
+			return true // a package variable
+		case isIdent(e):
+			return false // a local (or parameter) variable itself, not what it points to
 		}
-		if v.Parent() == in.Pkg.Scope() {
-			return true
-		}
-		// The receiver or a parameter: the state lives in the value the handler was
-		// given, which outlives the request.
+		// A field or element reached from the receiver or a parameter: the state lives in
+		// the value the handler was given, which outlives the request.
 		return !v.IsField() && n.Body.Pos() > v.Pos()
 	}
 	var what string
@@ -210,4 +206,10 @@ func relativeUpdate(in Input, n *callgraph.Node) string {
 func standard(path string) bool {
 	first, _, _ := strings.Cut(path, "/")
 	return !strings.Contains(first, ".")
+}
+
+// isIdent reports whether e is a bare name.
+func isIdent(e ast.Expr) bool {
+	_, ok := ast.Unparen(e).(*ast.Ident)
+	return ok
 }
