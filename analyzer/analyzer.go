@@ -29,6 +29,7 @@ import (
 	"github.com/chokaq/idemlint/internal/routes"
 	"github.com/chokaq/idemlint/internal/rules"
 	"github.com/chokaq/idemlint/internal/sinks"
+	"github.com/chokaq/idemlint/internal/topics"
 )
 
 // DocsURL is the page that documents every diagnostic category; a category's anchor is its
@@ -89,7 +90,7 @@ func newAnalyzer(s *settings) *analysis.Analyzer {
 		Doc:        "find job and message handlers whose side effects are not safe to repeat under at-least-once delivery",
 		URL:        DocsURL,
 		Run:        s.run,
-		FactTypes:  []analysis.Fact{new(effect.Fact), new(effect.PackageFact), new(frameworks.RetryFact)},
+		FactTypes:  []analysis.Fact{new(effect.Fact), new(effect.PackageFact), new(frameworks.RetryFact), new(topics.Made)},
 		ResultType: reflect.TypeFor[*Result](),
 		// Analyse what type-checks in a package with errors (a cgo package without cgo, a
 		// half-edited file in the editor): every lookup tolerates missing type information,
@@ -188,10 +189,9 @@ func (s *settings) run(pass *analysis.Pass) (res any, err error) {
 			testHookEvaluate(name)
 		}
 	}
-	r, g, wrappers, remote := analyse(pass, index, dirs, cfg.checks(), s.Program, s.program, visit)
+	r, g, wrappers := analyse(pass, index, dirs, cfg.checks(), s.Program, s.program, visit)
 	if s.program {
 		r.Program.CheckCalls = handlers.CheckCalls(g.Nodes)
-		r.Program.Registered = registrations(pass.Fset, remote)
 		// A method that registers its parameter is linked like one with effects: an
 		// application's Registrar implemented where its callers do not import.
 		r.Program.Methods = handlers.WithRegisters(r.Program.Methods, methodNodes(g), wrappers)
@@ -240,12 +240,13 @@ func methodNodes(g *callgraph.Graph) []*callgraph.Node {
 // judged as it is built) and its solution, the registration wrappers and the facts for
 // importers, the handlers, the checks, and the report.
 //
-// It also returns every function of another package the package registers as a handler
-// (handlers.Found.Remote), before those the program hands to their own packages are left
-// out of its report. With summarise (a program-wide link), the Result's Program holds the
-// graph's summary with the routes the package serves and the requests only a route could
-// show to be safe; the caller adds the rest.
-func analyse(pass *analysis.Pass, index *model.Index, dirs map[*token.File]*directive.File, cfg checks.Config, program Program, summarise bool, visit func(string)) (*Result, *callgraph.Graph, handlers.Wrappers, []handlers.Remote) {
+// With summarise (a program-wide link), the Result's Program holds the graph's summary
+// with the routes the package serves and the requests only a route could show to be safe,
+// the topics its handlers consume and the messages only a consumer could show to be safe,
+// and every function of another package it registers as a handler (handlers.Found.Remote,
+// before those the program hands to their own packages are left out of its report); the
+// caller adds the rest.
+func analyse(pass *analysis.Pass, index *model.Index, dirs map[*token.File]*directive.File, cfg checks.Config, program Program, summarise bool, visit func(string)) (*Result, *callgraph.Graph, handlers.Wrappers) {
 	fileDirs := func(f *ast.File) *directive.File { return dirs[pass.Fset.File(f.Pos())] }
 	defs := defuse.Build(pass.Pkg, pass.TypesInfo, pass.Files)
 	entries := model.NewEntries(index)
@@ -253,14 +254,30 @@ func analyse(pass *analysis.Pass, index *model.Index, dirs map[*token.File]*dire
 	uniqueArgs := func() []string { _, _, u := jobs(); return u }
 	judge := &sinks.Judge{Defs: defs, Models: entries, Fset: pass.Fset, UniqueArgs: func(t types.Type) bool {
 		return frameworks.UniqueJob(uniqueArgs(), frameworks.River, frameworks.TypeName(t)) != ""
-	}, Routes: program.Routes}
+	}, Routes: program.Routes, Consumers: program.Consumers}
 	var sent []routes.Request
+	var published []topics.Message
 	if summarise {
 		judge.Sent = func(r routes.Request) {
 			if !slices.Contains(sent, r) {
 				sent = append(sent, r)
 			}
 		}
+		judge.Published = func(m topics.Message) {
+			if !slices.Contains(published, m) {
+				published = append(published, m)
+			}
+		}
+	}
+	judge.Made = func(fn *types.Func) *topics.Made {
+		m := new(topics.Made)
+		if fn.Pkg() != pass.Pkg && pass.ImportObjectFact(fn, m) {
+			return m
+		}
+		return nil
+	}
+	for fn, m := range judge.MessageMakers(pass.Files) {
+		pass.ExportObjectFact(fn, m)
 	}
 	g := callgraph.Build(callgraph.Input{
 		Pkg: pass.Pkg, Info: pass.TypesInfo, Fset: pass.Fset, Files: pass.Files,
@@ -350,12 +367,16 @@ func analyse(pass *analysis.Pass, index *model.Index, dirs map[*token.File]*dire
 	r := &Result{Handlers: handlersFound, Directives: every, Findings: findings, Jobs: own}
 	if summarise {
 		r.Program = g.Summary()
-		r.Program.Sent = sent
+		r.Program.Sent, r.Program.Published = sent, published
 		if importsNetHTTP(pass.Pkg) {
 			r.Program.Routes = handlers.Routes(hin)
 		}
+		r.Program.Consumers = handlers.Consumers(hin, found.Handlers)
+		r.Program.Subscriptions = handlers.Subscriptions(hin, found.Subscribed)
+		r.Program.Verdicts = handlers.Verdicts(found.Handlers)
+		r.Program.Registered = registrations(pass.Fset, remote)
 	}
-	return r, g, hin.Wrappers, remote
+	return r, g, hin.Wrappers
 }
 
 // importsNetHTTP reports whether pkg imports net/http, as a package that serves routes
@@ -481,6 +502,10 @@ type Program struct {
 	// safe to repeat (link.Routes): a POST to a route of the program is judged by its
 	// handler.
 	Routes routes.Table
+	// Consumers are the handlers the whole program runs for constant topics, with whether
+	// each is safe to run again on the same message (link.Consumers): a publish to a topic
+	// of the program is judged by its consumers.
+	Consumers topics.Table
 	// Restored holds the facts of packages a driver found unchanged since an earlier run
 	// (its cache): their analysis exports these and does nothing else. The driver has the
 	// rest of what those packages gave (findings, summaries) from the same run.

@@ -184,3 +184,67 @@ func TestTextFieldsAreStrings(t *testing.T) {
 		}
 	}
 }
+
+// TestTopicArgsNameTopics fails for a sink or registration whose topic_arg is not, in the
+// real package, a string (a subject, a task type pattern) or a message of the library's
+// package that a function of that package makes from a string first argument (asynq's
+// *Task, made by NewTask(typename string, ...)): the analyzer reads the topic there.
+func TestTopicArgsNameTopics(t *testing.T) {
+	u := loadUniverse(t)
+	type named struct {
+		name  string
+		index int
+	}
+	var args []named
+	for _, lib := range model.Builtin() {
+		for _, s := range lib.Sinks {
+			if s.Topic > 0 {
+				args = append(args, named{s.Func, s.Topic - 1})
+			}
+		}
+		for _, r := range lib.Registrations {
+			if r.Topic > 0 {
+				args = append(args, named{r.Func, r.Topic - 1})
+			}
+		}
+	}
+	if len(args) == 0 {
+		t.Fatal("no built-in model names a topic_arg")
+	}
+	for _, a := range args {
+		obj, err := resolveName(u.real, a.name)
+		if err != nil {
+			t.Error(err)
+			continue
+		}
+		params := obj.Type().(*types.Signature).Params()
+		if a.index >= params.Len() {
+			t.Errorf("%s: topic_arg %d, but it has %d parameters", a.name, a.index, params.Len())
+			continue
+		}
+		pt := params.At(a.index).Type()
+		if typeString(pt) == "string" {
+			continue
+		}
+		if !madeFromString(obj.Pkg(), pt) {
+			t.Errorf("%s: topic_arg %d is %s, neither a string nor a message its package makes from a string", a.name, a.index, typeString(pt))
+		}
+	}
+}
+
+// madeFromString reports whether a function of pkg returns t and takes a string first.
+func madeFromString(pkg *types.Package, t types.Type) bool {
+	scope := pkg.Scope()
+	for _, name := range scope.Names() {
+		fn, ok := scope.Lookup(name).(*types.Func)
+		if !ok {
+			continue
+		}
+		sig := fn.Type().(*types.Signature)
+		if sig.Params().Len() > 0 && typeString(sig.Params().At(0).Type()) == "string" &&
+			sig.Results().Len() > 0 && types.Identical(sig.Results().At(0).Type(), t) {
+			return true
+		}
+	}
+	return false
+}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/chokaq/idemlint/internal/effect"
 	"github.com/chokaq/idemlint/internal/routes"
+	"github.com/chokaq/idemlint/internal/topics"
 )
 
 // FuncFact is a function of the package with its solved effects.
@@ -68,6 +69,16 @@ type Summary struct {
 	// to be safe (sinks.Judge.Sent): a program-wide link judges the one by the other.
 	Routes []routes.Route
 	Sent   []routes.Request
+	// Consumers are the topics the package's handlers consume where it registers them,
+	// Subscriptions its registrations of other packages' functions for a topic, and
+	// Verdicts whether each of its declared handlers is safe to run again (filled by the
+	// caller: handlers.Consumers, Subscriptions, Verdicts); Published are the constant
+	// topics it publishes to that only a consumer could show to be safe
+	// (sinks.Judge.Published). A program-wide link judges the one by the others.
+	Consumers     []topics.Consumer
+	Subscriptions []topics.Subscription
+	Verdicts      []topics.Verdict
+	Published     []topics.Message
 }
 
 // Registration is a function of another package registered as a handler (Func, a full

@@ -211,3 +211,39 @@ func TestRouteLink(t *testing.T) {
 		}
 	}
 }
+
+// TestTopicLink: a handler's enqueue of a task type that a handler of the same program
+// serves is judged by that handler (topics): safe consumers (registered in main or in
+// their own package, the task made by a maker of another package, a longer task type
+// under an asynq pattern) make the enqueue protected; an unsafe consumer, a task type no
+// handler serves and one only run time knows stay reported.
+func TestTopicLink(t *testing.T) {
+	chdirModule(t, "topics")
+	out := runAll(t)
+	got := chains(out.Run.Findings, func(f *result.Finding) string { return f.Detail })
+	want := []string{
+		"HandleSignup: asynq task enqueued without a deduplication id, consumed in this program by HandleWelcome, which is not safe to repeat: SQL write not safe to repeat: INSERT without conflict handling via (*asynq.Client).Enqueue",
+		"HandleExport: asynq task enqueued without a deduplication id via (*asynq.Client).Enqueue",
+		"HandleNext: asynq task enqueued without a deduplication id via (*asynq.Client).Enqueue",
+		"HandleWelcome: SQL write not safe to repeat: INSERT without conflict handling via (*sql.DB).ExecContext",
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("findings:\n got %q\nwant %q", got, want)
+	}
+	guards := map[string]string{}
+	for _, h := range out.Run.Handlers {
+		for _, e := range h.Effects {
+			if e.State == "protected" && e.Kind == "publish" {
+				guards[h.Name] = e.Detail
+			}
+		}
+	}
+	for name, want := range map[string]string{
+		"HandleOrderPaid": `asynq task enqueued for "search:reindex", whose consumers in this program are safe to repeat (HandleReindex)`,
+		"HandleShipped":   `asynq task enqueued for "audit:shipped", whose consumers in this program are safe to repeat (HandleAudit)`,
+	} {
+		if guards[name] != want {
+			t.Errorf("%s: protected by %q, want %q", name, guards[name], want)
+		}
+	}
+}

@@ -95,7 +95,7 @@ func Find(in Input) Found {
 			regs.remote[i].Effects, regs.remote[i].TxCompletion = fact.Effects, fact.CompletesInTx
 		}
 	}
-	return Found{Handlers: hs, Remote: regs.remote, Used: used}
+	return Found{Handlers: hs, Remote: regs.remote, Subscribed: regs.subscribed, Used: used}
 }
 
 // registeredElsewhere returns where other packages register n's function as a handler
@@ -121,6 +121,9 @@ func wrappedEverywhere(regs []callgraph.Registration) (wrapped, retention bool) 
 type Found struct {
 	Handlers []Handler
 	Remote   []Remote
+	// Subscribed are the functions of other packages the package registers for a topic
+	// (Subscriptions).
+	Subscribed []Subscription
 	// Used are the //idemlint:handler directives that made a handler.
 	Used []*directive.Directive
 }

@@ -27,6 +27,9 @@ type registrations struct {
 	dedup      map[*callgraph.Node]string        // ... on a router with an in-memory deduplicator: its name
 	regCall    map[*callgraph.Node]*ast.CallExpr // ... by this call (the first)
 	remote     []Remote
+	// subscribed are the functions of other packages handed to a modelled registration
+	// that names a topic (Subscription), shaped as handlers or not.
+	subscribed []Subscription
 	// remoteWrapped holds the functions of other packages handed to the runtime
 	// middleware here: true when with an explicit completion retention.
 	remoteWrapped map[*types.Func]bool
@@ -67,8 +70,8 @@ func (f *finder) scanRegistrations() registrations {
 						regs.wrapped[n] = true
 						regs.retention[n] = regs.retention[n] || retention
 						regs.review[n] = regs.review[n] || review
-					}, func(fn *types.Func, _ token.Pos) {
-						if f.middlewareShape(fn.Signature()) {
+					}, func(fn *types.Func, _ token.Pos, shaped bool) {
+						if !shaped && f.middlewareShape(fn.Signature()) {
 							regs.remoteWrapped[fn] = regs.remoteWrapped[fn] || retention
 						}
 					})
@@ -112,14 +115,55 @@ func (f *finder) registerArgs(call *ast.CallExpr, use regUse, deduped map[any]st
 					regs.dedup[n] = dedup
 				}
 			},
-			func(remote *types.Func, pos token.Pos) {
+			func(remote *types.Func, pos token.Pos, shaped bool) {
+				if use.modelled && f.namesTopic(call) {
+					regs.subscribed = append(regs.subscribed, Subscription{Fn: remote, Call: call})
+				}
+				if shaped {
+					return // its own package knows it is a handler
+				}
 				r := Remote{Fn: remote, Pos: pos, Framework: use.framework}
 				if use.modelled {
 					r.RegCall = call
 				}
 				regs.remote = append(regs.remote, r)
 			})
+		if use.modelled && f.namesTopic(call) {
+			regs.subscribed = append(regs.subscribed, f.remoteHandlerMethods(arg, call)...)
+		}
 	}
+}
+
+// namesTopic reports whether call is a modelled registration whose model names its topic
+// argument (topic_arg).
+func (f *finder) namesTopic(call *ast.CallExpr) bool {
+	fn, ok := typeutil.Callee(f.info, call).(*types.Func)
+	if !ok {
+		return false
+	}
+	e := f.models.Of(fn)
+	return e != nil && e.Registration != nil && e.Registration.Topic > 0
+}
+
+// remoteHandlerMethods returns, for a value of a named type of another package handed to
+// call (mux.Handle(TypeEmail, tasks.NewEmailHandler(db))), its methods shaped as handlers
+// (ProcessTask): what the registration runs.
+func (f *finder) remoteHandlerMethods(arg ast.Expr, call *ast.CallExpr) []Subscription {
+	named, ok := types.Unalias(defuse.Deref(f.info.TypeOf(arg))).(*types.Named)
+	if !ok || named.Obj().Pkg() == nil || named.Obj().Pkg() == f.pkg || f.models.Index.Modelled(named.Obj().Pkg().Path()) {
+		return nil // the library's own adapter (asynq.HandlerFunc) runs what it converts
+	}
+	if _, ok := named.Underlying().(*types.Interface); ok {
+		return nil
+	}
+	var out []Subscription
+	ms := types.NewMethodSet(types.NewPointer(named))
+	for i := 0; i < ms.Len(); i++ {
+		if m, ok := ms.At(i).Obj().(*types.Func); ok && m.Exported() && f.shapeOf(m.Signature(), m.Name()) != nil {
+			out = append(out, Subscription{Fn: m, Call: call})
+		}
+	}
+	return out
 }
 
 // dedupTargets finds where an in-memory deduplicating middleware is installed: calls that
@@ -238,14 +282,15 @@ const (
 
 // handlerValues finds the functions an argument hands over: literals, functions, method
 // values and the methods of a value's named type. Local ones go to local; functions of
-// other packages to remote, when their own package could not have known them as handlers.
-func (f *finder) handlerValues(arg ast.Expr, mode handOver, local func(*callgraph.Node), remote func(*types.Func, token.Pos)) {
+// other packages to remote, saying whether their own package knows them as handlers by
+// their shape.
+func (f *finder) handlerValues(arg ast.Expr, mode handOver, local func(*callgraph.Node), remote func(fn *types.Func, pos token.Pos, shaped bool)) {
 	f.handlerValuesAt(arg, mode, local, remote, 0)
 }
 
 // handlerValuesAt is handlerValues at a depth of followed lists (StoredElements), which it
 // bounds.
-func (f *finder) handlerValuesAt(arg ast.Expr, mode handOver, local func(*callgraph.Node), remote func(*types.Func, token.Pos), depth int) {
+func (f *finder) handlerValuesAt(arg ast.Expr, mode handOver, local func(*callgraph.Node), remote func(fn *types.Func, pos token.Pos, shaped bool), depth int) {
 	info := f.info
 	accept := func(n *callgraph.Node, sig *types.Signature) {
 		if mode != toMiddleware || f.middlewareShape(sig) {
@@ -302,8 +347,8 @@ func (f *finder) handlerValuesAt(arg ast.Expr, mode handOver, local func(*callgr
 				f.interfaceValue(fn, recvInterface(info, y, iface), pos, accept)
 			} else if n := f.graph.ByFunc[fn]; n != nil {
 				accept(n, fn.Signature())
-			} else if remote != nil && fn.Pkg() != f.pkg && f.shapeOf(fn.Signature(), methodName(fn)) == nil {
-				remote(fn, pos)
+			} else if remote != nil && fn.Pkg() != f.pkg {
+				remote(fn, pos, f.shapeOf(fn.Signature(), methodName(fn)) != nil)
 			}
 			return false // the selector's own name is this function again
 		}
@@ -321,7 +366,7 @@ func (f *finder) handlerValuesAt(arg ast.Expr, mode handOver, local func(*callgr
 // RegisterActivity(x)), the exported methods of x's type when that type is declared in
 // another package: x := payments.New(client); w.RegisterActivity(x) in main registers every
 // exported method of *payments.Service, whose effects the facts of its package carry.
-func (f *finder) remoteMethods(t types.Type, pos token.Pos, remote func(*types.Func, token.Pos)) {
+func (f *finder) remoteMethods(t types.Type, pos token.Pos, remote func(fn *types.Func, pos token.Pos, shaped bool)) {
 	named, ok := types.Unalias(defuse.Deref(t)).(*types.Named)
 	if !ok || named.Obj().Pkg() == nil || named.Obj().Pkg() == f.pkg {
 		return
@@ -332,7 +377,7 @@ func (f *finder) remoteMethods(t types.Type, pos token.Pos, remote func(*types.F
 	ms := types.NewMethodSet(types.NewPointer(named))
 	for i := 0; i < ms.Len(); i++ {
 		if m, ok := ms.At(i).Obj().(*types.Func); ok && m.Exported() && m.Pkg() == named.Obj().Pkg() {
-			remote(m, pos)
+			remote(m, pos, false)
 		}
 	}
 }

@@ -124,15 +124,31 @@ func funcValue(info *types.Info, e ast.Expr) (*types.Func, bool) {
 // (the http.ResponseWriter a handler writes its answer to, an io.Writer, an error) are
 // neutral, as the standard library is everywhere else.
 func unsafeBecause(in Input, n *callgraph.Node) string {
-	for _, e := range n.Effects {
-		if e.State < effect.Claimed {
-			return e.Detail
-		}
+	if why := unsafeEffect(n.Effects); why != "" {
+		return why
 	}
 	if what := relativeUpdate(in, n); what != "" {
 		return "it adds to " + what + " in memory"
 	}
-	for _, o := range in.Graph.Unresolved(n) {
+	return unknownCall(in.Graph.Unresolved(n))
+}
+
+// unsafeEffect returns the detail of the first of effects that is neither protected nor
+// claimed, or "".
+func unsafeEffect(effects effect.Set) string {
+	for _, e := range effects {
+		if e.State < effect.Claimed {
+			return e.Detail
+		}
+	}
+	return ""
+}
+
+// unknownCall says which of the unresolved calls of a handler runs code not known, or "":
+// a call of the program's own interfaces or of a function value; the standard library's
+// interfaces are neutral.
+func unknownCall(unresolved []callgraph.OpenCall) string {
+	for _, o := range unresolved {
 		if o.Method == nil {
 			return "it calls a function value not known"
 		}

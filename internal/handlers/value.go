@@ -29,7 +29,10 @@ type Handler struct {
 	// Decl is its declaration, for a handler declared as a function or method (nil for a
 	// literal or a receive loop): where a suggested //idemlint:decisions line goes.
 	Decl *Decl
-	Sig  *types.Signature // nil when not type-checked
+	// Fn is the function or method declared there (nil with Decl): what other packages
+	// register.
+	Fn  *types.Func
+	Sig *types.Signature // nil when not type-checked
 
 	// Effects are its effects after the directives in its body and doc comment.
 	Effects effect.Set
@@ -122,6 +125,7 @@ func (f *finder) value(c candidate) Handler {
 		h.Review = "its idempotency middleware is built WithNeedsReview"
 	}
 	if n.Decl != nil {
+		h.Fn = n.Fn
 		h.Decl = &Decl{Start: n.Decl.Pos()}
 		if n.Decl.Doc != nil {
 			h.Decl.DocEnd = n.Decl.Doc.End()

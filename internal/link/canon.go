@@ -14,6 +14,7 @@ import (
 	"github.com/chokaq/idemlint/internal/callgraph"
 	"github.com/chokaq/idemlint/internal/effect"
 	"github.com/chokaq/idemlint/internal/routes"
+	"github.com/chokaq/idemlint/internal/topics"
 )
 
 // Summary is a package's part in the link (callgraph.Summary) written without go/types:
@@ -29,13 +30,17 @@ type Summary struct {
 	Open []Open `json:"open,omitempty"`
 	// Interfaces holds the method sets of the open calls' receiver types, by key: a
 	// package calls many methods of one interface (a generated client's hundred).
-	Interfaces map[string][]Member      `json:"interfaces,omitempty"`
-	Methods    []Method                 `json:"methods,omitempty"`
-	Converted  []Type                   `json:"converted,omitempty"`
-	CheckCalls []callgraph.CheckCall    `json:"checkCalls,omitempty"`
-	Registered []callgraph.Registration `json:"registered,omitempty"`
-	Routes     []routes.Route           `json:"routes,omitempty"`
-	Sent       []routes.Request         `json:"sent,omitempty"`
+	Interfaces    map[string][]Member      `json:"interfaces,omitempty"`
+	Methods       []Method                 `json:"methods,omitempty"`
+	Converted     []Type                   `json:"converted,omitempty"`
+	CheckCalls    []callgraph.CheckCall    `json:"checkCalls,omitempty"`
+	Registered    []callgraph.Registration `json:"registered,omitempty"`
+	Routes        []routes.Route           `json:"routes,omitempty"`
+	Sent          []routes.Request         `json:"sent,omitempty"`
+	Consumers     []topics.Consumer        `json:"consumers,omitempty"`
+	Subscriptions []topics.Subscription    `json:"subscriptions,omitempty"`
+	Verdicts      []topics.Verdict         `json:"verdicts,omitempty"`
+	Published     []topics.Message         `json:"published,omitempty"`
 }
 
 // Open is the open interface calls of one method on one receiver type (callgraph.OpenGroup).
@@ -125,7 +130,8 @@ type Call struct {
 // declared inside functions.
 func Canon(fset *token.FileSet, s *callgraph.Summary) *Summary {
 	w := &writer{fset: fset}
-	out := &Summary{CheckCalls: s.CheckCalls, Registered: s.Registered, Routes: s.Routes, Sent: s.Sent}
+	out := &Summary{CheckCalls: s.CheckCalls, Registered: s.Registered, Routes: s.Routes, Sent: s.Sent, Consumers: s.Consumers,
+		Subscriptions: s.Subscriptions, Verdicts: s.Verdicts, Published: s.Published}
 	keys := map[*types.Interface]string{}
 	for _, o := range s.Open {
 		key, ok := keys[o.Recv]

@@ -17,6 +17,7 @@ import (
 	"github.com/chokaq/idemlint/internal/callgraph"
 	"github.com/chokaq/idemlint/internal/effect"
 	"github.com/chokaq/idemlint/internal/routes"
+	"github.com/chokaq/idemlint/internal/topics"
 )
 
 // Package is one analysed package (its ID, as go/packages names it: a test variant has its
@@ -333,5 +334,24 @@ func Routes(pkgs []Package) (routes.Table, bool) {
 		sent = append(sent, p.Summary.Sent...)
 	}
 	tb := routes.Table(routes.Sort(all))
+	return tb, tb.Linked(sent)
+}
+
+// Consumers returns the topics every package's handlers consume (where they are
+// registered, or joined with their own package's verdict), and whether a message
+// one of them publishes reaches some of them (topics.Table.Linked): only then does judging
+// the program's publishes by its consumers change anything.
+func Consumers(pkgs []Package) (topics.Table, bool) {
+	var all []topics.Consumer
+	var subs []topics.Subscription
+	var verdicts []topics.Verdict
+	var sent []topics.Message
+	for _, p := range pkgs {
+		all = append(all, p.Summary.Consumers...)
+		subs = append(subs, p.Summary.Subscriptions...)
+		verdicts = append(verdicts, p.Summary.Verdicts...)
+		sent = append(sent, p.Summary.Published...)
+	}
+	tb := topics.Table(topics.Sort(append(all, topics.Join(subs, verdicts)...)))
 	return tb, tb.Linked(sent)
 }

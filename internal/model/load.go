@@ -116,6 +116,11 @@ type SinkEntry struct {
 	// library's words say it better than "without an idempotency key" ("with no document id
 	// (the index makes a new document each time)").
 	Unkeyed string `yaml:"unkeyed"`
+	// TopicArg is the index of the argument naming where a publish goes (a topic, subject
+	// or task type), or of the message made by the library's constructor whose first
+	// argument names it (asynq.NewTask(type, ...)): a publish is judged by the program's own
+	// consumers of that topic.
+	TopicArg *int `yaml:"topic_arg"`
 }
 
 // ReceiveChannelEntry models calls that return a channel of deliveries (RabbitMQ's
@@ -152,6 +157,9 @@ type RegistrationRow struct {
 	Arg       int    `yaml:"arg"`
 	Framework string `yaml:"framework"`
 	Methods   string `yaml:"methods"` // "exported": a struct value registers its exported methods
+	// TopicArg is the index of the argument naming what the handler consumes (a topic,
+	// subject or task type), matched with the program's publishes to it.
+	TopicArg *int `yaml:"topic_arg"`
 }
 
 // Error is a problem in a model file, with its place.

@@ -122,6 +122,8 @@ func TestParseErrorsNameFileLineAndField(t *testing.T) {
 		{"update without field", "library: x\nsinks:\n  - func: \"a/b.F\"\n    kind: store.write\n    shape: update.expression\n    arg: 1\n", "m.yml:3:9: sink: field field is required for shape update.expression"},
 		{"field on other shape", "library: x\nsinks:\n  - func: \"a/b.F\"\n    kind: store.write\n    shape: send\n    field: \"a/b.T.F\"\n", "m.yml:6:12: field field: only shape update.expression reads a field"},
 		{"receiver on other shape", "library: x\nsinks:\n  - func: \"(a/b.T).Do\"\n    kind: store.write\n    shape: send\n    receiver: true\n", "m.yml:6:15: field receiver: only shape provider.params reads its params from the receiver"},
+		{"topic on other kind", "library: x\nsinks:\n  - func: \"a/b.F\"\n    kind: store.write\n    shape: send\n    topic_arg: 0\n", "m.yml:6:16: field topic_arg: only a sink of kind publish names a topic"},
+		{"negative topic_arg", "library: x\nregistrations:\n  - func: \"a/b.F\"\n    arg: 1\n    topic_arg: -1\n", "m.yml:5:16: field topic_arg: an argument index counts from 0, got -1"},
 		{"receiver and arg", "library: x\nsinks:\n  - func: \"(a/b.T).Do\"\n    kind: store.write\n    shape: provider.params\n    arg: 0\n    receiver: true\n", "m.yml:6:10: field arg: a sink with receiver: true reads its params from the receiver, not an argument"},
 		{"bad header setter", "library: x\nheader_setters:\n  - \"SetHeader\"\n", `m.yml:3:5: a function is written pkg/path.Func, got "SetHeader"`},
 	} {

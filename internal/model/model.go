@@ -129,6 +129,10 @@ type Sink struct {
 	// Receiver: the params are the call's receiver (a request value whose Do sends it), for
 	// shape ProviderParams; Arg is then -1.
 	Receiver bool
+	// Topic is 1 + the index of the argument that names where a publish goes, 0 for none
+	// (see SinkEntry.TopicArg); Library is the model's library, in which topics are named.
+	Topic   int
+	Library string
 }
 
 // ReceiveChannel is a call whose result is a channel of deliveries (RabbitMQ's Consume).
@@ -198,6 +202,10 @@ type Registration struct {
 	// Methods, when set, says a value of a named type passed as the handler registers all
 	// its exported methods (Temporal's RegisterActivity with a struct of activities).
 	Methods bool
+	// Topic is 1 + the index of the argument naming what the handler consumes, 0 for
+	// none; Library is the model's library, in which topics are named.
+	Topic   int
+	Library string
 }
 
 // Library groups the models of one library, for documentation and for the real-API check.

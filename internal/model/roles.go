@@ -273,6 +273,7 @@ func loadSinks(f *File, lib *Library, c *checker) {
 		at := fmt.Sprintf("$.sinks[%d]", i)
 		names := funcNames(at, "sink", s.Func, s.Funcs, c)
 		sink := checkSink(at, s, c)
+		sink.Library = f.Library
 		for _, n := range names {
 			sink.Func = n
 			lib.Sinks = append(lib.Sinks, sink)
@@ -328,7 +329,16 @@ func checkSink(at string, s SinkEntry, c *checker) Sink {
 			c.bad(at+".url_arg", "field url_arg: only shapes http.post, http.form and builder take a URL argument (http.do reads it where the request is built)")
 		}
 	}
-	return Sink{Kind: kind, Shape: shape, Arg: arg, What: what, InTx: s.TxArg != nil && *s.TxArg >= 0, Field: s.Field, URLArg: urlArg, ConsumerKey: s.ConsumerKey, Receiver: s.Receiver, Unkeyed: s.Unkeyed}
+	topic := 0
+	if s.TopicArg != nil {
+		topic = *s.TopicArg + 1
+		c.argIndex(at+".topic_arg", "topic_arg", *s.TopicArg)
+		if kind != effect.Publish {
+			c.bad(at+".topic_arg", "field topic_arg: only a sink of kind publish names a topic")
+		}
+	}
+	return Sink{Kind: kind, Shape: shape, Arg: arg, What: what, InTx: s.TxArg != nil && *s.TxArg >= 0, Field: s.Field, URLArg: urlArg,
+		ConsumerKey: s.ConsumerKey, Receiver: s.Receiver, Unkeyed: s.Unkeyed, Topic: topic}
 }
 
 // compileSinks also indexes method sinks by method name, for calls through interfaces.
@@ -481,7 +491,13 @@ func loadRegistrations(f *File, lib *Library, c *checker) {
 		if r.Methods != "" && r.Methods != "exported" {
 			c.bad(at+".methods", "field methods: the only value is \"exported\", got %q", r.Methods)
 		}
-		lib.Registrations = append(lib.Registrations, Registration{Func: r.Func, Arg: r.Arg, Framework: r.Framework, Methods: r.Methods == "exported"})
+		topic := 0
+		if r.TopicArg != nil {
+			topic = *r.TopicArg + 1
+			c.argIndex(at+".topic_arg", "topic_arg", *r.TopicArg)
+		}
+		lib.Registrations = append(lib.Registrations, Registration{Func: r.Func, Arg: r.Arg, Framework: r.Framework, Methods: r.Methods == "exported",
+			Topic: topic, Library: f.Library})
 	}
 }
 

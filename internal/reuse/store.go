@@ -146,6 +146,10 @@ func viewKey(first *rounds.Outcome, p analyzer.Program, links link.Links) cache.
 		served, _ := json.Marshal(p.Routes)
 		h.Bytes("routes", served)
 	}
+	if len(p.Consumers) > 0 {
+		consumers, _ := json.Marshal(p.Consumers)
+		h.Bytes("consumers", consumers)
+	}
 	return h.Sum()
 }
 

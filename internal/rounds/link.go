@@ -23,6 +23,7 @@ import (
 	"github.com/chokaq/idemlint/internal/callgraph"
 	"github.com/chokaq/idemlint/internal/link"
 	"github.com/chokaq/idemlint/internal/routes"
+	"github.com/chokaq/idemlint/internal/topics"
 )
 
 // MaxRounds bounds the analyses of a program-wide link: the first finds the open calls, a
@@ -53,26 +54,32 @@ func Link(analyse RoundFunc, cone link.Cone, reported func(id string) bool, verb
 	registered := link.Registered(Summaries(outs), reportedPaths(outs, reported))
 	var prev link.Links
 	var prevRoutes routes.Table
+	var prevConsumers topics.Table
 	for round := 1; round < MaxRounds; round++ {
 		sums := Summaries(outs)
 		links := link.Link(sums, cone)
 		taken := link.TakenOver(sums)
 		served, linked := link.Routes(sums)
-		if !linked && round == 1 {
+		if !linked {
 			served = nil // no request the program sends is judged by its routes
 		}
-		settled := (len(links) == 0 || (prev != nil && link.Equal(links, prev))) && slices.Equal(served, prevRoutes)
+		consumers, consumed := link.Consumers(sums)
+		if !consumed {
+			consumers = nil // no message the program publishes is judged by its consumers
+		}
+		settled := (len(links) == 0 || (prev != nil && link.Equal(links, prev))) &&
+			slices.Equal(served, prevRoutes) && slices.Equal(consumers, prevConsumers)
 		if settled && !(round == 1 && (once || len(taken) > 0 || len(registered) > 0)) {
 			break
 		}
 		if verbose {
-			log.Printf("link round %d: %d open calls resolved across packages, %d routes served", round, len(links), len(served))
+			log.Printf("link round %d: %d open calls resolved across packages, %d routes served, %d consumers of topics published", round, len(links), len(served), len(consumers))
 		}
-		p := analyzer.Program{Jobs: jobs, TakenOver: taken, Registered: registered, Routes: served}
+		p := analyzer.Program{Jobs: jobs, TakenOver: taken, Registered: registered, Routes: served, Consumers: consumers}
 		if outs, err = analyse(p, links); err != nil {
 			return nil, err
 		}
-		prev, prevRoutes = links, served
+		prev, prevRoutes, prevConsumers = links, served, consumers
 	}
 	return outs, nil
 }

@@ -17,6 +17,7 @@ import (
 	"github.com/chokaq/idemlint/internal/sinks/params"
 	"github.com/chokaq/idemlint/internal/sinks/requests"
 	"github.com/chokaq/idemlint/internal/sinks/statements"
+	"github.com/chokaq/idemlint/internal/topics"
 )
 
 // Judge reads sink calls of one package. It holds only the inputs every stage reads; each
@@ -34,6 +35,15 @@ type Judge struct {
 	// Sent, when set, is told of the requests only a route of the program could show to
 	// be safe (requests.Reader.Sent), for the program's summary.
 	Sent func(routes.Request)
+	// Consumers are the handlers the program runs for its topics
+	// (analyzer.Program.Consumers); nil outside a program-wide link.
+	Consumers topics.Table
+	// Published, when set, is told of every publish to a constant topic that nothing else
+	// shows to be safe (toConsumers), for the program's summary.
+	Published func(topics.Message)
+	// Made says what a function of another package returns for a publish (its
+	// topics.Made fact, or the package's own MessageMakers); nil: nothing.
+	Made func(*types.Func) *topics.Made
 }
 
 // Scope is the function whose body holds the calls being judged (keys.Scope).

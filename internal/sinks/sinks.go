@@ -84,7 +84,9 @@ func (j *Judge) Eval(call *ast.CallExpr, s *model.Sink, fn *types.Func, sc Scope
 		if at := j.producerTxn(call); at != "" {
 			return mk(effect.Protected, s.What+" produced in a transaction that commits the consumed offset ("+at+"): exactly once for read_committed consumers")
 		}
-		return mk(effect.Unprotected, s.Problem())
+		e := mk(effect.Unprotected, s.Problem())
+		j.toConsumers(e, s, fn, call)
+		return e
 	case model.ProviderParams:
 		e := consumerKey(s, j.params().Provider(mk, s, arg, sc))
 		if e != nil && e.State == effect.Unprotected && j.riverInsert(fn) {
@@ -99,7 +101,9 @@ func (j *Judge) Eval(call *ast.CallExpr, s *model.Sink, fn *types.Func, sc Scope
 		}
 		return e
 	case model.Options:
-		return j.keys().Options(mk, s, call, sc)
+		e := j.keys().Options(mk, s, call, sc)
+		j.toConsumers(e, s, fn, call)
+		return e
 	case model.Builder:
 		return j.builderEffect(mk, s, call, sc)
 	case model.Relative:

@@ -15,7 +15,7 @@ const (
 	TypeReport = "report:build"
 )
 
-func NewEmailTask(payload []byte) *asynq.Task {
+func NewEmailTask(payload []byte) *asynq.Task { // want NewEmailTask:`makes\(github.com/hibiken/asynq: email:deliver\)`
 	return asynq.NewTask(TypeEmail, payload, asynq.MaxRetry(10))
 }
 

@@ -1,0 +1,99 @@
+// The topics the package's handlers consume, for the program-wide link of publishes to
+// them (internal/topics): a handler registered for a constant topic (asynq's
+// mux.HandleFunc(TypeEmail, h), a JetStream subscription, a Watermill router's handler),
+// and whether it is safe to run again on the same message. A registration here of a
+// function of another package is a Subscription; that package says whether its handlers
+// are safe (Verdicts), and the link joins the two.
+
+package handlers
+
+import (
+	"go/ast"
+	"go/token"
+	"go/types"
+
+	"golang.org/x/tools/go/types/typeutil"
+
+	"github.com/chokaq/idemlint/internal/defuse"
+	"github.com/chokaq/idemlint/internal/model"
+	"github.com/chokaq/idemlint/internal/topics"
+)
+
+// Subscription is a function of another package handed to a modelled registration that
+// names a topic: Call is the registration.
+type Subscription struct {
+	Fn   *types.Func
+	Call *ast.CallExpr
+}
+
+// Consumers returns the topics the handlers hs of the package consume where the package
+// registers them itself, each with whether it is safe to run again on the same message
+// (safeToRepeat).
+func Consumers(in Input, hs []Handler) []topics.Consumer {
+	var out []topics.Consumer
+	for _, h := range hs {
+		if h.RegCall == nil {
+			continue
+		}
+		if lib, topic := RegistrationTopic(in.Info, in.Defs, in.Models, h.RegCall); topic != "" {
+			why := safeToRepeat(h)
+			out = append(out, topics.Consumer{Library: lib, Topic: topic, Handler: h.Name, At: in.Fset.Position(h.RegCall.Pos()).String(), Safe: why == "", Why: why})
+		}
+	}
+	return topics.Sort(out)
+}
+
+// Subscriptions writes the registrations of other packages' functions for a topic
+// (Found.Subscribed) for the program's summary; those whose topic is not a constant are
+// left out.
+func Subscriptions(in Input, subs []Subscription) []topics.Subscription {
+	var out []topics.Subscription
+	for _, s := range subs {
+		if lib, topic := RegistrationTopic(in.Info, in.Defs, in.Models, s.Call); topic != "" {
+			out = append(out, topics.Subscription{Library: lib, Topic: topic, Func: s.Fn.FullName(), At: position(in.Fset, s.Call.Pos())})
+		}
+	}
+	return out
+}
+
+// Verdicts says, of each handler of hs declared as a function or method, whether it is
+// safe to run again on the same message, for the registrations of it in other packages
+// (topics.Join).
+func Verdicts(hs []Handler) []topics.Verdict {
+	var out []topics.Verdict
+	for _, h := range hs {
+		if h.Fn == nil {
+			continue
+		}
+		why := safeToRepeat(h)
+		out = append(out, topics.Verdict{Func: h.Fn.FullName(), Handler: h.Name, Safe: why == "", Why: why})
+	}
+	return out
+}
+
+// safeToRepeat says why running h again on the same message is not safe, or "" when it
+// is: every effect it reaches is protected or claimed, and none of its calls of the
+// program's own interfaces is left unresolved. The runtime middleware does not make it so:
+// its key is the delivery's (a task ID), and a second publish is a new delivery.
+func safeToRepeat(h Handler) string {
+	if why := unsafeEffect(h.Effects); why != "" {
+		return why
+	}
+	return unknownCall(h.Unresolved)
+}
+
+// RegistrationTopic returns the library and the constant topic of a modelled registration
+// call whose model names its topic argument (topic_arg), or "" for the topic.
+func RegistrationTopic(info *types.Info, defs *defuse.Index, models *model.Entries, call *ast.CallExpr) (lib, topic string) {
+	fn, ok := typeutil.Callee(info, call).(*types.Func)
+	if !ok {
+		return "", ""
+	}
+	e := models.Of(fn)
+	if e == nil || e.Registration == nil || e.Registration.Topic == 0 {
+		return "", ""
+	}
+	return e.Registration.Library, defs.ConstString(defuse.ArgAt(call, e.Registration.Topic-1))
+}
+
+func position(fset *token.FileSet, pos token.Pos) string { return fset.Position(pos).String() }

@@ -1,0 +1,191 @@
+// Publishes judged by the program's own consumers (internal/topics): the topic a publish
+// names, and the functions of the package that return a message made for a constant topic.
+
+package sinks
+
+import (
+	"go/ast"
+	"go/types"
+	"strconv"
+	"strings"
+
+	"golang.org/x/tools/go/types/typeutil"
+
+	"github.com/chokaq/idemlint/internal/defuse"
+	"github.com/chokaq/idemlint/internal/effect"
+	"github.com/chokaq/idemlint/internal/model"
+	"github.com/chokaq/idemlint/internal/topics"
+)
+
+// toConsumers judges an unprotected publish e, the call of sink s (the function fn), by the
+// program's consumers of its topic: when every one of them is safe to run again on the
+// same message, a repeated publish only runs them again, and e is protected, its detail
+// naming them; when one is not, e stays unprotected and its detail says which and why. A
+// publish whose topic is not a constant, or that no consumer of the program takes, is left
+// as it is; Published is told of every constant one, for the program's summary.
+func (j *Judge) toConsumers(e *effect.Effect, s *model.Sink, fn *types.Func, call *ast.CallExpr) {
+	if e == nil || e.State >= effect.Claimed || s.Topic == 0 || fn.Pkg() == nil || (j.Published == nil && len(j.Consumers) == 0) {
+		return
+	}
+	topic := j.topicOf(defuse.ArgAt(call, s.Topic-1), fn.Pkg().Path())
+	if topic == "" {
+		return
+	}
+	m := topics.Message{Library: s.Library, Topic: topic}
+	if j.Published != nil {
+		j.Published(m)
+	}
+	cs := j.Consumers.Match(m.Library, m.Topic)
+	if len(cs) == 0 {
+		return
+	}
+	names := make([]string, len(cs))
+	safe, why := true, ""
+	for i, c := range cs {
+		names[i] = c.Handler
+		safe = safe && c.Safe
+		if !c.Safe && why == "" {
+			why = ": " + c.Why
+		}
+	}
+	if safe {
+		e.State = effect.Protected
+		e.Detail = s.What + " for " + strconv.Quote(topic) + ", whose consumers in this program are safe to repeat (" + strings.Join(names, ", ") + ")"
+		return
+	}
+	e.Detail += ", consumed in this program by " + strings.Join(names, ", ") + ", which is not safe to repeat" + why
+}
+
+// topicOf returns the constant topic a publish's argument names: the constant itself (a
+// subject), or the first argument of the call of the library's constructor (a function of
+// libPath) that made the message (asynq.NewTask(TypeEmail, payload)), directly or through a
+// function that returns such a message (MessageMakers); "" when it is not known.
+func (j *Judge) topicOf(arg ast.Expr, libPath string) string {
+	if arg == nil {
+		return ""
+	}
+	if t := j.Defs.ConstString(arg); t != "" {
+		return t
+	}
+	topic := ""
+	j.Defs.Find(arg, defuse.Value, func(x ast.Node) bool {
+		call, ok := x.(*ast.CallExpr)
+		if !ok {
+			return false
+		}
+		if made := j.constructed(call); made != nil && made.Pkg == libPath {
+			topic = made.Topic
+		}
+		return true // the value is this call's result, whatever it says
+	})
+	return topic
+}
+
+// constructed returns what call makes: a message of a modelled library's constructor
+// whose first argument is a constant (NewTask(TypeEmail, ...)), or what a function that
+// returns one says (Made); nil otherwise.
+func (j *Judge) constructed(call *ast.CallExpr) *topics.Made {
+	fn, ok := typeutil.Callee(j.info(), call).(*types.Func)
+	if !ok || fn.Pkg() == nil {
+		return nil
+	}
+	if j.Models.Index.Modelled(fn.Pkg().Path()) {
+		if len(call.Args) == 0 || fn.Signature().Recv() != nil {
+			return nil
+		}
+		if t := j.Defs.ConstString(call.Args[0]); t != "" {
+			return &topics.Made{Pkg: fn.Pkg().Path(), Topic: t}
+		}
+		return nil
+	}
+	if j.Made != nil {
+		return j.Made(fn)
+	}
+	return nil
+}
+
+// MessageMakers returns the functions of files whose first result, in every return that
+// gives one (nil aside), is a message a modelled library's constructor made for one
+// constant topic (func NewEmailTask(id int) (*asynq.Task, error) { ...; return
+// asynq.NewTask(TypeEmail, payload), nil }): a publish of what they return names that
+// topic. j.Made answers for the functions of other packages; the package's own are found
+// in the order they are declared, a maker calling one declared before it included, and
+// added to j.Made, for the publishes of the package; the caller exports them as facts.
+func (j *Judge) MessageMakers(files []*ast.File) map[*types.Func]*topics.Made {
+	out := map[*types.Func]*topics.Made{}
+	imported := j.Made
+	j.Made = func(fn *types.Func) *topics.Made {
+		if m, ok := out[fn]; ok {
+			return m
+		}
+		if imported != nil {
+			return imported(fn)
+		}
+		return nil
+	}
+	for _, f := range files {
+		for _, d := range f.Decls {
+			fd, ok := d.(*ast.FuncDecl)
+			if !ok || fd.Body == nil || fd.Type.Results == nil {
+				continue
+			}
+			fn, ok := j.info().Defs[fd.Name].(*types.Func)
+			if !ok || !j.modelledResult(fn) {
+				continue
+			}
+			if m := j.returnedMessage(fd.Body); m != nil {
+				out[fn] = m
+			}
+		}
+	}
+	return out
+}
+
+// modelledResult reports whether fn's first result is of a type (or a pointer to one) a
+// modelled library declares: only such a function can return a library's message.
+func (j *Judge) modelledResult(fn *types.Func) bool {
+	res := fn.Signature().Results()
+	if res.Len() == 0 {
+		return false
+	}
+	named, ok := types.Unalias(defuse.Deref(res.At(0).Type())).(*types.Named)
+	return ok && named.Obj().Pkg() != nil && j.Models.Index.Modelled(named.Obj().Pkg().Path())
+}
+
+// returnedMessage returns the message every return of body (not of the literals inside
+// it) makes, when all that return one agree; nil otherwise.
+func (j *Judge) returnedMessage(body *ast.BlockStmt) *topics.Made {
+	var made *topics.Made
+	agree := true
+	ast.Inspect(body, func(x ast.Node) bool {
+		switch r := x.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.ReturnStmt:
+			if len(r.Results) == 0 || !agree {
+				return false
+			}
+			if id, ok := ast.Unparen(r.Results[0]).(*ast.Ident); ok && id.Name == "nil" {
+				return false
+			}
+			var m *topics.Made
+			j.Defs.Find(r.Results[0], defuse.Value, func(x ast.Node) bool {
+				if call, ok := x.(*ast.CallExpr); ok {
+					m = j.constructed(call)
+					return true
+				}
+				return false
+			})
+			if m == nil || (made != nil && *m != *made) {
+				agree = false
+				return false
+			}
+			made = m
+		}
+		return true
+	})
+	if !agree {
+		return nil
+	}
+	return made
+}

@@ -1,0 +1,23 @@
+// Command worker serves every task type of the topics module.
+package main
+
+import (
+	"github.com/hibiken/asynq"
+
+	"topics/jobs"
+	"topics/tasks"
+)
+
+func main() {
+	mux := asynq.NewServeMux()
+	mux.HandleFunc(tasks.TypeReindex, tasks.HandleReindex)
+	mux.HandleFunc(tasks.TypeWelcome, tasks.HandleWelcome)
+	tasks.Register(mux)
+	mux.HandleFunc("order:paid", jobs.HandleOrderPaid)
+	mux.HandleFunc("user:signup", jobs.HandleSignup)
+	mux.HandleFunc("order:shipped", jobs.HandleShipped)
+	mux.HandleFunc("order:export", jobs.HandleExport)
+	mux.HandleFunc("order:next", jobs.HandleNext)
+	srv := asynq.NewServer(asynq.RedisClientOpt{Addr: "localhost:6379"}, asynq.Config{})
+	_ = srv.Run(mux)
+}
