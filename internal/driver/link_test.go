@@ -216,7 +216,8 @@ func TestRouteLink(t *testing.T) {
 // serves is judged by that handler (topics): safe consumers (registered in main or in
 // their own package, the task made by a maker of another package, a longer task type
 // under an asynq pattern) make the enqueue protected; an unsafe consumer, a task type no
-// handler serves and one only run time knows stay reported.
+// handler serves and one only run time knows stay reported, as does one to a consumer that
+// publishes to an unsafe consumer in turn, with that consumer's own reason.
 func TestTopicLink(t *testing.T) {
 	chdirModule(t, "topics")
 	out := runAll(t)
@@ -225,6 +226,7 @@ func TestTopicLink(t *testing.T) {
 		"HandleSignup: asynq task enqueued without a deduplication id, consumed in this program by HandleWelcome, which is not safe to repeat: SQL write not safe to repeat: INSERT without conflict handling via (*asynq.Client).Enqueue",
 		"HandleExport: asynq task enqueued without a deduplication id via (*asynq.Client).Enqueue",
 		"HandleNext: asynq task enqueued without a deduplication id via (*asynq.Client).Enqueue",
+		"HandleInvite: asynq task enqueued without a deduplication id, consumed in this program by HandleSignup, which is not safe to repeat: asynq task enqueued without a deduplication id via (*asynq.Client).Enqueue",
 		"HandleWelcome: SQL write not safe to repeat: INSERT without conflict handling via (*sql.DB).ExecContext",
 	}
 	if !slices.Equal(got, want) {

@@ -15,6 +15,7 @@ import (
 	"github.com/chokaq/idemlint/internal/callgraph"
 	"github.com/chokaq/idemlint/internal/effect"
 	"github.com/chokaq/idemlint/internal/routes"
+	"github.com/chokaq/idemlint/internal/topics"
 )
 
 // serveMuxRegistrations are the calls that register a handler on a net/http ServeMux: the
@@ -134,11 +135,15 @@ func unsafeBecause(in Input, n *callgraph.Node) string {
 }
 
 // unsafeEffect returns the detail of the first of effects that is neither protected nor
-// claimed, or "".
+// claimed, or "": its own words, without what it adds of the route or consumer its request
+// or message goes to (that one's own finding says it), so that a chain of them reads as one
+// reason, not each reason of the chain nested in the next.
 func unsafeEffect(effects effect.Set) string {
 	for _, e := range effects {
 		if e.State < effect.Claimed {
-			return e.Detail
+			d, _, _ := strings.Cut(e.Detail, routes.Unsafe)
+			d, _, _ = strings.Cut(d, topics.Unsafe)
+			return d
 		}
 	}
 	return ""

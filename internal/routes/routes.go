@@ -19,6 +19,10 @@ import (
 	"github.com/chokaq/idemlint/internal/strval"
 )
 
+// Unsafe starts what a request's detail adds when it goes to routes of the program that
+// are not safe to repeat: ", to this program's route POST /x (h), which is not safe ...".
+const Unsafe = ", to this program's route "
+
 // Hole stands in a template for text only run time knows (strval's).
 const Hole = strval.Hole
 

@@ -53,7 +53,7 @@ func (j *Judge) toConsumers(e *effect.Effect, s *model.Sink, fn *types.Func, cal
 		e.Detail = s.What + " for " + strconv.Quote(topic) + ", whose consumers in this program are safe to repeat (" + strings.Join(names, ", ") + ")"
 		return
 	}
-	e.Detail += ", consumed in this program by " + strings.Join(names, ", ") + ", which is not safe to repeat" + why
+	e.Detail += topics.Unsafe + strings.Join(names, ", ") + ", which is not safe to repeat" + why
 }
 
 // topicOf returns the constant topic a publish's argument names: the constant itself (a

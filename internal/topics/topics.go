@@ -15,6 +15,10 @@ import (
 	"strings"
 )
 
+// Unsafe starts what a publish's detail adds when its consumers in the program are not
+// safe to repeat: ", consumed in this program by H, which is not safe ...".
+const Unsafe = ", consumed in this program by "
+
 // Consumer is a handler the program registers for a topic: the library whose topics it
 // names, the topic as registered, the handler's name in a chain, where it is registered
 // ("file:line:col"), and whether it is safe to run again on the same message (every effect

@@ -69,5 +69,5 @@ func (rd Reader) ToRoute(what, method string, url ast.Expr) (detail string, safe
 	if why != "" {
 		why = ": " + why
 	}
-	return ", to this program's route " + strings.Join(names, ", ") + ", which is not safe to repeat" + why, false
+	return routes.Unsafe + strings.Join(names, ", ") + ", which is not safe to repeat" + why, false
 }

@@ -122,7 +122,7 @@ func (rd Reader) chainWhere(call *ast.CallExpr) string {
 
 // recordEffect judges a record written back whole (gorm Save(&t), Updates(&t)) after a
 // read-modify-write: t is a local struct filled by another call given its address (the
-// read, db.First(&t, id)) and one of its fields is set from its own value (t.N += d,
+// read, db.First(&t, id)) or returned by one (t, err := repo.Get(db, id)), and one of its fields is set from its own value (t.N += d,
 // t.N = t.N - d). A repeat applies the change twice. Fields set to plain values converge
 // (nil). Flow-insensitive: any such read and set in the function count.
 func (rd Reader) recordEffect(mk keys.Make, call *ast.CallExpr, rec ast.Expr) *effect.Effect {
@@ -147,10 +147,16 @@ func (rd Reader) recordEffect(mk keys.Make, call *ast.CallExpr, rec ast.Expr) *e
 }
 
 // readBesides says whether a call other than write is given v's address (the read that
-// fills the record before it is changed).
+// fills the record before it is changed), or v is a call's result (a repository's
+// GetVideoByKey(db, key) that returns the record it read).
 func (rd Reader) readBesides(v *types.Var, write *ast.CallExpr) bool {
 	for _, c := range rd.Defs.Fills(v) {
 		if c != write {
+			return true
+		}
+	}
+	for _, d := range rd.Defs.Defs(v) {
+		if _, ok := ast.Unparen(d).(*ast.CallExpr); ok {
 			return true
 		}
 	}

@@ -48,3 +48,10 @@ func HandleNext(ctx context.Context, t *asynq.Task) error {
 	_, err := Client.Enqueue(asynq.NewTask(t.Type()+":next", t.Payload()))
 	return err
 }
+
+// HandleInvite enqueues a signup, whose handler enqueues a welcome mail in turn: reported,
+// with the signup handler's own reason, not the whole chain's.
+func HandleInvite(ctx context.Context, t *asynq.Task) error {
+	_, err := Client.Enqueue(asynq.NewTask("user:signup", t.Payload()))
+	return err
+}

@@ -18,6 +18,7 @@ func main() {
 	mux.HandleFunc("order:shipped", jobs.HandleShipped)
 	mux.HandleFunc("order:export", jobs.HandleExport)
 	mux.HandleFunc("order:next", jobs.HandleNext)
+	mux.HandleFunc("user:invite", jobs.HandleInvite)
 	srv := asynq.NewServer(asynq.RedisClientOpt{Addr: "localhost:6379"}, asynq.Config{})
 	_ = srv.Run(mux)
 }

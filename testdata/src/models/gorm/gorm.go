@@ -112,6 +112,35 @@ func Withdraw(ctx context.Context, t *asynq.Task) error { // want Withdraw:`effe
 	return db.Model(&acc).Updates(&acc).Error // want `handler Withdraw: SQL write not safe to repeat: relative UPDATE of Balance \(read-modify-write of acc\)`
 }
 
+// accountByID is a repository read that returns the record.
+func accountByID(id string) (Account, error) {
+	var acc Account
+	err := db.First(&acc, "id = ?", id).Error
+	return acc, err
+}
+
+// BumpVisits reads the account through the repository, adds to a counter and saves it
+// back: a repeat adds twice (seen in a public asynq worker whose progress counter, at 3,
+// deletes the source file).
+func BumpVisits(ctx context.Context, t *asynq.Task) error { // want BumpVisits:`effects sql.write:unprotected\(\(\*gorm.DB\).Save\)`
+	acc, err := accountByID(t.Type())
+	if err != nil {
+		return err
+	}
+	acc.Balance += 1
+	return db.Save(&acc).Error // want `handler BumpVisits: SQL write not safe to repeat: relative UPDATE of Balance \(read-modify-write of acc\)`
+}
+
+// RenameAccount is BumpVisits's twin with an absolute value: a repeat converges.
+func RenameAccount(ctx context.Context, t *asynq.Task) error {
+	acc, err := accountByID(t.Type())
+	if err != nil {
+		return err
+	}
+	acc.Balance = 7
+	return db.Save(&acc).Error
+}
+
 // ResetBalance is Deposit's twin with an absolute value: a repeat converges, no effect.
 func ResetBalance(ctx context.Context, t *asynq.Task) error {
 	var acc Account
