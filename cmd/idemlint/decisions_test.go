@@ -18,7 +18,7 @@ func TestRequiredDecisions(t *testing.T) {
 		t.Fatalf("exit %d, %d findings, want 3 and 5:\n%s", code, len(lines), out)
 	}
 	for _, l := range lines {
-		if !strings.HasSuffix(l, "; missing: partial") {
+		if !strings.HasSuffix(l, " do not commit together)") || !strings.Contains(l, "; missing: partial (") {
 			t.Errorf("finding keeps decisions not required: %s", l)
 		}
 	}

@@ -266,7 +266,7 @@ func TestFormatJSON(t *testing.T) {
 		for _, h := range f.Chain {
 			hops = append(hops, h.Func)
 		}
-		if !strings.Contains(f.Message, strings.Join(hops, " -> ")) || !strings.HasSuffix(f.Message, "missing: "+strings.Join(f.Missing, ", ")) {
+		if !strings.Contains(f.Message, strings.Join(hops, " -> ")) || !strings.HasSuffix(missingNames(f.Message), "missing: "+strings.Join(f.Missing, ", ")) {
 			t.Errorf("finding %d: chain %v or missing %v disagree with %q", i, hops, f.Missing, f.Message)
 		}
 	}
@@ -753,4 +753,10 @@ func TestWriteBaselineRefusesOtherFiles(t *testing.T) {
 	if after, _ := os.ReadFile(target); string(after) != string(before) {
 		t.Errorf("queue.go was changed:\n%s", after)
 	}
+}
+
+// missingNames is a message with the reasons its missing list gives for a decision
+// ("partial (sql.write and payment do not commit together)") left out.
+func missingNames(msg string) string {
+	return regexp.MustCompile(` \([^()]*\)`).ReplaceAllString(msg[strings.LastIndex(msg, "; missing: "):], "")
 }

@@ -153,11 +153,11 @@ func TestMainRegisteredHandlers(t *testing.T) {
 	}
 	dir := mainRegistered(t)
 	stdout, stderr, code := inProcess(t, dir, "-cache=off", "./...")
-	want := `tasks/tasks.go:22:15: handler (*Handlers).HandleWelcome: SQL write not safe to repeat: INSERT without conflict handling ((*Handlers).HandleWelcome -> (*sql.DB).ExecContext); missing: key, enforcement, partial
+	want := `tasks/tasks.go:22:15: handler (*Handlers).HandleWelcome: SQL write not safe to repeat: INSERT without conflict handling ((*Handlers).HandleWelcome -> (*sql.DB).ExecContext); missing: key, enforcement, partial (sql.write, http.write and email.send do not commit together)
 cmd/worker/main.go:20:30: 	registered here (asynq)
-tasks/tasks.go:25:12: handler (*Handlers).HandleWelcome: email sent with no deduplication ((*Handlers).HandleWelcome -> smtp.SendMail); missing: key, enforcement, partial
+tasks/tasks.go:25:12: handler (*Handlers).HandleWelcome: email sent with no deduplication ((*Handlers).HandleWelcome -> smtp.SendMail); missing: key, enforcement, partial (sql.write, http.write and email.send do not commit together)
 cmd/worker/main.go:20:30: 	registered here (asynq)
-tasks/tasks.go:28:12: handler (*Handlers).HandleWelcome: HTTP POST without an Idempotency-Key header (this call cannot set one) ((*Handlers).HandleWelcome -> http.Post); missing: key, enforcement, partial
+tasks/tasks.go:28:12: handler (*Handlers).HandleWelcome: HTTP POST without an Idempotency-Key header (this call cannot set one) ((*Handlers).HandleWelcome -> http.Post); missing: key, enforcement, partial (sql.write, http.write and email.send do not commit together)
 cmd/worker/main.go:20:30: 	registered here (asynq)
 tasks/tasks.go:49:12: handler (*Handlers).HandleCharge: SQL write not safe to repeat: INSERT without conflict handling; the idempotency middleware claims this handler, but a crash between the write and its completion marker repeats it (store the completion in the same transaction: sqlstore CompleteTx) ((*Handlers).HandleCharge -> (*sql.DB).ExecContext); missing: enforcement
 cmd/worker/main.go:22:65: 	registered here (asynq)
@@ -205,7 +205,7 @@ cmd/worker/main.go:23:29: 	registered here (asynq)
 	// Naming main alone: the handlers' package is not reported, so main reports them at the
 	// registration, as go vet does (no partial judged there: the fact has no transaction).
 	stdout, _, _ = inProcess(t, dir, "-cache=off", "./cmd/worker")
-	if !strings.Contains(stdout, "cmd/worker/main.go:20:30: handler (*tasks.Handlers).HandleWelcome: email sent with no deduplication ((*tasks.Handlers).HandleWelcome -> smtp.SendMail); missing: key, enforcement, partial (registered here)\n") {
+	if !strings.Contains(stdout, "cmd/worker/main.go:20:30: handler (*tasks.Handlers).HandleWelcome: email sent with no deduplication ((*tasks.Handlers).HandleWelcome -> smtp.SendMail); missing: key, enforcement, partial (sql.write, http.write and email.send do not commit together) (registered here)\n") {
 		t.Errorf("./cmd/worker alone: want the findings at the registration:\n%s", stdout)
 	}
 

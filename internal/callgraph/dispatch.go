@@ -6,6 +6,7 @@ import (
 	"go/types"
 	"sort"
 
+	"github.com/chokaq/idemlint/internal/defuse"
 	"github.com/chokaq/idemlint/internal/model"
 )
 
@@ -16,6 +17,26 @@ import (
 type dispatcher struct {
 	*core
 	methods methodIndex
+	// converted holds the named types the package converts to an interface
+	// (Conversions), built on first use.
+	converted map[*types.Named]bool
+}
+
+// convertedHere reports whether the package converts the receiver type of method fn to an
+// interface.
+func (d *dispatcher) convertedHere(fn *types.Func) bool {
+	if d.converted == nil {
+		d.converted = map[*types.Named]bool{}
+		for _, t := range Conversions(d.in.Info, d.in.Files) {
+			d.converted[t] = true
+		}
+	}
+	recv := fn.Signature().Recv()
+	if recv == nil {
+		return false
+	}
+	named, ok := types.Unalias(defuse.Deref(recv.Type())).(*types.Named)
+	return ok && d.converted[named.Origin()]
 }
 
 // methodIndex holds the lookups interface dispatch makes, built on first use: interface
@@ -45,21 +66,34 @@ func (d *dispatcher) dispatch(n *Node, m *types.Func, call *ast.CallExpr) {
 		return
 	}
 	open := len(d.Open)
-	if d.implementationsAt(n, m, iface, call.Pos(), callArgs(d.in.Info, call), true) {
-		return
-	}
-	// No implementation with effects in view: a modelled sink method behind the interface?
+	found := d.implementationsAt(n, m, iface, call.Pos(), callArgs(d.in.Info, call), true)
+	// A modelled sink method behind the interface: when no implementation with effects is
+	// in view, or beside those there are when the package puts the sink's type behind an
+	// interface itself (an instrumented wrapper over the *http.Client it is given, both
+	// implementing the package's own Doer: the wrapper's inner call is the request).
 	for _, s := range d.in.Judge.Models.Index.MethodSinks(m.Name()) {
 		impl := d.lookupMethod(s.Func)
-		if impl != nil && d.implements(impl, iface) {
-			// The chain names the interface method called: which implementation runs is
-			// decided at run time.
-			if e := d.in.Judge.Eval(call, s, m, n.scope); e != nil {
-				n.Sites = append(n.Sites, Site{Pos: call.Pos(), line: d.line(call.Pos()), sink: e})
-			}
-			d.Open[open].InView = true
-			return
+		if impl == nil || !d.implements(impl, iface) {
+			continue
 		}
+		here := d.convertedHere(impl)
+		if found && !here {
+			continue
+		}
+		// The chain names the interface method called, as it always has (a finding's
+		// fingerprint holds its chain): which of the types that implement it runs is
+		// decided where the value is made, mostly out of view. Beside the package's own
+		// implementations, it names the sink's method the package put behind it, which
+		// tells the two apart.
+		hop := m
+		if found {
+			hop = impl
+		}
+		if e := d.in.Judge.Eval(call, s, hop, n.scope); e != nil {
+			n.Sites = append(n.Sites, Site{Pos: call.Pos(), line: d.line(call.Pos()), sink: e})
+		}
+		d.Open[open].InView = true
+		return
 	}
 }
 

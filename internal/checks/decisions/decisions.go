@@ -80,7 +80,7 @@ func (fx fixer) remoteFindings(i int, r handlers.Remote) []checks.Verdict {
 		v := checks.Verdict{
 			Pos:      r.Pos,
 			Category: rules.Category(f.Effect.Kind),
-			Message:  message(h.Name, f.Effect, f.Missing, "") + " (registered here)",
+			Message:  message(h.Name, f, "") + " (registered here)",
 			Finding:  &checks.EffectFinding{Handler: i, Effect: f.Effect, Missing: f.Missing},
 		}
 		if decl := r.Fn.Pos(); decl.IsValid() {
@@ -90,7 +90,7 @@ func (fx fixer) remoteFindings(i int, r handlers.Remote) []checks.Verdict {
 		}
 		if f.Synthetic {
 			v.Category = rules.Decisions
-			v.Message = fmt.Sprintf("handler %s: %s; missing: %s (registered here)", h.Name, f.Effect.Detail, strings.Join(checklist.Names(f.Missing), ", "))
+			v.Message = fmt.Sprintf("handler %s: %s; missing: %s (registered here)", h.Name, f.Effect.Detail, missingText(f))
 		} else if wrap != nil && slices.Contains(f.Missing, checklist.Key) {
 			v.Fixes, wrap = []analysis.SuggestedFix{*wrap}, nil
 		}
@@ -128,8 +128,25 @@ func (fx fixer) findings(i int, h handlers.Handler, v verdict, shared map[sinkKe
 
 // message is the one-line text of a finding for handler name; notes go between the chain
 // and the missing decisions.
-func message(name string, e effect.Effect, missing []checklist.Decision, notes string) string {
-	return fmt.Sprintf("handler %s: %s (%s)%s; missing: %s", name, e.Detail, chainText(name, e.Chain), notes, strings.Join(checklist.Names(missing), ", "))
+func message(name string, f openEffect, notes string) string {
+	e := f.Effect
+	return fmt.Sprintf("handler %s: %s (%s)%s; missing: %s", name, e.Detail, chainText(name, e.Chain), notes, missingText(f))
+}
+
+// missingText lists the decisions f leaves open, each of partial and ttl with why it is
+// asked for here (two findings of one kind can differ in them: partial only where the
+// handler's effects span systems, ttl only behind a middleware without a retention).
+func missingText(f openEffect) string {
+	names := checklist.Names(f.Missing)
+	for i, d := range f.Missing {
+		switch {
+		case d == checklist.Partial && f.PartialWhy != "":
+			names[i] += " (" + f.PartialWhy + ")"
+		case d == checklist.TTL && f.TTLWhy != "":
+			names[i] += " (" + f.TTLWhy + ")"
+		}
+	}
+	return strings.Join(names, ", ")
 }
 
 // diagnostic places a finding on the call in the handler's body that leads to its effect,
@@ -142,7 +159,7 @@ func diagnostic(h handlers.Handler, f openEffect, shared []sharer) checks.Verdic
 	if !pos.IsValid() {
 		pos = h.Body
 	}
-	category, msg := rules.Category(e.Kind), message(h.Name, e, f.Missing, notes(h.Name, f, shared))
+	category, msg := rules.Category(e.Kind), message(h.Name, f, notes(h.Name, f, shared))
 	if f.Contradiction != "" {
 		category = rules.Decisions
 		msg = fmt.Sprintf("handler %s: %s", h.Name, f.Contradiction)
@@ -153,7 +170,7 @@ func diagnostic(h handlers.Handler, f openEffect, shared []sharer) checks.Verdic
 			pos = h.Pos
 		}
 		category = rules.Decisions
-		msg = fmt.Sprintf("handler %s: %s; missing: %s", h.Name, e.Detail, strings.Join(checklist.Names(f.Missing), ", "))
+		msg = fmt.Sprintf("handler %s: %s; missing: %s", h.Name, e.Detail, missingText(f))
 	}
 
 	// Related: the in-package hops after the first, so an editor can walk the chain.

@@ -3,6 +3,7 @@ package decisions
 import (
 	"fmt"
 	"go/types"
+	"slices"
 	"strings"
 
 	"github.com/chokaq/idemlint/internal/callgraph"
@@ -34,6 +35,9 @@ type openEffect struct {
 	Missing       []checklist.Decision
 	Contradiction string // set when a //idemlint:decisions declaration does not hold
 	Synthetic     bool   // no effect carries it (ttl of a middleware): reported at the handler
+	// PartialWhy says why partial is among Missing ("sql.write and email.send do not
+	// commit together"), and TTLWhy why ttl is: the words after each in the message.
+	PartialWhy, TTLWhy string
 	// Others are the handler's other sinks of the same kind that are not safe to repeat,
 	// sorted by position: the finding reports the worst one and names these.
 	Others []callgraph.Reached
@@ -66,7 +70,7 @@ type openEffect struct {
 // effects are the handler's effects as reported (known ones only).
 func judge(h handlers.Handler, effects effect.Set, cfg checks.Config) verdict {
 	declared := checks.Declared(h)
-	partial := partialOpen(h, effects)
+	partialWhy := partialReason(h, effects)
 	ttl := h.Wrapped && !h.Retention
 	var v verdict
 	open := map[checklist.Decision]bool{}
@@ -75,7 +79,7 @@ func judge(h handlers.Handler, effects effect.Set, cfg checks.Config) verdict {
 			continue // (an at-most-once job is never run again by its queue)
 		}
 		e, missing := open1(h, e)
-		if partial {
+		if partialWhy != "" {
 			missing = append(missing, checklist.Partial)
 		}
 		if ttl {
@@ -90,6 +94,12 @@ func judge(h handlers.Handler, effects effect.Set, cfg checks.Config) verdict {
 			open[m] = true
 		}
 		f := openEffect{Effect: e, Missing: missing}
+		if slices.Contains(missing, checklist.Partial) {
+			f.PartialWhy = partialWhy
+		}
+		if slices.Contains(missing, checklist.TTL) {
+			f.TTLWhy = "its middleware keeps completions for its default retention"
+		}
 		if declared != nil {
 			if c := contradiction(declared, e); c != "" {
 				f.Contradiction = c
@@ -208,6 +218,27 @@ func open1(h handlers.Handler, e effect.Effect) (effect.Effect, []checklist.Deci
 // own; an external effect (HTTP, email, payment, publish) cannot roll back.
 func commitsWithTx(e effect.Effect) bool {
 	return e.Tx == effect.TxIn || (!checks.External(e.Kind) && e.Tx == effect.TxUnknown)
+}
+
+// partialReason says why the partial decision is open for the handler, or "" when it is
+// not (partialOpen): the kinds of its effects, which do not commit together.
+func partialReason(h handlers.Handler, effects effect.Set) string {
+	if !partialOpen(h, effects) {
+		return ""
+	}
+	var kinds []string
+	for _, k := range effect.Kinds {
+		for _, e := range effects {
+			if e.Kind == k {
+				kinds = append(kinds, string(k))
+				break
+			}
+		}
+	}
+	if len(kinds) < 2 {
+		return "its effects do not commit together"
+	}
+	return strings.Join(kinds[:len(kinds)-1], ", ") + " and " + kinds[len(kinds)-1] + " do not commit together"
 }
 
 // partialOpen reports whether the handler's effects span two or more systems with at least

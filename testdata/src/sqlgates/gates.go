@@ -57,12 +57,12 @@ func NotifyAlways(ctx context.Context, t *asynq.Task) error { // want NotifyAlwa
 	if tag.RowsAffected() == 0 {
 		log.Print("already notified")
 	}
-	return notify(string(t.Payload())) // want `handler NotifyAlways: HTTP POST without an Idempotency-Key header \(this call cannot set one\) \(NotifyAlways -> sqlgates.notify -> http.Post\); 3 other handlers reach it too, through sqlgates.notify; missing: key, enforcement, partial$`
+	return notify(string(t.Payload())) // want `handler NotifyAlways: HTTP POST without an Idempotency-Key header \(this call cannot set one\) \(NotifyAlways -> sqlgates.notify -> http.Post\); 3 other handlers reach it too, through sqlgates.notify; missing: key, enforcement, partial \(\S.* do not commit together\)$`
 }
 
 // NotifyFirst posts before the gate: that effect runs on every delivery.
 func NotifyFirst(ctx context.Context, t *asynq.Task) error { // want NotifyFirst:`effects http.write:unprotected\(http.Post\) sql.write:protected\(\(\*pgxpool.Pool\).Exec\)`
-	if err := notify(string(t.Payload())); err != nil { // want `handler NotifyFirst: HTTP POST without an Idempotency-Key header \(this call cannot set one\) \(NotifyFirst -> sqlgates.notify -> http.Post\); 3 other handlers reach it too, through sqlgates.notify; missing: key, enforcement, partial$`
+	if err := notify(string(t.Payload())); err != nil { // want `handler NotifyFirst: HTTP POST without an Idempotency-Key header \(this call cannot set one\) \(NotifyFirst -> sqlgates.notify -> http.Post\); 3 other handlers reach it too, through sqlgates.notify; missing: key, enforcement, partial \(\S.* do not commit together\)$`
 		return err
 	}
 	tag, err := pool.Exec(ctx, "UPDATE orders SET notified_at = now() WHERE id = $1 AND notified_at IS NULL", string(t.Payload()))
@@ -78,7 +78,7 @@ func AbsoluteGate(ctx context.Context, t *asynq.Task) error { // want AbsoluteGa
 	if err != nil || tag.RowsAffected() == 0 {
 		return err
 	}
-	return notify(string(t.Payload())) // want `handler AbsoluteGate: HTTP POST without an Idempotency-Key header \(this call cannot set one\) \(AbsoluteGate -> sqlgates.notify -> http.Post\); 3 other handlers reach it too, through sqlgates.notify; missing: key, enforcement, partial$`
+	return notify(string(t.Payload())) // want `handler AbsoluteGate: HTTP POST without an Idempotency-Key header \(this call cannot set one\) \(AbsoluteGate -> sqlgates.notify -> http.Post\); 3 other handlers reach it too, through sqlgates.notify; missing: key, enforcement, partial \(\S.* do not commit together\)$`
 }
 
 // Republish takes the outbox row with DELETE ... RETURNING before enqueueing it again.
@@ -117,7 +117,7 @@ func ConstantGate(ctx context.Context, t *asynq.Task) error { // want ConstantGa
 	if err != nil || tag.RowsAffected() == 0 {
 		return err
 	}
-	return notify(string(t.Payload())) // want `handler ConstantGate: HTTP POST .*; the conditional UPDATE gate at gates.go:116 guards nothing: its statement names the same rows for every job.*; missing: key, enforcement, partial$`
+	return notify(string(t.Payload())) // want `handler ConstantGate: HTTP POST .*; the conditional UPDATE gate at gates.go:116 guards nothing: its statement names the same rows for every job.*; missing: key, enforcement, partial \(\S.* do not commit together\)$`
 }
 
 // HelperGate checks what a repository's conditional UPDATE reports (through its fact).
@@ -137,7 +137,7 @@ func TouchGate(ctx context.Context, t *asynq.Task) error { // want TouchGate:`ef
 	if ok, err := orders.Touch(ctx, string(t.Payload())); err != nil || !ok {
 		return err
 	}
-	return notify(string(t.Payload())) // want `handler TouchGate: HTTP POST .* \(TouchGate -> sqlgates.notify -> http.Post\); 3 other handlers reach it too, through sqlgates.notify; missing: key, enforcement, partial$`
+	return notify(string(t.Payload())) // want `handler TouchGate: HTTP POST .* \(TouchGate -> sqlgates.notify -> http.Post\); 3 other handlers reach it too, through sqlgates.notify; missing: key, enforcement, partial \(\S.* do not commit together\)$`
 }
 
 // SqlcGate takes the outbox row through a generated :one query: pgx.ErrNoRows means an

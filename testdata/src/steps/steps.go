@@ -26,10 +26,10 @@ var (
 
 // Two external effects, no step: a retry after the mail failed posts again.
 func PostAndMail(ctx context.Context, t *asynq.Task) error { // want PostAndMail:`effects email\.send:unprotected\(smtp\.SendMail\) http\.write:unprotected\(http\.Post\)`
-	if _, err := http.Post("https://hooks.example.com/orders", "application/json", nil); err != nil { // want `handler PostAndMail: HTTP POST without an Idempotency-Key header \(this call cannot set one\) \(PostAndMail -> http\.Post\); missing: key, enforcement, partial$`
+	if _, err := http.Post("https://hooks.example.com/orders", "application/json", nil); err != nil { // want `handler PostAndMail: HTTP POST without an Idempotency-Key header \(this call cannot set one\) \(PostAndMail -> http\.Post\); missing: key, enforcement, partial \(http.write and email.send do not commit together\)$`
 		return err
 	}
-	return smtp.SendMail("localhost:25", nil, "shop@example.com", nil, nil) // want `handler PostAndMail: email sent with no deduplication \(PostAndMail -> smtp\.SendMail\); missing: key, enforcement, partial$`
+	return smtp.SendMail("localhost:25", nil, "shop@example.com", nil, nil) // want `handler PostAndMail: email sent with no deduplication \(PostAndMail -> smtp\.SendMail\); missing: key, enforcement, partial \(\S.* do not commit together\)$`
 }
 
 // Each effect in a step: progress is recorded per step, partial is answered; key and
@@ -53,10 +53,10 @@ func PostAndMailInSteps(ctx context.Context, t *asynq.Task) error { // want Post
 // One effect in a step, the other outside any: a retry after a failure of the step repeats
 // the mail sent before it.
 func MailThenPostInStep(ctx context.Context, t *asynq.Task) error { // want MailThenPostInStep:`effects email\.send:unprotected\(smtp\.SendMail\) http\.write:unprotected\(http\.Post\)\[step\]`
-	if err := smtp.SendMail("localhost:25", nil, "shop@example.com", nil, nil); err != nil { // want `handler MailThenPostInStep: email sent with no deduplication \(MailThenPostInStep -> smtp\.SendMail\); missing: key, enforcement, partial$`
+	if err := smtp.SendMail("localhost:25", nil, "shop@example.com", nil, nil); err != nil { // want `handler MailThenPostInStep: email sent with no deduplication \(MailThenPostInStep -> smtp\.SendMail\); missing: key, enforcement, partial \(\S.* do not commit together\)$`
 		return err
 	}
-	_, err := idempotency.Step(ctx, "post", func(ctx context.Context) (int, error) { // want `handler MailThenPostInStep: HTTP POST without an Idempotency-Key header \(this call cannot set one\); it runs in a step, .* repeats it \(MailThenPostInStep -> http\.Post\); missing: key, enforcement, partial$`
+	_, err := idempotency.Step(ctx, "post", func(ctx context.Context) (int, error) { // want `handler MailThenPostInStep: HTTP POST without an Idempotency-Key header \(this call cannot set one\); it runs in a step, .* repeats it \(MailThenPostInStep -> http\.Post\); missing: key, enforcement, partial \(\S.* do not commit together\)$`
 		resp, err := http.Post("https://hooks.example.com/orders", "application/json", nil)
 		if err != nil {
 			return 0, err
@@ -70,10 +70,10 @@ func MailThenPostInStep(ctx context.Context, t *asynq.Task) error { // want Mail
 //
 //idemlint:decisions key=Payload enforce=manual-review -- support reconciles a duplicate
 func DeclaredNoSteps(ctx context.Context, t *asynq.Task) error { // want DeclaredNoSteps:`effects email\.send:unprotected\(smtp\.SendMail\) http\.write:unprotected\(http\.Post\)`
-	if _, err := http.Post("https://hooks.example.com/orders", "application/json", nil); err != nil { // want `handler DeclaredNoSteps: HTTP POST without an Idempotency-Key header \(this call cannot set one\) \(DeclaredNoSteps -> http\.Post\); missing: partial$`
+	if _, err := http.Post("https://hooks.example.com/orders", "application/json", nil); err != nil { // want `handler DeclaredNoSteps: HTTP POST without an Idempotency-Key header \(this call cannot set one\) \(DeclaredNoSteps -> http\.Post\); missing: partial \(\S.* do not commit together\)$`
 		return err
 	}
-	return smtp.SendMail("localhost:25", nil, "shop@example.com", nil, nil) // want `handler DeclaredNoSteps: email sent with no deduplication \(DeclaredNoSteps -> smtp\.SendMail\); missing: partial$`
+	return smtp.SendMail("localhost:25", nil, "shop@example.com", nil, nil) // want `handler DeclaredNoSteps: email sent with no deduplication \(DeclaredNoSteps -> smtp\.SendMail\); missing: partial \(\S.* do not commit together\)$`
 }
 
 // The same in steps: nothing is left open.
@@ -195,7 +195,7 @@ func PostInStepThenUpsert(ctx context.Context, t *asynq.Task) error { // want Po
 // The kind's worst sink is in a step, a second one of the kind (a key that changes on every
 // retry) is outside any: partial stays open.
 func MixedPosts(ctx context.Context, t *asynq.Task) error { // want MixedPosts:`effects email\.send:unprotected\(smtp\.SendMail\)\[step\] http\.write:unprotected\(http\.Post\)\[step\]`
-	if _, err := idempotency.Step(ctx, "post", post); err != nil { // want `handler MixedPosts: HTTP POST without an Idempotency-Key header \(this call cannot set one\); it runs in a step, .* repeats it \(MixedPosts -> steps\.post -> http\.Post\) and 1 more http\.write sink; 2 other handlers reach it too, through steps\.post; missing: key, enforcement, partial$`
+	if _, err := idempotency.Step(ctx, "post", post); err != nil { // want `handler MixedPosts: HTTP POST without an Idempotency-Key header \(this call cannot set one\); it runs in a step, .* repeats it \(MixedPosts -> steps\.post -> http\.Post\) and 1 more http\.write sink; 2 other handlers reach it too, through steps\.post; missing: key, enforcement, partial \(\S.* do not commit together\)$`
 		return err
 	}
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, "https://hooks.example.com/audit", nil)
@@ -206,7 +206,7 @@ func MixedPosts(ctx context.Context, t *asynq.Task) error { // want MixedPosts:`
 	if _, err := http.DefaultClient.Do(req); err != nil {
 		return err
 	}
-	_, err = idempotency.Step(ctx, "mail", mail) // want `handler MixedPosts: email sent with no deduplication; it runs in a step, .* repeats it \(MixedPosts -> steps\.mail -> smtp\.SendMail\); missing: key, enforcement, partial$`
+	_, err = idempotency.Step(ctx, "mail", mail) // want `handler MixedPosts: email sent with no deduplication; it runs in a step, .* repeats it \(MixedPosts -> steps\.mail -> smtp\.SendMail\); missing: key, enforcement, partial \(\S.* do not commit together\)$`
 	return err
 }
 
@@ -225,10 +225,10 @@ func PostThenMailReviewed(ctx context.Context, t *asynq.Task) error { // want Po
 type OrderJob struct{ OrderID string }
 
 func fulfil(ctx context.Context, job OrderJob) error {
-	if _, err := http.Post("https://hooks.example.com/orders/"+job.OrderID, "application/json", nil); err != nil { // want `handler fulfil: HTTP POST without an Idempotency-Key header \(this call cannot set one\); the idempotency middleware claims this handler, but a crash after the external effect repeats it \(fulfil -> http\.Post\); missing: enforcement, partial$`
+	if _, err := http.Post("https://hooks.example.com/orders/"+job.OrderID, "application/json", nil); err != nil { // want `handler fulfil: HTTP POST without an Idempotency-Key header \(this call cannot set one\); the idempotency middleware claims this handler, but a crash after the external effect repeats it \(fulfil -> http\.Post\); missing: enforcement, partial \(\S.* do not commit together\)$`
 		return err
 	}
-	return smtp.SendMail("localhost:25", nil, "shop@example.com", nil, nil) // want `handler fulfil: email sent with no deduplication; the idempotency middleware claims this handler, but a crash after the external effect repeats it \(fulfil -> smtp\.SendMail\); missing: enforcement, partial$`
+	return smtp.SendMail("localhost:25", nil, "shop@example.com", nil, nil) // want `handler fulfil: email sent with no deduplication; the idempotency middleware claims this handler, but a crash after the external effect repeats it \(fulfil -> smtp\.SendMail\); missing: enforcement, partial \(\S.* do not commit together\)$`
 }
 
 func fulfilReviewed(ctx context.Context, job OrderJob) error {

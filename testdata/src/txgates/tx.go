@@ -28,10 +28,10 @@ func PayLocked(ctx context.Context, t *asynq.Task) error { // want PayLocked:`ef
 	if _, err := tx.Exec(ctx, "INSERT INTO ledger (order_id, amount) VALUES ($1, 10)", id); err != nil {
 		return err
 	}
-	if _, err := pool.Exec(ctx, "INSERT INTO audit (order_id) VALUES ($1)", id); err != nil { // want `handler PayLocked: SQL write not safe to repeat: INSERT without conflict handling \(PayLocked -> \(\*pgxpool.Pool\).Exec\); missing: key, enforcement, partial$`
+	if _, err := pool.Exec(ctx, "INSERT INTO audit (order_id) VALUES ($1)", id); err != nil { // want `handler PayLocked: SQL write not safe to repeat: INSERT without conflict handling \(PayLocked -> \(\*pgxpool.Pool\).Exec\); missing: key, enforcement, partial \(\S.* do not commit together\)$`
 		return err
 	}
-	if err := notify(id); err != nil { // want `handler PayLocked: HTTP POST without an Idempotency-Key header \(this call cannot set one\) \(PayLocked -> txgates.notify -> http.Post\); missing: key, enforcement, partial$`
+	if err := notify(id); err != nil { // want `handler PayLocked: HTTP POST without an Idempotency-Key header \(this call cannot set one\) \(PayLocked -> txgates.notify -> http.Post\); missing: key, enforcement, partial \(\S.* do not commit together\)$`
 		return err
 	}
 	if _, err := tx.Exec(ctx, "UPDATE orders SET status = 'paid' WHERE id = $1", id); err != nil {

@@ -82,3 +82,25 @@ var store Store = &SQLStore{q}
 func RecordViaStore(ctx context.Context, t *asynq.Task) error { // want RecordViaStore:`effects sql.write:unprotected\(\(use.DBTX\).Exec\)`
 	return store.InsertEvent(ctx) // want `handler RecordViaStore: SQL write not safe to repeat: INSERT without conflict handling \(RecordViaStore -> \(\*use.Queries\).InsertEvent -> \(use.DBTX\).Exec\)`
 }
+
+// Doer is the package's own HTTP client interface, for tests to fake.
+type Doer interface {
+	Do(*http.Request) (*http.Response, error)
+}
+
+// instrumented counts the requests of the Doer it wraps: it implements Doer too.
+type instrumented struct{ inner Doer }
+
+func (i *instrumented) Do(r *http.Request) (*http.Response, error) { return i.inner.Do(r) } // want Do:`effects http.write:unprotected\(\(\*http.Client\).Do\)\[request from param 0\]`
+
+// partner is wired here with the *http.Client behind the wrapper: the wrapper's inner call
+// may be the client's request.
+var partner Doer = &instrumented{inner: http.DefaultClient}
+
+// Ship POSTs through the instrumented client: reported, though the package's own
+// implementation of Doer is in view (the *http.Client it puts behind Doer is too).
+func Ship(ctx context.Context, t *asynq.Task) error { // want Ship:`effects http.write:unprotected\(\(\*http.Client\).Do\)`
+	req, _ := http.NewRequestWithContext(ctx, http.MethodPost, "https://partner.example/ship", nil)
+	_, err := partner.Do(req) // want `handler Ship: HTTP POST without an Idempotency-Key header \(Ship -> \(\*http.Client\).Do\)`
+	return err
+}

@@ -155,7 +155,7 @@ func TransactSQL(ctx context.Context, sess *kgo.GroupTransactSession) error {
 		if err := sess.Begin(); err != nil {
 			return err
 		}
-		fetches.EachRecord(func(r *kgo.Record) { // want `handler receive loop in TransactSQL: SQL write not safe to repeat: INSERT without conflict handling \(receive loop in TransactSQL -> \(\*sql.DB\).ExecContext\); missing: key, enforcement, partial$`
+		fetches.EachRecord(func(r *kgo.Record) { // want `handler receive loop in TransactSQL: SQL write not safe to repeat: INSERT without conflict handling \(receive loop in TransactSQL -> \(\*sql.DB\).ExecContext\); missing: key, enforcement, partial \(\S.* do not commit together\)$`
 			sess.Produce(ctx, kgo.StringRecord(string(r.Value)), nil)
 			db.ExecContext(ctx, "INSERT INTO audit (id) VALUES ($1)", string(r.Key))
 		})

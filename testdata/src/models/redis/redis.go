@@ -43,8 +43,8 @@ type NotifyWorker struct {
 }
 
 func (w *NotifyWorker) Work(ctx context.Context, job *river.Job[ChargeArgs]) error { // want Work:`effects publish:unprotected\(\(redis.PubSubCmdable\).Publish\) store.write:unprotected\(\(redis.ListCmdable\).LPush\)`
-	urdb.LPush(ctx, "notifications", job.Args.OrderID)         // want `handler \(\*NotifyWorker\).Work: Redis LPUSH sent with no deduplication \(\(\*NotifyWorker\).Work -> \(redis.ListCmdable\).LPush\); missing: key, enforcement, partial$`
-	return urdb.Publish(ctx, "orders", job.Args.OrderID).Err() // want `handler \(\*NotifyWorker\).Work: Redis PUBLISH sent with no deduplication .*; missing: key, enforcement, partial$`
+	urdb.LPush(ctx, "notifications", job.Args.OrderID)         // want `handler \(\*NotifyWorker\).Work: Redis LPUSH sent with no deduplication \(\(\*NotifyWorker\).Work -> \(redis.ListCmdable\).LPush\); missing: key, enforcement, partial \(\S.* do not commit together\)$`
+	return urdb.Publish(ctx, "orders", job.Args.OrderID).Err() // want `handler \(\*NotifyWorker\).Work: Redis PUBLISH sent with no deduplication .*; missing: key, enforcement, partial \(\S.* do not commit together\)$`
 }
 
 // GatedWorker claims the order with SETNX and returns when an earlier delivery did: its
@@ -81,7 +81,7 @@ type BeforeWorker struct {
 
 func (w *BeforeWorker) Work(ctx context.Context, job *river.Job[ChargeArgs]) error { // want Work:`effects publish:unprotected\(\(redis.cmdable\).Publish\) store.write:claimed\(\(redis.cmdable\).Incr\)`
 	ok, err := rdb.SetNX(ctx, "charge:"+job.Args.OrderID, 1, 24*time.Hour).Result()
-	rdb.Publish(ctx, "orders", job.Args.OrderID) // want `handler \(\*BeforeWorker\).Work: Redis PUBLISH sent with no deduplication \(\(\*BeforeWorker\).Work -> \(redis.cmdable\).Publish\); missing: key, enforcement, partial$`
+	rdb.Publish(ctx, "orders", job.Args.OrderID) // want `handler \(\*BeforeWorker\).Work: Redis PUBLISH sent with no deduplication \(\(\*BeforeWorker\).Work -> \(redis.cmdable\).Publish\); missing: key, enforcement, partial \(\S.* do not commit together\)$`
 	if err != nil || !ok {
 		return err
 	}
