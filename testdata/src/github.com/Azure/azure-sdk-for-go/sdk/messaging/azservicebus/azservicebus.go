@@ -103,3 +103,38 @@ func (s *Sender) SendMessageBatch(ctx context.Context, batch *MessageBatch, opti
 
 // Close closes the sender.
 func (s *Sender) Close(ctx context.Context) error { return nil }
+
+// SessionReceiver receives the messages of one session of a queue or subscription.
+type SessionReceiver struct{}
+
+// ReceiveMessages receives up to maxMessages messages of the session.
+func (r *SessionReceiver) ReceiveMessages(ctx context.Context, maxMessages int, options *ReceiveMessagesOptions) ([]*ReceivedMessage, error) {
+	return nil, nil
+}
+
+// CompleteMessage settles a message as done.
+func (r *SessionReceiver) CompleteMessage(ctx context.Context, message *ReceivedMessage, options *CompleteMessageOptions) error {
+	return nil
+}
+
+// AbandonMessage gives a message back for redelivery.
+func (r *SessionReceiver) AbandonMessage(ctx context.Context, message *ReceivedMessage, options *AbandonMessageOptions) error {
+	return nil
+}
+
+// SessionID is the session's id.
+func (sr *SessionReceiver) SessionID() string { return "" }
+
+// Close closes the receiver.
+func (r *SessionReceiver) Close(ctx context.Context) error { return nil }
+
+// SessionReceiverOptions are the options of a session receiver.
+type SessionReceiverOptions struct{}
+
+// Client is a Service Bus client.
+type Client struct{}
+
+// AcceptNextSessionForQueue locks the next session of a queue with messages.
+func (client *Client) AcceptNextSessionForQueue(ctx context.Context, queueName string, options *SessionReceiverOptions) (*SessionReceiver, error) {
+	return nil, nil
+}
