@@ -90,7 +90,7 @@ func newAnalyzer(s *settings) *analysis.Analyzer {
 		Doc:        "find job and message handlers whose side effects are not safe to repeat under at-least-once delivery",
 		URL:        DocsURL,
 		Run:        s.run,
-		FactTypes:  []analysis.Fact{new(effect.Fact), new(effect.PackageFact), new(frameworks.RetryFact), new(topics.Made)},
+		FactTypes:  []analysis.Fact{new(effect.Fact), new(effect.PackageFact), new(frameworks.RetryFact), new(topics.Made), new(handlers.TableFact)},
 		ResultType: reflect.TypeFor[*Result](),
 		// Analyse what type-checks in a package with errors (a cgo package without cgo, a
 		// half-edited file in the editor): every lookup tolerates missing type information,
@@ -287,11 +287,34 @@ func analyse(pass *analysis.Pass, index *model.Index, dirs map[*token.File]*dire
 	g.Solve()
 	hin := handlers.Input{Pkg: pass.Pkg, Info: pass.TypesInfo, Fset: pass.Fset, Files: pass.Files, Graph: g, Defs: defs, Models: entries}
 	hin.Wrappers = handlers.FindWrappers(hin)
+	tables := handlers.Tables(hin)
+	hin.Table = func(v *types.Var) *handlers.TableFact {
+		t := new(handlers.TableFact)
+		if pass.ImportObjectFact(v, t) {
+			return t
+		}
+		return nil
+	}
 	if len(program.TakenOver) > 0 {
 		hin.TakenOver = func(fn *types.Func) bool { return program.TakenOver[fn.FullName()] }
 	}
 	if len(program.Registered) > 0 {
 		hin.Registered = func(fn *types.Func) []callgraph.Registration { return program.Registered[fn.FullName()] }
+	}
+	if len(tables) > 0 {
+		// The listed functions are mostly unexported, and a fact on one does not reach
+		// another package: the table carries their effects.
+		listed := map[*types.Func]*effect.Fact{}
+		for _, f := range g.FactsOf(func(fn *types.Func) bool { return fn.Signature().Recv() == nil }) {
+			listed[f.Fn] = f.Fact
+		}
+		for v, t := range tables {
+			t.AddEffects(func(name string) *effect.Fact {
+				fn, _ := pass.Pkg.Scope().Lookup(name).(*types.Func)
+				return listed[fn]
+			})
+			pass.ExportObjectFact(v, t)
+		}
 	}
 	for _, f := range handlers.WithChecks(handlers.WithRegisters(g.Facts(), g.Nodes, hin.Wrappers), g.Nodes) {
 		pass.ExportObjectFact(f.Fn, f.Fact)

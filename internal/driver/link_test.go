@@ -249,3 +249,29 @@ func TestTopicLink(t *testing.T) {
 		}
 	}
 }
+
+// TestTableLink: functions of a package listed in its exported table, which main ranges
+// over to register each, are handlers of their own package: the unsafe one is reported at
+// its effect with the registration as related information, the converging one is a
+// handler with no finding.
+func TestTableLink(t *testing.T) {
+	chdirModule(t, "tables")
+	out := runAll(t)
+	got := chains(out.Run.Findings, func(f *result.Finding) string { return f.Detail })
+	want := []string{"sendDigest: SQL write not safe to repeat: INSERT without conflict handling via (*sql.DB).ExecContext"}
+	if !slices.Equal(got, want) {
+		t.Fatalf("findings:\n got %q\nwant %q", got, want)
+	}
+	if f := out.Run.Findings[0]; !strings.HasSuffix(f.Pos.File, "jobs/jobs.go") || len(f.Related) == 0 || !strings.Contains(f.Related[0].Message, "registered here") {
+		t.Errorf("finding at %s with related %+v: want it in jobs/jobs.go, registered in worker/main.go", f.Pos.File, f.Related)
+	}
+	var names []string
+	for _, h := range out.Run.Handlers {
+		names = append(names, h.Name)
+	}
+	for _, name := range []string{"sendDigest", "expireSession"} {
+		if !slices.Contains(names, name) {
+			t.Errorf("handlers %q: want %s among them", names, name)
+		}
+	}
+}

@@ -33,6 +33,9 @@ type Input struct {
 	// this package's functions as a handler, where this package cannot know it is one
 	// (from a program-wide link; none: nil): such a function is a handler here.
 	Registered func(*types.Func) []callgraph.Registration
+	// Table, when set, returns what an imported variable lists (its TableFact), or nil: a
+	// range over it registers each function listed.
+	Table func(*types.Var) *TableFact
 }
 
 // Wrappers maps the package's functions to the parameters they register, sorted by
@@ -99,4 +102,8 @@ type finder struct {
 	// among the graph's nodes, and byPos indexes them by the value's position.
 	extra []*callgraph.Node
 	byPos map[token.Pos]*callgraph.Node
+	// table is Input.Table; listed holds the effects the tables read carry for the
+	// functions they list, which their own facts do not bring here (unexported).
+	table  func(*types.Var) *TableFact
+	listed map[*types.Func]*effect.Fact
 }

@@ -42,7 +42,7 @@ import (
 // body, in the package that owns it, whichever package registers it.
 func Find(in Input) Found {
 	f := &finder{pkg: in.Pkg, info: in.Info, fset: in.Fset, files: in.Files, graph: in.Graph, defs: in.Defs, models: in.Models, wrappers: in.Wrappers,
-		byPos: map[token.Pos]*callgraph.Node{}}
+		byPos: map[token.Pos]*callgraph.Node{}, table: in.Table}
 	regs := f.scanRegistrations()
 	owners, moved := f.handlerCallOwners(in.TakenOver)
 	var out []candidate
@@ -91,7 +91,11 @@ func Find(in Input) Found {
 		hs[i] = f.value(h)
 	}
 	for i := range regs.remote {
-		if fact := f.graph.Fact(regs.remote[i].Fn); fact != nil {
+		fact := f.graph.Fact(regs.remote[i].Fn)
+		if fact == nil {
+			fact = f.listed[regs.remote[i].Fn]
+		}
+		if fact != nil {
 			regs.remote[i].Effects, regs.remote[i].TxCompletion = fact.Effects, fact.CompletesInTx
 		}
 	}

@@ -334,6 +334,13 @@ func (f *finder) handlerValuesAt(arg ast.Expr, mode handOver, local func(*callgr
 					for _, el := range f.graph.StoredElements(over) {
 						f.handlerValuesAt(el, mode, local, remote, depth+1)
 					}
+					// for _, j := range jobs.All { register(j.Run) }: a table of another
+					// package, whose fact lists its functions.
+					if tv := tableVar(info, over); tv != nil && remote != nil {
+						for _, fn := range f.tableFuncs(tv) {
+							remote(fn, pos, f.shapeOf(fn.Signature(), "") != nil)
+						}
+					}
 				}
 			}
 		case *ast.SelectorExpr:
@@ -549,4 +556,22 @@ func hasMethod(iface *types.Interface, name string) bool {
 		}
 	}
 	return false
+}
+
+// tableVar returns the package-level variable e names (jobs.All, or All), or nil.
+func tableVar(info *types.Info, e ast.Expr) *types.Var {
+	var id *ast.Ident
+	switch x := ast.Unparen(e).(type) {
+	case *ast.Ident:
+		id = x
+	case *ast.SelectorExpr:
+		id = x.Sel
+	default:
+		return nil
+	}
+	v, ok := info.Uses[id].(*types.Var)
+	if !ok || v.Pkg() == nil || v.Parent() != v.Pkg().Scope() {
+		return nil
+	}
+	return v
 }

@@ -231,7 +231,7 @@ func TestRunPlacesFindings(t *testing.T) {
 	if email.Pos != 300 || len(email.Related) != 1 || email.Related[0].Pos != 400 || email.Related[0].Message != "via notify.send" {
 		t.Errorf("email finding = %+v", email)
 	}
-	want := "handler H: email sent with no deduplication (H -> notify.send -> (*smtp.Client).Data); missing: key, enforcement, partial"
+	want := "handler H: email sent with no deduplication (H -> notify.send -> (*smtp.Client).Data); missing: key, enforcement, partial (sql.write and email.send do not commit together)"
 	if email.Message != want {
 		t.Errorf("message = %q\nwant      %q", email.Message, want)
 	}
@@ -287,9 +287,11 @@ func TestRunRemoteJudged(t *testing.T) {
 		want []string // per verdict: the message's missing list
 	}{
 		{"two systems", handlers.Remote{Fn: fn, Pos: 500, Framework: "asynq", Effects: effect.Set{insert, mail}},
-			[]string{"key, enforcement, partial", "key, enforcement, partial"}},
+			[]string{"key, enforcement, partial (sql.write and email.send do not commit together)", "key, enforcement, partial (sql.write and email.send do not commit together)"}},
 		{"wrapped with a retention", handlers.Remote{Fn: fn, Pos: 500, Framework: "asynq", Effects: effect.Set{mail}, Wrapped: true, Retention: true},
 			[]string{"enforcement"}},
+		{"wrapped with the default retention", handlers.Remote{Fn: fn, Pos: 500, Framework: "asynq", Effects: effect.Set{mail}, Wrapped: true},
+			[]string{"enforcement, ttl (its middleware keeps completions for its default retention)"}},
 		{"wrapped, the write in the completion's transaction", handlers.Remote{Fn: fn, Pos: 500, Framework: "asynq", Effects: effect.Set{insertTx},
 			Wrapped: true, Retention: true, TxCompletion: true}, nil},
 	} {

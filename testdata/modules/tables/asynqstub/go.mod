@@ -1,0 +1,3 @@
+module github.com/hibiken/asynq
+
+go 1.26

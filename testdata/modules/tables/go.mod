@@ -1,0 +1,7 @@
+module tables
+
+go 1.26
+
+require github.com/hibiken/asynq v0.0.0
+
+replace github.com/hibiken/asynq => ./asynqstub
