@@ -327,6 +327,13 @@ func (f *finder) handlerValuesAt(arg ast.Expr, mode handOver, local func(*callgr
 			return false
 		case *ast.Ident:
 			obj, pos = info.Uses[y], y.Pos()
+			if v, ok := obj.(*types.Var); ok && depth < 2 && !v.IsField() && isFunc(v.Type()) {
+				// fn := func(ctx context.Context, m Message) error {...}; c.Subscribe(ctx, fn):
+				// the literal a local variable holds, when it is its only value.
+				if lit, ok := ast.Unparen(f.defs.Def(v)).(*ast.FuncLit); ok {
+					f.handlerValuesAt(lit, mode, local, remote, depth+1)
+				}
+			}
 			if v, ok := obj.(*types.Var); ok && depth < 2 {
 				// for _, a := range cfg.Activities { register(a) }: the values the package
 				// lists in that field are handed over, each.

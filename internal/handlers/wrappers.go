@@ -15,6 +15,7 @@ import (
 	"golang.org/x/tools/go/types/typeutil"
 
 	"github.com/chokaq/idemlint/internal/callgraph"
+	"github.com/chokaq/idemlint/internal/defuse"
 	"github.com/chokaq/idemlint/internal/effect"
 )
 
@@ -48,6 +49,7 @@ func FindWrappers(in Input) Wrappers {
 			decls = append(decls, n)
 		}
 	}
+	f.pulled = f.pulledFields()
 	for round := 0; round <= len(decls); round++ {
 		changed := false
 		for _, n := range decls {
@@ -126,6 +128,25 @@ func (f *finder) paramRegs(n *callgraph.Node, w Wrappers) []effect.ParamReg {
 		}
 		return true
 	})
+	// A parameter stored in a field that a receive loop of the package calls with what it
+	// pulled: a constructor NewConsumer(reader, h) returning &Consumer{handle: h}, whose
+	// Run calls c.handle(ctx, msg) after FetchMessage.
+	if len(f.pulled) > 0 {
+		ast.Inspect(n.Body, func(x ast.Node) bool {
+			for field, value := range storedFields(f.info, x) {
+				if fw := f.pulled[field]; fw != "" {
+					if id, ok := ast.Unparen(value).(*ast.Ident); ok {
+						if v, ok := f.info.Uses[id].(*types.Var); ok {
+							if i, ok := params[v]; ok {
+								add(i, fw, false)
+							}
+						}
+					}
+				}
+			}
+			return true
+		})
+	}
 	var out []effect.ParamReg
 	for i := 0; i < n.Sig.Params().Len(); i++ {
 		if r, ok := found[i]; ok {
@@ -311,6 +332,90 @@ func (f *finder) fromPull(e ast.Expr, seen map[*types.Var]bool, via map[*types.V
 		return false
 	})
 	return fw
+}
+
+// pulledFields returns the function-typed struct fields the package calls with what a
+// modelled pull gave (c.handle(ctx, ord), ord decoded from FetchMessage's message, in the
+// same function or a literal inside it), with the pull's framework.
+func (f *finder) pulledFields() map[*types.Var]string {
+	out := map[*types.Var]string{}
+	for _, n := range f.graph.Nodes {
+		if n.Body == nil || n.Lit != nil {
+			continue
+		}
+		ast.PreorderStack(n.Body, nil, func(x ast.Node, stack []ast.Node) bool {
+			call, ok := x.(*ast.CallExpr)
+			if !ok {
+				return true
+			}
+			sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
+			if !ok {
+				return true
+			}
+			field, ok := f.info.Uses[sel.Sel].(*types.Var)
+			if !ok || !field.IsField() || !isFunc(field.Type()) || out[field] != "" {
+				return true
+			}
+			via := f.iteratorParams(stack)
+			for _, arg := range call.Args {
+				if fw := f.fromPullFilled(arg, via); fw != "" {
+					out[field] = fw
+					break
+				}
+			}
+			return true
+		})
+	}
+	return out
+}
+
+// fromPullFilled is fromPull that also follows the calls given a variable's address (the
+// payload json.Unmarshal fills from the pulled message).
+func (f *finder) fromPullFilled(e ast.Expr, via map[*types.Var]ast.Expr) string {
+	if fw := f.fromPull(e, map[*types.Var]bool{}, via); fw != "" {
+		return fw
+	}
+	fw := ""
+	f.defs.Find(e, defuse.Fills, func(x ast.Node) bool {
+		if c, ok := x.(*ast.CallExpr); ok {
+			for _, a := range c.Args {
+				if fw = f.fromPull(a, map[*types.Var]bool{}, via); fw != "" {
+					return true
+				}
+			}
+		}
+		return false
+	})
+	return fw
+}
+
+// storedFields returns, for a composite literal or an assignment, the struct fields it
+// sets and the values it sets them to (&Consumer{handle: h}, c.handle = h).
+func storedFields(info *types.Info, x ast.Node) map[*types.Var]ast.Expr {
+	out := map[*types.Var]ast.Expr{}
+	switch x := x.(type) {
+	case *ast.CompositeLit:
+		for _, el := range x.Elts {
+			if kv, ok := el.(*ast.KeyValueExpr); ok {
+				if id, ok := kv.Key.(*ast.Ident); ok {
+					if v, ok := info.Uses[id].(*types.Var); ok && v.IsField() {
+						out[v] = kv.Value
+					}
+				}
+			}
+		}
+	case *ast.AssignStmt:
+		if len(x.Lhs) == len(x.Rhs) {
+			for i, l := range x.Lhs {
+				if sel, ok := ast.Unparen(l).(*ast.SelectorExpr); ok {
+					if v, ok := info.Uses[sel.Sel].(*types.Var); ok && v.IsField() {
+						out[v] = x.Rhs[i]
+					}
+				}
+			}
+		}
+	}
+	return out
 }
 
 // inWrapper reports whether n is a registration wrapper or a literal inside one.
