@@ -567,13 +567,8 @@ func hasMethod(iface *types.Interface, name string) bool {
 
 // tableVar returns the package-level variable e names (jobs.All, or All), or nil.
 func tableVar(info *types.Info, e ast.Expr) *types.Var {
-	var id *ast.Ident
-	switch x := ast.Unparen(e).(type) {
-	case *ast.Ident:
-		id = x
-	case *ast.SelectorExpr:
-		id = x.Sel
-	default:
+	id := nameOf(e)
+	if id == nil {
 		return nil
 	}
 	v, ok := info.Uses[id].(*types.Var)
@@ -581,4 +576,16 @@ func tableVar(info *types.Info, e ast.Expr) *types.Var {
 		return nil
 	}
 	return v
+}
+
+// nameOf returns the name an expression that names an object ends in (f, pkg.F, h.method,
+// jobs.All), or nil.
+func nameOf(e ast.Expr) *ast.Ident {
+	switch x := ast.Unparen(e).(type) {
+	case *ast.Ident:
+		return x
+	case *ast.SelectorExpr:
+		return x.Sel
+	}
+	return nil
 }

@@ -105,13 +105,8 @@ func routeHandler(in Input, e ast.Expr) *callgraph.Node {
 // funcValue returns the function or method a function value expression names (f, pkg.F,
 // h.method).
 func funcValue(info *types.Info, e ast.Expr) (*types.Func, bool) {
-	var id *ast.Ident
-	switch x := e.(type) {
-	case *ast.Ident:
-		id = x
-	case *ast.SelectorExpr:
-		id = x.Sel
-	default:
+	id := nameOf(e)
+	if id == nil {
 		return nil, false
 	}
 	fn, ok := info.Uses[id].(*types.Func)

@@ -1,3 +1,0 @@
-module github.com/hibiken/asynq
-
-go 1.26
