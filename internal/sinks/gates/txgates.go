@@ -19,6 +19,9 @@ type lockRead struct {
 	at    token.Pos
 	tx    *types.Var
 	table string // upper case, "" when not read
+	// gorm: a gorm read with a FOR UPDATE locking clause into a record (the table is the
+	// record's, which the writes after it name by the record or the transaction alone).
+	gorm bool
 }
 
 // lockScans finds the rows a body scans from a locking read on a transaction
@@ -31,7 +34,17 @@ func (rd Reader) lockScans(body *ast.BlockStmt) map[*types.Var]*lockRead {
 			return true
 		}
 		sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
-		if !ok || sel.Sel.Name != "Scan" {
+		if !ok {
+			return true
+		}
+		if v, lr := rd.gormLockRead(call, sel); lr != nil {
+			if out == nil {
+				out = map[*types.Var]*lockRead{}
+			}
+			out[v] = lr
+			return true
+		}
+		if sel.Sel.Name != "Scan" {
 			return true
 		}
 		lr := rd.lockingQuery(sel.X)
@@ -51,6 +64,80 @@ func (rd Reader) lockScans(body *ast.BlockStmt) map[*types.Var]*lockRead {
 		return true
 	})
 	return out
+}
+
+// gormFinishers are the gorm methods that read one record into their first argument.
+var gormFinishers = map[string]bool{"First": true, "Take": true, "Last": true, "Find": true}
+
+// gormLockRead returns the record a gorm read with a FOR UPDATE locking clause fills, on a
+// *gorm.DB variable (tx.Clauses(clause.Locking{Strength: "UPDATE"}).First(&locked, "id =
+// ?", id)), and the read; nil when call is none. gorm's transaction handle is a *gorm.DB
+// like its pool: a locking read is taken to be in a transaction (Transaction(func(tx
+// *gorm.DB) error {...})), as it must be to lock anything past its own statement.
+func (rd Reader) gormLockRead(call *ast.CallExpr, sel *ast.SelectorExpr) (*types.Var, *lockRead) {
+	if !gormFinishers[sel.Sel.Name] || len(call.Args) == 0 {
+		return nil, nil
+	}
+	fn, ok := rd.info().Uses[sel.Sel].(*types.Func)
+	if !ok || fn.Pkg() == nil || fn.Pkg().Path() != gormPath {
+		return nil, nil
+	}
+	u, ok := ast.Unparen(call.Args[0]).(*ast.UnaryExpr)
+	if !ok || u.Op != token.AND {
+		return nil, nil
+	}
+	rec := rd.Defs.RootVar(u.X)
+	if rec == nil {
+		return nil, nil
+	}
+	locking := false
+	x := ast.Expr(sel.X)
+	for {
+		c, ok := ast.Unparen(x).(*ast.CallExpr)
+		if !ok {
+			break
+		}
+		cs, ok := ast.Unparen(c.Fun).(*ast.SelectorExpr)
+		if !ok {
+			break
+		}
+		if cs.Sel.Name == "Clauses" {
+			for _, a := range c.Args {
+				locking = locking || rd.forUpdate(a)
+			}
+		}
+		x = cs.X
+	}
+	tx := rd.Defs.RootVar(x) // the chain's root: tx of tx.Clauses(...).First(...)
+	if !locking || tx == nil {
+		return nil, nil
+	}
+	return rec, &lockRead{at: call.Pos(), tx: tx, gorm: true}
+}
+
+// gormPath is gorm's package path.
+const gormPath = "gorm.io/gorm"
+
+// forUpdate reports whether e is a gorm clause.Locking literal of strength UPDATE (or NO
+// KEY UPDATE): FOR UPDATE.
+func (rd Reader) forUpdate(e ast.Expr) bool {
+	lit, ok := ast.Unparen(e).(*ast.CompositeLit)
+	if !ok {
+		return false
+	}
+	named, ok := types.Unalias(rd.info().TypeOf(lit)).(*types.Named)
+	if !ok || named.Obj().Pkg() == nil || named.Obj().Pkg().Path() != gormPath+"/clause" || named.Obj().Name() != "Locking" {
+		return false
+	}
+	strength, ok := defuse.FieldValue(lit, "Strength")
+	if !ok {
+		return false
+	}
+	switch rd.Defs.ConstString(strength) {
+	case "UPDATE", "NO KEY UPDATE":
+		return true
+	}
+	return false
 }
 
 // lockingQuery returns the locking read on a transaction that row is (or was assigned
@@ -103,7 +190,7 @@ func (rd Reader) lockGate(ifs *ast.IfStmt, end token.Pos, en env, locks map[*typ
 		return nil
 	}
 	calls := rd.callsOnTx(lr.tx, en)
-	writes := false
+	writes := lr.gorm && len(calls) > 0 // gorm writes name no table in text
 	for _, c := range calls {
 		if arg, ok := rd.statementCall(c); ok && arg != nil && writesTable(rd.Defs.Text(arg), lr.table) {
 			writes = true

@@ -47,3 +47,18 @@ type Expr struct {
 
 // Build builds the expression.
 func (expr Expr) Build(builder Builder) { panic("stub") }
+
+// LockingStrengthUpdate is the strength of SELECT ... FOR UPDATE.
+const LockingStrengthUpdate = "UPDATE"
+
+// Locking is a locking clause: FOR UPDATE, FOR SHARE.
+type Locking struct {
+	Strength string
+	Options  string
+}
+
+// Name is the clause's name.
+func (locking Locking) Name() string { panic("stub") }
+
+// Build writes the clause.
+func (locking Locking) Build(builder Builder) { panic("stub") }
