@@ -76,9 +76,8 @@ func (d *dispatcher) dispatch(n *Node, m *types.Func, call *ast.CallExpr) {
 		if impl == nil || !d.implements(impl, iface) {
 			continue
 		}
-		here := d.convertedHere(impl)
-		if found && !here {
-			continue
+		if found && !d.convertedHere(impl) {
+			continue // the package's own implementations alone, as far as it shows
 		}
 		// The chain names the interface method called, as it always has (a finding's
 		// fingerprint holds its chain): which of the types that implement it runs is
