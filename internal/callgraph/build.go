@@ -210,13 +210,19 @@ func (b *builder) resolveCall(n *Node, call *ast.CallExpr) map[ast.Expr]bool {
 	fn, ok := callee.(*types.Func)
 	if !ok {
 		_, isVar := callee.(*types.Var)
+		open := -1
 		if isVar {
 			// f(x) with f a parameter, field or variable: what it holds may not all be in
 			// view (a parameter's never is); what the package stores there is followed.
-			b.Open = append(b.Open, OpenCall{Caller: n, Pos: call.Pos(), Kind: OpenFuncValue})
+			open = len(b.Open)
+			b.Open = append(b.Open, OpenCall{Caller: n, Pos: call.Pos(), Kind: OpenFuncValue, Name: types.ExprString(call.Fun)})
 		}
 		if _, isIndex := ast.Unparen(call.Fun).(*ast.IndexExpr); isVar || (callee == nil && isIndex) {
+			sites := len(n.Sites)
 			b.values.valueCall(n, call)
+			if open >= 0 && len(n.Sites) > sites {
+				b.Open[open].InView = true
+			}
 		}
 		return nil
 	}

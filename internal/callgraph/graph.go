@@ -99,6 +99,12 @@ func (g *Graph) Dispatched(owner *Node, name string, m *types.Func, iface *types
 // incomplete, and the inventory says so.
 func (g *Graph) Unresolved(n *Node) []OpenCall { return g.open.unresolved(n) }
 
+// Unfollowed returns the function values n calls in its own body (in its region, for a
+// receive loop) of which nothing is in view (a parameter, a captured parameter of the
+// function that made n, a field nothing in the package fills, each once): what runs there
+// is not known here.
+func (g *Graph) Unfollowed(n *Node) []string { return g.open.unfollowed(n) }
+
 // Used returns the directives (//idemlint:ignore, //idemlint:idempotent) that silenced a
 // finding so far: in Solve, and in the nodes made after it for handlers (Region,
 // Dispatched), in the order they were first used.

@@ -124,8 +124,11 @@ type OpenCall struct {
 	Recv   *types.Interface
 	// InView is set when the package's analysis resolved the interface call to something:
 	// an implementation of this package, one with effects among its dependencies, a
-	// modelled sink, or what a program-wide link found.
+	// modelled sink, or what a program-wide link found; for a function value, when what it
+	// holds is in view (a literal or function the package stores there).
 	InView bool
+	// Name is the function value called ("run", "c.handle"), for OpenFuncValue.
+	Name string
 }
 
 // Receive is a modelled receive call in a node's body and the framework of its model.

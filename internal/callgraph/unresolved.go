@@ -1,6 +1,7 @@
 package callgraph
 
 import (
+	"go/token"
 	"slices"
 )
 
@@ -60,5 +61,26 @@ func (oc *openCalls) unresolved(n *Node) []OpenCall {
 		}
 	}
 	slices.SortFunc(out, func(a, b OpenCall) int { return oc.comparePos(a.Pos, b.Pos) })
+	return out
+}
+
+// unfollowed returns the names of the function values n's own body calls with nothing in
+// view behind them (Graph.Unfollowed); a receive loop's are its function's inside the loop.
+// Callees are not visited: a helper's call of its own parameter is followed at each of
+// its callers, which pass the value.
+func (oc *openCalls) unfollowed(n *Node) []string {
+	caller, from, to := n, token.NoPos, token.NoPos
+	if n.region != nil {
+		caller, from, to = n.region, n.from, n.to
+	}
+	var out []string
+	for _, o := range oc.Open {
+		if o.Kind != OpenFuncValue || o.InView || o.Caller != caller || (from.IsValid() && (o.Pos < from || o.Pos >= to)) {
+			continue
+		}
+		if !slices.Contains(out, o.Name) {
+			out = append(out, o.Name)
+		}
+	}
 	return out
 }

@@ -274,4 +274,10 @@ func TestTableLink(t *testing.T) {
 			t.Errorf("handlers %q: want %s among them", names, name)
 		}
 	}
+	// The wrapper's closure calls the function it was given, which nothing in its package
+	// fills: the inventory says its effects are not followed, not that it has none.
+	i := slices.IndexFunc(out.Run.Handlers, func(h *result.FoundHandler) bool { return h.Name == "func literal in wrap" })
+	if i < 0 || !strings.HasPrefix(out.Run.Handlers[i].Partial, "calls run, a function value") {
+		t.Errorf("the wrapper's closure: want a handler whose partial names the function value run, in %q", names)
+	}
 }

@@ -79,6 +79,9 @@ func safeToRepeat(h Handler) string {
 	if why := unsafeEffect(h.Effects); why != "" {
 		return why
 	}
+	if len(h.Unfollowed) > 0 {
+		return "it calls " + h.Unfollowed[0] + ", a function value not known"
+	}
 	return unknownCall(h.Unresolved)
 }
 

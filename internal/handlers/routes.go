@@ -126,6 +126,9 @@ func unsafeBecause(in Input, n *callgraph.Node) string {
 	if what := relativeUpdate(in, n); what != "" {
 		return "it adds to " + what + " in memory"
 	}
+	if values := in.Graph.Unfollowed(n); len(values) > 0 {
+		return "it calls " + values[0] + ", a function value not known"
+	}
 	return unknownCall(in.Graph.Unresolved(n))
 }
 

@@ -45,6 +45,10 @@ type Handler struct {
 	// that resolved to nothing: a driver that sees the whole program tells which nothing
 	// implements (callgraph.Graph.Unresolved).
 	Unresolved []callgraph.OpenCall
+	// Unfollowed are the function values its body calls with nothing in view behind them
+	// (callgraph.Graph.Unfollowed): a callback it was given, a field another package
+	// fills. Its effects there are not known.
+	Unfollowed []string
 	// TxCompletion: it (or a callee) stores the job's completion in its database transaction.
 	TxCompletion bool
 	// Decisions is the //idemlint:decisions directive of its doc comment, or nil.
@@ -119,6 +123,7 @@ func (f *finder) value(c candidate) Handler {
 		Wrapped: c.Wrapped, Retention: c.Retention, Dedup: c.Dedup, RegCall: c.RegCall, Elsewhere: c.Elsewhere,
 		AtMostOnce: c.AtMostOnce,
 		Unresolved: f.graph.Unresolved(n),
+		Unfollowed: f.graph.Unfollowed(n),
 	}
 	h.Review = f.reviewOf(n)
 	if h.Review == "" && c.Review {

@@ -28,6 +28,9 @@ const (
 	StatusDeclared  = "declared"     // no effect left once its own directives apply
 	StatusNoEffects = "no effects"   // nothing to protect (effects suppressed in callees vanish too)
 	StatusOnce      = "at most once" // effects, but its queue never runs its job again, or a claim checked first turns a repeat away
+	// StatusNotFollowed: no effect known, but it calls what the analysis could not follow
+	// (a callback it was given, an interface nothing in the program implements).
+	StatusNotFollowed = "effects not followed"
 )
 
 // View is what both renderings show.
@@ -52,6 +55,7 @@ type Summary struct {
 	Declared     int // handlers whose effects its own //idemlint: directives declare safe
 	Unchecked    int // handlers whose unguarded effects are all of disabled kinds
 	NoEffects    int
+	NotFollowed  int // handlers with no effect known that call what the analysis could not follow
 	Findings     int // all findings, effect and directive
 	Known        int // of which recorded in a baseline
 	Directives   int
@@ -178,6 +182,8 @@ func (s *Summary) countStatus(status string) {
 		s.Declared++
 	case StatusUnchecked:
 		s.Unchecked++
+	case StatusNotFollowed:
+		s.NotFollowed++
 	default:
 		s.NoEffects++
 	}
@@ -431,6 +437,8 @@ func status(row *Row, h *result.FoundHandler, run *result.Run) (status, note str
 		return StatusProtected, ""
 	case declared:
 		return StatusDeclared, ""
+	case h.Partial != "":
+		return StatusNotFollowed, h.Partial
 	}
 	if n := silencing(run, h.Package); n != "" {
 		note = "none reached, or only through callees whose effects are declared safe: " + n + " in this package (see Directives)"

@@ -199,3 +199,35 @@ func TestDecisionsNoteAndFilter(t *testing.T) {
 		t.Errorf("filter box of %d characters cuts its placeholder %q", size, m[2])
 	}
 }
+
+// A handler with no effect known that calls what the analysis could not follow says so, is
+// counted apart from those without effects, and both renderings show it.
+func TestNotFollowed(t *testing.T) {
+	run := sampleRun()
+	reason := "calls run, a function value nothing in view fills: its effects are not followed"
+	run.Handlers = append(run.Handlers, &result.FoundHandler{Name: "func literal in wrap", Package: "r", Framework: "asynq",
+		Pos: result.Position{Path: "/r/r/w.go", File: "r/w.go", Line: 3}, Partial: reason})
+	v := inventory.Build("t", run)
+	var row *inventory.Row
+	for _, h := range v.Handlers {
+		if h.Name == "func literal in wrap" {
+			row = h
+		}
+	}
+	if row == nil || row.Status != inventory.StatusNotFollowed || row.Note != reason {
+		t.Fatalf("row = %+v, want status %q with the reason", row, inventory.StatusNotFollowed)
+	}
+	base := inventory.Build("t", sampleRun())
+	if v.Summary.NotFollowed != 1 || v.Summary.NoEffects != base.Summary.NoEffects {
+		t.Errorf("summary %+v: want 1 not followed, no-effects count unchanged (%d)", v.Summary, base.Summary.NoEffects)
+	}
+	var html, md strings.Builder
+	inventory.HTML(&html, v)
+	inventory.Markdown(&md, v)
+	if !strings.Contains(html.String(), `id="n-not-followed">1<`) || !strings.Contains(html.String(), `data-status="effects not followed"`) {
+		t.Errorf("HTML lacks the not-followed card or row status")
+	}
+	if !strings.Contains(md.String(), "Effects not followed: 1 ") || !strings.Contains(md.String(), "| effects not followed |") {
+		t.Errorf("Markdown lacks the not-followed count or row status:\n%s", md.String())
+	}
+}

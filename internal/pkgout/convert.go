@@ -40,6 +40,7 @@ type Output struct {
 type PendingHandler struct {
 	Handler    *result.FoundHandler `json:"handler"`
 	Unresolved []link.Call          `json:"unresolved,omitempty"`
+	Unfollowed []string             `json:"unfollowed,omitempty"`
 	Start      int                  `json:"start,omitempty"`
 	End        int                  `json:"end,omitempty"`
 }
@@ -126,7 +127,7 @@ func Convert(pkg *packages.Package, diags []analysis.Diagnostic, res *analyzer.R
 			}
 			rh.Effects = append(rh.Effects, re)
 		}
-		oh := PendingHandler{Handler: rh, Unresolved: unresolvedCalls(fset, h.Unresolved)}
+		oh := PendingHandler{Handler: rh, Unresolved: unresolvedCalls(fset, h.Unresolved), Unfollowed: h.Unfollowed}
 		if start, end, ok := declExtent(pkg, h.Pos); ok {
 			oh.Start, oh.End = fset.Position(start).Line, fset.Position(end).Line
 		}

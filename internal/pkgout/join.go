@@ -91,7 +91,7 @@ func (c *Joiner) Add(pkgName string, out *Output) {
 			continue
 		}
 		c.handlers[key] = true
-		rh.Partial = c.impls.partial(out.Module, oh.Unresolved)
+		rh.Partial = joinPartial(c.impls.partial(out.Module, oh.Unresolved), unfollowed(oh.Unfollowed))
 		for i := range rh.Effects {
 			c.resolve(pkgName, rh.Effects[i].Chain)
 		}

@@ -58,6 +58,26 @@ func (im *Implementations) partial(module string, calls []link.Call) string {
 	return "calls " + strings.Join(names, ", ") + " with no implementation in the program: what runs there is not known"
 }
 
+// unfollowed says which function values the handler calls with nothing in view behind
+// them, or "" (none).
+func unfollowed(values []string) string {
+	if len(values) == 0 {
+		return ""
+	}
+	return "calls " + strings.Join(values, ", ") + ", a function value nothing in view fills: its effects are not followed"
+}
+
+// joinPartial joins the reasons a handler is partial.
+func joinPartial(reasons ...string) string {
+	var out []string
+	for _, r := range reasons {
+		if r != "" {
+			out = append(out, r)
+		}
+	}
+	return strings.Join(out, "; ")
+}
+
 // methodName is "(pkg.Iface).Method" for an interface method.
 func methodName(m *types.Func) string {
 	recv := m.Signature().Recv()

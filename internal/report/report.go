@@ -45,6 +45,9 @@ type HandlerRecord struct {
 	// that the analysis resolved to nothing: a driver that sees the whole program tells
 	// which nothing implements (callgraph.Unresolved).
 	Unresolved []callgraph.OpenCall
+	// Unfollowed are the function values it calls with nothing in view behind them
+	// (handlers.Handler.Unfollowed).
+	Unfollowed []string
 	// Elsewhere are its registrations in other packages (handlers.Handler.Elsewhere): its
 	// findings name them.
 	Elsewhere []callgraph.Registration
@@ -64,7 +67,7 @@ type Input struct {
 func Emit(in Input) ([]*HandlerRecord, []*FindingRecord) {
 	var hs []*HandlerRecord
 	for _, h := range in.Handlers {
-		hs = append(hs, &HandlerRecord{Pos: h.Pos, Name: h.Name, Framework: h.Framework, Effects: h.Effects.Known(), Wrapped: h.Wrapped, AtMostOnce: h.AtMostOnce, Unresolved: h.Unresolved, Elsewhere: h.Elsewhere})
+		hs = append(hs, &HandlerRecord{Pos: h.Pos, Name: h.Name, Framework: h.Framework, Effects: h.Effects.Known(), Wrapped: h.Wrapped, AtMostOnce: h.AtMostOnce, Unresolved: h.Unresolved, Unfollowed: h.Unfollowed, Elsewhere: h.Elsewhere})
 	}
 	for _, r := range in.Remote {
 		hs = append(hs, &HandlerRecord{Pos: r.Pos, Name: effect.FuncName(r.Fn, nil), Framework: r.Framework, Effects: r.Effects.Known()})
