@@ -4,6 +4,7 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"strings"
 
 	"golang.org/x/tools/go/types/typeutil"
 
@@ -203,19 +204,39 @@ func (b *builder) valueRef(n *Node, fn *types.Func, pos token.Pos) {
 	b.callTarget(n, fn, pos, nil)
 }
 
+// given reports whether v, a function value called, is one the caller was given: a
+// parameter (its own, or one of the function around its literal) or a struct field, of a
+// type not the standard library's (a context.CancelFunc is its maker's business).
+func given(v *types.Var) bool {
+	if v.Kind() != types.ParamVar && v.Kind() != types.FieldVar {
+		return false
+	}
+	if named, ok := types.Unalias(v.Type()).(*types.Named); ok && named.Obj().Pkg() != nil {
+		first, _, _ := strings.Cut(named.Obj().Pkg().Path(), "/")
+		return strings.Contains(first, ".") // not the standard library
+	}
+	return true
+}
+
 // resolveCall adds the sites of one call; it returns the arguments whose function values
 // were routed through the callee (routeArgs).
 func (b *builder) resolveCall(n *Node, call *ast.CallExpr) map[ast.Expr]bool {
 	callee := typeutil.Callee(b.in.Info, call)
 	fn, ok := callee.(*types.Func)
 	if !ok {
-		_, isVar := callee.(*types.Var)
+		v, isVar := callee.(*types.Var)
 		open := -1
 		if isVar {
 			// f(x) with f a parameter, field or variable: what it holds may not all be in
 			// view (a parameter's never is); what the package stores there is followed.
+			o := OpenCall{Caller: n, Pos: call.Pos(), Kind: OpenFuncValue}
+			if given(v) {
+				o.Name = types.ExprString(call.Fun)
+			} else {
+				o.InView = true // a local made by a call (cancel from context.WithCancel): its maker's
+			}
 			open = len(b.Open)
-			b.Open = append(b.Open, OpenCall{Caller: n, Pos: call.Pos(), Kind: OpenFuncValue, Name: types.ExprString(call.Fun)})
+			b.Open = append(b.Open, o)
 		}
 		if _, isIndex := ast.Unparen(call.Fun).(*ast.IndexExpr); isVar || (callee == nil && isIndex) {
 			sites := len(n.Sites)

@@ -280,4 +280,8 @@ func TestTableLink(t *testing.T) {
 	if i < 0 || !strings.HasPrefix(out.Run.Handlers[i].Partial, "calls run, a function value") {
 		t.Errorf("the wrapper's closure: want a handler whose partial names the function value run, in %q", names)
 	}
+	// A context's cancel function is no value the handler was given.
+	if i := slices.IndexFunc(out.Run.Handlers, func(h *result.FoundHandler) bool { return h.Name == "expireSession" }); i >= 0 && out.Run.Handlers[i].Partial != "" {
+		t.Errorf("expireSession: partial %q, want none", out.Run.Handlers[i].Partial)
+	}
 }

@@ -4,6 +4,7 @@ package jobs
 import (
 	"context"
 	"database/sql"
+	"time"
 )
 
 // DB is the jobs' database.
@@ -21,8 +22,11 @@ func sendDigest(ctx context.Context, p []byte) error {
 	return err
 }
 
-// expireSession deletes a session: a second run deletes nothing more.
+// expireSession deletes a session: a second run deletes nothing more. The cancel function
+// it calls is its context's, no callback it was given.
 func expireSession(ctx context.Context, p []byte) error {
+	ctx, cancel := context.WithTimeout(ctx, time.Second)
+	defer cancel()
 	_, err := DB.ExecContext(ctx, "DELETE FROM sessions WHERE id = $1", string(p))
 	return err
 }
