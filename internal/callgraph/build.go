@@ -4,12 +4,12 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
-	"strings"
 
 	"golang.org/x/tools/go/types/typeutil"
 
 	"github.com/chokaq/idemlint/internal/directive"
 	"github.com/chokaq/idemlint/internal/effect"
+	"github.com/chokaq/idemlint/internal/model"
 	"github.com/chokaq/idemlint/internal/sinks"
 )
 
@@ -212,8 +212,7 @@ func given(v *types.Var) bool {
 		return false
 	}
 	if named, ok := types.Unalias(v.Type()).(*types.Named); ok && named.Obj().Pkg() != nil {
-		first, _, _ := strings.Cut(named.Obj().Pkg().Path(), "/")
-		return strings.Contains(first, ".") // not the standard library
+		return !model.Standard(named.Obj().Pkg().Path())
 	}
 	return true
 }

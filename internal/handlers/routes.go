@@ -14,6 +14,7 @@ import (
 
 	"github.com/chokaq/idemlint/internal/callgraph"
 	"github.com/chokaq/idemlint/internal/effect"
+	"github.com/chokaq/idemlint/internal/model"
 	"github.com/chokaq/idemlint/internal/routes"
 	"github.com/chokaq/idemlint/internal/topics"
 )
@@ -155,7 +156,7 @@ func unknownCall(unresolved []callgraph.OpenCall) string {
 		if o.Method == nil {
 			return "it calls a function value not known"
 		}
-		if pkg := o.Method.Pkg(); pkg != nil && !standard(pkg.Path()) { // nil: error's Error
+		if pkg := o.Method.Pkg(); pkg != nil && !model.Standard(pkg.Path()) { // nil: error's Error
 			return "it calls " + effect.FuncName(o.Method, nil) + ", whose implementation is not known"
 		}
 	}
@@ -218,13 +219,6 @@ func relativeUpdate(in Input, n *callgraph.Node) string {
 		return true
 	})
 	return what
-}
-
-// standard reports whether path is a package of the standard library (no dot in its first
-// element).
-func standard(path string) bool {
-	first, _, _ := strings.Cut(path, "/")
-	return !strings.Contains(first, ".")
 }
 
 // isIdent reports whether e is a bare name.

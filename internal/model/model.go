@@ -728,6 +728,13 @@ func (ix *Index) ModelledModule(module string) bool {
 	return false
 }
 
+// Standard reports whether path is a package of the standard library: no dot in its first
+// element.
+func Standard(path string) bool {
+	first, _, _ := strings.Cut(path, "/")
+	return !strings.Contains(first, ".")
+}
+
 // PackageOf returns the package path of a full name: "(*database/sql.DB).Exec" and
 // "database/sql.Open" both give "database/sql". The last path element may hold dots
 // ("github.com/nats-io/nats.go", "gopkg.in/yaml.v3"): a method's receiver names a type, so
