@@ -304,8 +304,14 @@ func analyse(pass *analysis.Pass, index *model.Index, dirs map[*token.File]*dire
 	if len(tables) > 0 {
 		// The listed functions are mostly unexported, and a fact on one does not reach
 		// another package: the table carries their effects.
+		names := map[string]bool{}
+		for _, t := range tables {
+			for _, name := range t.Funcs {
+				names[name] = true
+			}
+		}
 		listed := map[*types.Func]*effect.Fact{}
-		for _, f := range g.FactsOf(func(fn *types.Func) bool { return fn.Signature().Recv() == nil }) {
+		for _, f := range g.FactsOf(func(fn *types.Func) bool { return fn.Signature().Recv() == nil && names[fn.Name()] }) {
 			listed[f.Fn] = f.Fact
 		}
 		for v, t := range tables {

@@ -15,6 +15,9 @@ const unresolvedBudget = 5000
 type openCalls struct {
 	*core
 	byCaller map[*Node][]OpenCall
+	// values indexes the open function-value calls not followed by caller, built on the
+	// first unfollowed call.
+	values map[*Node][]OpenCall
 }
 
 // unresolved returns the interface calls n makes, itself or through the functions of this
@@ -73,9 +76,17 @@ func (oc *openCalls) unfollowed(n *Node) []string {
 	if n.region != nil {
 		caller, from, to = n.region, n.from, n.to
 	}
+	if oc.values == nil {
+		oc.values = map[*Node][]OpenCall{}
+		for _, o := range oc.Open {
+			if o.Kind == OpenFuncValue && !o.InView {
+				oc.values[o.Caller] = append(oc.values[o.Caller], o)
+			}
+		}
+	}
 	var out []string
-	for _, o := range oc.Open {
-		if o.Kind != OpenFuncValue || o.InView || o.Caller != caller || (from.IsValid() && (o.Pos < from || o.Pos >= to)) {
+	for _, o := range oc.values[caller] {
+		if from.IsValid() && (o.Pos < from || o.Pos >= to) {
 			continue
 		}
 		if !slices.Contains(out, o.Name) {

@@ -9,7 +9,6 @@ package handlers
 
 import (
 	"go/ast"
-	"go/token"
 	"go/types"
 
 	"golang.org/x/tools/go/types/typeutil"
@@ -50,7 +49,7 @@ func Subscriptions(in Input, subs []Subscription) []topics.Subscription {
 	var out []topics.Subscription
 	for _, s := range subs {
 		if lib, topic := RegistrationTopic(in.Info, in.Defs, in.Models, s.Call); topic != "" {
-			out = append(out, topics.Subscription{Library: lib, Topic: topic, Func: s.Fn.FullName(), At: position(in.Fset, s.Call.Pos())})
+			out = append(out, topics.Subscription{Library: lib, Topic: topic, Func: s.Fn.FullName(), At: in.Fset.Position(s.Call.Pos()).String()})
 		}
 	}
 	return out
@@ -88,15 +87,22 @@ func safeToRepeat(h Handler) string {
 // RegistrationTopic returns the library and the constant topic of a modelled registration
 // call whose model names its topic argument (topic_arg), or "" for the topic.
 func RegistrationTopic(info *types.Info, defs *defuse.Index, models *model.Entries, call *ast.CallExpr) (lib, topic string) {
-	fn, ok := typeutil.Callee(info, call).(*types.Func)
-	if !ok {
+	r := topicRegistration(info, models, call)
+	if r == nil {
 		return "", ""
 	}
-	e := models.Of(fn)
-	if e == nil || e.Registration == nil || e.Registration.Topic == 0 {
-		return "", ""
-	}
-	return e.Registration.Library, defs.ConstString(defuse.ArgAt(call, e.Registration.Topic-1))
+	return r.Library, defs.ConstString(defuse.ArgAt(call, r.Topic-1))
 }
 
-func position(fset *token.FileSet, pos token.Pos) string { return fset.Position(pos).String() }
+// topicRegistration returns the model of call when it is a modelled registration whose
+// model names its topic argument (topic_arg), or nil.
+func topicRegistration(info *types.Info, models *model.Entries, call *ast.CallExpr) *model.Registration {
+	fn, ok := typeutil.Callee(info, call).(*types.Func)
+	if !ok {
+		return nil
+	}
+	if e := models.Of(fn); e != nil && e.Registration != nil && e.Registration.Topic > 0 {
+		return e.Registration
+	}
+	return nil
+}

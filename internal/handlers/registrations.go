@@ -137,12 +137,7 @@ func (f *finder) registerArgs(call *ast.CallExpr, use regUse, deduped map[any]st
 // namesTopic reports whether call is a modelled registration whose model names its topic
 // argument (topic_arg).
 func (f *finder) namesTopic(call *ast.CallExpr) bool {
-	fn, ok := typeutil.Callee(f.info, call).(*types.Func)
-	if !ok {
-		return false
-	}
-	e := f.models.Of(fn)
-	return e != nil && e.Registration != nil && e.Registration.Topic > 0
+	return topicRegistration(f.info, f.models, call) != nil
 }
 
 // remoteHandlerMethods returns, for a value of a named type of another package handed to
