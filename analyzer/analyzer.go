@@ -207,7 +207,7 @@ func registrations(fset *token.FileSet, remote []handlers.Remote) []callgraph.Re
 	for _, r := range remote {
 		out = append(out, callgraph.Registration{
 			Func: r.Fn.FullName(), Pkg: r.Fn.Pkg().Path(), Framework: r.Framework,
-			At: fset.Position(r.Pos).String(), Wrapped: r.Wrapped, Retention: r.Retention,
+			At: fset.Position(r.Pos).String(), Wrapped: r.Wrapped, Retention: r.Retention, Once: r.AtMostOnce,
 		})
 	}
 	return out

@@ -25,7 +25,8 @@ func TestPollHelperIsNoHandler(t *testing.T) {
 // A Redis Streams consumer whose package reads its group only from ">" and reclaims
 // nothing, and a loop that acknowledges before it handles, run their effects at most once:
 // the handlers say why (the inventory's "at most once"), and have no finding (their // want
-// lines). Their twins that re-read or reclaim pending entries say nothing of the kind.
+// lines). Their twins that re-read or reclaim pending entries say nothing of the kind. So
+// does a callback of a registration wrapper whose loop acks before it calls back.
 func TestReceivesAtMostOnce(t *testing.T) {
 	for pkg, want := range map[string]map[string]string{
 		"streamonce": {
@@ -39,6 +40,10 @@ func TestReceivesAtMostOnce(t *testing.T) {
 		"models/kafka": {
 			"receive loop in commitFirst": "acknowledges each message (",
 			"receive loop in commitLast":  "",
+		},
+		"wrappers": {
+			"matched": "Listen acknowledges each message (runtime.go:",
+			"indexed": "",
 		},
 	} {
 		got := map[string]string{}

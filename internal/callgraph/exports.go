@@ -94,6 +94,9 @@ type Registration struct {
 	// explicit completion retention.
 	Wrapped   bool `json:"wrapped,omitempty"`
 	Retention bool `json:"retention,omitempty"`
+	// Once says why it runs at most once per message (the wrapper it is handed to
+	// acknowledges each message before calling it), or "".
+	Once string `json:"once,omitempty"`
 }
 
 // CheckCall is a call of a function of another package that checks a webhook (Callee, a

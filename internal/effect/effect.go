@@ -366,6 +366,9 @@ type ParamReg struct {
 	// Methods: the parameter reaches a registration of a value's exported methods
 	// (Temporal's RegisterActivity): a struct passed there registers them all.
 	Methods bool
+	// Once says why what is passed there runs at most once per message, or "": the
+	// wrapper's loop acknowledges each message before it calls the parameter.
+	Once string
 }
 
 // Claim says that a function's result reports a claim its body makes (a helper that
@@ -470,6 +473,9 @@ func (f *Fact) String() string {
 		methods := ""
 		if r.Methods {
 			methods = " methods"
+		}
+		if r.Once != "" {
+			methods += " once"
 		}
 		s = append(s, fmt.Sprintf("registers(%d %s%s)", r.Param, r.Framework, methods))
 	}

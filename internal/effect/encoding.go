@@ -12,15 +12,15 @@ import (
 // and all, which is most of the bytes of a small fact. The encoding is deterministic (the
 // set is sorted, no maps) and versioned by its first byte.
 //
-//	fact   = version(10) flags uvarint(calls) [claim] [str(checks)] [str(receives)] [request] nEffects effect* nRegs reg*
+//	fact   = version(12) flags uvarint(calls) [claim] [str(checks)] [str(receives)] [request] nEffects effect* nRegs reg*
 //	         (flags: 1 completes in tx, 2 claim, 4 checks, 8 receives, 16 request)
 //	claim  = result read str(what)
 //	request = str(method) methodParam reads(0|1) header
-//	reg    = param methods(0|1) str(framework)
+//	reg    = param methods(0|1) str(framework) str(once)
 //	effect = str(kind) state str(detail) uvarint(keyParams) tx methodParam requestParam textParam optsParam argsParam step(0|1|2) nHops hop*
 //	hop    = str(func) str(pos)
 //	str    = uvarint(len) bytes
-const factEncoding = 11
+const factEncoding = 12
 
 // MarshalBinary encodes f; gob uses it for facts.
 func (f *Fact) MarshalBinary() ([]byte, error) {
@@ -83,6 +83,7 @@ func (f *Fact) MarshalBinary() ([]byte, error) {
 		}
 		b = append(b, r.Param, methods)
 		b = appendString(b, r.Framework)
+		b = appendString(b, r.Once)
 	}
 	return b, nil
 }
@@ -155,6 +156,7 @@ func (f *Fact) UnmarshalBinary(data []byte) error {
 			r.fail("registration")
 		}
 		reg.Framework = r.string()
+		reg.Once = r.string()
 		regs = append(regs, reg)
 	}
 	if r.err == nil && len(r.data) > 0 {

@@ -56,6 +56,9 @@ type Remote struct {
 	Wrapped, Retention bool
 	// TxCompletion: it stores the job's completion in its database transaction (its fact).
 	TxCompletion bool
+	// AtMostOnce says why it runs at most once per message (the wrapper it is handed to
+	// acknowledges first), or "".
+	AtMostOnce string
 	// RegCall is the registration when it is a modelled one: the call the fix that wraps
 	// it with the runtime middleware edits.
 	RegCall *ast.CallExpr

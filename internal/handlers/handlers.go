@@ -64,7 +64,7 @@ func Find(in Input) Found {
 			// wrapper was given: the handlers are what its callers pass.
 			continue
 		case regs.registered[n] != "":
-			h.Framework = regs.registered[n]
+			h.Framework, h.AtMostOnce = regs.registered[n], regs.once[n]
 		case n.HandlerCall != "" && !moved[n]:
 			h.Framework = n.HandlerCall
 		case owners[n] != "":
@@ -83,6 +83,9 @@ func Find(in Input) Found {
 		h.Dedup, h.RegCall, h.Elsewhere = regs.dedup[n], regs.regCall[n], elsewhere
 		if len(elsewhere) > 0 && !h.Wrapped {
 			h.Wrapped, h.Retention = wrappedEverywhere(elsewhere)
+		}
+		if len(elsewhere) > 0 && h.AtMostOnce == "" && h.Framework == elsewhere[0].Framework {
+			h.AtMostOnce = onceEverywhere(elsewhere)
 		}
 		out = append(out, h)
 	}
@@ -119,6 +122,17 @@ func wrappedEverywhere(regs []callgraph.Registration) (wrapped, retention bool) 
 		wrapped, retention = wrapped && r.Wrapped, retention && r.Retention
 	}
 	return wrapped, retention
+}
+
+// onceEverywhere returns why the function runs at most once per message when every
+// registration says so (each hands it to a wrapper that acknowledges first), or "".
+func onceEverywhere(regs []callgraph.Registration) string {
+	for _, r := range regs {
+		if r.Once == "" {
+			return ""
+		}
+	}
+	return regs[0].Once
 }
 
 // Found is what Find returns.

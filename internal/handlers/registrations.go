@@ -26,6 +26,7 @@ type registrations struct {
 	registered map[*callgraph.Node]string        // handed to a modelled registration: framework
 	dedup      map[*callgraph.Node]string        // ... on a router with an in-memory deduplicator: its name
 	regCall    map[*callgraph.Node]*ast.CallExpr // ... by this call (the first)
+	once       map[*callgraph.Node]string        // ... by a wrapper that acks first: why at most once
 	remote     []Remote
 	// subscribed are the functions of other packages handed to a modelled registration
 	// that names a topic (Subscription), shaped as handlers or not.
@@ -45,6 +46,7 @@ func (f *finder) scanRegistrations() registrations {
 		registered: map[*callgraph.Node]string{},
 		dedup:      map[*callgraph.Node]string{},
 		regCall:    map[*callgraph.Node]*ast.CallExpr{},
+		once:       map[*callgraph.Node]string{},
 
 		remoteWrapped: map[*types.Func]bool{},
 	}
@@ -107,6 +109,7 @@ func (f *finder) registerArgs(call *ast.CallExpr, use regUse, deduped map[any]st
 			func(n *callgraph.Node) {
 				if regs.registered[n] == "" {
 					regs.registered[n] = use.framework
+					regs.once[n] = use.once
 					if use.modelled {
 						regs.regCall[n] = call
 					}
@@ -122,7 +125,7 @@ func (f *finder) registerArgs(call *ast.CallExpr, use regUse, deduped map[any]st
 				if shaped {
 					return // its own package knows it is a handler
 				}
-				r := Remote{Fn: remote, Pos: pos, Framework: use.framework}
+				r := Remote{Fn: remote, Pos: pos, Framework: use.framework, AtMostOnce: use.once}
 				if use.modelled {
 					r.RegCall = call
 				}

@@ -7,9 +7,11 @@ package handlers
 
 import (
 	"cmp"
+	"fmt"
 	"go/ast"
 	"go/token"
 	"go/types"
+	"path/filepath"
 	"slices"
 
 	"golang.org/x/tools/go/types/typeutil"
@@ -25,7 +27,8 @@ type regUse struct {
 	args      []ast.Expr
 	framework string
 	methods   bool
-	modelled  bool // a modelled registration, not a wrapper: its call is the one a fix wraps
+	modelled  bool   // a modelled registration, not a wrapper: its call is the one a fix wraps
+	once      string // why what it runs runs at most once per message (effect.ParamReg.Once)
 }
 
 // FindWrappers finds the package's registration wrappers. A parameter is a registration
@@ -41,7 +44,7 @@ type regUse struct {
 // A helper that only calls its callback (retry(f), withTx(f)) is no wrapper. Wrappers of
 // wrappers are found by iterating to a fixpoint: the set only grows.
 func FindWrappers(in Input) Wrappers {
-	f := &finder{pkg: in.Pkg, info: in.Info, files: in.Files, graph: in.Graph, defs: in.Defs, models: in.Models}
+	f := &finder{pkg: in.Pkg, info: in.Info, fset: in.Fset, files: in.Files, graph: in.Graph, defs: in.Defs, models: in.Models}
 	w := Wrappers{}
 	var decls []*callgraph.Node
 	for _, n := range f.graph.Nodes {
@@ -99,9 +102,9 @@ func (f *finder) paramRegs(n *callgraph.Node, w Wrappers) []effect.ParamReg {
 		params[n.Sig.Params().At(i)] = i
 	}
 	found := map[int]effect.ParamReg{}
-	add := func(i int, framework string, methods bool) {
+	add := func(i int, framework string, methods bool, once string) {
 		if _, ok := found[i]; !ok {
-			found[i] = effect.ParamReg{Param: uint8(i), Framework: framework, Methods: methods}
+			found[i] = effect.ParamReg{Param: uint8(i), Framework: framework, Methods: methods, Once: once}
 		}
 	}
 	// The enclosing nodes of each call are for the pull shape (iterator literals around it).
@@ -113,7 +116,7 @@ func (f *finder) paramRegs(n *callgraph.Node, w Wrappers) []effect.ParamReg {
 		for _, use := range f.regsOf(call, w) {
 			for _, arg := range use.args {
 				for i, direct := range f.paramsIn(arg, params) {
-					add(i, use.framework, use.methods && direct)
+					add(i, use.framework, use.methods && direct, use.once)
 				}
 			}
 		}
@@ -121,7 +124,7 @@ func (f *finder) paramRegs(n *callgraph.Node, w Wrappers) []effect.ParamReg {
 			if v, ok := f.info.Uses[id].(*types.Var); ok {
 				if i, ok := params[v]; ok {
 					if fw := f.pulledInto(n, stack, call); fw != "" {
-						add(i, fw, false)
+						add(i, fw, false, f.ackedBefore(n, stack, call))
 					}
 				}
 			}
@@ -138,7 +141,7 @@ func (f *finder) paramRegs(n *callgraph.Node, w Wrappers) []effect.ParamReg {
 					if id, ok := ast.Unparen(value).(*ast.Ident); ok {
 						if v, ok := f.info.Uses[id].(*types.Var); ok {
 							if i, ok := params[v]; ok {
-								add(i, fw, false)
+								add(i, fw, false, "")
 							}
 						}
 					}
@@ -195,7 +198,7 @@ func (f *finder) regsOf(call *ast.CallExpr, w Wrappers) []regUse {
 		for _, r := range regs {
 			if int(r.Param) < len(call.Args) && !seen[int(r.Param)] {
 				seen[int(r.Param)] = true
-				out = append(out, regUse{args: call.Args[r.Param : r.Param+1], framework: r.Framework, methods: r.Methods})
+				out = append(out, regUse{args: call.Args[r.Param : r.Param+1], framework: r.Framework, methods: r.Methods, once: r.Once})
 			}
 		}
 	}
@@ -283,11 +286,39 @@ func isFunc(t types.Type) bool {
 func (f *finder) pulledInto(n *callgraph.Node, stack []ast.Node, call *ast.CallExpr) string {
 	via := f.iteratorParams(stack)
 	for _, arg := range call.Args {
-		if fw := f.fromPull(arg, map[*types.Var]bool{}, via); fw != "" {
+		if fw := f.fromPullFilled(arg, via); fw != "" {
 			return fw
 		}
 	}
 	return ""
+}
+
+// ackedBefore says why the callback call runs at most once per message when the loop
+// around it acknowledges each message before the call (for _, m := range msgs { m.Ack();
+// json.Unmarshal(m.Data, &v); f(v) }): a crash after the ack loses the message and nothing
+// delivers it again. "" otherwise.
+func (f *finder) ackedBefore(n *callgraph.Node, stack []ast.Node, call *ast.CallExpr) string {
+	var body *ast.BlockStmt
+	for i := len(stack) - 1; i >= 0 && body == nil; i-- {
+		switch s := stack[i].(type) {
+		case *ast.ForStmt:
+			body = s.Body
+		case *ast.RangeStmt:
+			body = s.Body
+		case *ast.FuncLit:
+			return "" // the loop is not this call's
+		}
+	}
+	if body == nil {
+		return ""
+	}
+	rg := &regions{info: f.info, models: f.models}
+	ack := rg.ackEnd(body.List, body.Lbrace)
+	if ack == token.NoPos || ack > call.Pos() {
+		return ""
+	}
+	pos := f.fset.Position(ack)
+	return fmt.Sprintf("%s acknowledges each message (%s:%d) before it calls its callback: a crash after the ack loses the message, and nothing delivers it again", n.Name, filepath.Base(pos.Filename), pos.Line)
 }
 
 // fromPull returns the framework of the modelled pull whose result e is made from,

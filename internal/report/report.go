@@ -70,7 +70,7 @@ func Emit(in Input) ([]*HandlerRecord, []*FindingRecord) {
 		hs = append(hs, &HandlerRecord{Pos: h.Pos, Name: h.Name, Framework: h.Framework, Effects: h.Effects.Known(), Wrapped: h.Wrapped, AtMostOnce: h.AtMostOnce, Unresolved: h.Unresolved, Unfollowed: h.Unfollowed, Elsewhere: h.Elsewhere})
 	}
 	for _, r := range in.Remote {
-		hs = append(hs, &HandlerRecord{Pos: r.Pos, Name: effect.FuncName(r.Fn, nil), Framework: r.Framework, Effects: r.Effects.Known()})
+		hs = append(hs, &HandlerRecord{Pos: r.Pos, Name: effect.FuncName(r.Fn, nil), Framework: r.Framework, Effects: r.Effects.Known(), AtMostOnce: r.AtMostOnce})
 	}
 	var findings []*FindingRecord
 	for _, v := range in.Verdicts {

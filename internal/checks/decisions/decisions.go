@@ -73,7 +73,7 @@ func run(in *checks.Input) checks.Output {
 // finding whose key is missing offers the fix that wraps the registration.
 func (fx fixer) remoteFindings(i int, r handlers.Remote) []checks.Verdict {
 	h := handlers.Handler{Name: effect.FuncName(r.Fn, nil), Framework: r.Framework, Effects: r.Effects,
-		Wrapped: r.Wrapped, Retention: r.Retention, TxCompletion: r.TxCompletion, RegCall: r.RegCall}
+		Wrapped: r.Wrapped, Retention: r.Retention, TxCompletion: r.TxCompletion, RegCall: r.RegCall, AtMostOnce: r.AtMostOnce}
 	wrap := fx.wrapFix(h)
 	var out []checks.Verdict
 	for _, f := range judge(h, r.Effects.Known(), fx.in.Config).Findings {

@@ -71,7 +71,22 @@ func Setup(ctx context.Context, rt *runtime.Runtime, mux *asynq.ServeMux, js nat
 	_ = runtime.Consume(ctx, js, "orders", "orders", onOrder)
 	_ = platform.Subscribe(ctx, js, "shipments", onShipment)
 	reg.Add("task", onTask)
+	_ = runtime.Listen(js, "articles", "matcher", matched)
+	_ = runtime.ListenAcked(js, "articles", "indexer", indexed)
 }
+
+// matched runs at most once per article: Listen acks before it calls back.
+func matched(a *article) {
+	_, _ = db.Exec(insert, a.URL)
+}
+
+func indexed(a *article) error {
+	_, err := db.Exec(insert, a.URL) // want `handler indexed: SQL write not safe to repeat: INSERT without conflict handling \(indexed -> \(\*sql.DB\).Exec\)`
+	return err
+}
+
+// article is what the Listen consumers decode.
+type article struct{ URL string }
 
 // The twins: callbacks of plain helpers are not handlers, whatever they write.
 func record(ctx context.Context) error {

@@ -70,6 +70,53 @@ func Consume(ctx context.Context, js nats.JetStreamContext, subject, durable str
 	return nil
 }
 
+// Listen pulls messages, acknowledges each one first, decodes it and hands the decoded value
+// to f: what f is given runs at most once per message (a crash after the ack loses it).
+func Listen[T any](js nats.JetStreamContext, subject, durable string, f func(v *T)) error { // want Listen:`calls-params\(3\) registers\(3 github.com/nats-io/nats.go once\)`
+	sub, err := js.PullSubscribe(subject, durable)
+	if err != nil {
+		return err
+	}
+	for {
+		msgs, err := sub.Fetch(5)
+		if err != nil {
+			continue
+		}
+		for _, m := range msgs {
+			m.Ack()
+			var v *T
+			if err := json.Unmarshal(m.Data, &v); err != nil {
+				return err
+			}
+			f(v)
+		}
+	}
+}
+
+// ListenAcked is Listen's twin that acknowledges after f: what f is given is redelivered
+// after a crash, a handler like any other.
+func ListenAcked[T any](js nats.JetStreamContext, subject, durable string, f func(v *T) error) error { // want ListenAcked:`calls-params\(3\) registers\(3 github.com/nats-io/nats.go\)`
+	sub, err := js.PullSubscribe(subject, durable)
+	if err != nil {
+		return err
+	}
+	for {
+		msgs, err := sub.Fetch(5)
+		if err != nil {
+			continue
+		}
+		for _, m := range msgs {
+			var v T
+			if err := json.Unmarshal(m.Data, &v); err != nil {
+				continue
+			}
+			if f(&v) == nil {
+				m.Ack()
+			}
+		}
+	}
+}
+
 // Retry runs f until it succeeds, three times at most: f is no handler.
 func Retry(f func() error) error { // want Retry:`calls-params\(0\)`
 	var err error
