@@ -90,7 +90,7 @@ func newAnalyzer(s *settings) *analysis.Analyzer {
 		Doc:        "find job and message handlers whose side effects are not safe to repeat under at-least-once delivery",
 		URL:        DocsURL,
 		Run:        s.run,
-		FactTypes:  []analysis.Fact{new(effect.Fact), new(effect.PackageFact), new(frameworks.RetryFact), new(topics.Made), new(handlers.TableFact)},
+		FactTypes:  []analysis.Fact{new(effect.Fact), new(effect.PackageFact), new(frameworks.RetryFact), new(topics.Made), new(handlers.TableFact), new(handlers.CarrierFact)},
 		ResultType: reflect.TypeFor[*Result](),
 		// Analyse what type-checks in a package with errors (a cgo package without cgo, a
 		// half-edited file in the editor): every lookup tolerates missing type information,
@@ -295,6 +295,15 @@ func analyse(pass *analysis.Pass, index *model.Index, dirs map[*token.File]*dire
 		}
 		return nil
 	}
+	hin.Carriers = func() []handlers.Carrier {
+		var out []handlers.Carrier
+		for _, pf := range pass.AllPackageFacts() {
+			if f, ok := pf.Fact.(*handlers.CarrierFact); ok && pf.Package != pass.Pkg {
+				out = append(out, f.Carriers...)
+			}
+		}
+		return out
+	}
 	if len(program.TakenOver) > 0 {
 		hin.TakenOver = func(fn *types.Func) bool { return program.TakenOver[fn.FullName()] }
 	}
@@ -332,6 +341,9 @@ func analyse(pass *analysis.Pass, index *model.Index, dirs map[*token.File]*dire
 	timed := func() []frameworks.JobRetry { _, v, _ := jobs(); return v }
 
 	found := handlers.Find(hin)
+	if len(found.Carriers) > 0 {
+		pass.ExportPackageFact(&handlers.CarrierFact{Carriers: found.Carriers})
+	}
 	remote := found.Remote
 	if len(program.Registered) > 0 {
 		// Judged and reported by their own packages, as their handlers.

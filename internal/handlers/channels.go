@@ -42,7 +42,7 @@ func (rg *regions) channelReceives(n *callgraph.Node) []candidate {
 			to = a
 		}
 		region := rg.graph.Region(n, s.name, s.block, s.from, to)
-		if len(region.Effects) == 0 && (rg.inWrapper(n) || rg.forwards(s.block, s.rc)) {
+		if len(region.Effects) == 0 && (rg.inWrapper(n) || rg.forwards(s.block)) {
 			// A wrapper's loop that hands each delivery to its callback, or a dispatcher that
 			// forwards deliveries to workers over a channel: the handlers are elsewhere.
 			continue
@@ -121,7 +121,7 @@ func (rg *regions) deliveries(ch ast.Expr) *model.ReceiveChannel {
 	if ch == nil {
 		return nil
 	}
-	rc := rg.models.DeliveryChan(rg.info.TypeOf(ch))
+	rc := rg.deliveryChan(rg.info.TypeOf(ch))
 	if rc == nil {
 		return nil
 	}
@@ -158,12 +158,13 @@ func (rg *regions) autoAcked(e ast.Expr) bool {
 	})
 }
 
-// forwards reports whether block sends a delivery of rc on a channel (jobs <- d): a
-// dispatcher whose workers, receiving from that channel, are the handlers.
-func (rg *regions) forwards(block *ast.BlockStmt, rc *model.ReceiveChannel) bool {
+// forwards reports whether block sends a delivery on a channel of deliveries or of a
+// carrier (jobs <- d, out <- Message{Body: d.Body, Ack: d.Acknowledger}): a dispatcher
+// whose workers, receiving from that channel, are the handlers (handoff.go).
+func (rg *regions) forwards(block *ast.BlockStmt) bool {
 	found := false
 	ast.Inspect(block, func(x ast.Node) bool {
-		if s, ok := x.(*ast.SendStmt); ok && rg.models.DeliveryChan(rg.info.TypeOf(s.Chan)) == rc {
+		if s, ok := x.(*ast.SendStmt); ok && rg.deliveryChan(rg.info.TypeOf(s.Chan)) != nil {
 			found = true
 		}
 		return !found

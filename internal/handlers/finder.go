@@ -36,6 +36,11 @@ type Input struct {
 	// Table, when set, returns what an imported variable lists (its TableFact), or nil: a
 	// range over it registers each function listed.
 	Table func(*types.Var) *TableFact
+	// Carriers, when set, returns the channel element types the dependencies hand
+	// deliveries on over (their CarrierFacts): a receive from such a channel is a receive
+	// of a delivery. Called only for a channel of a type of the program, rare enough that
+	// the dependencies' facts are read only then.
+	Carriers func() []Carrier
 }
 
 // Wrappers maps the package's functions to the parameters they register, sorted by

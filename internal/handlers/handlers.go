@@ -47,7 +47,9 @@ func Find(in Input) Found {
 	owners, moved := f.handlerCallOwners(in.TakenOver)
 	var out []candidate
 	var used []*directive.Directive
-	rg := &regions{graph: in.Graph, info: in.Info, fset: in.Fset, files: in.Files, defs: in.Defs, models: in.Models, inWrapper: f.inWrapper}
+	rg := &regions{pkg: in.Pkg, graph: in.Graph, info: in.Info, fset: in.Fset, files: in.Files, defs: in.Defs, models: in.Models, inWrapper: f.inWrapper,
+		depCarriers: in.Carriers}
+	carriers := rg.findCarriers(f.graph.Nodes)
 	for _, n := range slices.Concat(f.graph.Nodes, f.extra) {
 		if n.Marked == nil && f.notHandler(n) {
 			continue
@@ -102,7 +104,7 @@ func Find(in Input) Found {
 			regs.remote[i].Effects, regs.remote[i].TxCompletion = fact.Effects, fact.CompletesInTx
 		}
 	}
-	return Found{Handlers: hs, Remote: regs.remote, Subscribed: regs.subscribed, Used: used}
+	return Found{Handlers: hs, Remote: regs.remote, Subscribed: regs.subscribed, Used: used, Carriers: carriers}
 }
 
 // registeredElsewhere returns where other packages register n's function as a handler
@@ -144,6 +146,9 @@ type Found struct {
 	Subscribed []Subscription
 	// Used are the //idemlint:handler directives that made a handler.
 	Used []*directive.Directive
+	// Carriers are the channel element types the package's own delivery regions hand
+	// deliveries on over (handoff.go), for its CarrierFact.
+	Carriers []Carrier
 }
 
 // shapeOfNode returns the handler shape of a node no registration names, or nil: a literal

@@ -22,6 +22,7 @@ import (
 // models, not the rest of Find's state: whether a node is part of a registration wrapper is
 // asked of the finder (inWrapper).
 type regions struct {
+	pkg    *types.Package
 	graph  *callgraph.Graph
 	info   *types.Info
 	fset   *token.FileSet
@@ -31,6 +32,11 @@ type regions struct {
 	// inWrapper reports whether a node is a registration wrapper or a literal inside one:
 	// its loop hands each message to the callbacks its callers pass, the handlers.
 	inWrapper func(*callgraph.Node) bool
+	// carriers are the channel element types that carry deliveries (handoff.go), by name:
+	// the dependencies' (CarrierFact, read from depCarriers on first need) and the
+	// package's own.
+	carriers    map[string]*model.ReceiveChannel
+	depCarriers func() []Carrier
 }
 
 // ackEnd returns the end of the first statement of list at or after from that acknowledges

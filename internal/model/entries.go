@@ -30,12 +30,23 @@ func (c *Entries) Of(fn *types.Func) *Entry {
 // DeliveryChan returns the receive channel model of a channel type t whose elements (or
 // pointers to them) are a modelled delivery type (ReceiveChannels), or nil.
 func (c *Entries) DeliveryChan(t types.Type) *ReceiveChannel {
+	elem := ChanElem(t)
+	if elem == "" {
+		return nil
+	}
+	return c.Index.Delivery(elem)
+}
+
+// ChanElem names the element type of a channel type t, through a pointer
+// ("pkg/path.Type" for chan *pkg.Type), or "": t is no channel, or its element is not a
+// named type (nil t too: not type-checked, a package with errors).
+func ChanElem(t types.Type) string {
 	if t == nil {
-		return nil // not type-checked (a package with errors)
+		return ""
 	}
 	ch, ok := types.Unalias(t).Underlying().(*types.Chan)
 	if !ok {
-		return nil
+		return ""
 	}
 	elem := types.Unalias(ch.Elem())
 	if p, ok := elem.(*types.Pointer); ok {
@@ -43,7 +54,7 @@ func (c *Entries) DeliveryChan(t types.Type) *ReceiveChannel {
 	}
 	named, ok := elem.(*types.Named)
 	if !ok || named.Obj().Pkg() == nil {
-		return nil
+		return ""
 	}
-	return c.Index.Delivery(named.Obj().Pkg().Path() + "." + named.Obj().Name())
+	return named.Obj().Pkg().Path() + "." + named.Obj().Name()
 }
