@@ -369,6 +369,9 @@ type ParamReg struct {
 	// Once says why what is passed there runs at most once per message, or "": the
 	// wrapper's loop acknowledges each message before it calls the parameter.
 	Once string
+	// Method names the method the wrapper calls on the parameter, an interface value
+	// (h.Handle(ctx, msg)), or "": the handler is that method of the value passed.
+	Method string
 }
 
 // Claim says that a function's result reports a claim its body makes (a helper that
@@ -473,6 +476,9 @@ func (f *Fact) String() string {
 		methods := ""
 		if r.Methods {
 			methods = " methods"
+		}
+		if r.Method != "" {
+			methods += " ." + r.Method
 		}
 		if r.Once != "" {
 			methods += " once"

@@ -12,15 +12,15 @@ import (
 // and all, which is most of the bytes of a small fact. The encoding is deterministic (the
 // set is sorted, no maps) and versioned by its first byte.
 //
-//	fact   = version(12) flags uvarint(calls) [claim] [str(checks)] [str(receives)] [request] nEffects effect* nRegs reg*
+//	fact   = version(13) flags uvarint(calls) [claim] [str(checks)] [str(receives)] [request] nEffects effect* nRegs reg*
 //	         (flags: 1 completes in tx, 2 claim, 4 checks, 8 receives, 16 request)
 //	claim  = result read str(what)
 //	request = str(method) methodParam reads(0|1) header
-//	reg    = param methods(0|1) str(framework) str(once)
+//	reg    = param methods(0|1) str(framework) str(once) str(method)
 //	effect = str(kind) state str(detail) uvarint(keyParams) tx methodParam requestParam textParam optsParam argsParam step(0|1|2) nHops hop*
 //	hop    = str(func) str(pos)
 //	str    = uvarint(len) bytes
-const factEncoding = 12
+const factEncoding = 13
 
 // MarshalBinary encodes f; gob uses it for facts.
 func (f *Fact) MarshalBinary() ([]byte, error) {
@@ -84,6 +84,7 @@ func (f *Fact) MarshalBinary() ([]byte, error) {
 		b = append(b, r.Param, methods)
 		b = appendString(b, r.Framework)
 		b = appendString(b, r.Once)
+		b = appendString(b, r.Method)
 	}
 	return b, nil
 }
@@ -157,6 +158,7 @@ func (f *Fact) UnmarshalBinary(data []byte) error {
 		}
 		reg.Framework = r.string()
 		reg.Once = r.string()
+		reg.Method = r.string()
 		regs = append(regs, reg)
 	}
 	if r.err == nil && len(r.data) > 0 {

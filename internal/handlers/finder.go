@@ -114,7 +114,7 @@ type finder struct {
 	// functions they list, which their own facts do not bring here (unexported).
 	table  func(*types.Var) *TableFact
 	listed map[*types.Func]*effect.Fact
-	// pulled holds, while wrappers are found, the function-typed fields the package calls
-	// with a pulled message (pulledFields).
-	pulled map[*types.Var]string
+	// pulled holds, while wrappers are found, the fields the package calls (a function) or
+	// calls a method of (an interface value) with a pulled message (pulledFields).
+	pulled map[*types.Var]pulledField
 }

@@ -176,20 +176,22 @@ func resultElem(t types.Type) string {
 }
 
 // programType reports whether elem names a type of the program: not of the standard
-// library nor of a modelled library (whose channels the models describe). A path without
-// a dot in its first element is taken for the standard library's unless that element is
-// the package's own (a module named "orders" has packages "orders/queue").
+// library nor of a modelled library (whose channels the models describe).
 func (rg *regions) programType(elem string) bool {
 	i := strings.LastIndex(elem, ".")
 	if i <= 0 {
 		return false
 	}
 	path := elem[:i]
-	if rg.models.Index.Modelled(path) {
-		return false
-	}
+	return !rg.models.Index.Modelled(path) && programPath(path, rg.pkg)
+}
+
+// programPath reports whether the package path is not the standard library's: a path
+// without a dot in its first element is taken for it unless that element is pkg's own (a
+// module named "orders" has packages "orders/queue").
+func programPath(path string, pkg *types.Package) bool {
 	first, _, _ := strings.Cut(path, "/")
-	own, _, _ := strings.Cut(rg.pkg.Path(), "/")
+	own, _, _ := strings.Cut(pkg.Path(), "/")
 	return !model.Standard(path) || first == own
 }
 

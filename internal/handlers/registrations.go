@@ -104,36 +104,70 @@ func (f *finder) registerArgs(call *ast.CallExpr, use regUse, deduped map[any]st
 	if use.modelled {
 		dedup = f.dedupOf(call, deduped)
 	}
+	local := func(n *callgraph.Node) {
+		if regs.registered[n] == "" {
+			regs.registered[n] = use.framework
+			regs.once[n] = use.once
+			if use.modelled {
+				regs.regCall[n] = call
+			}
+		}
+		if dedup != "" {
+			regs.dedup[n] = dedup
+		}
+	}
+	remote := func(remote *types.Func, pos token.Pos, shaped bool) {
+		if use.modelled && f.namesTopic(call) {
+			regs.subscribed = append(regs.subscribed, Subscription{Fn: remote, Call: call})
+		}
+		if shaped {
+			return // its own package knows it is a handler
+		}
+		r := Remote{Fn: remote, Pos: pos, Framework: use.framework, AtMostOnce: use.once}
+		if use.modelled {
+			r.RegCall = call
+		}
+		regs.remote = append(regs.remote, r)
+	}
 	for _, arg := range use.args {
-		f.handlerValues(arg, mode,
-			func(n *callgraph.Node) {
-				if regs.registered[n] == "" {
-					regs.registered[n] = use.framework
-					regs.once[n] = use.once
-					if use.modelled {
-						regs.regCall[n] = call
-					}
-				}
-				if dedup != "" {
-					regs.dedup[n] = dedup
-				}
-			},
-			func(remote *types.Func, pos token.Pos, shaped bool) {
-				if use.modelled && f.namesTopic(call) {
-					regs.subscribed = append(regs.subscribed, Subscription{Fn: remote, Call: call})
-				}
-				if shaped {
-					return // its own package knows it is a handler
-				}
-				r := Remote{Fn: remote, Pos: pos, Framework: use.framework, AtMostOnce: use.once}
-				if use.modelled {
-					r.RegCall = call
-				}
-				regs.remote = append(regs.remote, r)
-			})
+		if use.method != "" {
+			f.methodValues(arg, use.method, local, remote)
+			continue
+		}
+		f.handlerValues(arg, mode, local, remote)
 		if use.modelled && f.namesTopic(call) {
 			regs.subscribed = append(regs.subscribed, f.remoteHandlerMethods(arg, call)...)
 		}
+	}
+}
+
+// methodValues hands over, for a wrapper that calls one method of the interface value it
+// is given (h.Handle(ctx, msg)), that method of what arg holds: of its type, declared here
+// or in another package, or of each implementation in this package when arg is itself an
+// interface value.
+func (f *finder) methodValues(arg ast.Expr, method string, local func(*callgraph.Node), remote func(*types.Func, token.Pos, bool)) {
+	t := f.info.TypeOf(arg)
+	if t == nil {
+		return
+	}
+	if iface, ok := t.Underlying().(*types.Interface); ok {
+		f.implementations(iface, func(m *types.Func) {
+			if n := f.graph.ByFunc[m]; n != nil && m.Name() == method {
+				local(n)
+			}
+		})
+		return
+	}
+	obj, _, _ := types.LookupFieldOrMethod(t, true, f.pkg, method)
+	m, ok := obj.(*types.Func)
+	if !ok {
+		return
+	}
+	m = m.Origin()
+	if n := f.graph.ByFunc[m]; n != nil {
+		local(n)
+	} else if m.Pkg() != f.pkg {
+		remote(m, arg.Pos(), f.shapeOf(m.Signature(), m.Name()) != nil)
 	}
 }
 

@@ -29,6 +29,7 @@ type regUse struct {
 	methods   bool
 	modelled  bool   // a modelled registration, not a wrapper: its call is the one a fix wraps
 	once      string // why what it runs runs at most once per message (effect.ParamReg.Once)
+	method    string // the method of the value handed over that is run (effect.ParamReg.Method)
 }
 
 // FindWrappers finds the package's registration wrappers. A parameter is a registration
@@ -102,9 +103,9 @@ func (f *finder) paramRegs(n *callgraph.Node, w Wrappers) []effect.ParamReg {
 		params[n.Sig.Params().At(i)] = i
 	}
 	found := map[int]effect.ParamReg{}
-	add := func(i int, framework string, methods bool, once string) {
+	add := func(i int, framework string, methods bool, once, method string) {
 		if _, ok := found[i]; !ok {
-			found[i] = effect.ParamReg{Param: uint8(i), Framework: framework, Methods: methods, Once: once}
+			found[i] = effect.ParamReg{Param: uint8(i), Framework: framework, Methods: methods, Once: once, Method: method}
 		}
 	}
 	// The enclosing nodes of each call are for the pull shape (iterator literals around it).
@@ -116,16 +117,15 @@ func (f *finder) paramRegs(n *callgraph.Node, w Wrappers) []effect.ParamReg {
 		for _, use := range f.regsOf(call, w) {
 			for _, arg := range use.args {
 				for i, direct := range f.paramsIn(arg, params) {
-					add(i, use.framework, use.methods && direct, use.once)
+					add(i, use.framework, use.methods && direct, use.once, use.method)
 				}
 			}
 		}
-		if id, ok := ast.Unparen(call.Fun).(*ast.Ident); ok {
-			if v, ok := f.info.Uses[id].(*types.Var); ok {
-				if i, ok := params[v]; ok {
-					if fw := f.pulledInto(n, stack, call); fw != "" {
-						add(i, fw, false, f.ackedBefore(n, stack, call))
-					}
+		// f(ctx, msg), or h.Handle(ctx, msg) on an interface value h.
+		if v, method := f.calledParam(call); v != nil {
+			if i, ok := params[v]; ok {
+				if fw := f.pulledInto(n, stack, call); fw != "" {
+					add(i, fw, false, f.ackedBefore(n, stack, call), method)
 				}
 			}
 		}
@@ -137,11 +137,11 @@ func (f *finder) paramRegs(n *callgraph.Node, w Wrappers) []effect.ParamReg {
 	if len(f.pulled) > 0 {
 		ast.Inspect(n.Body, func(x ast.Node) bool {
 			for field, value := range storedFields(f.info, x) {
-				if fw := f.pulled[field]; fw != "" {
+				if p := f.pulled[field]; p.framework != "" {
 					if id, ok := ast.Unparen(value).(*ast.Ident); ok {
 						if v, ok := f.info.Uses[id].(*types.Var); ok {
 							if i, ok := params[v]; ok {
-								add(i, fw, false, "")
+								add(i, p.framework, false, p.once, p.method)
 							}
 						}
 					}
@@ -198,7 +198,7 @@ func (f *finder) regsOf(call *ast.CallExpr, w Wrappers) []regUse {
 		for _, r := range regs {
 			if int(r.Param) < len(call.Args) && !seen[int(r.Param)] {
 				seen[int(r.Param)] = true
-				out = append(out, regUse{args: call.Args[r.Param : r.Param+1], framework: r.Framework, methods: r.Methods, once: r.Once})
+				out = append(out, regUse{args: call.Args[r.Param : r.Param+1], framework: r.Framework, methods: r.Methods, once: r.Once, method: r.Method})
 			}
 		}
 	}
@@ -365,32 +365,36 @@ func (f *finder) fromPull(e ast.Expr, seen map[*types.Var]bool, via map[*types.V
 	return fw
 }
 
-// pulledFields returns the function-typed struct fields the package calls with what a
-// modelled pull gave (c.handle(ctx, ord), ord decoded from FetchMessage's message, in the
-// same function or a literal inside it), with the pull's framework.
-func (f *finder) pulledFields() map[*types.Var]string {
-	out := map[*types.Var]string{}
+// pulledField is what a receive loop of the package does with a field: calls it (a
+// function) or its method (an interface value) with what a modelled pull gave.
+type pulledField struct {
+	framework string
+	method    string // the interface method called, or "" for a function field
+	once      string // why the call runs at most once per message (ackedBefore)
+}
+
+// pulledFields returns the struct fields the package calls with what a modelled pull gave
+// (c.handle(ctx, ord), ord decoded from FetchMessage's message; c.h.Handle(ctx, msg) on
+// an interface-typed field), in the same function or a literal inside it.
+func (f *finder) pulledFields() map[*types.Var]pulledField {
+	out := map[*types.Var]pulledField{}
 	for _, n := range f.graph.Nodes {
 		if n.Body == nil || n.Lit != nil {
-			continue
+			continue // a literal's body is walked with its function's
 		}
 		ast.PreorderStack(n.Body, nil, func(x ast.Node, stack []ast.Node) bool {
 			call, ok := x.(*ast.CallExpr)
 			if !ok {
 				return true
 			}
-			sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
-			if !ok {
-				return true
-			}
-			field, ok := f.info.Uses[sel.Sel].(*types.Var)
-			if !ok || !field.IsField() || !isFunc(field.Type()) || out[field] != "" {
+			field, method := f.calledField(call)
+			if field == nil || out[field].framework != "" {
 				return true
 			}
 			via := f.iteratorParams(stack)
 			for _, arg := range call.Args {
 				if fw := f.fromPullFilled(arg, via); fw != "" {
-					out[field] = fw
+					out[field] = pulledField{framework: fw, method: method, once: f.ackedBefore(n, stack, call)}
 					break
 				}
 			}
@@ -398,6 +402,64 @@ func (f *finder) pulledFields() map[*types.Var]string {
 		})
 	}
 	return out
+}
+
+// calledField returns the struct field call calls: c.handle(...) with handle a function
+// field, or c.h.Handle(...) with h a field holding an interface value, with the method
+// called; nil otherwise.
+func (f *finder) calledField(call *ast.CallExpr) (*types.Var, string) {
+	sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
+	if !ok {
+		return nil, ""
+	}
+	if field, ok := f.info.Uses[sel.Sel].(*types.Var); ok && field.IsField() && isFunc(field.Type()) {
+		return field, ""
+	}
+	inner, ok := ast.Unparen(sel.X).(*ast.SelectorExpr)
+	if !ok {
+		return nil, ""
+	}
+	if field, ok := f.info.Uses[inner.Sel].(*types.Var); ok && field.IsField() && f.programInterface(field.Type()) {
+		if _, ok := f.info.Uses[sel.Sel].(*types.Func); ok {
+			return field, sel.Sel.Name
+		}
+	}
+	return nil, ""
+}
+
+// programInterface reports whether t is a handler interface of the program: a named
+// interface of one method, declared outside the standard library and the modelled ones
+// (a Handler, not an io.Writer a loop writes bodies to, a pulsar.Consumer it acks on, or
+// a repository whose Save it calls).
+func (f *finder) programInterface(t types.Type) bool {
+	named, ok := types.Unalias(t).(*types.Named)
+	if !ok || named.Obj().Pkg() == nil {
+		return false
+	}
+	iface, ok := named.Underlying().(*types.Interface)
+	path := named.Obj().Pkg().Path()
+	return ok && iface.NumMethods() == 1 && programPath(path, f.pkg) && !f.models.Index.Modelled(path)
+}
+
+// calledParam returns the variable call calls: f(...) with f a function, or h.Handle(...)
+// with h an interface value, with the method called; nil otherwise.
+func (f *finder) calledParam(call *ast.CallExpr) (*types.Var, string) {
+	switch fun := ast.Unparen(call.Fun).(type) {
+	case *ast.Ident:
+		v, _ := f.info.Uses[fun].(*types.Var)
+		return v, ""
+	case *ast.SelectorExpr:
+		id, ok := ast.Unparen(fun.X).(*ast.Ident)
+		if !ok {
+			return nil, ""
+		}
+		if v, ok := f.info.Uses[id].(*types.Var); ok && f.programInterface(v.Type()) {
+			if _, ok := f.info.Uses[fun.Sel].(*types.Func); ok {
+				return v, fun.Sel.Name
+			}
+		}
+	}
+	return nil, ""
 }
 
 // fromPullFilled is fromPull that also follows the calls given a variable's address (the

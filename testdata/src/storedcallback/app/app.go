@@ -30,3 +30,29 @@ func Nightly(ctx context.Context) error { // want Nightly:`effects sql.write:unp
 	}
 	return mq.NewRetrier(job).Do(ctx)
 }
+
+// orders is the Worker's OrderHandler: its HandleOrder is the handler; its other exported
+// method, and the Auditor's Done, which the worker calls with no message, are not.
+type orders struct{}
+
+func (orders) HandleOrder(ctx context.Context, o mq.Order) error { // want HandleOrder:`effects sql.write:unprotected\(\(\*sql.DB\).ExecContext\)`
+	_, err := db.ExecContext(ctx, "INSERT INTO orders (id) VALUES ($1)", o.ID) // want `handler \(orders\).HandleOrder: SQL write not safe to repeat: INSERT without conflict handling`
+	return err
+}
+
+func (orders) Reindex(ctx context.Context) error { // want Reindex:`effects sql.write:unprotected\(\(\*sql.DB\).ExecContext\)`
+	_, err := db.ExecContext(ctx, "INSERT INTO reindex (at) VALUES (now())")
+	return err
+}
+
+type audit struct{}
+
+func (audit) Done(ctx context.Context, n int) error { // want Done:`effects sql.write:unprotected\(\(\*sql.DB\).ExecContext\)`
+	_, err := db.ExecContext(ctx, "INSERT INTO audit (n) VALUES ($1)", n)
+	return err
+}
+
+// Work starts a Worker.
+func Work(ctx context.Context, r *kafka.Reader) {
+	mq.NewWorker(r, orders{}, audit{}).Start(ctx)
+}

@@ -64,3 +64,48 @@ func (r *Retrier) Do(ctx context.Context) (err error) {
 	}
 	return err
 }
+
+// OrderHandler is the interface a Worker's handler implements.
+type OrderHandler interface {
+	HandleOrder(context.Context, Order) error
+}
+
+// Auditor is told of each batch's end: it is given no message.
+type Auditor interface {
+	Done(context.Context, int) error
+}
+
+// Worker keeps an OrderHandler and runs its HandleOrder on each order, in a goroutine;
+// it tells its Auditor how many it handled.
+type Worker struct {
+	reader *kafka.Reader
+	h      OrderHandler
+	audit  Auditor
+}
+
+// NewWorker keeps h and a.
+func NewWorker(r *kafka.Reader, h OrderHandler, a Auditor) *Worker { // want NewWorker:`registers\(1 github.com/segmentio/kafka-go .HandleOrder\)`
+	return &Worker{reader: r, h: h, audit: a}
+}
+
+// Start fetches, decodes and handles orders in the background.
+func (w *Worker) Start(ctx context.Context) {
+	go func() {
+		n := 0
+		for {
+			m, err := w.reader.FetchMessage(ctx)
+			if err != nil {
+				_ = w.audit.Done(ctx, n)
+				return
+			}
+			var o Order
+			if json.Unmarshal(m.Value, &o) != nil {
+				continue
+			}
+			if w.h.HandleOrder(ctx, o) == nil {
+				n++
+				w.reader.CommitMessages(ctx, m)
+			}
+		}
+	}()
+}

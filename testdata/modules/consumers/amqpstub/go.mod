@@ -1,0 +1,3 @@
+module github.com/streadway/amqp
+
+go 1.26

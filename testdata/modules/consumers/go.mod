@@ -1,0 +1,13 @@
+module consumers
+
+go 1.26
+
+require (
+	example.com/mq v0.0.0
+	github.com/streadway/amqp v0.0.0
+)
+
+replace (
+	example.com/mq => ./mqlib
+	github.com/streadway/amqp => ./amqpstub
+)
