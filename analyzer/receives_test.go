@@ -66,16 +66,17 @@ func TestReceivesAtMostOnce(t *testing.T) {
 
 // A consumer that sends each delivery on as a value of its own type (queue.Message keeps
 // the delivery to ack it) is no handler; the loop that reads that channel in another
-// package, behind a relay that merges channels, is. Neither the relay, nor a loop that
+// package, behind a relay that merges channels, is; so is the loop that drains a buffer
+// whose Push sends what a receive loop gives it on a channel. Neither the relay, nor a loop that
 // reads the workers' results or a status a consumer reports, is a handler.
 func TestChannelHandOff(t *testing.T) {
 	names := handlersOf(t, "handoff/...")
-	for _, want := range []string{"receive loop in func literal in workers", "receive loop in (*Consumer).Count"} {
+	for _, want := range []string{"receive loop in func literal in workers", "receive loop in (*Consumer).Count", "receive loop in (*Buffer).Drain"} {
 		if !slices.Contains(names, want) {
 			t.Errorf("no handler %q; handlers: %q", want, names)
 		}
 	}
-	for _, not := range []string{"receive loop in func literal in (*Consumer).Consume", "receive loop in func literal in merge", "receive loop in Run", "receive loop in Watch"} {
+	for _, not := range []string{"receive loop in func literal in (*Consumer).Consume", "receive loop in func literal in merge", "receive loop in Run", "receive loop in Watch", "receive loop in Consume"} {
 		if slices.Contains(names, not) {
 			t.Errorf("%q is a handler; handlers: %q", not, names)
 		}

@@ -159,13 +159,27 @@ func (rg *regions) autoAcked(e ast.Expr) bool {
 }
 
 // forwards reports whether block sends a delivery on a channel of deliveries or of a
-// carrier (jobs <- d, out <- Message{Body: d.Body, Ack: d.Acknowledger}): a dispatcher
-// whose workers, receiving from that channel, are the handlers (handoff.go).
+// carrier (jobs <- d, out <- Message{Body: d.Body, Ack: d.Acknowledger}), itself or
+// through a function of the package it calls (q.Push(d)): a dispatcher whose workers,
+// receiving from that channel, are the handlers (handoff.go).
 func (rg *regions) forwards(block *ast.BlockStmt) bool {
+	return rg.sendsDelivery(block, true)
+}
+
+// sendsDelivery reports whether x sends on a channel of deliveries or of a carrier, in
+// the functions of the package it calls too when deep.
+func (rg *regions) sendsDelivery(x ast.Node, deep bool) bool {
 	found := false
-	ast.Inspect(block, func(x ast.Node) bool {
-		if s, ok := x.(*ast.SendStmt); ok && rg.deliveryChan(rg.info.TypeOf(s.Chan)) != nil {
-			found = true
+	ast.Inspect(x, func(y ast.Node) bool {
+		switch y := y.(type) {
+		case *ast.SendStmt:
+			found = rg.deliveryChan(rg.info.TypeOf(y.Chan)) != nil
+		case *ast.CallExpr:
+			if fn, ok := typeutil.Callee(rg.info, y).(*types.Func); ok && deep {
+				if n := rg.graph.ByFunc[fn.Origin()]; n != nil && n.Body != nil {
+					found = rg.sendsDelivery(n.Body, false)
+				}
+			}
 		}
 		return !found
 	})

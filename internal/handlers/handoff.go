@@ -21,6 +21,8 @@ import (
 	"slices"
 	"strings"
 
+	"golang.org/x/tools/go/types/typeutil"
+
 	"github.com/chokaq/idemlint/internal/callgraph"
 	"github.com/chokaq/idemlint/internal/model"
 )
@@ -88,21 +90,28 @@ func (rg *regions) findCarriers(nodes []*callgraph.Node) []Carrier {
 				continue
 			}
 			for _, s := range rg.handOffSites(n) {
+				add := func(elem string) {
+					if rg.carriers[elem] == nil {
+						rg.carriers[elem] = &model.ReceiveChannel{Framework: s.framework, Element: elem, AutoAckArg: -1}
+						own[elem], changed = s.framework, true
+					}
+				}
 				ast.Inspect(s.block, func(x ast.Node) bool {
+					if x == nil || x.Pos() < s.from || x.Pos() >= s.to {
+						return x != nil && x.End() > s.from && x.Pos() < s.to
+					}
 					switch x := x.(type) {
 					case *ast.FuncLit:
 						return false
 					case *ast.SendStmt:
-						if x.Pos() < s.from || x.Pos() >= s.to {
-							return true
+						if elem := rg.handedOn(x, s.types); elem != "" {
+							add(elem)
 						}
-						elem := model.ChanElem(rg.info.TypeOf(x.Chan))
-						if elem == "" || !rg.programType(elem) || rg.deliveryChan(rg.info.TypeOf(x.Chan)) != nil {
-							return true
-						}
-						if rg.carries(x.Value, s.types, 0) {
-							rg.carriers[elem] = &model.ReceiveChannel{Framework: s.framework, Element: elem, AutoAckArg: -1}
-							own[elem], changed = s.framework, true
+					case *ast.CallExpr:
+						// q.Push(d): a buffering type of the package whose method sends
+						// what it is given on a channel its workers read.
+						for _, elem := range rg.bufferedBy(x, s.types) {
+							add(elem)
 						}
 					}
 					return true
@@ -114,6 +123,51 @@ func (rg *regions) findCarriers(nodes []*callgraph.Node) []Carrier {
 	for _, t := range slices.Sorted(maps.Keys(own)) {
 		out = append(out, Carrier{Type: t, Framework: own[t]})
 	}
+	return out
+}
+
+// handedOn returns the element type of the channel send sends a delivery on, when that
+// type is the program's and no delivery channel yet, or "".
+func (rg *regions) handedOn(send *ast.SendStmt, delivery map[string]bool) string {
+	t := rg.info.TypeOf(send.Chan)
+	elem := model.ChanElem(t)
+	if elem == "" || !rg.programType(elem) || rg.deliveryChan(t) != nil || !rg.carries(send.Value, delivery, 0) {
+		return ""
+	}
+	return elem
+}
+
+// bufferedBy returns the carriers a call of a function of the package makes when it is
+// given a delivery and sends it on (q.Push(d), Push doing q.items <- d): its sends of
+// what it was given, one call deep.
+func (rg *regions) bufferedBy(call *ast.CallExpr, delivery map[string]bool) []string {
+	fn, ok := typeutil.Callee(rg.info, call).(*types.Func)
+	if !ok {
+		return nil
+	}
+	callee := rg.graph.ByFunc[fn.Origin()]
+	if callee == nil || callee.Body == nil {
+		return nil
+	}
+	given := false
+	for _, a := range call.Args {
+		given = given || rg.carries(a, delivery, 0)
+	}
+	if !given {
+		return nil
+	}
+	var out []string
+	ast.Inspect(callee.Body, func(x ast.Node) bool {
+		switch x := x.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.SendStmt:
+			if elem := rg.handedOn(x, delivery); elem != "" {
+				out = append(out, elem)
+			}
+		}
+		return true
+	})
 	return out
 }
 
