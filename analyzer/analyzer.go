@@ -1,12 +1,14 @@
 package analyzer
 
 import (
+	"cmp"
 	_ "embed"
 	"fmt"
 	"go/ast"
 	"go/build"
 	"go/token"
 	"go/types"
+	"maps"
 	"path/filepath"
 	"reflect"
 	"slices"
@@ -90,7 +92,7 @@ func newAnalyzer(s *settings) *analysis.Analyzer {
 		Doc:        "find job and message handlers whose side effects are not safe to repeat under at-least-once delivery",
 		URL:        DocsURL,
 		Run:        s.run,
-		FactTypes:  []analysis.Fact{new(effect.Fact), new(effect.PackageFact), new(frameworks.RetryFact), new(topics.Made), new(handlers.TableFact), new(handlers.CarrierFact)},
+		FactTypes:  []analysis.Fact{new(effect.Fact), new(effect.PackageFact), new(frameworks.RetryFact), new(topics.Made), new(handlers.TableFact), new(handlers.CarrierFact), new(handlers.FieldFact)},
 		ResultType: reflect.TypeFor[*Result](),
 		// Analyse what type-checks in a package with errors (a cgo package without cgo, a
 		// half-edited file in the editor): every lookup tolerates missing type information,
@@ -286,7 +288,19 @@ func analyse(pass *analysis.Pass, index *model.Index, dirs map[*token.File]*dire
 	})
 	g.Solve()
 	hin := handlers.Input{Pkg: pass.Pkg, Info: pass.TypesInfo, Fset: pass.Fset, Files: pass.Files, Graph: g, Defs: defs, Models: entries}
-	hin.Wrappers = handlers.FindWrappers(hin)
+	hin.Wrappers, hin.Fields = handlers.FindWrappers(hin)
+	for _, field := range slices.SortedFunc(maps.Keys(hin.Fields), func(a, b *types.Var) int { return cmp.Compare(a.Pos(), b.Pos()) }) {
+		if field.Exported() {
+			pass.ExportObjectFact(field, hin.Fields[field])
+		}
+	}
+	hin.FieldFact = func(v *types.Var) *handlers.FieldFact {
+		ff := new(handlers.FieldFact)
+		if pass.ImportObjectFact(v, ff) {
+			return ff
+		}
+		return nil
+	}
 	tables := handlers.Tables(hin)
 	hin.Table = func(v *types.Var) *handlers.TableFact {
 		t := new(handlers.TableFact)

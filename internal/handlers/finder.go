@@ -26,6 +26,11 @@ type Input struct {
 	// Wrappers are the package's registration wrappers (FindWrappers): their callers'
 	// arguments are handlers too.
 	Wrappers Wrappers
+	// Fields are the package's struct fields its receive loops call with a message
+	// (FindWrappers); FieldFact, when set, returns another package's (its FieldFact), or
+	// nil: what is stored in either is a handler.
+	Fields    Fields
+	FieldFact func(*types.Var) *FieldFact
 	// TakenOver, when set, reports the functions of the package that check a webhook and
 	// that HTTP handlers of other packages call (from a program-wide link): not handlers.
 	TakenOver func(*types.Func) bool
@@ -114,7 +119,10 @@ type finder struct {
 	// functions they list, which their own facts do not bring here (unexported).
 	table  func(*types.Var) *TableFact
 	listed map[*types.Func]*effect.Fact
+	// fields and fieldFact are Input.Fields and Input.FieldFact.
+	fields    Fields
+	fieldFact func(*types.Var) *FieldFact
 	// pulled holds, while wrappers are found, the fields the package calls (a function) or
 	// calls a method of (an interface value) with a pulled message (pulledFields).
-	pulled map[*types.Var]pulledField
+	pulled Fields
 }

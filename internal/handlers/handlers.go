@@ -42,13 +42,13 @@ import (
 // body, in the package that owns it, whichever package registers it.
 func Find(in Input) Found {
 	f := &finder{pkg: in.Pkg, info: in.Info, fset: in.Fset, files: in.Files, graph: in.Graph, defs: in.Defs, models: in.Models, wrappers: in.Wrappers,
-		byPos: map[token.Pos]*callgraph.Node{}, table: in.Table}
+		byPos: map[token.Pos]*callgraph.Node{}, table: in.Table, fields: in.Fields, fieldFact: in.FieldFact}
 	regs := f.scanRegistrations()
 	owners, moved := f.handlerCallOwners(in.TakenOver)
 	var out []candidate
 	var used []*directive.Directive
 	rg := &regions{pkg: in.Pkg, graph: in.Graph, info: in.Info, fset: in.Fset, files: in.Files, defs: in.Defs, models: in.Models, inWrapper: f.inWrapper,
-		depCarriers: in.Carriers}
+		depCarriers: in.Carriers, handsOn: f.handsOn}
 	carriers := rg.findCarriers(f.graph.Nodes)
 	for _, n := range slices.Concat(f.graph.Nodes, f.extra) {
 		if n.Marked == nil && f.notHandler(n) {

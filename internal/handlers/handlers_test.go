@@ -94,7 +94,7 @@ func find(t *testing.T, src string) handlers.Found {
 	})
 	g.Solve()
 	in := handlers.Input{Pkg: p.Pkg, Info: p.Info, Fset: p.Fset, Files: files, Graph: g, Defs: defs, Models: entries}
-	in.Wrappers = handlers.FindWrappers(in)
+	in.Wrappers, in.Fields = handlers.FindWrappers(in)
 	return handlers.Find(in)
 }
 

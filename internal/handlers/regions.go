@@ -32,6 +32,9 @@ type regions struct {
 	// inWrapper reports whether a node is a registration wrapper or a literal inside one:
 	// its loop hands each message to the callbacks its callers pass, the handlers.
 	inWrapper func(*callgraph.Node) bool
+	// handsOn reports whether a region calls a field the package's receive loops hand
+	// each message to (Fields): the handlers are what is stored there.
+	handsOn func(ast.Node) bool
 	// carriers are the channel element types that carry deliveries (handoff.go), by name:
 	// the dependencies' (CarrierFact, read from depCarriers on first need) and the
 	// package's own.

@@ -4,9 +4,11 @@
 package handlers
 
 import (
+	"cmp"
 	"go/ast"
 	"go/token"
 	"go/types"
+	"maps"
 	"slices"
 
 	"golang.org/x/tools/go/types/typeutil"
@@ -54,6 +56,10 @@ func (f *finder) scanRegistrations() registrations {
 	deduped := f.dedupTargets()
 	for _, file := range f.files {
 		ast.Inspect(file, func(x ast.Node) bool {
+			switch x.(type) {
+			case *ast.CompositeLit, *ast.AssignStmt:
+				f.registerStored(x, deduped, &regs)
+			}
 			call, ok := x.(*ast.CallExpr)
 			if !ok {
 				return true
@@ -91,6 +97,34 @@ func (f *finder) scanRegistrations() registrations {
 		r.Retention, r.Wrapped = regs.remoteWrapped[r.Fn]
 	}
 	return regs
+}
+
+// registerStored records the handlers a composite literal or an assignment stores in a
+// field that a receive loop calls with each message (FieldFact): &mq.Consumer{Handle:
+// s.place} in a service, r.Handlers["orders"] = onOrder. The loop, in the consumer's
+// package, is then no handler (handsOn).
+func (f *finder) registerStored(x ast.Node, deduped map[any]string, regs *registrations) {
+	stored := storedFields(f.info, x)
+	for _, field := range slices.SortedFunc(maps.Keys(stored), func(a, b *types.Var) int { return cmp.Compare(stored[a].Pos(), stored[b].Pos()) }) {
+		value := stored[field]
+		if !handlerField(field.Type()) {
+			continue
+		}
+		// A field of the package's own its loop's calls already reach: the call graph
+		// follows what the package stores there, and the loop is the handler.
+		if field.Pkg() == f.pkg || f.fieldFact == nil {
+			continue
+		}
+		if ff := f.fieldFact(field); ff != nil {
+			f.registerArgs(nil, regUse{args: []ast.Expr{value}, framework: ff.Framework, once: ff.Once, method: ff.Method}, deduped, regs)
+		}
+	}
+}
+
+// handlerField reports whether a field of type t can hold a handler: a function, a map or
+// slice of them, or an interface value.
+func handlerField(t types.Type) bool {
+	return isFunc(t) || isFunc(elemOf(t)) || types.IsInterface(t)
 }
 
 // registerArgs records the handlers one registration hands over: a modelled one, or a

@@ -44,7 +44,7 @@ type regUse struct {
 //
 // A helper that only calls its callback (retry(f), withTx(f)) is no wrapper. Wrappers of
 // wrappers are found by iterating to a fixpoint: the set only grows.
-func FindWrappers(in Input) Wrappers {
+func FindWrappers(in Input) (Wrappers, Fields) {
 	f := &finder{pkg: in.Pkg, info: in.Info, fset: in.Fset, files: in.Files, graph: in.Graph, defs: in.Defs, models: in.Models}
 	w := Wrappers{}
 	var decls []*callgraph.Node
@@ -70,7 +70,7 @@ func FindWrappers(in Input) Wrappers {
 			delete(w, fn)
 		}
 	}
-	return w
+	return w, f.pulled
 }
 
 // WithRegisters adds the wrappers' registration parameters to the facts the package
@@ -137,11 +137,11 @@ func (f *finder) paramRegs(n *callgraph.Node, w Wrappers) []effect.ParamReg {
 	if len(f.pulled) > 0 {
 		ast.Inspect(n.Body, func(x ast.Node) bool {
 			for field, value := range storedFields(f.info, x) {
-				if p := f.pulled[field]; p.framework != "" {
+				if p := f.pulled[field]; p != nil {
 					if id, ok := ast.Unparen(value).(*ast.Ident); ok {
 						if v, ok := f.info.Uses[id].(*types.Var); ok {
 							if i, ok := params[v]; ok {
-								add(i, p.framework, false, p.once, p.method)
+								add(i, p.Framework, false, p.Once, p.Method)
 							}
 						}
 					}
@@ -274,6 +274,9 @@ func (f *finder) paramsIn(arg ast.Expr, params map[*types.Var]int) map[int]bool 
 }
 
 func isFunc(t types.Type) bool {
+	if t == nil {
+		return false
+	}
 	_, ok := t.Underlying().(*types.Signature)
 	return ok
 }
@@ -365,19 +368,38 @@ func (f *finder) fromPull(e ast.Expr, seen map[*types.Var]bool, via map[*types.V
 	return fw
 }
 
-// pulledField is what a receive loop of the package does with a field: calls it (a
-// function) or its method (an interface value) with what a modelled pull gave.
-type pulledField struct {
-	framework string
-	method    string // the interface method called, or "" for a function field
-	once      string // why the call runs at most once per message (ackedBefore)
+// FieldFact is exported on a struct field the package's receive loops call (a function,
+// a map or slice of them) or call the one method of (an interface value) with a pulled
+// message: what any package stores there (&mq.Consumer{Handle: h}, r.handlers[t] = h) is a
+// handler of the framework.
+type FieldFact struct {
+	Framework string
+	Method    string // the interface method called, or "" for a function field
+	Once      string // why the call runs at most once per message (ackedBefore), or ""
 }
+
+// AFact marks FieldFact as an analysis fact.
+func (*FieldFact) AFact() {}
+
+func (f *FieldFact) String() string {
+	s := "called-with-message(" + f.Framework
+	if f.Method != "" {
+		s += " ." + f.Method
+	}
+	if f.Once != "" {
+		s += " once"
+	}
+	return s + ")"
+}
+
+// Fields maps the package's struct fields to what its receive loops do with them.
+type Fields map[*types.Var]*FieldFact
 
 // pulledFields returns the struct fields the package calls with what a modelled pull gave
 // (c.handle(ctx, ord), ord decoded from FetchMessage's message; c.h.Handle(ctx, msg) on
 // an interface-typed field), in the same function or a literal inside it.
-func (f *finder) pulledFields() map[*types.Var]pulledField {
-	out := map[*types.Var]pulledField{}
+func (f *finder) pulledFields() Fields {
+	out := Fields{}
 	for _, n := range f.graph.Nodes {
 		if n.Body == nil || n.Lit != nil {
 			continue // a literal's body is walked with its function's
@@ -388,13 +410,13 @@ func (f *finder) pulledFields() map[*types.Var]pulledField {
 				return true
 			}
 			field, method := f.calledField(call)
-			if field == nil || out[field].framework != "" {
+			if field == nil || out[field] != nil {
 				return true
 			}
 			via := f.iteratorParams(stack)
 			for _, arg := range call.Args {
 				if fw := f.fromPullFilled(arg, via); fw != "" {
-					out[field] = pulledField{framework: fw, method: method, once: f.ackedBefore(n, stack, call)}
+					out[field] = &FieldFact{Framework: fw, Method: method, Once: f.ackedBefore(n, stack, call)}
 					break
 				}
 			}
@@ -405,10 +427,28 @@ func (f *finder) pulledFields() map[*types.Var]pulledField {
 }
 
 // calledField returns the struct field call calls: c.handle(...) with handle a function
-// field, or c.h.Handle(...) with h a field holding an interface value, with the method
+// field, r.handlers[topic](...) or h(...) with h := r.handlers[topic] for a map or slice of
+// functions, or c.h.Handle(...) with h a field holding an interface value, with the method
 // called; nil otherwise.
 func (f *finder) calledField(call *ast.CallExpr) (*types.Var, string) {
-	sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
+	fun := ast.Unparen(call.Fun)
+	if id, ok := fun.(*ast.Ident); ok {
+		// h, ok := r.handlers[topic]; h(ctx, msg)
+		if v, ok := f.info.Uses[id].(*types.Var); ok && !v.IsField() {
+			if def, ok := ast.Unparen(f.defs.Def(v)).(*ast.IndexExpr); ok {
+				fun = def
+			}
+		}
+	}
+	if ix, ok := fun.(*ast.IndexExpr); ok {
+		if sel, ok := ast.Unparen(ix.X).(*ast.SelectorExpr); ok {
+			if field, ok := f.info.Uses[sel.Sel].(*types.Var); ok && field.IsField() && isFunc(elemOf(field.Type())) {
+				return field, ""
+			}
+		}
+		return nil, ""
+	}
+	sel, ok := fun.(*ast.SelectorExpr)
 	if !ok {
 		return nil, ""
 	}
@@ -425,6 +465,17 @@ func (f *finder) calledField(call *ast.CallExpr) (*types.Var, string) {
 		}
 	}
 	return nil, ""
+}
+
+// elemOf returns the element type of a map or slice type, or nil.
+func elemOf(t types.Type) types.Type {
+	switch u := t.Underlying().(type) {
+	case *types.Map:
+		return u.Elem()
+	case *types.Slice:
+		return u.Elem()
+	}
+	return nil
 }
 
 // programInterface reports whether t is a handler interface of the program: a named
@@ -483,7 +534,8 @@ func (f *finder) fromPullFilled(e ast.Expr, via map[*types.Var]ast.Expr) string 
 }
 
 // storedFields returns, for a composite literal or an assignment, the struct fields it
-// sets and the values it sets them to (&Consumer{handle: h}, c.handle = h).
+// sets and the values it sets them to (&Consumer{handle: h}, c.handle = h; into a map or
+// slice field: r.handlers[topic] = h, r.handlers = append(r.handlers, h)).
 func storedFields(info *types.Info, x ast.Node) map[*types.Var]ast.Expr {
 	out := map[*types.Var]ast.Expr{}
 	switch x := x.(type) {
@@ -500,15 +552,51 @@ func storedFields(info *types.Info, x ast.Node) map[*types.Var]ast.Expr {
 	case *ast.AssignStmt:
 		if len(x.Lhs) == len(x.Rhs) {
 			for i, l := range x.Lhs {
-				if sel, ok := ast.Unparen(l).(*ast.SelectorExpr); ok {
-					if v, ok := info.Uses[sel.Sel].(*types.Var); ok && v.IsField() {
-						out[v] = x.Rhs[i]
+				l = ast.Unparen(l)
+				if ix, ok := l.(*ast.IndexExpr); ok {
+					l = ast.Unparen(ix.X)
+				}
+				sel, ok := l.(*ast.SelectorExpr)
+				if !ok {
+					continue
+				}
+				if v, ok := info.Uses[sel.Sel].(*types.Var); ok && v.IsField() {
+					value := x.Rhs[i]
+					if c, ok := ast.Unparen(value).(*ast.CallExpr); ok && len(c.Args) == 2 {
+						if b, ok := info.Uses[calleeIdent(c)].(*types.Builtin); ok && b.Name() == "append" {
+							value = c.Args[1]
+						}
 					}
+					out[v] = value
 				}
 			}
 		}
 	}
 	return out
+}
+
+// calleeIdent returns the identifier a call calls (f in f(x)), or nil.
+func calleeIdent(c *ast.CallExpr) *ast.Ident {
+	id, _ := ast.Unparen(c.Fun).(*ast.Ident)
+	return id
+}
+
+// handsOn reports whether x calls a field the package's receive loops hand each message
+// to (Input.Fields).
+func (f *finder) handsOn(x ast.Node) bool {
+	if len(f.fields) == 0 {
+		return false
+	}
+	found := false
+	ast.Inspect(x, func(y ast.Node) bool {
+		if call, ok := y.(*ast.CallExpr); ok {
+			if field, _ := f.calledField(call); field != nil && f.fields[field] != nil {
+				found = true
+			}
+		}
+		return !found
+	})
+	return found
 }
 
 // inWrapper reports whether n is a registration wrapper or a literal inside one.

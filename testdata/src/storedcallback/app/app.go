@@ -56,3 +56,24 @@ func (audit) Done(ctx context.Context, n int) error { // want Done:`effects sql.
 func Work(ctx context.Context, r *kafka.Reader) {
 	mq.NewWorker(r, orders{}, audit{}).Start(ctx)
 }
+
+func refund(ctx context.Context, o mq.Order) error {
+	_, err := db.ExecContext(ctx, "INSERT INTO refunds (order_id) VALUES ($1)", o.ID) // want `handler refund: SQL write not safe to repeat: INSERT without conflict handling`
+	return err
+}
+
+func pumped(ctx context.Context, o mq.Order) error {
+	_, err := db.ExecContext(ctx, "INSERT INTO pumped (order_id) VALUES ($1)", o.ID) // want `handler pumped: SQL write not safe to repeat: INSERT without conflict handling`
+	return err
+}
+
+func idle(ctx context.Context) error {
+	_, err := db.ExecContext(ctx, "INSERT INTO idle (at) VALUES (now())")
+	return err
+}
+
+// Route registers refund on a Router and runs a Pump configured with pumped and idle.
+func Route(ctx context.Context, r *mq.Router, k *kafka.Reader) error { // want Route:`effects sql.write:unprotected\(\(\*sql.DB\).ExecContext\)`
+	r.Handle("refunds", refund)
+	return (&mq.Pump{Reader: k, OnOrder: pumped, OnIdle: idle}).Run(ctx)
+}

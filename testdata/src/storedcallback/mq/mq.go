@@ -5,6 +5,7 @@ package mq
 
 import (
 	"context"
+	"database/sql"
 	"encoding/json"
 
 	"github.com/segmentio/kafka-go"
@@ -109,3 +110,65 @@ func (w *Worker) Start(ctx context.Context) {
 		}
 	}()
 }
+
+// Router keeps a handler per topic and runs the one of each message's topic.
+type Router struct {
+	reader   *kafka.Reader
+	handlers map[string]Handler
+}
+
+// Handle keeps h for topic.
+func (r *Router) Handle(topic string, h Handler) { // want Handle:`registers\(1 github.com/segmentio/kafka-go\)`
+	r.handlers[topic] = h
+}
+
+// Run fetches, decodes and hands each order to its topic's handler.
+func (r *Router) Run(ctx context.Context) error {
+	for {
+		m, err := r.reader.FetchMessage(ctx)
+		if err != nil {
+			return err
+		}
+		var o Order
+		if json.Unmarshal(m.Value, &o) != nil {
+			continue
+		}
+		if h, ok := r.handlers[m.Topic]; ok && h(ctx, o) == nil { // want `handler receive loop in \(\*Router\).Run: SQL write not safe to repeat: INSERT without conflict handling \(receive loop in \(\*Router\).Run -> mq.audit -> \(\*sql.DB\).ExecContext\)`
+			r.reader.CommitMessages(ctx, m)
+		}
+	}
+}
+
+// Pump is configured by its users' composite literal: OnOrder is their handler; OnIdle,
+// called with no message, is not.
+type Pump struct {
+	Reader  *kafka.Reader
+	OnOrder Handler // want OnOrder:`called-with-message\(github.com/segmentio/kafka-go\)`
+	OnIdle  func(context.Context) error
+}
+
+// Run fetches, decodes and hands each order to OnOrder.
+func (p *Pump) Run(ctx context.Context) error {
+	for {
+		m, err := p.Reader.FetchMessage(ctx)
+		if err != nil {
+			_ = p.OnIdle(ctx)
+			continue
+		}
+		var o Order
+		if json.Unmarshal(m.Value, &o) == nil && p.OnOrder(ctx, o) == nil {
+			p.Reader.CommitMessages(ctx, m)
+		}
+	}
+}
+
+// Audit registers the package's own audit function on r: the loop that reaches it
+// through the map is the handler, with the effects the package stores there.
+func Audit(r *Router) { r.handlers["audit"] = audit } // want Audit:`effects sql.write:unprotected\(\(\*sql.DB\).ExecContext\)`
+
+func audit(ctx context.Context, o Order) error {
+	_, err := db.ExecContext(ctx, "INSERT INTO audit (order_id) VALUES ($1)", o.ID)
+	return err
+}
+
+var db *sql.DB
