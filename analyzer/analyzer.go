@@ -182,6 +182,7 @@ func (s *settings) run(pass *analysis.Pass) (res any, err error) {
 		return &Result{}, nil
 	}
 	dirs, touches := directivesAndReach(pass, index)
+	touches = touches || readsCarriers(pass.Pkg, s.Program.Carriers) || inMainModule(pass)
 	if !touches && !s.std {
 		return &Result{}, nil
 	}
@@ -309,8 +310,8 @@ func analyse(pass *analysis.Pass, index *model.Index, dirs map[*token.File]*dire
 		}
 		return nil
 	}
-	hin.Carriers = func() []handlers.Carrier {
-		var out []handlers.Carrier
+	hin.Carriers = func() []callgraph.Carrier {
+		out := slices.Clone(program.Carriers)
 		for _, pf := range pass.AllPackageFacts() {
 			if f, ok := pf.Fact.(*handlers.CarrierFact); ok && pf.Package != pass.Pkg {
 				out = append(out, f.Carriers...)
@@ -430,6 +431,7 @@ func analyse(pass *analysis.Pass, index *model.Index, dirs map[*token.File]*dire
 		r.Program.Subscriptions = handlers.Subscriptions(hin, found.Subscribed)
 		r.Program.Verdicts = handlers.Verdicts(found.Handlers)
 		r.Program.Registered = registrations(pass.Fset, remote)
+		r.Program.Carriers = found.Carriers
 	}
 	return r, g, hin.Wrappers
 }
@@ -508,6 +510,35 @@ func isModelled(pass *analysis.Pass, ix *model.Index) bool {
 	return ix.Modelled(pass.Pkg.Path())
 }
 
+// inMainModule reports whether the package belongs to the module being developed (no
+// version): its own packages are analysed even when nothing modelled is in their import
+// closure, since a use case that saves through the repository interface it declares
+// reaches its effects only through the program-wide link, and a handler registered in
+// main may be declared there. The dependencies keep the import-closure rule, which skips
+// most of a large graph.
+func inMainModule(pass *analysis.Pass) bool {
+	return pass.Module != nil && pass.Module.Path != "" && pass.Module.Version == ""
+}
+
+// readsCarriers reports whether pkg declares, or imports the package that declares, a
+// channel element type the program's receive loops hand deliveries on over: the code that
+// reads such a channel is a handler even where nothing modelled is in its import closure
+// (a notification service ranging over the updates its consumer decodes).
+func readsCarriers(pkg *types.Package, carriers []callgraph.Carrier) bool {
+	for _, c := range carriers {
+		path := c.Type[:max(strings.LastIndexByte(c.Type, '.'), 0)]
+		if pkg.Path() == path {
+			return true
+		}
+		for _, imp := range pkg.Imports() {
+			if imp.Path() == path {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // directivesAndReach parses the package's directives and reports whether the package can
 // hold handlers or effects: it imports a modelled package or one whose import closure does
 // (then it carries the package fact that says so), or it carries directives to check.
@@ -561,6 +592,10 @@ type Program struct {
 	// each is safe to run again on the same message (link.Consumers): a publish to a topic
 	// of the program is judged by its consumers.
 	Consumers topics.Table
+	// Carriers are the channel element types the whole program's receive loops hand
+	// deliveries on over (link.Carriers): a receive from a channel of one is a delivery's,
+	// in a package that imports neither the sender nor its CarrierFact.
+	Carriers []callgraph.Carrier
 	// Restored holds the facts of packages a driver found unchanged since an earlier run
 	// (its cache): their analysis exports these and does nothing else. The driver has the
 	// rest of what those packages gave (findings, summaries) from the same run.

@@ -45,6 +45,12 @@ func TestReceivesAtMostOnce(t *testing.T) {
 			"matched": "Listen acknowledges each message (runtime.go:",
 			"indexed": "",
 		},
+		"handoff/ackfirst": {
+			"receive loop in Work": "Consume acknowledges each message (ackfirst.go:",
+		},
+		"handoff/...": {
+			"receive loop in func literal in workers": "",
+		},
 	} {
 		got := map[string]string{}
 		for _, h := range handlerRecords(t, pkg) {

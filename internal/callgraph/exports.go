@@ -79,6 +79,20 @@ type Summary struct {
 	Subscriptions []topics.Subscription
 	Verdicts      []topics.Verdict
 	Published     []topics.Message
+	// Carriers are the channel element types the package's receive loops hand deliveries
+	// on over (filled by the caller: handlers.Found.Carriers): a package that reads such a
+	// channel but imports neither the sender nor its fact learns them from the link.
+	Carriers []Carrier
+}
+
+// Carrier is a channel element type ("pkg/path.Type") that carries deliveries of a
+// framework: a receive loop sends deliveries on over a channel of it (handlers' hand-offs).
+type Carrier struct {
+	Type      string `json:"type"`
+	Framework string `json:"framework"`
+	// Once says why what is read from such a channel runs at most once (the loop that
+	// hands it on acks each delivery itself), or "".
+	Once string `json:"once,omitempty"`
 }
 
 // Registration is a function of another package registered as a handler (Func, a full

@@ -42,12 +42,12 @@ func (rg *regions) channelReceives(n *callgraph.Node) []candidate {
 			to = a
 		}
 		region := rg.graph.Region(n, s.name, s.block, s.from, to)
-		if len(region.Effects) == 0 && (rg.inWrapper(n) || rg.forwards(s.block) || rg.handsOn(s.block)) {
+		if (len(region.Effects) == 0 && (rg.inWrapper(n) || rg.forwards(s.block))) || rg.handsOn(s.block) {
 			// A wrapper's loop that hands each delivery to its callback, or a dispatcher that
 			// forwards deliveries to workers over a channel: the handlers are elsewhere.
 			continue
 		}
-		out = append(out, candidate{Node: region, Framework: s.rc.Framework})
+		out = append(out, candidate{Node: region, Framework: s.rc.Framework, AtMostOnce: rg.carrierOnce[s.rc.Element]})
 	}
 	return out
 }

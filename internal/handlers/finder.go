@@ -45,7 +45,7 @@ type Input struct {
 	// deliveries on over (their CarrierFacts): a receive from such a channel is a receive
 	// of a delivery. Called only for a channel of a type of the program, rare enough that
 	// the dependencies' facts are read only then.
-	Carriers func() []Carrier
+	Carriers func() []callgraph.Carrier
 }
 
 // Wrappers maps the package's functions to the parameters they register, sorted by
@@ -125,4 +125,8 @@ type finder struct {
 	// pulled holds, while wrappers are found, the fields the package calls (a function) or
 	// calls a method of (an interface value) with a pulled message (pulledFields).
 	pulled Fields
+	// pulledIn holds, while wrappers are found, the parameters of the package's functions
+	// its receive loops pass a pulled message (pulledParams).
+	pulledIn map[*types.Var]string
+	receives map[*ast.CallExpr]string // receiveCalls, made on first use
 }

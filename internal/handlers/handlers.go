@@ -148,7 +148,7 @@ type Found struct {
 	Used []*directive.Directive
 	// Carriers are the channel element types the package's own delivery regions hand
 	// deliveries on over (handoff.go), for its CarrierFact.
-	Carriers []Carrier
+	Carriers []callgraph.Carrier
 }
 
 // shapeOfNode returns the handler shape of a node no registration names, or nil: a literal

@@ -7,17 +7,24 @@
 // main that reads what an rmq package's Consume returns).
 //
 // A value carries the delivery when it holds the delivery or a part of it (d, d.Body,
-// d.Acknowledger, in a composite literal or a conversion), directly or through a local
-// variable: the result of a call given the delivery (r := store(d); out <- r) is what the
-// handling produced, a result, not the delivery.
+// d.Acknowledger, in a composite literal, a conversion, a closure that acks it, or the
+// result of code with no effects: a decoder, a mapper), directly or through a local
+// variable or one json.Unmarshal fills: the result of a call of code with effects given
+// the delivery (r := store(d); out <- r) is what the handling produced, not the delivery.
+// The program-wide link hands the carriers to the packages that read such a channel
+// without importing the sender (a worker pool main wires to the consumer). A loop that
+// acknowledges each delivery itself after handing it on makes its readers run at most
+// once: a crash in a worker loses the message.
 
 package handlers
 
 import (
+	"fmt"
 	"go/ast"
 	"go/token"
 	"go/types"
 	"maps"
+	"path/filepath"
 	"slices"
 	"strings"
 
@@ -30,13 +37,7 @@ import (
 // CarrierFact is exported on a package whose delivery regions hand deliveries on over a
 // channel of a type of the program: the carriers, sorted by type.
 type CarrierFact struct {
-	Carriers []Carrier
-}
-
-// Carrier is a channel element type ("pkg/path.Type") that carries deliveries of a
-// framework.
-type Carrier struct {
-	Type, Framework string
+	Carriers []callgraph.Carrier
 }
 
 // AFact marks CarrierFact as an analysis fact.
@@ -57,32 +58,51 @@ func (rg *regions) deliveryChan(t types.Type) *model.ReceiveChannel {
 		return rc
 	}
 	elem := model.ChanElem(t)
-	if elem == "" || !rg.programType(elem) {
-		return nil
+	if elem == "" || !programPath(elem[:max(strings.LastIndexByte(elem, '.'), 0)], rg.pkg) {
+		return nil // a channel of the standard library's types: no carrier
 	}
 	if rg.depCarriers != nil {
 		deps := rg.depCarriers()
 		rg.depCarriers = nil
-		if rg.carriers == nil {
-			rg.carriers = map[string]*model.ReceiveChannel{}
-		}
 		for _, c := range deps {
-			if rg.carriers[c.Type] == nil {
-				rg.carriers[c.Type] = &model.ReceiveChannel{Framework: c.Framework, Element: c.Type, AutoAckArg: -1}
-			}
+			rg.addCarrier(c)
 		}
 	}
 	return rg.carriers[elem]
 }
 
+// addCarrier makes c's type a channel of deliveries, unless it is one already.
+func (rg *regions) addCarrier(c callgraph.Carrier) {
+	if rg.carriers == nil {
+		rg.carriers, rg.carrierOnce = map[string]*model.ReceiveChannel{}, map[string]string{}
+	}
+	if rg.carriers[c.Type] == nil {
+		rg.carriers[c.Type] = &model.ReceiveChannel{Framework: c.Framework, Element: c.Type, AutoAckArg: -1}
+		rg.carrierOnce[c.Type] = c.Once
+	}
+}
+
+// ackedItself says why what a site hands on at `at` runs at most once, when the site
+// acknowledges the delivery itself, before or after handing it on (processDelivery(d,
+// jobs); d.Ack(false)), or "".
+func (rg *regions) ackedItself(n *callgraph.Node, s handOffSite, at token.Pos) string {
+	ack := rg.ackEnd(s.block.List, s.from)
+	if ack == token.NoPos || ack > s.to {
+		return ""
+	}
+	when := "after"
+	if ack < at {
+		when = "before"
+	}
+	pos := rg.fset.Position(ack)
+	return fmt.Sprintf("%s acknowledges each message (%s:%d) %s handing it on over a channel: a crash in the worker loses it, and nothing delivers it again", n.Name, filepath.Base(pos.Filename), pos.Line, when)
+}
+
 // findCarriers adds to rg.carriers the element types of the channels the delivery regions
 // of nodes hand deliveries on to, and returns those it added, sorted. A relay of a carrier
 // into a channel of another type makes that type a carrier too (to a fixpoint).
-func (rg *regions) findCarriers(nodes []*callgraph.Node) []Carrier {
-	if rg.carriers == nil {
-		rg.carriers = map[string]*model.ReceiveChannel{}
-	}
-	own := map[string]string{}
+func (rg *regions) findCarriers(nodes []*callgraph.Node) []callgraph.Carrier {
+	own := map[string]callgraph.Carrier{}
 	for changed := true; changed; {
 		changed = false
 		for _, n := range nodes {
@@ -90,11 +110,13 @@ func (rg *regions) findCarriers(nodes []*callgraph.Node) []Carrier {
 				continue
 			}
 			for _, s := range rg.handOffSites(n) {
-				add := func(elem string) {
-					if rg.carriers[elem] == nil {
-						rg.carriers[elem] = &model.ReceiveChannel{Framework: s.framework, Element: elem, AutoAckArg: -1}
-						own[elem], changed = s.framework, true
+				add := func(elem string, at token.Pos) {
+					if own[elem].Framework != "" || (s.types[elem] && !s.pulled) {
+						return // known, or a relay of what it received (merge)
 					}
+					c := callgraph.Carrier{Type: elem, Framework: s.framework, Once: rg.ackedItself(n, s, at)}
+					own[elem], changed = c, true
+					rg.addCarrier(c)
 				}
 				ast.Inspect(s.block, func(x ast.Node) bool {
 					if x == nil || x.Pos() < s.from || x.Pos() >= s.to {
@@ -104,14 +126,14 @@ func (rg *regions) findCarriers(nodes []*callgraph.Node) []Carrier {
 					case *ast.FuncLit:
 						return false
 					case *ast.SendStmt:
-						if elem := rg.handedOn(x, s.types); elem != "" {
-							add(elem)
+						if elem := rg.handedOn(x, s); elem != "" {
+							add(elem, x.End())
 						}
 					case *ast.CallExpr:
 						// q.Push(d): a buffering type of the package whose method sends
 						// what it is given on a channel its workers read.
-						for _, elem := range rg.bufferedBy(x, s.types) {
-							add(elem)
+						for _, elem := range rg.bufferedBy(x, s) {
+							add(elem, x.End())
 						}
 					}
 					return true
@@ -119,28 +141,41 @@ func (rg *regions) findCarriers(nodes []*callgraph.Node) []Carrier {
 			}
 		}
 	}
-	var out []Carrier
+	var out []callgraph.Carrier
 	for _, t := range slices.Sorted(maps.Keys(own)) {
-		out = append(out, Carrier{Type: t, Framework: own[t]})
+		out = append(out, own[t])
 	}
 	return out
 }
 
-// handedOn returns the element type of the channel send sends a delivery on, when that
-// type is the program's and no delivery channel yet, or "".
-func (rg *regions) handedOn(send *ast.SendStmt, delivery map[string]bool) string {
-	t := rg.info.TypeOf(send.Chan)
-	elem := model.ChanElem(t)
-	if elem == "" || !rg.programType(elem) || rg.deliveryChan(t) != nil || !rg.carries(send.Value, delivery, 0) {
+// handedOn returns the element type of the channel send sends a delivery of site s on,
+// when that type is the program's (not a modelled delivery's) or, for a site that pulled
+// the message with a receive call, the message's own (ch <- &msg after FetchMessage), or
+// "". It may be a carrier already (the program's link brought it): the package that sends
+// still says it does, for the next round.
+func (rg *regions) handedOn(send *ast.SendStmt, s handOffSite) string {
+	elem := model.ChanElem(rg.info.TypeOf(send.Chan))
+	if elem == "" || !(rg.programType(elem) || (s.pulled && s.types[elem])) || rg.libraryChan(send.Chan) || !rg.carries(send.Value, s.types, 0) {
 		return ""
 	}
 	return elem
 }
 
+// libraryChan reports whether ch is a channel a modelled library's call returns (confluent's
+// ProduceChannel()): a send there is the library's, a publish, not a hand-off.
+func (rg *regions) libraryChan(ch ast.Expr) bool {
+	call, ok := ast.Unparen(ch).(*ast.CallExpr)
+	if !ok {
+		return false
+	}
+	fn, ok := typeutil.Callee(rg.info, call).(*types.Func)
+	return ok && fn.Pkg() != nil && rg.models.Index.Modelled(fn.Pkg().Path())
+}
+
 // bufferedBy returns the carriers a call of a function of the package makes when it is
 // given a delivery and sends it on (q.Push(d), Push doing q.items <- d): its sends of
 // what it was given, one call deep.
-func (rg *regions) bufferedBy(call *ast.CallExpr, delivery map[string]bool) []string {
+func (rg *regions) bufferedBy(call *ast.CallExpr, s handOffSite) []string {
 	fn, ok := typeutil.Callee(rg.info, call).(*types.Func)
 	if !ok {
 		return nil
@@ -151,7 +186,7 @@ func (rg *regions) bufferedBy(call *ast.CallExpr, delivery map[string]bool) []st
 	}
 	given := false
 	for _, a := range call.Args {
-		given = given || rg.carries(a, delivery, 0)
+		given = given || rg.carries(a, s.types, 0)
 	}
 	if !given {
 		return nil
@@ -162,7 +197,7 @@ func (rg *regions) bufferedBy(call *ast.CallExpr, delivery map[string]bool) []st
 		case *ast.FuncLit:
 			return false
 		case *ast.SendStmt:
-			if elem := rg.handedOn(x, delivery); elem != "" {
+			if elem := rg.handedOn(x, s); elem != "" {
 				out = append(out, elem)
 			}
 		}
@@ -178,6 +213,7 @@ type handOffSite struct {
 	from, to  token.Pos
 	types     map[string]bool
 	framework string
+	pulled    bool // by a receive call (FetchMessage), not from a channel
 }
 
 // handOffSites returns n's delivery regions: its receives from channels of deliveries and
@@ -197,7 +233,7 @@ func (rg *regions) handOffSites(n *callgraph.Node) []handOffSite {
 		if t := resultElem(rg.info.TypeOf(r.Call)); t != "" {
 			ts[t] = true
 		}
-		out = append(out, handOffSite{block: body, from: from, to: to, types: ts, framework: r.Framework})
+		out = append(out, handOffSite{block: body, from: from, to: to, types: ts, framework: r.Framework, pulled: true})
 	}
 	return out
 }
@@ -249,10 +285,39 @@ func programPath(path string, pkg *types.Package) bool {
 	return !model.Standard(path) || first == own
 }
 
+// effectFree reports whether call calls a function known to have no effects: of the
+// package, with none; of another, with no effects fact; not a modelled one, an interface
+// method or a function value, whose effects are not known here.
+func (rg *regions) effectFree(call *ast.CallExpr) bool {
+	fn, ok := typeutil.Callee(rg.info, call).(*types.Func)
+	if !ok || fn.Pkg() == nil {
+		return false
+	}
+	fn = fn.Origin()
+	if recv := fn.Signature().Recv(); recv != nil && types.IsInterface(recv.Type()) {
+		return false
+	}
+	if e := rg.models.Of(fn); e.Sink != nil || e.Receive != "" || e.Ack || e.HandlerCall != "" || e.Registration != nil {
+		return false
+	}
+	if n := rg.graph.ByFunc[fn]; n != nil {
+		return len(n.Effects) == 0
+	}
+	f := rg.graph.Fact(fn)
+	return f == nil || len(f.Effects) == 0
+}
+
 // carries reports whether e holds a value of one of the delivery types (the delivery, a
-// field of it, an element of its batch), not through the result of a call other than a
-// conversion, through local variables up to two definitions deep.
+// field of it, an element of its batch), or a closure over one (Ack: func() error {
+// return ch.Ack(tag, false) }, tag the delivery's), not through the result of a call other
+// than a conversion, through local variables up to two definitions deep, those that a
+// call fills from the delivery included (json.Unmarshal(d.Body, &job)).
 func (rg *regions) carries(e ast.Expr, delivery map[string]bool, depth int) bool {
+	return rg.carriesIn(e, delivery, depth, false)
+}
+
+// carriesIn is carries, inLit inside a function literal, where every mention counts.
+func (rg *regions) carriesIn(e ast.Node, delivery map[string]bool, depth int, inLit bool) bool {
 	found := false
 	ast.Inspect(e, func(x ast.Node) bool {
 		if found {
@@ -260,9 +325,12 @@ func (rg *regions) carries(e ast.Expr, delivery map[string]bool, depth int) bool
 		}
 		switch x := x.(type) {
 		case *ast.FuncLit:
+			found = rg.carriesIn(x.Body, delivery, depth, true)
 			return false
 		case *ast.CallExpr:
-			return rg.info.Types[x.Fun].IsType() // a conversion carries its operand
+			// A conversion carries its operand, and so does a call of code with no
+			// effects (a decoder, a mapper): what it returns is made from its arguments.
+			return inLit || rg.info.Types[x.Fun].IsType() || rg.effectFree(x)
 		case *ast.Ident:
 			v, ok := rg.info.Uses[x].(*types.Var)
 			if !ok || v.IsField() {
@@ -274,9 +342,17 @@ func (rg *regions) carries(e ast.Expr, delivery map[string]bool, depth int) bool
 			}
 			if depth < 2 && v.Parent() != nil && v.Parent() != v.Pkg().Scope() {
 				for _, d := range rg.defs.Defs(v) {
-					if rg.carries(d, delivery, depth+1) {
+					if rg.carriesIn(d, delivery, depth+1, false) {
 						found = true
 						return false
+					}
+				}
+				for _, c := range rg.defs.Fills(v) {
+					for _, a := range c.Args {
+						if rg.carriesIn(a, delivery, depth+1, false) {
+							found = true
+							return false
+						}
 					}
 				}
 			}

@@ -49,11 +49,12 @@ func (rg *regions) receiveLoops(n *callgraph.Node) []candidate {
 				once = "it acknowledges each message (" + rg.fset.Position(a).String() + ") before handling it: a crash after the ack loses the message, and nothing delivers it again"
 			}
 		}
-		if len(region.Effects) == 0 && (rg.inWrapper(n) || rg.forwards(body) || rg.handsOn(body)) {
+		if (len(region.Effects) == 0 && (rg.inWrapper(n) || rg.forwards(body))) || rg.handsOn(body) {
 			// A registration wrapper's own loop (fetch, hand the batch to the callback, ack)
 			// with nothing of its own: the handlers are the callbacks its callers pass; a
 			// loop that sends what it fetched on to workers: the workers are (handoff.go);
-			// one that calls the handler a field holds: what is stored there is.
+			// one that calls the handler a field holds, whatever that reaches: what is
+			// stored there is (registerStored), judged once, where it is declared.
 			continue
 		}
 		out = append(out, candidate{Node: region, Framework: r.Framework, AtMostOnce: once})

@@ -39,7 +39,8 @@ type regions struct {
 	// the dependencies' (CarrierFact, read from depCarriers on first need) and the
 	// package's own.
 	carriers    map[string]*model.ReceiveChannel
-	depCarriers func() []Carrier
+	carrierOnce map[string]string // why a carrier's readers run at most once, or ""
+	depCarriers func() []callgraph.Carrier
 }
 
 // ackEnd returns the end of the first statement of list at or after from that acknowledges

@@ -10,6 +10,7 @@ import (
 	"go/types"
 	"maps"
 	"slices"
+	"strings"
 
 	"golang.org/x/tools/go/types/typeutil"
 
@@ -55,6 +56,9 @@ func (f *finder) scanRegistrations() registrations {
 	info := f.info
 	deduped := f.dedupTargets()
 	for _, file := range f.files {
+		if f.fset != nil && strings.HasSuffix(f.fset.File(file.Pos()).Name(), "_test.go") {
+			continue // a test's registration (a mock handed to the consumer) runs in no service
+		}
 		ast.Inspect(file, func(x ast.Node) bool {
 			switch x.(type) {
 			case *ast.CompositeLit, *ast.AssignStmt:
@@ -101,8 +105,8 @@ func (f *finder) scanRegistrations() registrations {
 
 // registerStored records the handlers a composite literal or an assignment stores in a
 // field that a receive loop calls with each message (FieldFact): &mq.Consumer{Handle:
-// s.place} in a service, r.Handlers["orders"] = onOrder. The loop, in the consumer's
-// package, is then no handler (handsOn).
+// s.place} in a service, r.handlers["orders"] = onOrder in the consumer's own package. The
+// loop that calls the field is then no handler (handsOn).
 func (f *finder) registerStored(x ast.Node, deduped map[any]string, regs *registrations) {
 	stored := storedFields(f.info, x)
 	for _, field := range slices.SortedFunc(maps.Keys(stored), func(a, b *types.Var) int { return cmp.Compare(stored[a].Pos(), stored[b].Pos()) }) {
@@ -110,12 +114,11 @@ func (f *finder) registerStored(x ast.Node, deduped map[any]string, regs *regist
 		if !handlerField(field.Type()) {
 			continue
 		}
-		// A field of the package's own its loop's calls already reach: the call graph
-		// follows what the package stores there, and the loop is the handler.
-		if field.Pkg() == f.pkg || f.fieldFact == nil {
-			continue
+		ff := f.fields[field]
+		if ff == nil && field.Pkg() != f.pkg && f.fieldFact != nil {
+			ff = f.fieldFact(field)
 		}
-		if ff := f.fieldFact(field); ff != nil {
+		if ff != nil {
 			f.registerArgs(nil, regUse{args: []ast.Expr{value}, framework: ff.Framework, once: ff.Once, method: ff.Method}, deduped, regs)
 		}
 	}

@@ -53,6 +53,7 @@ func FindWrappers(in Input) (Wrappers, Fields) {
 			decls = append(decls, n)
 		}
 	}
+	f.pulledIn = f.pulledParams()
 	f.pulled = f.pulledFields()
 	for round := 0; round <= len(decls); round++ {
 		changed := false
@@ -337,7 +338,7 @@ func (f *finder) fromPull(e ast.Expr, seen map[*types.Var]bool, via map[*types.V
 				return false
 			}
 			entry := f.models.Of(fn.Origin())
-			fw = cmp.Or(entry.Receive, entry.HandlerCall)
+			fw = cmp.Or(entry.Receive, entry.HandlerCall, f.receiveCalls()[x])
 			return fw != ""
 		case *ast.UnaryExpr: // d := <-msgs, msgs a channel of deliveries
 			if rc := f.models.DeliveryChan(f.info.TypeOf(x.X)); x.Op == token.ARROW && rc != nil {
@@ -350,6 +351,9 @@ func (f *finder) fromPull(e ast.Expr, seen map[*types.Var]bool, via map[*types.V
 				return false
 			}
 			seen[v] = true
+			if fw = f.pulledIn[v]; fw != "" {
+				return true // a parameter the package's loops pass what they pulled
+			}
 			if r := f.defs.RangedOver(v); r != nil {
 				if rc := f.models.DeliveryChan(f.info.TypeOf(r)); rc != nil {
 					fw = rc.Framework // for d := range msgs
@@ -394,6 +398,73 @@ func (f *FieldFact) String() string {
 
 // Fields maps the package's struct fields to what its receive loops do with them.
 type Fields map[*types.Var]*FieldFact
+
+// pulledParams returns the parameters of the package's functions that its receive loops
+// pass what they pulled (c.handleMessage(ctx, &msg) after FetchMessage), with the pull's
+// framework: what handleMessage does with msg it does with the message, one call deep.
+func (f *finder) pulledParams() map[*types.Var]string {
+	out := map[*types.Var]string{}
+	for _, n := range f.graph.Nodes {
+		if n.Body == nil || n.Lit != nil || len(n.Receives) == 0 && !f.receivesChan(n) {
+			continue
+		}
+		ast.PreorderStack(n.Body, nil, func(x ast.Node, stack []ast.Node) bool {
+			call, ok := x.(*ast.CallExpr)
+			if !ok {
+				return true
+			}
+			fn, ok := typeutil.Callee(f.info, call).(*types.Func)
+			if !ok || f.graph.ByFunc[fn.Origin()] == nil {
+				return true
+			}
+			sig := fn.Origin().Signature()
+			via := f.iteratorParams(stack)
+			for i, arg := range call.Args {
+				if i >= sig.Params().Len() || (sig.Variadic() && i >= sig.Params().Len()-1) {
+					break
+				}
+				if p := sig.Params().At(i); out[p] == "" {
+					if fw := f.fromPullFilled(arg, via); fw != "" {
+						out[p] = fw
+					}
+				}
+			}
+			return true
+		})
+	}
+	return out
+}
+
+// receiveCalls returns the receive calls the call graph found in the package's nodes
+// (callgraph.Node.Receives: modelled ones, and those through the package's own interface
+// over a modelled reader, or a helper whose fact says it receives), with their frameworks.
+func (f *finder) receiveCalls() map[*ast.CallExpr]string {
+	if f.receives == nil {
+		f.receives = map[*ast.CallExpr]string{}
+		for _, n := range f.graph.Nodes {
+			for _, r := range n.Receives {
+				f.receives[r.Call] = r.Framework
+			}
+		}
+	}
+	return f.receives
+}
+
+// receivesChan reports whether n's body (its literals included) receives from a channel
+// of deliveries.
+func (f *finder) receivesChan(n *callgraph.Node) bool {
+	found := false
+	ast.Inspect(n.Body, func(x ast.Node) bool {
+		switch x := x.(type) {
+		case *ast.UnaryExpr:
+			found = x.Op == token.ARROW && f.models.DeliveryChan(f.info.TypeOf(x.X)) != nil
+		case *ast.RangeStmt:
+			found = f.models.DeliveryChan(f.info.TypeOf(x.X)) != nil
+		}
+		return !found
+	})
+	return found
+}
 
 // pulledFields returns the struct fields the package calls with what a modelled pull gave
 // (c.handle(ctx, ord), ord decoded from FetchMessage's message; c.h.Handle(ctx, msg) on
@@ -582,16 +653,25 @@ func calleeIdent(c *ast.CallExpr) *ast.Ident {
 }
 
 // handsOn reports whether x calls a field the package's receive loops hand each message
-// to (Input.Fields).
+// to (Input.Fields), itself or in a function of the package it calls (c.handleMessage(ctx,
+// &msg) calling c.service.SaveFromMessage).
 func (f *finder) handsOn(x ast.Node) bool {
 	if len(f.fields) == 0 {
 		return false
 	}
+	return f.callsField(x, true)
+}
+
+func (f *finder) callsField(x ast.Node, deep bool) bool {
 	found := false
 	ast.Inspect(x, func(y ast.Node) bool {
 		if call, ok := y.(*ast.CallExpr); ok {
 			if field, _ := f.calledField(call); field != nil && f.fields[field] != nil {
 				found = true
+			} else if fn, ok := typeutil.Callee(f.info, call).(*types.Func); ok && deep {
+				if n := f.graph.ByFunc[fn.Origin()]; n != nil && n.Body != nil {
+					found = f.callsField(n.Body, false)
+				}
 			}
 		}
 		return !found

@@ -41,6 +41,7 @@ type Summary struct {
 	Subscriptions []topics.Subscription    `json:"subscriptions,omitempty"`
 	Verdicts      []topics.Verdict         `json:"verdicts,omitempty"`
 	Published     []topics.Message         `json:"published,omitempty"`
+	Carriers      []callgraph.Carrier      `json:"carriers,omitempty"`
 }
 
 // Open is the open interface calls of one method on one receiver type (callgraph.OpenGroup).
@@ -131,7 +132,7 @@ type Call struct {
 func Canon(fset *token.FileSet, s *callgraph.Summary) *Summary {
 	w := &writer{fset: fset}
 	out := &Summary{CheckCalls: s.CheckCalls, Registered: s.Registered, Routes: s.Routes, Sent: s.Sent, Consumers: s.Consumers,
-		Subscriptions: s.Subscriptions, Verdicts: s.Verdicts, Published: s.Published}
+		Subscriptions: s.Subscriptions, Verdicts: s.Verdicts, Published: s.Published, Carriers: s.Carriers}
 	keys := map[*types.Interface]string{}
 	for _, o := range s.Open {
 		key, ok := keys[o.Recv]

@@ -337,6 +337,24 @@ func Routes(pkgs []Package) (routes.Table, bool) {
 	return tb, tb.Linked(sent)
 }
 
+// Carriers returns the channel element types every package's receive loops hand
+// deliveries on over, sorted by type, each once (the first package's framework, in the
+// order of pkgs).
+func Carriers(pkgs []Package) []callgraph.Carrier {
+	seen := map[string]bool{}
+	var out []callgraph.Carrier
+	for _, p := range pkgs {
+		for _, c := range p.Summary.Carriers {
+			if !seen[c.Type] {
+				seen[c.Type] = true
+				out = append(out, c)
+			}
+		}
+	}
+	slices.SortFunc(out, func(a, b callgraph.Carrier) int { return strings.Compare(a.Type, b.Type) })
+	return out
+}
+
 // Consumers returns the topics every package's handlers consume (where they are
 // registered, or joined with their own package's verdict), and whether a message
 // one of them publishes reaches some of them (topics.Table.Linked): only then does judging

@@ -37,9 +37,10 @@ func (c *Entries) DeliveryChan(t types.Type) *ReceiveChannel {
 	return c.Index.Delivery(elem)
 }
 
-// ChanElem names the element type of a channel type t, through a pointer
-// ("pkg/path.Type" for chan *pkg.Type), or "": t is no channel, or its element is not a
-// named type (nil t too: not type-checked, a package with errors).
+// ChanElem names the element type of a channel type t, through a pointer and a slice
+// ("pkg/path.Type" for chan *pkg.Type and chan []pkg.Type, a channel of batches), or "":
+// t is no channel, or its element is not a named type (nil t too: not type-checked, a
+// package with errors).
 func ChanElem(t types.Type) string {
 	if t == nil {
 		return ""
@@ -49,6 +50,9 @@ func ChanElem(t types.Type) string {
 		return ""
 	}
 	elem := types.Unalias(ch.Elem())
+	if s, ok := elem.(*types.Slice); ok {
+		elem = types.Unalias(s.Elem())
+	}
 	if p, ok := elem.(*types.Pointer); ok {
 		elem = types.Unalias(p.Elem())
 	}

@@ -150,6 +150,10 @@ func viewKey(first *rounds.Outcome, p analyzer.Program, links link.Links) cache.
 		consumers, _ := json.Marshal(p.Consumers)
 		h.Bytes("consumers", consumers)
 	}
+	if len(p.Carriers) > 0 {
+		carriers, _ := json.Marshal(p.Carriers)
+		h.Bytes("carriers", carriers)
+	}
 	return h.Sum()
 }
 

@@ -44,7 +44,9 @@ type RoundFunc func(p analyzer.Program, links link.Links) ([]*Outcome, error)
 // links. A function another package registers as a handler, where its own package cannot
 // know it is one, is handed to its own package (link.Registered) when reported says that
 // package's findings are reported (by ID; nil: every package's), which also takes a second
-// round. It returns the last round's outcomes.
+// round, as do the channel types receive loops hand deliveries on over (link.Carriers),
+// for the packages that read such a channel without importing the sender. It returns the
+// last round's outcomes.
 func Link(analyse RoundFunc, cone link.Cone, reported func(id string) bool, verbose bool) ([]*Outcome, error) {
 	outs, err := analyse(analyzer.Program{}, nil)
 	if err != nil {
@@ -55,6 +57,7 @@ func Link(analyse RoundFunc, cone link.Cone, reported func(id string) bool, verb
 	var prev link.Links
 	var prevRoutes routes.Table
 	var prevConsumers topics.Table
+	var prevCarriers []callgraph.Carrier
 	for round := 1; round < MaxRounds; round++ {
 		sums := Summaries(outs)
 		links := link.Link(sums, cone)
@@ -67,19 +70,20 @@ func Link(analyse RoundFunc, cone link.Cone, reported func(id string) bool, verb
 		if !consumed {
 			consumers = nil // no message the program publishes is judged by its consumers
 		}
+		carriers := link.Carriers(sums)
 		settled := (len(links) == 0 || (prev != nil && link.Equal(links, prev))) &&
-			slices.Equal(served, prevRoutes) && slices.Equal(consumers, prevConsumers)
+			slices.Equal(served, prevRoutes) && slices.Equal(consumers, prevConsumers) && slices.Equal(carriers, prevCarriers)
 		if settled && !(round == 1 && (once || len(taken) > 0 || len(registered) > 0)) {
 			break
 		}
 		if verbose {
-			log.Printf("link round %d: %d open calls resolved across packages, %d routes served, %d consumers of topics published", round, len(links), len(served), len(consumers))
+			log.Printf("link round %d: %d open calls resolved across packages, %d routes served, %d consumers of topics published, %d channel types carrying deliveries", round, len(links), len(served), len(consumers), len(carriers))
 		}
-		p := analyzer.Program{Jobs: jobs, TakenOver: taken, Registered: registered, Routes: served, Consumers: consumers}
+		p := analyzer.Program{Jobs: jobs, TakenOver: taken, Registered: registered, Routes: served, Consumers: consumers, Carriers: carriers}
 		if outs, err = analyse(p, links); err != nil {
 			return nil, err
 		}
-		prev, prevRoutes, prevConsumers = links, served, consumers
+		prev, prevRoutes, prevConsumers, prevCarriers = links, served, consumers, carriers
 	}
 	return outs, nil
 }

@@ -1,5 +1,5 @@
 // Package retry calls a function until it succeeds. It imports nothing that idemlint models,
-// so it is not analysed and has no fact: a callback passed to Do counts where it is made.
+// and is analysed as a package of the module all the same: its fact says Do calls f.
 package retry
 
 // Do calls f up to n times.

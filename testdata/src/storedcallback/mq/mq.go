@@ -133,7 +133,7 @@ func (r *Router) Run(ctx context.Context) error {
 		if json.Unmarshal(m.Value, &o) != nil {
 			continue
 		}
-		if h, ok := r.handlers[m.Topic]; ok && h(ctx, o) == nil { // want `handler receive loop in \(\*Router\).Run: SQL write not safe to repeat: INSERT without conflict handling \(receive loop in \(\*Router\).Run -> mq.audit -> \(\*sql.DB\).ExecContext\)`
+		if h, ok := r.handlers[m.Topic]; ok && h(ctx, o) == nil {
 			r.reader.CommitMessages(ctx, m)
 		}
 	}
@@ -162,12 +162,12 @@ func (p *Pump) Run(ctx context.Context) error {
 	}
 }
 
-// Audit registers the package's own audit function on r: the loop that reaches it
-// through the map is the handler, with the effects the package stores there.
+// Audit registers the package's own audit function on r: a handler of the map, as those
+// its users register; the loop that calls it is none.
 func Audit(r *Router) { r.handlers["audit"] = audit } // want Audit:`effects sql.write:unprotected\(\(\*sql.DB\).ExecContext\)`
 
 func audit(ctx context.Context, o Order) error {
-	_, err := db.ExecContext(ctx, "INSERT INTO audit (order_id) VALUES ($1)", o.ID)
+	_, err := db.ExecContext(ctx, "INSERT INTO audit (order_id) VALUES ($1)", o.ID) // want `handler audit: SQL write not safe to repeat: INSERT without conflict handling \(audit -> \(\*sql.DB\).ExecContext\)`
 	return err
 }
 
