@@ -19,10 +19,13 @@
 #   bench/bench.sh            # from the repository root or bench/
 #   RUNS=5 bench/bench.sh
 #   VET=0 bench/bench.sh      # without go vet (a cold go vet run takes minutes)
+#   BASE=v0.3.0 bench/bench.sh  # also a build of that revision, cold, in the same runs:
+#                             # the change's cost as ratios to it (target <= 1.05)
 set -euo pipefail
 cd "$(dirname "$0")"
 runs=${RUNS:-3}
 vet=${VET:-1}
+base=${BASE:-}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 # No run reads or fills the user's cache: the cached modes name their own directories.
@@ -33,6 +36,12 @@ go build -o "$work/idemlint" github.com/chokaq/idemlint/cmd/idemlint
 go build -o "$work/floor" ./cmd/floor
 GOBIN="$work" go install honnef.co/go/tools/cmd/staticcheck@v0.8.2
 go build -o "$work/factsize" ./cmd/factsize
+if [ -n "$base" ]; then
+  echo "building idemlint at $base" >&2
+  mkdir -p "$work/base-src"
+  git -C .. archive "$base" | tar -x -C "$work/base-src"
+  (cd "$work/base-src" && go build -o "$work/idemlint-base" ./cmd/idemlint)
+fi
 go list -deps ./corpus >/dev/null # download and warm the module cache
 npkg=$(go list -deps ./corpus | wc -l)
 echo "corpus: $npkg packages in the import closure" >&2
@@ -100,6 +109,9 @@ cached() {
 for i in $(seq "$runs"); do
   echo "run $i/$runs" >&2
   (cd "$work/bench" && measure idemlint "$work/idemlint" -q -cache=off -program=patterns ./corpus)
+  if [ -n "$base" ]; then
+    (cd "$work/bench" && measure idemlint-base "$work/idemlint-base" -q -cache=off -program=patterns ./corpus)
+  fi
   cached idemlint "$work/ic-$i" "$work/bench" corpus/handler.go -program=patterns ./corpus
   (cd "$work/bench" && measure floor "$work/floor" ./corpus)
   # staticcheck and go vet keep result caches: give each cold run an empty one, so every
@@ -118,6 +130,9 @@ go run ./cmd/layered -n "${LAYERED:-100}" "$work/layered"
 for i in $(seq "$runs"); do
   echo "layered run $i/$runs" >&2
   (cd "$work/layered" && measure layered-idemlint "$work/idemlint" -q -cache=off ./... && measure layered-floor "$work/floor" ./...)
+  if [ -n "$base" ]; then
+    (cd "$work/layered" && measure layered-idemlint-base "$work/idemlint-base" -q -cache=off ./...)
+  fi
   cached layered-idemlint "$work/lc-$i" "$work/layered" d000/api/api.go ./...
 done
 
@@ -127,6 +142,7 @@ col() { awk -v c="$2" '{print $c}' "$work/m.$1" | median; }
 tools="idemlint idemlint-cached-cold idemlint-warm idemlint-one-change idemlint-moved floor staticcheck staticcheck-warm"
 [ "$vet" != 0 ] && tools="$tools vet"
 tools="$tools layered-idemlint layered-idemlint-cached-cold layered-idemlint-warm layered-idemlint-one-change layered-idemlint-moved layered-floor"
+[ -n "$base" ] && tools="$tools idemlint-base layered-idemlint-base"
 printf '\n%-30s %10s %10s %12s\n' tool "wall (s)" "cpu (s)" "peak RSS MiB"
 for t in $tools; do
   printf '%-30s %10s %10s %12.0f\n' "$t" "$(col "$t" 1)" "$(col "$t" 2)" "$(awk -v k="$(col "$t" 3)" 'BEGIN {print k / 1024}')"
@@ -142,10 +158,12 @@ echo "  idemlint / staticcheck:    wall $(r idemlint staticcheck 1)x (target < 1
 echo "  cache: cold with an empty cache / cold without: wall $(r idemlint-cached-cold idemlint 1)x   CPU $(r idemlint-cached-cold idemlint 2)x   / floor: wall $(r idemlint-cached-cold floor 1)x, peak RSS $(r idemlint-cached-cold floor 3)x"
 echo "  cache: warm / staticcheck warm: wall $(r idemlint-warm staticcheck-warm 1)x (target <= 1)   warm / cold: $(r idemlint-warm idemlint 1)x"
 echo "  cache: one change / cold:      wall $(r idemlint-one-change idemlint 1)x (target <= 0.3)   CPU $(r idemlint-one-change idemlint 2)x   declarations moved: wall $(r idemlint-moved idemlint 1)x"
+[ -n "$base" ] && echo "  idemlint / idemlint at $base (cold): wall $(r idemlint idemlint-base 1)x   CPU $(r idemlint idemlint-base 2)x   peak RSS $(r idemlint idemlint-base 3)x (targets <= 1.05)"
 echo "layered module (program-wide link):"
 echo "  idemlint / floor:          wall $(r layered-idemlint layered-floor 1)x (target <= 1.0)   peak RSS $(r layered-idemlint layered-floor 3)x (target <= 0.8)"
 echo "  cache: cold with an empty cache / cold without: wall $(r layered-idemlint-cached-cold layered-idemlint 1)x"
 echo "  cache: warm / cold:        wall $(r layered-idemlint-warm layered-idemlint 1)x   one change / cold: wall $(r layered-idemlint-one-change layered-idemlint 1)x (target <= 0.3), CPU $(r layered-idemlint-one-change layered-idemlint 2)x   declarations moved: wall $(r layered-idemlint-moved layered-idemlint 1)x"
+[ -n "$base" ] && echo "  idemlint / idemlint at $base (cold): wall $(r layered-idemlint layered-idemlint-base 1)x   peak RSS $(r layered-idemlint layered-idemlint-base 3)x (targets <= 1.05)"
 echo
 "$work/factsize" ./corpus
 
