@@ -88,3 +88,18 @@ func TestChannelHandOff(t *testing.T) {
 		}
 	}
 }
+
+// A helper that fetches a message and returns the service's own form of it (a struct built
+// from the message) is a receive of its callers, not a handler: the loop that calls it is.
+// A helper that returns a number computed from the message keeps its own receive.
+func TestConvertingHelperIsNoHandler(t *testing.T) {
+	names := handlersOf(t, "models/kafka")
+	if slices.Contains(names, "receive in (*Source).Next") {
+		t.Errorf("the converting helper is a handler; handlers: %q", names)
+	}
+	for _, want := range []string{"receive loop in (*Source).Drain", "receive in (*Source).Lag"} {
+		if !slices.Contains(names, want) {
+			t.Errorf("no handler %q; handlers: %q", want, names)
+		}
+	}
+}

@@ -64,8 +64,16 @@ func (rf *receiveFinder) receiveCall(fn *types.Func, call *ast.CallExpr) string 
 }
 
 // receiveThrough returns the framework of a modelled receive method named like the
-// interface method m whose receiver type implements the interface call is made on.
+// interface method m whose receiver type implements the interface call is made on, or of
+// an implementation a program-wide link found that returns a receive.
 func (rf *receiveFinder) receiveThrough(m *types.Func, call *ast.CallExpr) string {
+	// An implementation elsewhere in the program, a helper that returns what it received
+	// (its fact's Receives), as a program-wide link found it.
+	for _, l := range rf.Linked(call.Pos()) {
+		if l.Fact != nil && l.Fact.Receives != "" {
+			return l.Fact.Receives
+		}
+	}
 	iface := rf.dispatch.receiverInterface(m, call)
 	if iface == nil {
 		return ""
@@ -98,12 +106,135 @@ func (rf *receiveFinder) returnsReceive(n *Node) string {
 				if fw == "" {
 					fw = rf.receivedIn(r)
 				}
+				if fw == "" {
+					fw = rf.convertedIn(n.Body, r)
+				}
 			}
 		}
 		return fw == ""
 	})
 	rf.helpers[n] = fw
 	return fw
+}
+
+// convertedIn returns the framework of the receive call whose message (or batch) the
+// returned e is converted from, in body: a value of a struct type of the program built from
+// what the receive returned (return Message{Key: m.Key, Value: m.Value}, through local
+// variables), or a slice filled in a range over the received batch (messages[i] =
+// *toCommand(msg), messages = append(messages, ...)); "" otherwise, and for a value of
+// another kind (len(msgs) is no message).
+func (rf *receiveFinder) convertedIn(body *ast.BlockStmt, e ast.Expr) string {
+	if !messageLike(rf.in.Info.TypeOf(e)) {
+		return ""
+	}
+	recv := map[*types.Var]string{}
+	ast.Inspect(body, func(x ast.Node) bool {
+		switch x := x.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.AssignStmt:
+			if len(x.Rhs) != 1 {
+				return true
+			}
+			call, ok := ast.Unparen(x.Rhs[0]).(*ast.CallExpr)
+			if !ok {
+				return true
+			}
+			fn, ok := typeutil.Callee(rf.in.Info, call).(*types.Func)
+			if !ok {
+				return true
+			}
+			if fw := rf.receiveCall(fn.Origin(), call); fw != "" {
+				for _, l := range x.Lhs {
+					if id, ok := l.(*ast.Ident); ok {
+						if v, ok := rf.in.Info.ObjectOf(id).(*types.Var); ok {
+							recv[v] = fw
+						}
+					}
+				}
+			}
+		}
+		return true
+	})
+	if len(recv) == 0 {
+		return ""
+	}
+	fw := ""
+	rf.in.Judge.Defs.Find(e, 0, func(x ast.Node) bool {
+		if id, ok := x.(*ast.Ident); ok {
+			if v, ok := rf.in.Info.Uses[id].(*types.Var); ok {
+				fw = recv[v]
+			}
+		}
+		return fw != ""
+	})
+	if fw != "" {
+		return fw
+	}
+	// A slice filled in a range over the received batch.
+	id, ok := ast.Unparen(e).(*ast.Ident)
+	if !ok {
+		return ""
+	}
+	v, ok := rf.in.Info.Uses[id].(*types.Var)
+	if !ok {
+		return ""
+	}
+	ast.Inspect(body, func(x ast.Node) bool {
+		if r, ok := x.(*ast.RangeStmt); ok && fw == "" && rf.storesInto(r.Body, v) {
+			rf.in.Judge.Defs.Find(r.X, 0, func(y ast.Node) bool {
+				if id, ok := y.(*ast.Ident); ok {
+					if rv, ok := rf.in.Info.Uses[id].(*types.Var); ok {
+						fw = recv[rv]
+					}
+				}
+				return fw != ""
+			})
+		}
+		return fw == ""
+	})
+	return fw
+}
+
+// messageLike reports whether t can hold a message: a named struct type, a pointer to one,
+// or a slice of either.
+func messageLike(t types.Type) bool {
+	if t == nil {
+		return false
+	}
+	if s, ok := t.Underlying().(*types.Slice); ok {
+		t = s.Elem()
+	}
+	if p, ok := t.Underlying().(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	named, ok := types.Unalias(t).(*types.Named)
+	if !ok {
+		return false
+	}
+	_, ok = named.Underlying().(*types.Struct)
+	return ok
+}
+
+// storesInto reports whether body assigns an element of v or appends to it.
+func (rf *receiveFinder) storesInto(body *ast.BlockStmt, v *types.Var) bool {
+	found := false
+	ast.Inspect(body, func(x ast.Node) bool {
+		a, ok := x.(*ast.AssignStmt)
+		if !ok {
+			return !found
+		}
+		for _, l := range a.Lhs {
+			if ix, ok := ast.Unparen(l).(*ast.IndexExpr); ok {
+				l = ix.X
+			}
+			if id, ok := ast.Unparen(l).(*ast.Ident); ok && rf.in.Info.ObjectOf(id) == v {
+				found = true
+			}
+		}
+		return !found
+	})
+	return found
 }
 
 // receivedIn returns the framework of the receive call e is the result of, directly or

@@ -15,7 +15,9 @@ import (
 // channel of messages the library's Stream hands on, read by the service's workers. Each
 // is a handler of the service, with the chain from its own body; the ack-first callback
 // runs at most once and has no finding; the library's own loops are none of the
-// service's handlers.
+// service's handlers. A pipeline that pulls through an interface it declares, which main
+// wires to a source converting kafka-go messages to the service's events, is a receive
+// loop (the program link finds the source's receive), and the source's Next is none.
 func TestConsumersThroughLibraryModule(t *testing.T) {
 	chdirModule(t, "consumers")
 	out := runAll(t)
@@ -24,6 +26,7 @@ func TestConsumersThroughLibraryModule(t *testing.T) {
 	want := []string{
 		"(*Service).place: sql.write via (*sql.DB).ExecContext",
 		"(*charger).Handle: sql.write via (*sql.DB).ExecContext",
+		"receive loop in Run: sql.write via (*sql.DB).ExecContext",
 		"receive loop in func literal in Start: sql.write via (*sql.DB).Exec",
 	}
 	if !slices.Equal(got, want) {
@@ -42,5 +45,8 @@ func TestConsumersThroughLibraryModule(t *testing.T) {
 	}
 	if !slices.Contains(names, "func literal in Start") {
 		t.Errorf("no handler for the Subscribe callback; handlers: %q", names)
+	}
+	if slices.Contains(names, "receive in (*Source).Next") {
+		t.Errorf("the converting helper behind the pipeline's interface is a handler; handlers: %q", names)
 	}
 }
