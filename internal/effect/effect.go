@@ -372,6 +372,9 @@ type ParamReg struct {
 	// Method names the method the wrapper calls on the parameter, an interface value
 	// (h.Handle(ctx, msg)), or "": the handler is that method of the value passed.
 	Method string
+	// Factory: the parameter is a function that makes the handler (a pool's
+	// HandlerFactory, called once per consumer): what it returns is registered.
+	Factory bool
 }
 
 // Claim says that a function's result reports a claim its body makes (a helper that
@@ -476,6 +479,9 @@ func (f *Fact) String() string {
 		methods := ""
 		if r.Methods {
 			methods = " methods"
+		}
+		if r.Factory {
+			methods += " factory"
 		}
 		if r.Method != "" {
 			methods += " ." + r.Method

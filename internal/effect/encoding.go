@@ -12,15 +12,15 @@ import (
 // and all, which is most of the bytes of a small fact. The encoding is deterministic (the
 // set is sorted, no maps) and versioned by its first byte.
 //
-//	fact   = version(13) flags uvarint(calls) [claim] [str(checks)] [str(receives)] [request] nEffects effect* nRegs reg*
+//	fact   = version(14) flags uvarint(calls) [claim] [str(checks)] [str(receives)] [request] nEffects effect* nRegs reg*
 //	         (flags: 1 completes in tx, 2 claim, 4 checks, 8 receives, 16 request)
 //	claim  = result read str(what)
 //	request = str(method) methodParam reads(0|1) header
-//	reg    = param methods(0|1) str(framework) str(once) str(method)
+//	reg    = param flags(1 methods, 2 factory) str(framework) str(once) str(method)
 //	effect = str(kind) state str(detail) uvarint(keyParams) tx methodParam requestParam textParam optsParam argsParam step(0|1|2) nHops hop*
 //	hop    = str(func) str(pos)
 //	str    = uvarint(len) bytes
-const factEncoding = 13
+const factEncoding = 14
 
 // MarshalBinary encodes f; gob uses it for facts.
 func (f *Fact) MarshalBinary() ([]byte, error) {
@@ -77,11 +77,14 @@ func (f *Fact) MarshalBinary() ([]byte, error) {
 	}
 	b = binary.AppendUvarint(b, uint64(len(f.Registers)))
 	for _, r := range f.Registers {
-		var methods byte
+		var flags byte
 		if r.Methods {
-			methods = 1
+			flags |= 1
 		}
-		b = append(b, r.Param, methods)
+		if r.Factory {
+			flags |= 2
+		}
+		b = append(b, r.Param, flags)
 		b = appendString(b, r.Framework)
 		b = appendString(b, r.Once)
 		b = appendString(b, r.Method)
@@ -149,13 +152,11 @@ func (f *Fact) UnmarshalBinary(data []byte) error {
 	nRegs := r.count()
 	for i := 0; i < nRegs && r.err == nil; i++ {
 		reg := ParamReg{Param: r.byte()}
-		switch r.byte() {
-		case 0:
-		case 1:
-			reg.Methods = true
-		default:
+		flags := r.byte()
+		if flags&^3 != 0 {
 			r.fail("registration")
 		}
+		reg.Methods, reg.Factory = flags&1 != 0, flags&2 != 0
 		reg.Framework = r.string()
 		reg.Once = r.string()
 		reg.Method = r.string()

@@ -129,4 +129,7 @@ type finder struct {
 	// its receive loops pass a pulled message (pulledParams).
 	pulledIn map[*types.Var]string
 	receives map[*ast.CallExpr]string // receiveCalls, made on first use
+	// factories holds, while wrappers are found, the function-typed fields whose call
+	// makes a handler handed to a registration (madeBy).
+	factories Fields
 }

@@ -166,7 +166,11 @@ func (f *finder) registerArgs(call *ast.CallExpr, use regUse, deduped map[any]st
 		}
 		regs.remote = append(regs.remote, r)
 	}
-	for _, arg := range use.args {
+	args := use.args
+	if use.factory {
+		args = f.factoryResults(args)
+	}
+	for _, arg := range args {
 		if use.method != "" {
 			f.methodValues(arg, use.method, local, remote)
 			continue
@@ -176,6 +180,45 @@ func (f *finder) registerArgs(call *ast.CallExpr, use regUse, deduped map[any]st
 			regs.subscribed = append(regs.subscribed, f.remoteHandlerMethods(arg, call)...)
 		}
 	}
+}
+
+// factoryResults returns what the factories args hand over return (the results of a
+// literal's return statements, or of a function of the package named there): the
+// handlers a pool makes with them.
+func (f *finder) factoryResults(args []ast.Expr) []ast.Expr {
+	var out []ast.Expr
+	for _, arg := range args {
+		var body *ast.BlockStmt
+		switch a := ast.Unparen(arg).(type) {
+		case *ast.FuncLit:
+			body = a.Body
+		case *ast.Ident, *ast.SelectorExpr:
+			id, _ := a.(*ast.Ident)
+			if sel, ok := a.(*ast.SelectorExpr); ok {
+				id = sel.Sel
+			}
+			if fn, ok := f.info.Uses[id].(*types.Func); ok {
+				if n := f.graph.ByFunc[fn.Origin()]; n != nil {
+					body = n.Body
+				}
+			}
+		}
+		if body == nil {
+			continue
+		}
+		ast.Inspect(body, func(x ast.Node) bool {
+			switch x := x.(type) {
+			case *ast.FuncLit:
+				return false
+			case *ast.ReturnStmt:
+				if len(x.Results) > 0 {
+					out = append(out, x.Results[0])
+				}
+			}
+			return true
+		})
+	}
+	return out
 }
 
 // methodValues hands over, for a wrapper that calls one method of the interface value it

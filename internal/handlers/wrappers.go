@@ -30,6 +30,7 @@ type regUse struct {
 	modelled  bool   // a modelled registration, not a wrapper: its call is the one a fix wraps
 	once      string // why what it runs runs at most once per message (effect.ParamReg.Once)
 	method    string // the method of the value handed over that is run (effect.ParamReg.Method)
+	factory   bool   // the value handed over makes the handler (effect.ParamReg.Factory)
 }
 
 // FindWrappers finds the package's registration wrappers. A parameter is a registration
@@ -55,14 +56,16 @@ func FindWrappers(in Input) (Wrappers, Fields) {
 	}
 	f.pulledIn = f.pulledParams()
 	f.pulled = f.pulledFields()
+	f.factories = Fields{}
 	for round := 0; round <= len(decls); round++ {
+		factories := len(f.factories)
 		changed := false
 		for _, n := range decls {
 			if regs := f.paramRegs(n, w); !slices.Equal(regs, w[n.Fn]) {
 				w[n.Fn], changed = regs, true
 			}
 		}
-		if !changed {
+		if !changed && len(f.factories) == factories {
 			break
 		}
 	}
@@ -104,9 +107,9 @@ func (f *finder) paramRegs(n *callgraph.Node, w Wrappers) []effect.ParamReg {
 		params[n.Sig.Params().At(i)] = i
 	}
 	found := map[int]effect.ParamReg{}
-	add := func(i int, framework string, methods bool, once, method string) {
+	add := func(i int, framework string, methods bool, once, method string, factory bool) {
 		if _, ok := found[i]; !ok {
-			found[i] = effect.ParamReg{Param: uint8(i), Framework: framework, Methods: methods, Once: once, Method: method}
+			found[i] = effect.ParamReg{Param: uint8(i), Framework: framework, Methods: methods, Once: once, Method: method, Factory: factory}
 		}
 	}
 	// The enclosing nodes of each call are for the pull shape (iterator literals around it).
@@ -117,8 +120,17 @@ func (f *finder) paramRegs(n *callgraph.Node, w Wrappers) []effect.ParamReg {
 		}
 		for _, use := range f.regsOf(call, w) {
 			for _, arg := range use.args {
+				if made := f.madeBy(arg); made != nil && !use.factory {
+					// newConsumer(conn, p.handlerFactory()): the factory makes the handler.
+					if i, ok := params[made]; ok {
+						add(i, use.framework, false, use.once, use.method, true)
+					} else if made.IsField() && f.factories[made] == nil {
+						f.factories[made] = &FieldFact{Framework: use.framework, Method: use.method, Once: use.once}
+					}
+					continue
+				}
 				for i, direct := range f.paramsIn(arg, params) {
-					add(i, use.framework, use.methods && direct, use.once, use.method)
+					add(i, use.framework, use.methods && direct, use.once, use.method, use.factory)
 				}
 			}
 		}
@@ -126,7 +138,7 @@ func (f *finder) paramRegs(n *callgraph.Node, w Wrappers) []effect.ParamReg {
 		if v, method := f.calledParam(call); v != nil {
 			if i, ok := params[v]; ok {
 				if fw := f.pulledInto(n, stack, call); fw != "" {
-					add(i, fw, false, f.ackedBefore(n, stack, call), method)
+					add(i, fw, false, f.ackedBefore(n, stack, call), method, false)
 				}
 			}
 		}
@@ -135,14 +147,20 @@ func (f *finder) paramRegs(n *callgraph.Node, w Wrappers) []effect.ParamReg {
 	// A parameter stored in a field that a receive loop of the package calls with what it
 	// pulled: a constructor NewConsumer(reader, h) returning &Consumer{handle: h}, whose
 	// Run calls c.handle(ctx, msg) after FetchMessage.
-	if len(f.pulled) > 0 {
+	// So is one stored in a field holding the factory of such a handler (a pool's
+	// handlerFactory, called to make each consumer's handler: madeBy).
+	if len(f.pulled) > 0 || len(f.factories) > 0 {
 		ast.Inspect(n.Body, func(x ast.Node) bool {
 			for field, value := range storedFields(f.info, x) {
-				if p := f.pulled[field]; p != nil {
+				p, factory := f.pulled[field], false
+				if p == nil {
+					p, factory = f.factories[field], true
+				}
+				if p != nil {
 					if id, ok := ast.Unparen(value).(*ast.Ident); ok {
 						if v, ok := f.info.Uses[id].(*types.Var); ok {
 							if i, ok := params[v]; ok {
-								add(i, p.Framework, false, p.Once, p.Method)
+								add(i, p.Framework, false, p.Once, p.Method, factory)
 							}
 						}
 					}
@@ -199,7 +217,7 @@ func (f *finder) regsOf(call *ast.CallExpr, w Wrappers) []regUse {
 		for _, r := range regs {
 			if int(r.Param) < len(call.Args) && !seen[int(r.Param)] {
 				seen[int(r.Param)] = true
-				out = append(out, regUse{args: call.Args[r.Param : r.Param+1], framework: r.Framework, methods: r.Methods, once: r.Once, method: r.Method})
+				out = append(out, regUse{args: call.Args[r.Param : r.Param+1], framework: r.Framework, methods: r.Methods, once: r.Once, method: r.Method, factory: r.Factory})
 			}
 		}
 	}
@@ -399,6 +417,29 @@ func (f *FieldFact) String() string {
 // Fields maps the package's struct fields to what its receive loops do with them.
 type Fields map[*types.Var]*FieldFact
 
+// madeBy returns the function-typed parameter or field whose call, with no arguments,
+// arg is (p.handlerFactory(), factory()), or nil.
+func (f *finder) madeBy(arg ast.Expr) *types.Var {
+	call, ok := ast.Unparen(arg).(*ast.CallExpr)
+	if !ok || len(call.Args) > 0 {
+		return nil
+	}
+	var id *ast.Ident
+	switch fun := ast.Unparen(call.Fun).(type) {
+	case *ast.Ident:
+		id = fun
+	case *ast.SelectorExpr:
+		id = fun.Sel
+	default:
+		return nil
+	}
+	v, ok := f.info.Uses[id].(*types.Var)
+	if !ok || !isFunc(v.Type()) {
+		return nil
+	}
+	return v
+}
+
 // pulledParams returns the parameters of the package's functions that its receive loops
 // pass what they pulled (c.handleMessage(ctx, &msg) after FetchMessage), with the pull's
 // framework: what handleMessage does with msg it does with the message, one call deep.
@@ -530,12 +571,38 @@ func (f *finder) calledField(call *ast.CallExpr) (*types.Var, string) {
 	if !ok {
 		return nil, ""
 	}
-	if field, ok := f.info.Uses[inner.Sel].(*types.Var); ok && field.IsField() && f.programInterface(field.Type()) {
+	if field, ok := f.info.Uses[inner.Sel].(*types.Var); ok && field.IsField() && f.handlerInterface(field.Type(), call) {
 		if _, ok := f.info.Uses[sel.Sel].(*types.Func); ok {
 			return field, sel.Sel.Name
 		}
 	}
 	return nil, ""
+}
+
+// handlerInterface reports whether a call of a method of an interface value of type t is
+// a handler's: a program interface of one method, or of several when the call hands over
+// the library's own message (handler.Handle(d) with d an amqp.Delivery: a repository is
+// handed the service's values, not the broker's).
+func (f *finder) handlerInterface(t types.Type, call *ast.CallExpr) bool {
+	if f.programInterface(t) {
+		return true
+	}
+	named, ok := types.Unalias(t).(*types.Named)
+	if !ok || !types.IsInterface(named) || named.Obj().Pkg() == nil {
+		return false
+	}
+	if path := named.Obj().Pkg().Path(); !programPath(path, f.pkg) || f.models.Index.Modelled(path) {
+		return false // a library's client (sqsiface.SQSAPI, pulsar.Producer) the loop sends on
+	}
+	for _, a := range call.Args {
+		at := types.Unalias(defuse.Deref(f.info.TypeOf(a)))
+		if an, ok := at.(*types.Named); ok && an.Obj().Pkg() != nil && f.models.Index.Modelled(an.Obj().Pkg().Path()) {
+			if _, ok := an.Underlying().(*types.Struct); ok {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // elemOf returns the element type of a map or slice type, or nil.
@@ -575,7 +642,7 @@ func (f *finder) calledParam(call *ast.CallExpr) (*types.Var, string) {
 		if !ok {
 			return nil, ""
 		}
-		if v, ok := f.info.Uses[id].(*types.Var); ok && f.programInterface(v.Type()) {
+		if v, ok := f.info.Uses[id].(*types.Var); ok && f.handlerInterface(v.Type(), call) {
 			if _, ok := f.info.Uses[fun.Sel].(*types.Func); ok {
 				return v, fun.Sel.Name
 			}

@@ -77,3 +77,24 @@ func Route(ctx context.Context, r *mq.Router, k *kafka.Reader) error { // want R
 	r.Handle("refunds", refund)
 	return (&mq.Pump{Reader: k, OnOrder: pumped, OnIdle: idle}).Run(ctx)
 }
+
+// ledger is what Book's pool factory makes: HandleMessage is the handler; Setup, which
+// the pool never calls with a message, is not.
+type ledger struct{}
+
+func (*ledger) Setup() error { // want Setup:`effects sql.write:unprotected\(\(\*sql.DB\).Exec\)`
+	_, err := db.Exec("INSERT INTO ledger_runs (at) VALUES (now())")
+	return err
+}
+
+func (*ledger) HandleMessage(m kafka.Message) error { // want HandleMessage:`effects sql.write:unprotected\(\(\*sql.DB\).Exec\)`
+	_, err := db.Exec("INSERT INTO ledger (key) VALUES ($1)", string(m.Key)) // want `handler \(\*ledger\).HandleMessage: SQL write not safe to repeat: INSERT without conflict handling`
+	return err
+}
+
+func (*ledger) Close() {}
+
+// Book runs a pool whose factory makes ledgers.
+func Book(ctx context.Context, r *kafka.Reader) {
+	mq.NewPool(r, func() mq.PoolHandler { return &ledger{} }).Run(ctx)
+}

@@ -172,3 +172,44 @@ func audit(ctx context.Context, o Order) error {
 }
 
 var db *sql.DB
+
+// PoolHandler is what a Pool's factory makes: one per worker, three methods; the loop
+// hands HandleMessage the fetched message itself.
+type PoolHandler interface {
+	Setup() error
+	HandleMessage(m kafka.Message) error
+	Close()
+}
+
+// Factory makes a worker's handler.
+type Factory func() PoolHandler
+
+// Pool runs a worker with a handler its factory makes.
+type Pool struct {
+	reader  *kafka.Reader
+	factory Factory
+}
+
+// NewPool keeps f.
+func NewPool(r *kafka.Reader, f Factory) *Pool { // want NewPool:`registers\(1 github.com/segmentio/kafka-go factory .HandleMessage\)`
+	return &Pool{reader: r, factory: f}
+}
+
+type poolWorker struct{ h PoolHandler }
+
+func newPoolWorker(h PoolHandler) *poolWorker { return &poolWorker{h: h} }
+
+// Run fetches and hands each message to the handler the factory made.
+func (p *Pool) Run(ctx context.Context) {
+	w := newPoolWorker(p.factory())
+	for {
+		m, err := p.reader.FetchMessage(ctx)
+		if err != nil {
+			w.h.Close()
+			return
+		}
+		if w.h.HandleMessage(m) == nil {
+			p.reader.CommitMessages(ctx, m)
+		}
+	}
+}
