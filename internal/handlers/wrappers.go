@@ -594,11 +594,32 @@ func (f *finder) handlerInterface(t types.Type, call *ast.CallExpr) bool {
 	if path := named.Obj().Pkg().Path(); !programPath(path, f.pkg) || f.models.Index.Modelled(path) {
 		return false // a library's client (sqsiface.SQSAPI, pulsar.Producer) the loop sends on
 	}
+	sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
+	if !ok {
+		return false
+	}
 	for _, a := range call.Args {
 		at := types.Unalias(defuse.Deref(f.info.TypeOf(a)))
 		if an, ok := at.(*types.Named); ok && an.Obj().Pkg() != nil && f.models.Index.Modelled(an.Obj().Pkg().Path()) {
 			if _, ok := an.Underlying().(*types.Struct); ok {
-				return true
+				// Not the library's own method behind the program's interface (a reader
+				// interface over kafka.Reader whose CommitMessages takes the message).
+				return !declaresMethod(an.Obj().Pkg(), sel.Sel.Name)
+			}
+		}
+	}
+	return false
+}
+
+// declaresMethod reports whether a type of pkg has a method named name.
+func declaresMethod(pkg *types.Package, name string) bool {
+	scope := pkg.Scope()
+	for _, n := range scope.Names() {
+		if tn, ok := scope.Lookup(n).(*types.TypeName); ok && !tn.IsAlias() {
+			if obj, _, _ := types.LookupFieldOrMethod(types.NewPointer(tn.Type()), true, pkg, name); obj != nil {
+				if _, ok := obj.(*types.Func); ok {
+					return true
+				}
 			}
 		}
 	}

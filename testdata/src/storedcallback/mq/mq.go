@@ -184,10 +184,17 @@ type PoolHandler interface {
 // Factory makes a worker's handler.
 type Factory func() PoolHandler
 
-// Pool runs a worker with a handler its factory makes.
+// Pool runs a worker with a handler its factory makes, reading through an interface of
+// its own over the kafka-go reader: the reader's CommitMessages, handed the message too,
+// is the library's, no handler.
 type Pool struct {
-	reader  *kafka.Reader
+	reader  source
 	factory Factory
+}
+
+type source interface {
+	FetchMessage(context.Context) (kafka.Message, error)
+	CommitMessages(context.Context, ...kafka.Message) error
 }
 
 // NewPool keeps f.
