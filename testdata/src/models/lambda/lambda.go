@@ -40,11 +40,35 @@ func handleQueue(ctx context.Context, ev events.SQSEvent) error {
 	return nil
 }
 
+// ingest implements lambda.Handler: its Invoke gets each event's raw payload.
+type ingest struct{}
+
+func (ingest) Invoke(ctx context.Context, payload []byte) ([]byte, error) { // want Invoke:`effects sql.write:unprotected\(\(\*sql.DB\).ExecContext\)`
+	_, err := db.ExecContext(ctx, "INSERT INTO raw_events (body) VALUES ($1)", payload) // want `handler \(ingest\).Invoke: SQL write not safe to repeat: INSERT without conflict handling`
+	return nil, err
+}
+
+// report has an Invoke of another signature: no lambda.Handler, no handler.
+type report struct{}
+
+func (report) Invoke(ctx context.Context) error { // want Invoke:`effects sql.write:unprotected\(\(\*sql.DB\).ExecContext\)`
+	_, err := db.ExecContext(ctx, "INSERT INTO reports (at) VALUES (now())")
+	return err
+}
+
+func wrapped(ctx context.Context, e OrderEvent) error {
+	_, err := db.ExecContext(ctx, "INSERT INTO wrapped (id) VALUES ($1)", e.OrderID) // want `handler wrapped: SQL write not safe to repeat: INSERT without conflict handling`
+	return err
+}
+
 func main() {
 	if false {
 		lambda.StartWithOptions(handleUpsert)
 		lambda.Start(handleAPI)
 		lambda.Start(handleQueue)
+		lambda.StartHandler(ingest{})
+		lambda.StartHandlerWithContext(context.Background(), lambda.NewHandler(wrapped))
+		_ = report{}.Invoke(context.Background())
 	}
 	lambda.Start(handle)
 }

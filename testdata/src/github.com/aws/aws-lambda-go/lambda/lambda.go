@@ -17,6 +17,18 @@ func Start(handler interface{}) { panic("stub") }
 // StartWithOptions runs handler as the function's handler.
 func StartWithOptions(handler interface{}, options ...Option) { panic("stub") }
 
+// StartWithContext runs handler with ctx as its base context.
+func StartWithContext(ctx context.Context, handler interface{}) { panic("stub") }
+
+// StartHandler runs a Handler.
+func StartHandler(handler Handler) { panic("stub") }
+
+// StartHandlerWithContext runs a Handler with ctx as its base context.
+func StartHandlerWithContext(ctx context.Context, handler Handler) { panic("stub") }
+
+// NewHandler makes a Handler of a handler function.
+func NewHandler(handlerFunc interface{}) Handler { panic("stub") }
+
 // Handler is implemented by a type whose Invoke is called with each event's raw payload.
 type Handler interface {
 	Invoke(ctx context.Context, payload []byte) ([]byte, error)
