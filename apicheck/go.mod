@@ -26,6 +26,7 @@ require (
 	github.com/contribsys/faktory_worker_go v1.7.0
 	github.com/elastic/go-elasticsearch/v8 v8.19.7
 	github.com/gin-gonic/gin v1.12.0
+	github.com/go-playground/webhooks/v6 v6.4.0
 	github.com/go-resty/resty/v2 v2.17.2
 	github.com/gocraft/work v0.5.1
 	github.com/gofiber/fiber/v2 v2.52.15
@@ -56,6 +57,7 @@ require (
 	github.com/slack-go/slack v0.35.0
 	github.com/streadway/amqp v1.1.0
 	github.com/stripe/stripe-go/v82 v82.5.1
+	github.com/svix/svix-webhooks v1.44.0
 	github.com/twmb/franz-go v1.22.3
 	github.com/uptrace/bun v1.3.0
 	github.com/wneessen/go-mail v0.8.1
@@ -109,6 +111,7 @@ require (
 	github.com/go-playground/validator/v10 v10.30.1 // indirect
 	github.com/go-viper/mapstructure/v2 v2.5.0 // indirect
 	github.com/goccy/go-json v0.11.2 // indirect
+	github.com/gogits/go-gogs-client v0.0.0-20200905025246-8bb8a50cb355 // indirect
 	github.com/golang-jwt/jwt/v5 v5.3.1 // indirect
 	github.com/golang/snappy v1.0.0 // indirect
 	github.com/gomodule/redigo v1.9.2 // indirect
@@ -185,6 +188,7 @@ require (
 	gopkg.in/alexcesaro/quotedprintable.v3 v3.0.0-20150716171945-2caba252f4dc // indirect
 	gopkg.in/inf.v0 v0.9.1 // indirect
 	gopkg.in/ini.v1 v1.67.3 // indirect
+	gopkg.in/validator.v2 v2.0.1 // indirect
 	gopkg.in/yaml.v2 v2.4.0 // indirect
 	gopkg.in/yaml.v3 v3.0.1 // indirect
 	k8s.io/apimachinery v0.32.3 // indirect

@@ -259,6 +259,9 @@ func (b *builder) resolveCall(n *Node, call *ast.CallExpr) map[ast.Expr]bool {
 	if entry.HandlerCall != "" && n.HandlerCall == "" {
 		n.HandlerCall = entry.HandlerCall
 	}
+	if n.HandlerCall == "" {
+		n.HandlerCall = b.webhookCheck(n, fn, call) // signatures.go
+	}
 	if fw := b.receives.receiveOf(n, fn, call); fw != "" {
 		n.Receives = append(n.Receives, Receive{Call: call, Framework: fw})
 	}

@@ -61,6 +61,11 @@ func wrapped(ctx context.Context, e OrderEvent) error {
 	return err
 }
 
+func viaContext(ctx context.Context, e OrderEvent) error {
+	_, err := db.ExecContext(ctx, "INSERT INTO via_context (id) VALUES ($1)", e.OrderID) // want `handler viaContext: SQL write not safe to repeat: INSERT without conflict handling`
+	return err
+}
+
 func main() {
 	if false {
 		lambda.StartWithOptions(handleUpsert)
@@ -68,6 +73,7 @@ func main() {
 		lambda.Start(handleQueue)
 		lambda.StartHandler(ingest{})
 		lambda.StartHandlerWithContext(context.Background(), lambda.NewHandler(wrapped))
+		lambda.StartWithContext(context.Background(), viaContext)
 		_ = report{}.Invoke(context.Background())
 	}
 	lambda.Start(handle)
