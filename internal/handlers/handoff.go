@@ -13,8 +13,8 @@
 // the delivery (r := store(d); out <- r) is what the handling produced, not the delivery.
 // The program-wide link hands the carriers to the packages that read such a channel
 // without importing the sender (a worker pool main wires to the consumer). A loop that
-// acknowledges each delivery itself after handing it on makes its readers run at most
-// once: a crash in a worker loses the message.
+// acknowledges each delivery itself, before or after handing it on, makes its readers run
+// at most once: a crash in a worker loses the message.
 
 package handlers
 
@@ -99,8 +99,9 @@ func (rg *regions) ackedItself(n *callgraph.Node, s handOffSite, at token.Pos) s
 }
 
 // findCarriers adds to rg.carriers the element types of the channels the delivery regions
-// of nodes hand deliveries on to, and returns those it added, sorted. A relay of a carrier
-// into a channel of another type makes that type a carrier too (to a fixpoint).
+// of nodes hand deliveries on to, and returns the package's own, sorted (those a
+// dependency or the link told of too: the link learns them again each round). A relay of a
+// carrier into a channel of another type makes that type a carrier too (to a fixpoint).
 func (rg *regions) findCarriers(nodes []*callgraph.Node) []callgraph.Carrier {
 	own := map[string]callgraph.Carrier{}
 	for changed := true; changed; {
