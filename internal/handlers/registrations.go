@@ -111,8 +111,8 @@ func (f *finder) registerStored(x ast.Node, deduped map[any]string, regs *regist
 	stored := storedFields(f.info, x)
 	for _, field := range slices.SortedFunc(maps.Keys(stored), func(a, b *types.Var) int { return cmp.Compare(stored[a].Pos(), stored[b].Pos()) }) {
 		value := stored[field]
-		if !handlerField(field.Type()) {
-			continue
+		if !handlerField(field.Type()) || isParam(f.info, value) {
+			continue // a wrapper's parameter: its callers' arguments are the handlers (paramRegs)
 		}
 		ff := f.fields[field]
 		if ff == nil && field.Pkg() != f.pkg && f.fieldFact != nil {
@@ -122,6 +122,16 @@ func (f *finder) registerStored(x ast.Node, deduped map[any]string, regs *regist
 			f.registerArgs(nil, regUse{args: []ast.Expr{value}, framework: ff.Framework, once: ff.Once, method: ff.Method}, deduped, regs)
 		}
 	}
+}
+
+// isParam reports whether e is a parameter of the function it is in.
+func isParam(info *types.Info, e ast.Expr) bool {
+	id, ok := ast.Unparen(e).(*ast.Ident)
+	if !ok {
+		return false
+	}
+	v, ok := info.Uses[id].(*types.Var)
+	return ok && v.Kind() == types.ParamVar
 }
 
 // handlerField reports whether a field of type t can hold a handler: a function, a map or

@@ -220,3 +220,13 @@ func (p *Pool) Run(ctx context.Context) {
 		}
 	}
 }
+
+// NopOrders is an OrderHandler that does nothing but count: NewWorker keeping the handler
+// it is given makes no handler of the package's own implementation.
+type NopOrders struct{}
+
+// HandleOrder counts the order.
+func (NopOrders) HandleOrder(ctx context.Context, o Order) error { // want HandleOrder:`effects sql.write:unprotected\(\(\*sql.DB\).ExecContext\)`
+	_, err := db.ExecContext(ctx, "INSERT INTO nop_counts (order_id) VALUES ($1)", o.ID)
+	return err
+}
