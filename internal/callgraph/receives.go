@@ -159,16 +159,7 @@ func (rf *receiveFinder) convertedIn(body *ast.BlockStmt, e ast.Expr) string {
 	if len(recv) == 0 {
 		return ""
 	}
-	fw := ""
-	rf.in.Judge.Defs.Find(e, 0, func(x ast.Node) bool {
-		if id, ok := x.(*ast.Ident); ok {
-			if v, ok := rf.in.Info.Uses[id].(*types.Var); ok {
-				fw = recv[v]
-			}
-		}
-		return fw != ""
-	})
-	if fw != "" {
+	if fw := rf.madeFrom(e, recv); fw != "" {
 		return fw
 	}
 	// A slice filled in a range over the received batch.
@@ -180,18 +171,27 @@ func (rf *receiveFinder) convertedIn(body *ast.BlockStmt, e ast.Expr) string {
 	if !ok {
 		return ""
 	}
+	fw := ""
 	ast.Inspect(body, func(x ast.Node) bool {
 		if r, ok := x.(*ast.RangeStmt); ok && fw == "" && rf.storesInto(r.Body, v) {
-			rf.in.Judge.Defs.Find(r.X, 0, func(y ast.Node) bool {
-				if id, ok := y.(*ast.Ident); ok {
-					if rv, ok := rf.in.Info.Uses[id].(*types.Var); ok {
-						fw = recv[rv]
-					}
-				}
-				return fw != ""
-			})
+			fw = rf.madeFrom(r.X, recv)
 		}
 		return fw == ""
+	})
+	return fw
+}
+
+// madeFrom returns the framework of the first variable of recv that e uses, through local
+// definitions, or "".
+func (rf *receiveFinder) madeFrom(e ast.Expr, recv map[*types.Var]string) string {
+	fw := ""
+	rf.in.Judge.Defs.Find(e, 0, func(x ast.Node) bool {
+		if id, ok := x.(*ast.Ident); ok {
+			if v, ok := rf.in.Info.Uses[id].(*types.Var); ok {
+				fw = recv[v]
+			}
+		}
+		return fw != ""
 	})
 	return fw
 }

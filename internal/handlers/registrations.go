@@ -4,11 +4,9 @@
 package handlers
 
 import (
-	"cmp"
 	"go/ast"
 	"go/token"
 	"go/types"
-	"maps"
 	"slices"
 	"strings"
 
@@ -108,9 +106,7 @@ func (f *finder) scanRegistrations() registrations {
 // s.place} in a service, r.handlers["orders"] = onOrder in the consumer's own package. The
 // loop that calls the field is then no handler (handsOn).
 func (f *finder) registerStored(x ast.Node, deduped map[any]string, regs *registrations) {
-	stored := storedFields(f.info, x)
-	for _, field := range slices.SortedFunc(maps.Keys(stored), func(a, b *types.Var) int { return cmp.Compare(stored[a].Pos(), stored[b].Pos()) }) {
-		value := stored[field]
+	for field, value := range storedFields(f.info, x) {
 		if !handlerField(field.Type()) || isParam(f.info, value) {
 			continue // a wrapper's parameter: its callers' arguments are the handlers (paramRegs)
 		}

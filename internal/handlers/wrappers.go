@@ -11,6 +11,7 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"iter"
 	"path/filepath"
 	"slices"
 
@@ -692,24 +693,27 @@ func (f *finder) fromPullFilled(e ast.Expr, via map[*types.Var]ast.Expr) string 
 	return fw
 }
 
-// storedFields returns, for a composite literal or an assignment, the struct fields it
-// sets and the values it sets them to (&Consumer{handle: h}, c.handle = h; into a map or
-// slice field: r.handlers[topic] = h, r.handlers = append(r.handlers, h)).
-func storedFields(info *types.Info, x ast.Node) map[*types.Var]ast.Expr {
-	out := map[*types.Var]ast.Expr{}
-	switch x := x.(type) {
-	case *ast.CompositeLit:
-		for _, el := range x.Elts {
-			if kv, ok := el.(*ast.KeyValueExpr); ok {
-				if id, ok := kv.Key.(*ast.Ident); ok {
-					if v, ok := info.Uses[id].(*types.Var); ok && v.IsField() {
-						out[v] = kv.Value
+// storedFields yields, for a composite literal or an assignment, the struct fields it sets
+// and the values it sets them to, in source order (&Consumer{handle: h}, c.handle = h; into
+// a map or slice field: r.handlers[topic] = h, r.handlers = append(r.handlers, h)). Every
+// literal and assignment of a package passes here: it allocates nothing.
+func storedFields(info *types.Info, x ast.Node) iter.Seq2[*types.Var, ast.Expr] {
+	return func(yield func(*types.Var, ast.Expr) bool) {
+		switch x := x.(type) {
+		case *ast.CompositeLit:
+			for _, el := range x.Elts {
+				if kv, ok := el.(*ast.KeyValueExpr); ok {
+					if id, ok := kv.Key.(*ast.Ident); ok {
+						if v, ok := info.Uses[id].(*types.Var); ok && v.IsField() && !yield(v, kv.Value) {
+							return
+						}
 					}
 				}
 			}
-		}
-	case *ast.AssignStmt:
-		if len(x.Lhs) == len(x.Rhs) {
+		case *ast.AssignStmt:
+			if len(x.Lhs) != len(x.Rhs) {
+				return
+			}
 			for i, l := range x.Lhs {
 				l = ast.Unparen(l)
 				if ix, ok := l.(*ast.IndexExpr); ok {
@@ -726,12 +730,13 @@ func storedFields(info *types.Info, x ast.Node) map[*types.Var]ast.Expr {
 							value = c.Args[1]
 						}
 					}
-					out[v] = value
+					if !yield(v, value) {
+						return
+					}
 				}
 			}
 		}
 	}
-	return out
 }
 
 // calleeIdent returns the identifier a call calls (f in f(x)), or nil.
