@@ -25,17 +25,32 @@ func TestPollHelperIsNoHandler(t *testing.T) {
 // A Redis Streams consumer whose package reads its group only from ">" and reclaims
 // nothing, and a loop that acknowledges before it handles, run their effects at most once:
 // the handlers say why (the inventory's "at most once"), and have no finding (their // want
-// lines). Their twins that re-read or reclaim pending entries say nothing of the kind. So
+// lines), and so does one that reads with NOACK, reclaims beside it or not; the same for
+// rueidis's builder chains. Their twins that re-read or reclaim pending entries say nothing
+// of the kind. So
 // does a callback of a registration wrapper whose loop acks before it calls back.
 func TestReceivesAtMostOnce(t *testing.T) {
 	for pkg, want := range map[string]map[string]string{
 		"streamonce": {
-			"receive loop in consumeNew":  `reads only new entries`,
-			"receive loop in consumeArgs": `reads only new entries`,
+			"receive loop in consumeNew":   `reads only new entries`,
+			"receive loop in consumeArgs":  `reads only new entries`,
+			"receive loop in consumeBuilt": `reads only new entries`,
 		},
 		"streamonce/reread": {
 			"receive loop in consumePendingFirst": "",
 			"receive loop in consumeNew":          "",
+			"receive loop in consumeNoAck":        "with NOACK",
+		},
+		"streamonce/rereadbuilt": {
+			"receive loop in consumePendingFirst": "",
+			"receive loop in consumeClaiming":     "",
+			"receive loop in consumeNew":          "",
+			"receive loop in consumeNoAck":        "with NOACK",
+		},
+		"models/rueidis": {
+			"receive loop in consume":         "",
+			"receive loop in consumeAckFirst": "acknowledges each message (",
+			"receive loop in reclaim":         "",
 		},
 		"models/kafka": {
 			"receive loop in commitFirst": "acknowledges each message (",

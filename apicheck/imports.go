@@ -102,6 +102,7 @@ import (
 	_ "github.com/opensearch-project/opensearch-go/v4/opensearchapi"
 	_ "github.com/rabbitmq/amqp091-go"
 	_ "github.com/redis/go-redis/v9"
+	_ "github.com/redis/rueidis"
 	_ "github.com/riverqueue/river"
 	_ "github.com/riverqueue/river/riverdriver"
 	_ "github.com/riverqueue/river/riverdriver/riverpgxv5"

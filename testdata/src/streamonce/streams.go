@@ -9,6 +9,7 @@ import (
 	"database/sql"
 
 	"github.com/redis/go-redis/v9"
+	"github.com/redis/rueidis"
 )
 
 var (
@@ -43,5 +44,19 @@ func consumeArgs(ctx context.Context) {
 		m := streams[0].Messages[0]
 		db.Exec("INSERT INTO audit (event_id) VALUES ($1)", m.ID)
 		rdb.XAck(ctx, "events", "audit", m.ID)
+	}
+}
+
+// consumeBuilt reads new entries with a rueidis XREADGROUP builder chain: the same.
+func consumeBuilt(ctx context.Context, client rueidis.Client) {
+	for {
+		streams, err := client.Do(ctx, client.B().Xreadgroup().Group("ledger", "c1").Count(10).Block(1000).Streams().Key("payments").Id(">").Build()).AsXRead()
+		if err != nil {
+			continue
+		}
+		for _, e := range streams["payments"] {
+			db.Exec("INSERT INTO ledger (payment_id) VALUES ($1)", e.ID)
+			client.Do(ctx, client.B().Xack().Key("payments").Group("ledger").Id(e.ID).Build())
+		}
 	}
 }

@@ -54,3 +54,16 @@ func reclaim(ctx context.Context) {
 	msgs, _, _ := rdb.XAutoClaim(ctx, &redis.XAutoClaimArgs{Stream: "orders", Group: "billing", MinIdle: time.Minute, Start: "0", Consumer: "c2"}).Result()
 	_ = msgs
 }
+
+// consumeNoAck reads with NOACK: its entries are never pending, so the reclaim above cannot
+// take them over, and nothing delivers one twice. No finding.
+func consumeNoAck(ctx context.Context) {
+	for {
+		streams, err := rdb.XReadGroup(ctx, &redis.XReadGroupArgs{Group: "audit", Consumer: "c1", Streams: []string{"events", ">"}, NoAck: true}).Result()
+		if err != nil {
+			continue
+		}
+		m := streams[0].Messages[0]
+		db.Exec("INSERT INTO audit (event_id) VALUES ($1)", m.ID)
+	}
+}

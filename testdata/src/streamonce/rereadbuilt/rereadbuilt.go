@@ -1,0 +1,76 @@
+// Package rereadbuilt holds the rueidis twins of reread: consumers whose XREADGROUP builder // want package:"has effects"
+// chain re-reads pending entries (an id other than ">") or claims idle ones (CLAIM), and a
+// consumer that reads only new entries beside them. Each entry can be delivered again after
+// a crash: reported. A consumer that reads with NOACK keeps nothing pending: not reported.
+package rereadbuilt
+
+import (
+	"context"
+	"database/sql"
+
+	"github.com/redis/rueidis"
+)
+
+var (
+	db     *sql.DB
+	client rueidis.Client
+)
+
+// consumePendingFirst reads its own pending entries first ("0"), then new ones.
+func consumePendingFirst(ctx context.Context) {
+	id := "0"
+	for {
+		streams, err := client.Do(ctx, client.B().Xreadgroup().Group("billing", "c1").Streams().Key("orders").Id(id).Build()).AsXRead()
+		if err != nil {
+			continue
+		}
+		if len(streams["orders"]) == 0 {
+			id = ">"
+			continue
+		}
+		e := streams["orders"][0]
+		db.Exec("INSERT INTO charges (order_id) VALUES ($1)", e.ID) // want `^handler receive loop in consumePendingFirst: SQL write not safe to repeat: INSERT without conflict handling \(receive loop in consumePendingFirst -> \(\*sql.DB\).Exec\); missing: key, enforcement$`
+		client.Do(ctx, client.B().Xack().Key("orders").Group("billing").Id(e.ID).Build())
+	}
+}
+
+// consumeClaiming reads new entries and, with CLAIM, those idle for a minute.
+func consumeClaiming(ctx context.Context) {
+	for {
+		streams, err := client.Do(ctx, client.B().Xreadgroup().Group("billing", "c2").Count(10).Claim("60000").Streams().Key("orders").Id(">").Build()).AsXRead()
+		if err != nil {
+			continue
+		}
+		for _, e := range streams["orders"] {
+			db.Exec("INSERT INTO refunds (order_id) VALUES ($1)", e.ID) // want `^handler receive loop in consumeClaiming: SQL write not safe to repeat: INSERT without conflict handling`
+			client.Do(ctx, client.B().Xack().Key("orders").Group("billing").Id(e.ID).Build())
+		}
+	}
+}
+
+// consumeNew reads only new entries, but the two consumers above read pending ones.
+func consumeNew(ctx context.Context) {
+	for {
+		streams, err := client.Do(ctx, client.B().Xreadgroup().Group("billing", "c3").Streams().Key("orders").Id(">").Build()).AsXRead()
+		if err != nil {
+			continue
+		}
+		for _, e := range streams["orders"] {
+			db.Exec("INSERT INTO credits (order_id) VALUES ($1)", e.ID) // want `^handler receive loop in consumeNew: SQL write not safe to repeat: INSERT without conflict handling`
+			client.Do(ctx, client.B().Xack().Key("orders").Group("billing").Id(e.ID).Build())
+		}
+	}
+}
+
+// consumeNoAck reads with NOACK: not reported.
+func consumeNoAck(ctx context.Context) {
+	for {
+		streams, err := client.Do(ctx, client.B().Xreadgroup().Group("audit", "c1").Noack().Streams().Key("events").Id(">").Build()).AsXRead()
+		if err != nil {
+			continue
+		}
+		for _, e := range streams["events"] {
+			db.Exec("INSERT INTO audit (event_id) VALUES ($1)", e.ID)
+		}
+	}
+}
