@@ -86,7 +86,7 @@ func readOf(info *types.Info, defs *defuse.Index, call *ast.CallExpr, files []*a
 		return &groupRead{noAck: lit != nil && trueField(info, lit, "NoAck"), onlyNew: lit != nil && onlyNew(info, defs, lit)}
 	case isCall(info, call, rueidisCmds, "Xreadgroup"):
 		r := &groupRead{}
-		ids := 0
+		ids, allNew := 0, true
 		for _, link := range chainAbove(files, call) {
 			fn, ok := typeutil.Callee(info, link).(*types.Func)
 			if !ok || fn.Pkg() == nil || fn.Pkg().Path() != rueidisCmds {
@@ -98,15 +98,15 @@ func readOf(info *types.Info, defs *defuse.Index, call *ast.CallExpr, files []*a
 			case "Claim":
 				r.claims = true
 			case "Id":
+				// No early return: the links come outermost first, so a Noack() or Claim()
+				// may follow an Id(...) that is not ">".
 				for _, a := range link.Args {
-					if !isConst(info, a, ">") || link.Ellipsis.IsValid() {
-						return r
-					}
+					allNew = allNew && isConst(info, a, ">") && !link.Ellipsis.IsValid()
 					ids++
 				}
 			}
 		}
-		r.onlyNew = ids > 0
+		r.onlyNew = ids > 0 && allNew
 		return r
 	}
 	return nil

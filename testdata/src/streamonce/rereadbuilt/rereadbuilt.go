@@ -74,3 +74,17 @@ func consumeNoAck(ctx context.Context) {
 		}
 	}
 }
+
+// consumeNoAckFrom reads with NOACK from an id it is given: nothing is kept pending whatever
+// the id, so not reported (the Id link comes before Noack in the walk of the chain).
+func consumeNoAckFrom(ctx context.Context, from string) {
+	for {
+		streams, err := client.Do(ctx, client.B().Xreadgroup().Group("audit", "c2").Noack().Streams().Key("events").Id(from).Build()).AsXRead()
+		if err != nil {
+			continue
+		}
+		for _, e := range streams["events"] {
+			db.Exec("INSERT INTO audit_from (event_id) VALUES ($1)", e.ID)
+		}
+	}
+}
