@@ -35,6 +35,9 @@ func TestReceivesAtMostOnce(t *testing.T) {
 			"receive loop in consumeNew":   `reads only new entries`,
 			"receive loop in consumeArgs":  `reads only new entries`,
 			"receive loop in consumeBuilt": `reads only new entries`,
+			// Through a read helper that returns the run's entries (rueidis, go-redis).
+			"receive loop in (*payments).consume":        `reads only new entries`,
+			"receive loop in consumeEventsThroughHelper": `reads only new entries`,
 		},
 		"streamonce/reread": {
 			"receive loop in consumePendingFirst": "",
@@ -46,6 +49,7 @@ func TestReceivesAtMostOnce(t *testing.T) {
 			"receive loop in consumeClaiming":     "",
 			"receive loop in consumeNew":          "",
 			"receive loop in consumeNoAck":        "with NOACK",
+			"receive in consumeOnce":              "",
 		},
 		"models/rueidis": {
 			"receive loop in consume":         "",

@@ -263,7 +263,7 @@ func (b *builder) resolveCall(n *Node, call *ast.CallExpr) map[ast.Expr]bool {
 		n.HandlerCall = b.webhookCheck(n, fn, call) // signatures.go
 	}
 	if fw := b.receives.receiveOf(n, fn, call); fw != "" {
-		n.Receives = append(n.Receives, Receive{Call: call, Framework: fw})
+		n.Receives = append(n.Receives, Receive{Call: call, Framework: fw, Read: b.receives.readBehind(fn, call)})
 	}
 	if entry.TxCompletion {
 		n.completesHere = true

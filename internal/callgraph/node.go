@@ -135,6 +135,10 @@ type OpenCall struct {
 type Receive struct {
 	Call      *ast.CallExpr
 	Framework string
+	// Read is the modelled receive call that reads the message: Call, or the one in the
+	// body of the package's helper Call calls (whose options say whether the message is
+	// ever delivered again); nil for a helper of another package.
+	Read *ast.CallExpr
 }
 
 // readDirectives sets the directive fields of n from its declaration's doc comment; a

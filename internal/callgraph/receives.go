@@ -25,9 +25,16 @@ import (
 type receiveFinder struct {
 	*core
 	dispatch *dispatcher // receive methods behind an interface of the application's own
-	// helpers caches returnsReceive: the framework of the receive each function of the
-	// package returns the result of ("" for none).
-	helpers map[*Node]string
+	// helpers caches returnsReceive: the receive each function of the package returns the
+	// result of (the zero helperRead for none).
+	helpers map[*Node]helperRead
+}
+
+// helperRead is the receive a helper returns the result of: its framework, and the modelled
+// receive call in the package that reads the message (through the helpers it calls).
+type helperRead struct {
+	fw   string
+	read *ast.CallExpr
 }
 
 // receiveOf returns the framework of the receive call that call (of fn, in n) makes: fn's
@@ -88,33 +95,48 @@ func (rf *receiveFinder) receiveThrough(m *types.Func, call *ast.CallExpr) strin
 
 // returnsReceive returns the framework of the receive call whose result n returns (a
 // result of its type made from the call, through local variables), or "".
-func (rf *receiveFinder) returnsReceive(n *Node) string {
-	if fw, ok := rf.helpers[n]; ok {
-		return fw
+func (rf *receiveFinder) returnsReceive(n *Node) string { return rf.helperRead(n).fw }
+
+// readBehind returns the modelled receive call that reads the message call receives: call
+// itself, or for a helper of this package that returns what it received, the receive call
+// in its body (through the helpers it calls); nil for a helper of another package.
+func (rf *receiveFinder) readBehind(fn *types.Func, call *ast.CallExpr) *ast.CallExpr {
+	if rf.in.Judge.Models.Of(fn.Origin()).Receive != "" {
+		return call
+	}
+	if local := rf.ByFunc[fn.Origin()]; local != nil {
+		return rf.helperRead(local).read
+	}
+	return nil
+}
+
+func (rf *receiveFinder) helperRead(n *Node) helperRead {
+	if h, ok := rf.helpers[n]; ok {
+		return h
 	}
 	if rf.helpers == nil {
-		rf.helpers = map[*Node]string{}
+		rf.helpers = map[*Node]helperRead{}
 	}
-	rf.helpers[n] = "" // a recursive helper returns no receive through itself
-	fw := ""
+	rf.helpers[n] = helperRead{} // a recursive helper returns no receive through itself
+	var h helperRead
 	ast.Inspect(n.Body, func(x ast.Node) bool {
 		switch x := x.(type) {
 		case *ast.FuncLit:
 			return false
 		case *ast.ReturnStmt:
 			for _, r := range x.Results {
-				if fw == "" {
-					fw = rf.receivedIn(r)
+				if h.fw == "" {
+					h = rf.receivedIn(r)
 				}
-				if fw == "" {
-					fw = rf.convertedIn(n.Body, r)
+				if h.fw == "" {
+					h = rf.convertedIn(n.Body, r)
 				}
 			}
 		}
-		return fw == ""
+		return h.fw == ""
 	})
-	rf.helpers[n] = fw
-	return fw
+	rf.helpers[n] = h
+	return h
 }
 
 // convertedIn returns the framework of the receive call whose message (or batch) the
@@ -123,11 +145,11 @@ func (rf *receiveFinder) returnsReceive(n *Node) string {
 // variables), or a slice filled in a range over the received batch (messages[i] =
 // *toCommand(msg), messages = append(messages, ...)); "" otherwise, and for a value of
 // another kind (len(msgs) is no message).
-func (rf *receiveFinder) convertedIn(body *ast.BlockStmt, e ast.Expr) string {
+func (rf *receiveFinder) convertedIn(body *ast.BlockStmt, e ast.Expr) helperRead {
 	if !messageLike(rf.in.Info.TypeOf(e)) {
-		return ""
+		return helperRead{}
 	}
-	recv := map[*types.Var]string{}
+	recv := map[*types.Var]helperRead{}
 	ast.Inspect(body, func(x ast.Node) bool {
 		switch x := x.(type) {
 		case *ast.FuncLit:
@@ -148,7 +170,7 @@ func (rf *receiveFinder) convertedIn(body *ast.BlockStmt, e ast.Expr) string {
 				for _, l := range x.Lhs {
 					if id, ok := l.(*ast.Ident); ok {
 						if v, ok := rf.in.Info.ObjectOf(id).(*types.Var); ok {
-							recv[v] = fw
+							recv[v] = helperRead{fw, rf.readBehind(fn, call)}
 						}
 					}
 				}
@@ -157,50 +179,53 @@ func (rf *receiveFinder) convertedIn(body *ast.BlockStmt, e ast.Expr) string {
 		return true
 	})
 	if len(recv) == 0 {
-		return ""
+		return helperRead{}
 	}
-	if fw := rf.madeFrom(e, recv); fw != "" {
-		return fw
+	if h := rf.madeFrom(e, recv); h.fw != "" {
+		return h
 	}
 	// A slice filled in a range over the received batch.
 	id, ok := ast.Unparen(e).(*ast.Ident)
 	if !ok {
-		return ""
+		return helperRead{}
 	}
 	v, ok := rf.in.Info.Uses[id].(*types.Var)
 	if !ok {
-		return ""
+		return helperRead{}
 	}
-	fw := ""
+	var h helperRead
 	ast.Inspect(body, func(x ast.Node) bool {
-		if r, ok := x.(*ast.RangeStmt); ok && fw == "" && rf.storesInto(r.Body, v) {
-			fw = rf.madeFrom(r.X, recv)
+		if r, ok := x.(*ast.RangeStmt); ok && h.fw == "" && rf.storesInto(r.Body, v) {
+			h = rf.madeFrom(r.X, recv)
 		}
-		return fw == ""
+		return h.fw == ""
 	})
-	return fw
+	return h
 }
 
-// madeFrom returns the framework of the first variable of recv that e uses, through local
-// definitions, or "".
-func (rf *receiveFinder) madeFrom(e ast.Expr, recv map[*types.Var]string) string {
-	fw := ""
+// madeFrom returns the receive of the first variable of recv that e uses, through local
+// definitions, or the zero helperRead.
+func (rf *receiveFinder) madeFrom(e ast.Expr, recv map[*types.Var]helperRead) helperRead {
+	var h helperRead
 	rf.in.Judge.Defs.Find(e, 0, func(x ast.Node) bool {
 		if id, ok := x.(*ast.Ident); ok {
 			if v, ok := rf.in.Info.Uses[id].(*types.Var); ok {
-				fw = recv[v]
+				h = recv[v]
 			}
 		}
-		return fw != ""
+		return h.fw != ""
 	})
-	return fw
+	return h
 }
 
 // messageLike reports whether t can hold a message: a named struct type, a pointer to one,
-// or a slice of either.
+// a slice of either, or a map of those (rueidis AsXRead: entries by stream).
 func messageLike(t types.Type) bool {
 	if t == nil {
 		return false
+	}
+	if m, ok := t.Underlying().(*types.Map); ok {
+		t = m.Elem()
 	}
 	if s, ok := t.Underlying().(*types.Slice); ok {
 		t = s.Elem()
@@ -237,14 +262,22 @@ func (rf *receiveFinder) storesInto(body *ast.BlockStmt, v *types.Var) bool {
 	return found
 }
 
-// receivedIn returns the framework of the receive call e is the result of, directly or
-// through local variables: a call whose first result has e's type.
-func (rf *receiveFinder) receivedIn(e ast.Expr) string {
+// receivedIn returns the receive call e is the result of, directly or through local
+// variables: a call whose first result has e's type (of e's first value, for a call
+// returning several). Or, for a message-like e, a receive call whose result is a command
+// that e is the run of: client.Do(ctx, cmd).AsXRead() with cmd built from a rueidis
+// B().Xreadgroup() chain, rdb.XReadGroup(ctx, args).Result() with go-redis. A value of
+// another kind made from a receive (its error, a count) is no message.
+func (rf *receiveFinder) receivedIn(e ast.Expr) helperRead {
 	t := rf.in.Info.TypeOf(e)
-	if t == nil {
-		return ""
+	if tuple, ok := t.(*types.Tuple); ok && tuple.Len() > 0 {
+		t = tuple.At(0).Type()
 	}
-	fw := ""
+	if t == nil {
+		return helperRead{}
+	}
+	run := messageLike(t)
+	var h helperRead
 	rf.in.Judge.Defs.Find(e, 0, func(x ast.Node) bool {
 		call, ok := x.(*ast.CallExpr)
 		if !ok {
@@ -255,13 +288,15 @@ func (rf *receiveFinder) receivedIn(e ast.Expr) string {
 			return false
 		}
 		res := fn.Signature().Results()
-		if res.Len() == 0 || !types.Identical(res.At(0).Type(), t) {
+		if res.Len() == 0 || !run && !types.Identical(res.At(0).Type(), t) {
 			return false
 		}
-		fw = rf.receiveCall(fn.Origin(), call)
-		return fw != ""
+		if fw := rf.receiveCall(fn.Origin(), call); fw != "" {
+			h = helperRead{fw, rf.readBehind(fn, call)}
+		}
+		return h.fw != ""
 	})
-	return fw
+	return h
 }
 
 // inLoop reports whether call is inside a for or range statement of body, not looking
@@ -351,4 +386,4 @@ func (rf *receiveFinder) mentions(e ast.Expr, vars map[*types.Var]bool) bool {
 
 // returned is the framework of the receive whose result n returns, as far as resolving the
 // package's calls asked (returnsReceive), for n's fact: "" when nothing asked.
-func (rf *receiveFinder) returned(n *Node) string { return rf.helpers[n] }
+func (rf *receiveFinder) returned(n *Node) string { return rf.helpers[n].fw }

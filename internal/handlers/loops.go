@@ -36,7 +36,10 @@ func (rg *regions) receiveLoops(n *callgraph.Node) []candidate {
 			body = &ast.BlockStmt{Lbrace: r.Call.Pos(), List: n.Body.List, Rbrace: n.Body.Rbrace}
 			name = "receive in " + n.Name
 		}
-		once := frameworks.StreamsOnce(rg.info, rg.defs, r.Call, rg.files)
+		once := ""
+		if r.Read != nil {
+			once = frameworks.StreamsOnce(rg.info, rg.defs, r.Read, rg.files)
+		}
 		region := rg.graph.Region(n, name, body, r.Call.End(), end)
 		if a := rg.ackEnd(body.List, r.Call.End()); a != token.NoPos && a < end {
 			// After the ack, a crash no longer redelivers the message: the handler ends

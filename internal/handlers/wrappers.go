@@ -592,8 +592,11 @@ func (f *finder) handlerInterface(t types.Type, call *ast.CallExpr) bool {
 	if !ok || !types.IsInterface(named) || named.Obj().Pkg() == nil {
 		return false
 	}
-	if path := named.Obj().Pkg().Path(); !programPath(path, f.pkg) || f.models.Index.Modelled(path) {
-		return false // a library's client (sqsiface.SQSAPI, pulsar.Producer) the loop sends on
+	if path := named.Obj().Pkg().Path(); !programPath(path, f.pkg) || f.models.Index.Modelled(path) || f.models.Index.ModelledModule(path) {
+		// A library's client (sqsiface.SQSAPI, pulsar.Producer) the loop sends on, also
+		// where the models name its library's packages below it (rueidis.Client, whose
+		// commands are built in rueidis/internal/cmds).
+		return false
 	}
 	sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
 	if !ok {

@@ -60,3 +60,53 @@ func consumeBuilt(ctx context.Context, client rueidis.Client) {
 		}
 	}
 }
+
+// payments reads through a helper that builds the XREADGROUP into a variable and returns
+// the run's entries, on the client its field holds: the helper is no handler, the loop of
+// consume that calls it is, and it reads only new entries: the same. (The client's field
+// holds no handler either, though its Do is handed the library's command.)
+type payments struct{ client rueidis.Client }
+
+func (p *payments) read(ctx context.Context) (map[string][]rueidis.XRangeEntry, error) { // want read:`receives\(github.com/redis/rueidis\)`
+	cmd := p.client.B().Xreadgroup().Group("ledger", "c2").Count(1).Streams().Key("payments").Id(">").Build()
+	result := p.client.Do(ctx, cmd)
+	if err := result.Error(); err != nil {
+		return nil, err
+	}
+	return result.AsXRead()
+}
+
+func (p *payments) ack(ctx context.Context, id string) error {
+	return p.client.Do(ctx, p.client.B().Xack().Key("payments").Group("ledger").Id(id).Build()).Error()
+}
+
+func (p *payments) consume(ctx context.Context) {
+	for {
+		streams, err := p.read(ctx)
+		if err != nil {
+			continue
+		}
+		for _, e := range streams["payments"] {
+			db.Exec("INSERT INTO ledger (payment_id) VALUES ($1)", e.ID)
+			p.ack(ctx, e.ID)
+		}
+	}
+}
+
+// readEvents is the go-redis helper of the same shape: consumeEventsThroughHelper is the same.
+func readEvents(ctx context.Context) ([]redis.XStream, error) {
+	return rdb.XReadGroup(ctx, &redis.XReadGroupArgs{Group: "audit", Consumer: "c2", Streams: []string{"events", ">"}}).Result()
+}
+
+func consumeEventsThroughHelper(ctx context.Context) {
+	for {
+		streams, err := readEvents(ctx)
+		if err != nil {
+			continue
+		}
+		for _, m := range streams[0].Messages {
+			db.Exec("INSERT INTO audit (event_id) VALUES ($1)", m.ID)
+			rdb.XAck(ctx, "events", "audit", m.ID)
+		}
+	}
+}
