@@ -38,6 +38,7 @@ func TestReceivesAtMostOnce(t *testing.T) {
 			// Through a read helper that returns the run's entries (rueidis, go-redis).
 			"receive loop in (*payments).consume":        `reads only new entries`,
 			"receive loop in consumeEventsThroughHelper": `reads only new entries`,
+			"receive loop in consumeValkey":              `reads only new entries`,
 		},
 		"streamonce/reread": {
 			"receive loop in consumePendingFirst": "",
@@ -52,6 +53,11 @@ func TestReceivesAtMostOnce(t *testing.T) {
 			"receive in consumeOnce":              "",
 		},
 		"models/rueidis": {
+			"receive loop in consume":         "",
+			"receive loop in consumeAckFirst": "acknowledges each message (",
+			"receive loop in reclaim":         "",
+		},
+		"models/valkey": {
 			"receive loop in consume":         "",
 			"receive loop in consumeAckFirst": "acknowledges each message (",
 			"receive loop in reclaim":         "",

@@ -61,6 +61,7 @@ require (
 	github.com/svix/svix-webhooks v1.44.0
 	github.com/twmb/franz-go v1.22.3
 	github.com/uptrace/bun v1.3.0
+	github.com/valkey-io/valkey-go v1.0.80
 	github.com/wneessen/go-mail v0.8.1
 	github.com/zeromicro/go-queue v1.2.2
 	go.mongodb.org/mongo-driver/v2 v2.10.0

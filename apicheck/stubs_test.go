@@ -33,6 +33,8 @@ var partialInterfaces = map[string]string{
 	"github.com/redis/go-redis/v9.PubSubCmdable":    "declares the commands the models name (PUBLISH, SPUBLISH) out of a handful",
 	"github.com/redis/rueidis.Client": "the client handlers hold; the stub declares the builder, Do and Receive the " +
 		"models and tests name, the real one also client-side caching, streaming replies and dedicated connections",
+	"github.com/valkey-io/valkey-go.Client": "the client handlers hold; the stub declares the builder, Do and Receive the " +
+		"models and tests name, the real one also client-side caching, streaming replies and dedicated connections",
 	"github.com/nats-io/nats.go.JetStream": "the legacy JetStream API; the stub declares the publishes, " +
 		"subscriptions and the pull subscription the models and tests name, the real one also async publishing",
 	"github.com/nats-io/nats.go.JetStreamContext": "embeds the stub's JetStream; the real one also embeds the " +

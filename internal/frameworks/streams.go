@@ -15,16 +15,31 @@ import (
 // group's entries are ever delivered again.
 const goRedis = "github.com/redis/go-redis/v9"
 
-// rueidisCmds is the package that declares rueidis's command builders: a command is a chain
-// of their methods, client.B().Xreadgroup().Group(g, c).Streams().Key(s).Id(">").Build().
-const rueidisCmds = "github.com/redis/rueidis/internal/cmds"
+// builderCmds are the packages that declare the command builders of rueidis and of its fork
+// valkey-go: a command is a chain of their methods,
+// client.B().Xreadgroup().Group(g, c).Streams().Key(s).Id(">").Build().
+var builderCmds = map[string]bool{
+	"github.com/redis/rueidis/internal/cmds":       true,
+	"github.com/valkey-io/valkey-go/internal/cmds": true,
+}
 
-// reclaims are the go-redis calls and the rueidis builder methods that deliver a pending
-// entry again (to this consumer or another): claiming it from a dead consumer, or listing the
-// pending entries to re-read.
-var reclaims = map[string]map[string]bool{
-	goRedis:     {"XAutoClaim": true, "XAutoClaimJustID": true, "XClaim": true, "XClaimJustID": true, "XPending": true, "XPendingExt": true},
-	rueidisCmds: {"Xautoclaim": true, "Xclaim": true, "Xpending": true},
+// goRedisReclaims are the go-redis calls that deliver a pending entry again (to this
+// consumer or another): claiming it from a dead consumer, or listing the pending entries to
+// re-read; builderReclaims are the builder methods of builderCmds that do the same.
+var (
+	goRedisReclaims = map[string]bool{"XAutoClaim": true, "XAutoClaimJustID": true, "XClaim": true, "XClaimJustID": true, "XPending": true, "XPendingExt": true}
+	builderReclaims = map[string]bool{"Xautoclaim": true, "Xclaim": true, "Xpending": true}
+)
+
+// reclaimsOf returns the reclaiming calls of the package at path, or nil.
+func reclaimsOf(path string) map[string]bool {
+	switch {
+	case path == goRedis:
+		return goRedisReclaims
+	case builderCmds[path]:
+		return builderReclaims
+	}
+	return nil
 }
 
 const (
@@ -32,14 +47,15 @@ const (
 	noAckReason   = `it reads its consumer group with NOACK: an entry is acknowledged as it is read and never delivered again`
 )
 
-// StreamsOnce says why a Redis Streams consumer-group read (go-redis XReadGroup, or a rueidis
-// XREADGROUP builder chain) delivers each entry at most once, or "". Either it reads with
-// NOACK, which keeps no pending entries at all; or every stream it reads is read from ">"
-// (only entries never delivered to the group), and nothing in the package's files reclaims
-// or re-reads pending entries (XAUTOCLAIM, XCLAIM, XPENDING, an XREADGROUP from an id other
-// than ">" or with CLAIM). An entry whose handler crashed or failed then stays pending and is
-// never delivered again: no duplicate to guard against (and a lost entry nothing retries). A
-// reclaimer in another package is not seen (docs/caveats.md).
+// StreamsOnce says why a Redis Streams consumer-group read (go-redis XReadGroup, or a
+// rueidis or valkey-go XREADGROUP builder chain) delivers each entry at most once, or "".
+// Either it reads with NOACK, which keeps no pending entries at all; or every stream it
+// reads is read from ">" (only entries never delivered to the group), and nothing in the
+// package's files reclaims or re-reads pending entries (XAUTOCLAIM, XCLAIM, XPENDING, an
+// XREADGROUP from an id other than ">" or with CLAIM). An entry whose handler crashed or
+// failed then stays pending and is never delivered again: no duplicate to guard against (and
+// a lost entry nothing retries). A reclaimer in another package is not seen
+// (docs/caveats.md).
 func StreamsOnce(info *types.Info, defs *defuse.Index, call *ast.CallExpr, files []*ast.File) string {
 	switch r := readOf(info, defs, call, files); {
 	case r == nil:
@@ -56,9 +72,9 @@ func StreamsOnce(info *types.Info, defs *defuse.Index, call *ast.CallExpr, files
 			if !ok || redelivers {
 				return !redelivers
 			}
-			if fn, ok := typeutil.Callee(info, c).(*types.Func); ok && fn.Pkg() != nil && reclaims[fn.Pkg().Path()] != nil {
+			if fn, ok := typeutil.Callee(info, c).(*types.Func); ok && fn.Pkg() != nil && reclaimsOf(fn.Pkg().Path()) != nil {
 				r := readOf(info, defs, c, []*ast.File{f})
-				redelivers = reclaims[fn.Pkg().Path()][fn.Name()] || r != nil && !r.noAck && (r.claims || !r.onlyNew)
+				redelivers = reclaimsOf(fn.Pkg().Path())[fn.Name()] || r != nil && !r.noAck && (r.claims || !r.onlyNew)
 			}
 			return !redelivers
 		})
@@ -77,19 +93,19 @@ type groupRead struct {
 }
 
 // readOf reads the options of an XREADGROUP call (go-redis) or of the builder chain a rueidis
-// Xreadgroup() call starts, looked up in the file of files that holds it; nil for any other
+// or valkey-go Xreadgroup() call starts, looked up in the file of files that holds it; nil for any other
 // call.
 func readOf(info *types.Info, defs *defuse.Index, call *ast.CallExpr, files []*ast.File) *groupRead {
 	switch {
 	case isCall(info, call, goRedis, "XReadGroup"):
 		lit := argsLiteral(info, defs, call)
 		return &groupRead{noAck: lit != nil && trueField(info, lit, "NoAck"), onlyNew: lit != nil && onlyNew(info, defs, lit)}
-	case isCall(info, call, rueidisCmds, "Xreadgroup"):
+	case isBuilderCall(info, call, "Xreadgroup"):
 		r := &groupRead{}
 		ids, allNew := 0, true
 		for _, link := range chainAbove(files, call) {
 			fn, ok := typeutil.Callee(info, link).(*types.Func)
-			if !ok || fn.Pkg() == nil || fn.Pkg().Path() != rueidisCmds {
+			if !ok || fn.Pkg() == nil || !builderCmds[fn.Pkg().Path()] {
 				continue
 			}
 			switch fn.Name() {
@@ -145,6 +161,12 @@ func chainAbove(files []*ast.File, call *ast.CallExpr) []*ast.CallExpr {
 		})
 	}
 	return out
+}
+
+// isBuilderCall reports whether call is of the builder method name of rueidis or valkey-go.
+func isBuilderCall(info *types.Info, call *ast.CallExpr, name string) bool {
+	fn, ok := typeutil.Callee(info, call).(*types.Func)
+	return ok && fn.Pkg() != nil && builderCmds[fn.Pkg().Path()] && fn.Name() == name
 }
 
 func isCall(info *types.Info, call *ast.CallExpr, pkg, name string) bool {

@@ -62,6 +62,8 @@ var libraryPackages = map[string]struct{ pkg, reason string }{
 		"strings (kq.ConsumeHandler's Consume), which names no package of the library"},
 	"rueidis.yml": {"github.com/redis/rueidis", "the model names the builder methods of rueidis's internal cmds " +
 		"package, which no test can import; rueidis.Builder is an alias of its type"},
+	"valkey-go.yml": {"github.com/valkey-io/valkey-go", "the model names the builder methods of valkey-go's internal " +
+		"cmds package, which no test can import; valkey.Builder is an alias of its type"},
 }
 
 const root = "../.."

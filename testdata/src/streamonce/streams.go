@@ -10,6 +10,7 @@ import (
 
 	"github.com/redis/go-redis/v9"
 	"github.com/redis/rueidis"
+	"github.com/valkey-io/valkey-go"
 )
 
 var (
@@ -107,6 +108,20 @@ func consumeEventsThroughHelper(ctx context.Context) {
 		for _, m := range streams[0].Messages {
 			db.Exec("INSERT INTO audit (event_id) VALUES ($1)", m.ID)
 			rdb.XAck(ctx, "events", "audit", m.ID)
+		}
+	}
+}
+
+// consumeValkey reads new entries with a valkey-go XREADGROUP builder chain: the same.
+func consumeValkey(ctx context.Context, client valkey.Client) {
+	for {
+		streams, err := client.Do(ctx, client.B().Xreadgroup().Group("ledger", "c3").Streams().Key("refunds").Id(">").Build()).AsXRead()
+		if err != nil {
+			continue
+		}
+		for _, e := range streams["refunds"] {
+			db.Exec("INSERT INTO refunds (refund_id) VALUES ($1)", e.ID)
+			client.Do(ctx, client.B().Xack().Key("refunds").Group("ledger").Id(e.ID).Build())
 		}
 	}
 }
