@@ -8,8 +8,8 @@ import (
 	"context"
 	"database/sql"
 
-	"github.com/valkey-io/valkey-go"
 	"github.com/riverqueue/river"
+	"github.com/valkey-io/valkey-go"
 )
 
 var (
