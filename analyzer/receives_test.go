@@ -57,6 +57,10 @@ func TestReceivesAtMostOnce(t *testing.T) {
 			"receive loop in consumeAckFirst": "acknowledges each message (",
 			"receive loop in reclaim":         "",
 		},
+		"streamonce/claimelsewhere": {
+			"receive loop in (*Worker).fetch":      "",
+			"receive loop in (*Worker).claimStale": "",
+		},
 		"models/valkey": {
 			"receive loop in consume":         "",
 			"receive loop in consumeAckFirst": "acknowledges each message (",

@@ -37,7 +37,7 @@ func (rg *regions) receiveLoops(n *callgraph.Node) []candidate {
 			name = "receive in " + n.Name
 		}
 		once := ""
-		if r.Read != nil {
+		if r.Read != nil && !rg.unreadReceive(r.Framework) {
 			once = frameworks.StreamsOnce(rg.info, rg.defs, r.Read, rg.files)
 		}
 		region := rg.graph.Region(n, name, body, r.Call.End(), end)
@@ -63,4 +63,18 @@ func (rg *regions) receiveLoops(n *callgraph.Node) []candidate {
 		out = append(out, candidate{Node: region, Framework: r.Framework, AtMostOnce: once})
 	}
 	return append(out, rg.channelReceives(n)...)
+}
+
+// unreadReceive reports whether the package receives from framework through a helper of
+// another package (store.ClaimStaleMessages), whose command is not in view: it may claim or
+// re-read pending entries, so no read of the package is known to deliver at most once.
+func (rg *regions) unreadReceive(framework string) bool {
+	for _, n := range rg.graph.Nodes {
+		for _, r := range n.Receives {
+			if r.Read == nil && r.Framework == framework {
+				return true
+			}
+		}
+	}
+	return false
 }
