@@ -51,6 +51,7 @@ func TestReceivesAtMostOnce(t *testing.T) {
 			"receive loop in consumeNew":          "",
 			"receive loop in consumeNoAck":        "with NOACK",
 			"receive in consumeOnce":              "",
+			"receive loop in consumeOrders":       "",
 		},
 		"models/rueidis": {
 			"receive loop in consume":         "",

@@ -158,19 +158,16 @@ func (rf *receiveFinder) convertedIn(body *ast.BlockStmt, e ast.Expr) helperRead
 			if len(x.Rhs) != 1 {
 				return true
 			}
-			call, ok := ast.Unparen(x.Rhs[0]).(*ast.CallExpr)
-			if !ok {
+			if _, ok := ast.Unparen(x.Rhs[0]).(*ast.CallExpr); !ok {
 				return true
 			}
-			fn, ok := typeutil.Callee(rf.in.Info, call).(*types.Func)
-			if !ok {
-				return true
-			}
-			if fw := rf.receiveCall(fn.Origin(), call); fw != "" {
+			// The receive call's result, or the run of the command it built
+			// (entries, err := client.Do(ctx, cmd).AsXRead()).
+			if h := rf.receivedIn(x.Rhs[0]); h.fw != "" {
 				for _, l := range x.Lhs {
 					if id, ok := l.(*ast.Ident); ok {
 						if v, ok := rf.in.Info.ObjectOf(id).(*types.Var); ok {
-							recv[v] = helperRead{fw, rf.readBehind(fn, call)}
+							recv[v] = h
 						}
 					}
 				}
