@@ -133,3 +133,18 @@ func TestConvertingHelperIsNoHandler(t *testing.T) {
 		}
 	}
 }
+
+// A consumer library's loop that reads through a converting helper and runs the callback it
+// was given in a goroutine bounded by a semaphore (handoff/spawn) registers what its callers
+// pass: the service's method is the handler, and the loop and the helper are none.
+func TestSpawnedCallbackIsTheHandler(t *testing.T) {
+	names := handlersOf(t, "handoff/spawn/...")
+	if !slices.Contains(names, "(Orders).Handle") {
+		t.Errorf("no handler (Orders).Handle; handlers: %q", names)
+	}
+	for _, not := range []string{"receive loop in (*Consumer).Run", "receive in (*Consumer).read"} {
+		if slices.Contains(names, not) {
+			t.Errorf("%q is a handler; handlers: %q", not, names)
+		}
+	}
+}

@@ -319,6 +319,9 @@ func (rg *regions) carries(e ast.Expr, delivery map[string]bool, depth int) bool
 
 // carriesIn is carries, inLit inside a function literal, where every mention counts.
 func (rg *regions) carriesIn(e ast.Node, delivery map[string]bool, depth int, inLit bool) bool {
+	if e == nil {
+		return false // a definition with no expression (var m T; a function's named result)
+	}
 	found := false
 	ast.Inspect(e, func(x ast.Node) bool {
 		if found {

@@ -441,40 +441,79 @@ func (f *finder) madeBy(arg ast.Expr) *types.Var {
 	return v
 }
 
+// pullHops is how many calls deep pulledParams follows a pulled message from its loop.
+const pullHops = 4
+
 // pulledParams returns the parameters of the package's functions that its receive loops
 // pass what they pulled (c.handleMessage(ctx, &msg) after FetchMessage), with the pull's
-// framework: what handleMessage does with msg it does with the message, one call deep.
+// framework: what handleMessage does with msg it does with the message. So are those a
+// function given a pulled message passes it on to, up to pullHops calls deep, a literal
+// called in place included (spawn(ctx, m), then go func(m Message) { c.handle(ctx, m) }(m),
+// as a loop bounded by a semaphore runs each message).
 func (f *finder) pulledParams() map[*types.Var]string {
 	out := map[*types.Var]string{}
-	for _, n := range f.graph.Nodes {
-		if n.Body == nil || n.Lit != nil || len(n.Receives) == 0 && !f.receivesChan(n) {
-			continue
-		}
-		ast.PreorderStack(n.Body, nil, func(x ast.Node, stack []ast.Node) bool {
-			call, ok := x.(*ast.CallExpr)
-			if !ok {
-				return true
+	f.pulledIn = out // fromPullFilled reads the parameters found so far
+	for hop := 0; hop < pullHops; hop++ {
+		added := false
+		for _, n := range f.graph.Nodes {
+			if n.Body == nil || n.Lit != nil || len(n.Receives) == 0 && !f.receivesChan(n) && !hasPulled(n.Sig, out) {
+				continue
 			}
-			fn, ok := typeutil.Callee(f.info, call).(*types.Func)
-			if !ok || f.graph.ByFunc[fn.Origin()] == nil {
-				return true
-			}
-			sig := fn.Origin().Signature()
-			via := f.iteratorParams(stack)
-			for i, arg := range call.Args {
-				if i >= sig.Params().Len() || (sig.Variadic() && i >= sig.Params().Len()-1) {
-					break
+			ast.PreorderStack(n.Body, nil, func(x ast.Node, stack []ast.Node) bool {
+				call, ok := x.(*ast.CallExpr)
+				if !ok {
+					return true
 				}
-				if p := sig.Params().At(i); out[p] == "" {
-					if fw := f.fromPullFilled(arg, via); fw != "" {
-						out[p] = fw
+				sig := f.calleeSig(call)
+				if sig == nil {
+					return true
+				}
+				via := f.iteratorParams(stack)
+				for i, arg := range call.Args {
+					if i >= sig.Params().Len() || (sig.Variadic() && i >= sig.Params().Len()-1) {
+						break
+					}
+					if p := sig.Params().At(i); out[p] == "" {
+						if fw := f.fromPullFilled(arg, via); fw != "" {
+							out[p], added = fw, true
+						}
 					}
 				}
-			}
-			return true
-		})
+				return true
+			})
+		}
+		if !added {
+			break
+		}
 	}
 	return out
+}
+
+// calleeSig returns the signature whose parameters call binds: of a function of the
+// package, or of a literal called in place; nil for any other call.
+func (f *finder) calleeSig(call *ast.CallExpr) *types.Signature {
+	if lit, ok := ast.Unparen(call.Fun).(*ast.FuncLit); ok {
+		sig, _ := f.info.TypeOf(lit).(*types.Signature)
+		return sig
+	}
+	fn, ok := typeutil.Callee(f.info, call).(*types.Func)
+	if !ok || f.graph.ByFunc[fn.Origin()] == nil {
+		return nil
+	}
+	return fn.Origin().Signature()
+}
+
+// hasPulled reports whether a parameter of sig is in pulled.
+func hasPulled(sig *types.Signature, pulled map[*types.Var]string) bool {
+	if sig == nil {
+		return false
+	}
+	for i := 0; i < sig.Params().Len(); i++ {
+		if pulled[sig.Params().At(i)] != "" {
+			return true
+		}
+	}
+	return false
 }
 
 // receiveCalls returns the receive calls the call graph found in the package's nodes
