@@ -58,6 +58,9 @@ func TestReceivesAtMostOnce(t *testing.T) {
 			"receive loop in consumeAckFirst": "acknowledges each message (",
 			"receive loop in reclaim":         "",
 		},
+		"streamonce/callback/...": {
+			"(Orders).Handle": `reads only new entries`,
+		},
 		"streamonce/claimelsewhere": {
 			"receive loop in (*Worker).fetch":      "",
 			"receive loop in (*Worker).claimStale": "",

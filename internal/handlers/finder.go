@@ -127,8 +127,8 @@ type finder struct {
 	pulled Fields
 	// pulledIn holds, while wrappers are found, the parameters of the package's functions
 	// its receive loops pass a pulled message (pulledParams).
-	pulledIn map[*types.Var]string
-	receives map[*ast.CallExpr]string // receiveCalls, made on first use
+	pulledIn map[*types.Var]pull
+	receives map[*ast.CallExpr]pull // receiveCalls, made on first use
 	// factories holds, while wrappers are found, the function-typed fields whose call
 	// makes a handler handed to a registration (madeBy).
 	factories Fields

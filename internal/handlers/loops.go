@@ -9,8 +9,10 @@ package handlers
 import (
 	"go/ast"
 	"go/token"
+	"go/types"
 
 	"github.com/chokaq/idemlint/internal/callgraph"
+	"github.com/chokaq/idemlint/internal/defuse"
 	"github.com/chokaq/idemlint/internal/frameworks"
 )
 
@@ -36,10 +38,7 @@ func (rg *regions) receiveLoops(n *callgraph.Node) []candidate {
 			body = &ast.BlockStmt{Lbrace: r.Call.Pos(), List: n.Body.List, Rbrace: n.Body.Rbrace}
 			name = "receive in " + n.Name
 		}
-		once := ""
-		if r.Read != nil && !rg.unreadReceive(r.Framework) {
-			once = frameworks.StreamsOnce(rg.info, rg.defs, r.Read, rg.files)
-		}
+		once := readOnce(rg.info, rg.defs, rg.files, rg.graph.Nodes, r)
 		region := rg.graph.Region(n, name, body, r.Call.End(), end)
 		if a := rg.ackEnd(body.List, r.Call.End()); a != token.NoPos && a < end {
 			// After the ack, a crash no longer redelivers the message: the handler ends
@@ -65,11 +64,21 @@ func (rg *regions) receiveLoops(n *callgraph.Node) []candidate {
 	return append(out, rg.channelReceives(n)...)
 }
 
-// unreadReceive reports whether the package receives from framework through a helper of
-// another package (store.ClaimStaleMessages), whose command is not in view: it may claim or
-// re-read pending entries, so no read of the package is known to deliver at most once.
-func (rg *regions) unreadReceive(framework string) bool {
-	for _, n := range rg.graph.Nodes {
+// readOnce says why the message r receives is never delivered again, from the read it makes
+// (frameworks.StreamsOnce), or "". A package that receives from the same framework through a
+// helper of another package (store.ClaimStaleMessages), whose command is not in view, may
+// claim or re-read pending entries there: no read of it is known to deliver at most once.
+func readOnce(info *types.Info, defs *defuse.Index, files []*ast.File, nodes []*callgraph.Node, r callgraph.Receive) string {
+	if r.Read == nil || unreadReceive(nodes, r.Framework) {
+		return ""
+	}
+	return frameworks.StreamsOnce(info, defs, r.Read, files)
+}
+
+// unreadReceive reports whether a node receives from framework through a helper of another
+// package.
+func unreadReceive(nodes []*callgraph.Node, framework string) bool {
+	for _, n := range nodes {
 		for _, r := range n.Receives {
 			if r.Read == nil && r.Framework == framework {
 				return true

@@ -138,8 +138,8 @@ func (f *finder) paramRegs(n *callgraph.Node, w Wrappers) []effect.ParamReg {
 		// f(ctx, msg), or h.Handle(ctx, msg) on an interface value h.
 		if v, method := f.calledParam(call); v != nil {
 			if i, ok := params[v]; ok {
-				if fw := f.pulledInto(n, stack, call); fw != "" {
-					add(i, fw, false, f.ackedBefore(n, stack, call), method, false)
+				if p := f.pulledInto(n, stack, call); p.framework != "" {
+					add(i, p.framework, false, cmp.Or(f.ackedBefore(n, stack, call), p.once), method, false)
 				}
 			}
 		}
@@ -301,19 +301,23 @@ func isFunc(t types.Type) bool {
 	return ok
 }
 
-// pulledInto returns the framework of a modelled pull (a receive call: sub.Fetch,
-// FetchMessage; a handler call that pulls: jetstream Next; a receive from a channel of
-// deliveries: <-msgs, range msgs) when an argument of call holds what it pulled (the
-// messages, one of them ranged over, a field of it), through the local definitions of n
-// and the literals around call; "".
-func (f *finder) pulledInto(n *callgraph.Node, stack []ast.Node, call *ast.CallExpr) string {
+// pull is what a pulled message came from: the framework of its pull, and why its pull
+// never delivers it again (a Redis Streams read of only new entries: readOnce), or "".
+type pull struct{ framework, once string }
+
+// pulledInto returns the modelled pull (a receive call: sub.Fetch, FetchMessage; a handler
+// call that pulls: jetstream Next; a receive from a channel of deliveries: <-msgs, range
+// msgs) whose message an argument of call holds (the messages, one of them ranged over, a
+// field of it), through the local definitions of n and the literals around call, or the
+// zero pull.
+func (f *finder) pulledInto(n *callgraph.Node, stack []ast.Node, call *ast.CallExpr) pull {
 	via := f.iteratorParams(stack)
 	for _, arg := range call.Args {
-		if fw := f.fromPullFilled(arg, via); fw != "" {
-			return fw
+		if p := f.fromPullFilled(arg, via); p.framework != "" {
+			return p
 		}
 	}
-	return ""
+	return pull{}
 }
 
 // ackedBefore says why the callback call runs at most once per message when the loop
@@ -344,11 +348,11 @@ func (f *finder) ackedBefore(n *callgraph.Node, stack []ast.Node, call *ast.Call
 	return fmt.Sprintf("%s acknowledges each message (%s:%d) before it calls its callback: a crash after the ack loses the message, and nothing delivers it again", n.Name, filepath.Base(pos.Filename), pos.Line)
 }
 
-// fromPull returns the framework of the modelled pull whose result e is made from,
-// through local variables, the range loops over them and the parameters of the callbacks
-// a message iterator is given (via), or "".
-func (f *finder) fromPull(e ast.Expr, seen map[*types.Var]bool, via map[*types.Var]ast.Expr) string {
-	fw := ""
+// fromPull returns the modelled pull whose result e is made from, through local variables,
+// the range loops over them and the parameters of the callbacks a message iterator is
+// given (via), or the zero pull.
+func (f *finder) fromPull(e ast.Expr, seen map[*types.Var]bool, via map[*types.Var]ast.Expr) pull {
+	var p pull
 	f.defs.Find(e, 0, func(x ast.Node) bool {
 		switch x := x.(type) {
 		case *ast.CallExpr:
@@ -357,38 +361,42 @@ func (f *finder) fromPull(e ast.Expr, seen map[*types.Var]bool, via map[*types.V
 				return false
 			}
 			entry := f.models.Of(fn.Origin())
-			fw = cmp.Or(entry.Receive, entry.HandlerCall, f.receiveCalls()[x])
-			return fw != ""
+			if fw := cmp.Or(entry.Receive, entry.HandlerCall); fw != "" {
+				p = pull{framework: fw}
+			} else {
+				p = f.receiveCalls()[x]
+			}
+			return p.framework != ""
 		case *ast.UnaryExpr: // d := <-msgs, msgs a channel of deliveries
 			if rc := f.models.DeliveryChan(f.info.TypeOf(x.X)); x.Op == token.ARROW && rc != nil {
-				fw = rc.Framework
+				p = pull{framework: rc.Framework}
 			}
-			return fw != ""
+			return p.framework != ""
 		case *ast.Ident:
 			v, ok := f.info.Uses[x].(*types.Var)
 			if !ok || seen[v] {
 				return false
 			}
 			seen[v] = true
-			if fw = f.pulledIn[v]; fw != "" {
+			if p = f.pulledIn[v]; p.framework != "" {
 				return true // a parameter the package's loops pass what they pulled
 			}
 			if r := f.defs.RangedOver(v); r != nil {
 				if rc := f.models.DeliveryChan(f.info.TypeOf(r)); rc != nil {
-					fw = rc.Framework // for d := range msgs
+					p = pull{framework: rc.Framework} // for d := range msgs
 					return true
 				}
-				fw = f.fromPull(r, seen, via)
-				return fw != ""
+				p = f.fromPull(r, seen, via)
+				return p.framework != ""
 			}
 			if r := via[v]; r != nil {
-				fw = f.fromPull(r, seen, via)
-				return fw != ""
+				p = f.fromPull(r, seen, via)
+				return p.framework != ""
 			}
 		}
 		return false
 	})
-	return fw
+	return p
 }
 
 // FieldFact is exported on a struct field the package's receive loops call (a function,
@@ -450,8 +458,8 @@ const pullHops = 4
 // function given a pulled message passes it on to, up to pullHops calls deep, a literal
 // called in place included (spawn(ctx, m), then go func(m Message) { c.handle(ctx, m) }(m),
 // as a loop bounded by a semaphore runs each message).
-func (f *finder) pulledParams() map[*types.Var]string {
-	out := map[*types.Var]string{}
+func (f *finder) pulledParams() map[*types.Var]pull {
+	out := map[*types.Var]pull{}
 	f.pulledIn = out // fromPullFilled reads the parameters found so far
 	for hop := 0; hop < pullHops; hop++ {
 		added := false
@@ -473,9 +481,9 @@ func (f *finder) pulledParams() map[*types.Var]string {
 					if i >= sig.Params().Len() || (sig.Variadic() && i >= sig.Params().Len()-1) {
 						break
 					}
-					if p := sig.Params().At(i); out[p] == "" {
-						if fw := f.fromPullFilled(arg, via); fw != "" {
-							out[p], added = fw, true
+					if param := sig.Params().At(i); out[param].framework == "" {
+						if p := f.fromPullFilled(arg, via); p.framework != "" {
+							out[param], added = p, true
 						}
 					}
 				}
@@ -504,12 +512,12 @@ func (f *finder) calleeSig(call *ast.CallExpr) *types.Signature {
 }
 
 // hasPulled reports whether a parameter of sig is in pulled.
-func hasPulled(sig *types.Signature, pulled map[*types.Var]string) bool {
+func hasPulled(sig *types.Signature, pulled map[*types.Var]pull) bool {
 	if sig == nil {
 		return false
 	}
 	for i := 0; i < sig.Params().Len(); i++ {
-		if pulled[sig.Params().At(i)] != "" {
+		if pulled[sig.Params().At(i)].framework != "" {
 			return true
 		}
 	}
@@ -519,12 +527,12 @@ func hasPulled(sig *types.Signature, pulled map[*types.Var]string) bool {
 // receiveCalls returns the receive calls the call graph found in the package's nodes
 // (callgraph.Node.Receives: modelled ones, and those through the package's own interface
 // over a modelled reader, or a helper whose fact says it receives), with their frameworks.
-func (f *finder) receiveCalls() map[*ast.CallExpr]string {
+func (f *finder) receiveCalls() map[*ast.CallExpr]pull {
 	if f.receives == nil {
-		f.receives = map[*ast.CallExpr]string{}
+		f.receives = map[*ast.CallExpr]pull{}
 		for _, n := range f.graph.Nodes {
 			for _, r := range n.Receives {
-				f.receives[r.Call] = r.Framework
+				f.receives[r.Call] = pull{r.Framework, readOnce(f.info, f.defs, f.files, f.graph.Nodes, r)}
 			}
 		}
 	}
@@ -567,8 +575,8 @@ func (f *finder) pulledFields() Fields {
 			}
 			via := f.iteratorParams(stack)
 			for _, arg := range call.Args {
-				if fw := f.fromPullFilled(arg, via); fw != "" {
-					out[field] = &FieldFact{Framework: fw, Method: method, Once: f.ackedBefore(n, stack, call)}
+				if p := f.fromPullFilled(arg, via); p.framework != "" {
+					out[field] = &FieldFact{Framework: p.framework, Method: method, Once: cmp.Or(f.ackedBefore(n, stack, call), p.once)}
 					break
 				}
 			}
@@ -717,22 +725,22 @@ func (f *finder) calledParam(call *ast.CallExpr) (*types.Var, string) {
 
 // fromPullFilled is fromPull that also follows the calls given a variable's address (the
 // payload json.Unmarshal fills from the pulled message).
-func (f *finder) fromPullFilled(e ast.Expr, via map[*types.Var]ast.Expr) string {
-	if fw := f.fromPull(e, map[*types.Var]bool{}, via); fw != "" {
-		return fw
+func (f *finder) fromPullFilled(e ast.Expr, via map[*types.Var]ast.Expr) pull {
+	if p := f.fromPull(e, map[*types.Var]bool{}, via); p.framework != "" {
+		return p
 	}
-	fw := ""
+	var p pull
 	f.defs.Find(e, defuse.Fills, func(x ast.Node) bool {
 		if c, ok := x.(*ast.CallExpr); ok {
 			for _, a := range c.Args {
-				if fw = f.fromPull(a, map[*types.Var]bool{}, via); fw != "" {
+				if p = f.fromPull(a, map[*types.Var]bool{}, via); p.framework != "" {
 					return true
 				}
 			}
 		}
 		return false
 	})
-	return fw
+	return p
 }
 
 // storedFields yields, for a composite literal or an assignment, the struct fields it sets
