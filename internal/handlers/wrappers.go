@@ -461,12 +461,17 @@ const pullHops = 4
 func (f *finder) pulledParams() map[*types.Var]pull {
 	out := map[*types.Var]pull{}
 	f.pulledIn = out // fromPullFilled reads the parameters found so far
-	for hop := 0; hop < pullHops; hop++ {
-		added := false
-		for _, n := range f.graph.Nodes {
-			if n.Body == nil || n.Lit != nil || len(n.Receives) == 0 && !f.receivesChan(n) && !hasPulled(n.Sig, out) {
-				continue
-			}
+	// The first hop walks the receiving functions, each next one only the functions given a
+	// pulled message in the hop before.
+	var walk []*callgraph.Node
+	for _, n := range f.graph.Nodes {
+		if n.Body != nil && n.Lit == nil && (len(n.Receives) > 0 || f.receivesChan(n)) {
+			walk = append(walk, n)
+		}
+	}
+	for hop := 0; hop < pullHops && len(walk) > 0; hop++ {
+		var next []*callgraph.Node
+		for _, n := range walk {
 			ast.PreorderStack(n.Body, nil, func(x ast.Node, stack []ast.Node) bool {
 				call, ok := x.(*ast.CallExpr)
 				if !ok {
@@ -483,18 +488,32 @@ func (f *finder) pulledParams() map[*types.Var]pull {
 					}
 					if param := sig.Params().At(i); out[param].framework == "" {
 						if p := f.fromPullFilled(arg, via); p.framework != "" {
-							out[param], added = p, true
+							out[param] = p
+							if callee := f.calleeNode(call); callee != nil && !slices.Contains(next, callee) {
+								next = append(next, callee)
+							}
 						}
 					}
 				}
 				return true
 			})
 		}
-		if !added {
-			break
-		}
+		walk = next
 	}
 	return out
+}
+
+// calleeNode returns the node of the package's function call calls, or nil (a literal
+// called in place is walked with the function it is in).
+func (f *finder) calleeNode(call *ast.CallExpr) *callgraph.Node {
+	fn, ok := typeutil.Callee(f.info, call).(*types.Func)
+	if !ok {
+		return nil
+	}
+	if n := f.graph.ByFunc[fn.Origin()]; n != nil && n.Body != nil && n.Lit == nil {
+		return n
+	}
+	return nil
 }
 
 // calleeSig returns the signature whose parameters call binds: of a function of the
@@ -509,19 +528,6 @@ func (f *finder) calleeSig(call *ast.CallExpr) *types.Signature {
 		return nil
 	}
 	return fn.Origin().Signature()
-}
-
-// hasPulled reports whether a parameter of sig is in pulled.
-func hasPulled(sig *types.Signature, pulled map[*types.Var]pull) bool {
-	if sig == nil {
-		return false
-	}
-	for i := 0; i < sig.Params().Len(); i++ {
-		if pulled[sig.Params().At(i)].framework != "" {
-			return true
-		}
-	}
-	return false
 }
 
 // receiveCalls returns the receive calls the call graph found in the package's nodes

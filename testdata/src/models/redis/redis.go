@@ -1,5 +1,6 @@
 // Package redis exercises the go-redis model: commands that do not converge (INCR, LPUSH, // want package:"has effects"
-// XADD, PUBLISH) and those that do (SET, HSET, DEL), and the SETNX gate, which claims a job
+// RPUSH, XADD) and those that do (SET, HSET, DEL), PUBLISH, which is no sink (Redis Pub/Sub
+// keeps nothing: a repeat is one more notification), and the SETNX gate, which claims a job
 // before its effects when its false result returns early.
 package redis
 
@@ -37,14 +38,15 @@ func (w *CountWorker) Work(ctx context.Context, job *river.Job[ChargeArgs]) erro
 	return rdb.Incr(ctx, "orders:count").Err() // want `handler \(\*CountWorker\).Work: Redis INCR sent with no deduplication \(\(\*CountWorker\).Work -> \(redis.cmdable\).Incr\); missing: key, enforcement$`
 }
 
-// NotifyWorker pushes and publishes through the UniversalClient interface.
+// NotifyWorker pushes and publishes through the UniversalClient interface: the push is
+// reported, the publish is not.
 type NotifyWorker struct {
 	river.WorkerDefaults[ChargeArgs]
 }
 
-func (w *NotifyWorker) Work(ctx context.Context, job *river.Job[ChargeArgs]) error { // want Work:`effects publish:unprotected\(\(redis.PubSubCmdable\).Publish\) store.write:unprotected\(\(redis.ListCmdable\).LPush\)`
-	urdb.LPush(ctx, "notifications", job.Args.OrderID)         // want `handler \(\*NotifyWorker\).Work: Redis LPUSH sent with no deduplication \(\(\*NotifyWorker\).Work -> \(redis.ListCmdable\).LPush\); missing: key, enforcement, partial \(\S.* do not commit together\)$`
-	return urdb.Publish(ctx, "orders", job.Args.OrderID).Err() // want `handler \(\*NotifyWorker\).Work: Redis PUBLISH sent with no deduplication .*; missing: key, enforcement, partial \(\S.* do not commit together\)$`
+func (w *NotifyWorker) Work(ctx context.Context, job *river.Job[ChargeArgs]) error { // want Work:`effects store.write:unprotected\(\(redis.ListCmdable\).LPush\)`
+	urdb.LPush(ctx, "notifications", job.Args.OrderID) // want `handler \(\*NotifyWorker\).Work: Redis LPUSH sent with no deduplication \(\(\*NotifyWorker\).Work -> \(redis.ListCmdable\).LPush\); missing: key, enforcement$`
+	return urdb.Publish(ctx, "orders", job.Args.OrderID).Err()
 }
 
 // GatedWorker claims the order with SETNX and returns when an earlier delivery did: its
@@ -74,14 +76,14 @@ func notify(orderID string) error {
 	return err
 }
 
-// BeforeWorker publishes before the gate: that effect runs on every delivery.
+// BeforeWorker pushes before the gate: that effect runs on every delivery.
 type BeforeWorker struct {
 	river.WorkerDefaults[ChargeArgs]
 }
 
-func (w *BeforeWorker) Work(ctx context.Context, job *river.Job[ChargeArgs]) error { // want Work:`effects publish:unprotected\(\(redis.cmdable\).Publish\) store.write:claimed\(\(redis.cmdable\).Incr\)`
+func (w *BeforeWorker) Work(ctx context.Context, job *river.Job[ChargeArgs]) error { // want Work:`effects store.write:unprotected\(\(redis.cmdable\).RPush\)`
 	ok, err := rdb.SetNX(ctx, "charge:"+job.Args.OrderID, 1, 24*time.Hour).Result()
-	rdb.Publish(ctx, "orders", job.Args.OrderID) // want `handler \(\*BeforeWorker\).Work: Redis PUBLISH sent with no deduplication \(\(\*BeforeWorker\).Work -> \(redis.cmdable\).Publish\); missing: key, enforcement, partial \(\S.* do not commit together\)$`
+	rdb.RPush(ctx, "orders", job.Args.OrderID) // want `handler \(\*BeforeWorker\).Work: Redis RPUSH sent with no deduplication \(\(\*BeforeWorker\).Work -> \(redis.cmdable\).RPush\); missing: key, enforcement$`
 	if err != nil || !ok {
 		return err
 	}
@@ -109,7 +111,7 @@ func RandomGate(ctx context.Context, t *asynq.Task) error { // want RandomGate:`
 	if !rdb.SetNX(ctx, "charge:"+uuid.NewString(), 1, time.Hour).Val() {
 		return nil
 	}
-	return rdb.Incr(ctx, "orders:count").Err() // want `handler RandomGate: Redis INCR sent with no deduplication; the Redis SETNX gate at redis.go:109 guards nothing: its key changes on every retry \(made from uuid.NewString\) .*; missing: key, enforcement$`
+	return rdb.Incr(ctx, "orders:count").Err() // want `handler RandomGate: Redis INCR sent with no deduplication; the Redis SETNX gate at redis.go:111 guards nothing: its key changes on every retry \(made from uuid.NewString\) .*; missing: key, enforcement$`
 }
 
 // ConstantGate claims one key for every job: the first job turns all the others away.
@@ -117,7 +119,7 @@ func ConstantGate(ctx context.Context, t *asynq.Task) error { // want ConstantGa
 	if !rdb.SetNX(ctx, "charge", 1, time.Hour).Val() {
 		return nil
 	}
-	return rdb.Incr(ctx, "orders:count").Err() // want `handler ConstantGate: Redis INCR sent with no deduplication; the Redis SETNX gate at redis.go:117 guards nothing: its key is a constant.*; missing: key, enforcement$`
+	return rdb.Incr(ctx, "orders:count").Err() // want `handler ConstantGate: Redis INCR sent with no deduplication; the Redis SETNX gate at redis.go:119 guards nothing: its key is a constant.*; missing: key, enforcement$`
 }
 
 // IgnoredGate sets the key but never reads whether it did.
