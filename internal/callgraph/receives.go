@@ -28,6 +28,8 @@ type receiveFinder struct {
 	// helpers caches returnsReceive: the receive each function of the package returns the
 	// result of (the zero helperRead for none).
 	helpers map[*Node]helperRead
+	// bodyRecv caches receivedVarsOf by function body.
+	bodyRecv map[*ast.BlockStmt]map[*types.Var]helperRead
 }
 
 // helperRead is the receive a helper returns the result of: its framework, and the modelled
@@ -149,7 +151,44 @@ func (rf *receiveFinder) convertedIn(body *ast.BlockStmt, e ast.Expr) helperRead
 	if !messageLike(rf.in.Info.TypeOf(e)) {
 		return helperRead{}
 	}
+	recv := rf.receivedVarsOf(body)
+	if len(recv) == 0 {
+		return helperRead{}
+	}
+	if h := rf.madeFrom(e, recv); h.fw != "" {
+		return h
+	}
+	// A slice filled in a range over the received batch.
+	id, ok := ast.Unparen(e).(*ast.Ident)
+	if !ok {
+		return helperRead{}
+	}
+	v, ok := rf.in.Info.Uses[id].(*types.Var)
+	if !ok {
+		return helperRead{}
+	}
+	var h helperRead
+	ast.Inspect(body, func(x ast.Node) bool {
+		if r, ok := x.(*ast.RangeStmt); ok && h.fw == "" && rf.storesInto(r.Body, v) {
+			h = rf.madeFrom(r.X, recv)
+		}
+		return h.fw == ""
+	})
+	return h
+}
+
+// receivedVarsOf returns the variables of body (not of its literals) assigned what a
+// receive call returned, or the run of the command it built, with the receive; once per
+// body (a helper with several returns asks for each).
+func (rf *receiveFinder) receivedVarsOf(body *ast.BlockStmt) map[*types.Var]helperRead {
+	if recv, ok := rf.bodyRecv[body]; ok {
+		return recv
+	}
+	if rf.bodyRecv == nil {
+		rf.bodyRecv = map[*ast.BlockStmt]map[*types.Var]helperRead{}
+	}
 	recv := map[*types.Var]helperRead{}
+	rf.bodyRecv[body] = recv // a recursive helper sees what is found so far
 	ast.Inspect(body, func(x ast.Node) bool {
 		switch x := x.(type) {
 		case *ast.FuncLit:
@@ -175,29 +214,7 @@ func (rf *receiveFinder) convertedIn(body *ast.BlockStmt, e ast.Expr) helperRead
 		}
 		return true
 	})
-	if len(recv) == 0 {
-		return helperRead{}
-	}
-	if h := rf.madeFrom(e, recv); h.fw != "" {
-		return h
-	}
-	// A slice filled in a range over the received batch.
-	id, ok := ast.Unparen(e).(*ast.Ident)
-	if !ok {
-		return helperRead{}
-	}
-	v, ok := rf.in.Info.Uses[id].(*types.Var)
-	if !ok {
-		return helperRead{}
-	}
-	var h helperRead
-	ast.Inspect(body, func(x ast.Node) bool {
-		if r, ok := x.(*ast.RangeStmt); ok && h.fw == "" && rf.storesInto(r.Body, v) {
-			h = rf.madeFrom(r.X, recv)
-		}
-		return h.fw == ""
-	})
-	return h
+	return recv
 }
 
 // madeFrom returns the receive of the first variable of recv that e uses, through local
@@ -285,11 +302,18 @@ func (rf *receiveFinder) receivedIn(e ast.Expr) helperRead {
 			return false
 		}
 		res := fn.Signature().Results()
-		if res.Len() == 0 || !run && !types.Identical(res.At(0).Type(), t) {
-			return false
-		}
-		if fw := rf.receiveCall(fn.Origin(), call); fw != "" {
-			h = helperRead{fw, rf.readBehind(fn, call)}
+		switch {
+		case res.Len() == 0:
+		case types.Identical(res.At(0).Type(), t):
+			if fw := rf.receiveCall(fn.Origin(), call); fw != "" {
+				h = helperRead{fw, rf.readBehind(fn, call)}
+			}
+		case run:
+			// Only a modelled receive's command is run to deliver (a helper's result is
+			// its message): the cheap test, since every call of e's definitions passes.
+			if fw := rf.in.Judge.Models.Of(fn.Origin()).Receive; fw != "" {
+				h = helperRead{fw, call}
+			}
 		}
 		return h.fw != ""
 	})

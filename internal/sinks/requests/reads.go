@@ -18,10 +18,30 @@ import (
 
 // Reads reports whether a POST to the URL url with body body (either may be nil) reads.
 func (rd Reader) Reads(url, body ast.Expr) bool {
-	if url != nil && rd.Models.Index.ReadEndpoint(rd.Defs.Text(url)) {
-		return true
+	if url != nil {
+		if u := rd.Defs.Text(url); rd.Models.Index.ReadEndpoint(u) || queryPath(u) {
+			return true
+		}
 	}
 	return body != nil && rd.bodyReads(body)
+}
+
+// queryPath reports whether the URL text u (with holes where it is built at run time) is of
+// a query or search endpoint: its last path segment, as far as it is known, is or ends in
+// "query" or is "search" ("/api/v1/query", "/_search", "/gallery/extensionquery"): a POST
+// there asks for an answer and changes nothing. A segment that only ends in "search"
+// ("/savedsearch") may create something and is not one.
+func queryPath(u string) bool {
+	if i := strings.IndexAny(u, "?#"); i >= 0 {
+		u = u[:i]
+	}
+	u = strings.TrimSuffix(u, "/")
+	i := strings.LastIndex(u, "/")
+	if i < 0 {
+		return false
+	}
+	seg := strings.ToLower(strings.TrimLeft(u[i+1:], "_"))
+	return strings.HasSuffix(seg, "query") || seg == "search"
 }
 
 // bodyReads reports whether a request body asks only to read: it is built (through local

@@ -45,3 +45,28 @@ func TestBodyTextReads(t *testing.T) {
 		}
 	}
 }
+
+// TestQueryPath checks the query and search endpoints a POST reads from, by the last known
+// segment of the URL, and their writing twins.
+func TestQueryPath(t *testing.T) {
+	h := strval.Hole
+	for _, tc := range []struct {
+		url  string
+		want bool
+	}{
+		{h + "/public/gallery/extensionquery", true},
+		{"https://prometheus/api/v1/query", true},
+		{h + "/orders/_search", true},
+		{h + "/v2/search/", true},
+		{h + "/indexes/products/query?x=1", true},
+		{h + "/api/savedsearch", false},
+		{h + "/query/" + h, false},
+		{h + "/orders", false},
+		{"/queryset/create", false},
+		{h, false},
+	} {
+		if got := queryPath(tc.url); got != tc.want {
+			t.Errorf("queryPath(%q) = %v, want %v", tc.url, got, tc.want)
+		}
+	}
+}

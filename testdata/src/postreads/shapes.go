@@ -150,3 +150,30 @@ func FileReport(ctx context.Context, t *asynq.Task) error { // want FileReport:`
 	_, err := http.Post("https://av.example.com/api/v2/reports", "application/json", bytes.NewReader(t.Payload())) // want `handler FileReport: HTTP POST without an Idempotency-Key header \(this call cannot set one\)`
 	return err
 }
+
+// Query and search endpoints answer what they are asked (a marketplace's extensionquery, an
+// index's _search); a saved search made beside them writes.
+type Marketplace struct{ BaseURL string }
+
+func (m Marketplace) query(ctx context.Context, body []byte) error {
+	req, err := http.NewRequestWithContext(ctx, "POST", m.BaseURL+"/public/gallery/extensionquery", bytes.NewBuffer(body))
+	if err != nil {
+		return err
+	}
+	_, err = client.Do(req)
+	return err
+}
+
+func SyncExtension(ctx context.Context, t *asynq.Task) error {
+	return Marketplace{BaseURL: "https://marketplace.example.com/_apis"}.query(ctx, t.Payload())
+}
+
+func SearchOrders(ctx context.Context, t *asynq.Task) error {
+	_, err := http.Post("https://search.example.com/orders/_search", "application/json", bytes.NewReader(t.Payload()))
+	return err
+}
+
+func SaveSearch(ctx context.Context, t *asynq.Task) error { // want SaveSearch:`effects http.write:unprotected\(http.Post\)`
+	_, err := http.Post("https://search.example.com/api/savedsearch", "application/json", bytes.NewReader(t.Payload())) // want `handler SaveSearch: HTTP POST without an Idempotency-Key header \(this call cannot set one\)`
+	return err
+}
