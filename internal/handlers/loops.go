@@ -69,10 +69,14 @@ func (rg *regions) receiveLoops(n *callgraph.Node) []candidate {
 // helper of another package (store.ClaimStaleMessages), whose command is not in view, may
 // claim or re-read pending entries there: no read of it is known to deliver at most once.
 func readOnce(info *types.Info, defs *defuse.Index, files []*ast.File, nodes []*callgraph.Node, r callgraph.Receive) string {
-	if r.Read == nil || unreadReceive(nodes, r.Framework) {
+	if r.Read == nil {
 		return ""
 	}
-	return frameworks.StreamsOnce(info, defs, r.Read, files)
+	once := frameworks.StreamsOnce(info, defs, r.Read, files) // "" at once for most reads
+	if once == "" || unreadReceive(nodes, r.Framework) {
+		return ""
+	}
+	return once
 }
 
 // unreadReceive reports whether a node receives from framework through a helper of another

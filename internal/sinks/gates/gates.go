@@ -1,7 +1,8 @@
 // Package gates finds the claims a function checks with an early return, which guard the
 // effects after them as the runtime middleware's claim does: a modelled claim (a Redis
 // SETNX), an SQL statement that changes no row the second time, a row locked FOR UPDATE on
-// a transaction and written in it, a duplicate-key error taken as done. It also reads what a
+// a transaction and written in it, a duplicate-key error taken as done, a lookup by the
+// job's key whose finding (or status, the one the code writes) ends the job. It also reads what a
 // helper's result says of a claim its body makes (ReturnedClaim), for its callers' gates.
 //
 // Its input is a Reader (the package's def-use index, the models, the file set for
@@ -31,7 +32,7 @@ func (rd Reader) Gates(body *ast.BlockStmt, sc keys.Scope, of ClaimOf) []*Gate {
 			return
 		}
 		en.init = ifs.Init
-		if g := rd.gateCheck(ifs, en.end, en, sc, of, locks); g != nil {
+		if g := rd.gateCheck(body, ifs, en.end, en, sc, of, locks); g != nil {
 			gates = append(gates, g)
 		}
 		if g := rd.duplicateCheck(ifs, en); g != nil {
@@ -48,7 +49,7 @@ func (rd Reader) Gates(body *ast.BlockStmt, sc keys.Scope, of ClaimOf) []*Gate {
 // ends in a return (or, in a loop, a continue or break); nil otherwise. A gate whose result
 // is ignored, or whose failure does not leave, guards nothing: the effects after it run on
 // every delivery.
-func (rd Reader) gateCheck(ifs *ast.IfStmt, end token.Pos, en env, sc keys.Scope, of ClaimOf, locks map[*types.Var]*lockRead) *Gate {
+func (rd Reader) gateCheck(body *ast.BlockStmt, ifs *ast.IfStmt, end token.Pos, en env, sc keys.Scope, of ClaimOf, locks map[*types.Var]*lockRead) *Gate {
 	if len(ifs.Body.List) == 0 {
 		return nil
 	}
@@ -65,7 +66,13 @@ func (rd Reader) gateCheck(ifs *ast.IfStmt, end token.Pos, en env, sc keys.Scope
 	}
 	cl := rd.sqlClaimFailed(ifs.Cond, en, of)
 	if cl == nil {
-		return rd.lockGate(ifs, end, en, locks)
+		if g := rd.lockGate(ifs, end, en, locks); g != nil {
+			return g
+		}
+		if g := rd.existenceGate(ifs, end, sc); g != nil {
+			return g
+		}
+		return rd.statusGate(body, ifs, end, sc)
 	}
 	g := &Gate{Start: ifs.End(), End: end, What: cl.what + " gate at " + rd.shortPos(cl.at), Why: cl.why}
 	if cl.tx != nil {

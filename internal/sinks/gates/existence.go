@@ -1,0 +1,198 @@
+// Read-before-write checks: a lookup by the job's key whose finding ends the job (existing,
+// err := store.GetByOrderID(ctx, id); if existing != nil { return ... }), and a record looked
+// up by the job's key whose status is the one the code then writes (if p.Status ==
+// StatusCaptured { return nil }; ...UpdateStatus(ctx, p.ID, StatusCaptured)). Once what the
+// check reads is written, a redelivery finds it and leaves.
+
+package gates
+
+import (
+	"go/ast"
+	"go/constant"
+	"go/token"
+	"go/types"
+	"slices"
+	"strings"
+
+	"github.com/chokaq/idemlint/internal/sinks/keys"
+)
+
+// lookupVerbs are the names a lookup function starts with; checkWords, the camel-case
+// words of one that answers whether it has seen the key (Exists, HasPayment, IsProcessed,
+// WasHandled, Seen).
+var (
+	lookupVerbs = []string{"Get", "Find", "Lookup", "Load", "Fetch", "Read"}
+	checkWords  = []string{"Exists", "Has", "Processed", "Handled", "Seen", "Duplicate"}
+)
+
+// existenceGate returns the gate of an if statement whose condition is true when a lookup
+// by the job's key found something, or nil: x != nil, x the first result of a lookup (a
+// lookupVerbs call given the key) of a pointer, slice, map or interface type; or x itself,
+// the bool a checkWords call given the key returns. The gate guards nothing against two
+// deliveries at once, which both find nothing, nor the effects a crash leaves done before
+// what it looks up is written (docs/checks.md).
+func (rd Reader) existenceGate(ifs *ast.IfStmt, end token.Pos, sc keys.Scope) *Gate {
+	var x ast.Expr
+	switch c := ast.Unparen(ifs.Cond).(type) {
+	case *ast.Ident: // if seen { return nil }, seen from IsProcessed(ctx, id)
+		x = c
+	case *ast.BinaryExpr:
+		switch {
+		case c.Op != token.NEQ:
+			return nil
+		case rd.isNil(c.Y):
+			x = c.X
+		case rd.isNil(c.X):
+			x = c.Y
+		default:
+			return nil
+		}
+	default:
+		return nil
+	}
+	call, fn := rd.keyedCall(x, sc)
+	if call == nil {
+		return nil
+	}
+	switch res := fn.Signature().Results().At(0).Type(); {
+	case isBool(res):
+		if !checkName(fn.Name()) || !isBool(rd.info().TypeOf(x)) {
+			return nil
+		}
+	case !lookupName(fn.Name()) || !nilable(res):
+		return nil
+	}
+	return &Gate{Start: ifs.End(), End: end, What: "existence check " + fn.Name() + " at " + rd.shortPos(call.Pos())}
+}
+
+// statusGate returns the gate of an if statement that leaves when a record looked up by the
+// job's key already has the status the code after it writes (a call in body, after the
+// check, given the same constant), or nil. A status the code does not write (a shipment
+// sent only while the order is paid, which stays paid) guards nothing.
+func (rd Reader) statusGate(body *ast.BlockStmt, ifs *ast.IfStmt, end token.Pos, sc keys.Scope) *Gate {
+	be, ok := ast.Unparen(ifs.Cond).(*ast.BinaryExpr)
+	if !ok || be.Op != token.EQL {
+		return nil
+	}
+	field, status := be.X, rd.info().Types[be.Y].Value
+	if status == nil {
+		field, status = be.Y, rd.info().Types[be.X].Value
+	}
+	if status == nil || status.Kind() != constant.String {
+		return nil
+	}
+	sel, ok := ast.Unparen(field).(*ast.SelectorExpr)
+	if !ok {
+		return nil
+	}
+	if call, fn := rd.keyedCall(sel.X, sc); call == nil || !lookupName(fn.Name()) || !rd.passesConstant(body, ifs.End(), end, status) {
+		return nil
+	}
+	return &Gate{Start: ifs.End(), End: end, What: "status check at " + rd.shortPos(ifs.Pos())}
+}
+
+// keyedCall returns the call the variable x is the first result of, and its function, when
+// an argument of the call is a stable key of the job in scope sc; nil otherwise.
+func (rd Reader) keyedCall(x ast.Expr, sc keys.Scope) (*ast.CallExpr, *types.Func) {
+	id, ok := ast.Unparen(x).(*ast.Ident)
+	if !ok {
+		return nil, nil
+	}
+	v, ok := rd.info().Uses[id].(*types.Var)
+	if !ok {
+		return nil, nil
+	}
+	call, ok := ast.Unparen(rd.Defs.Def(v)).(*ast.CallExpr)
+	if !ok {
+		return nil, nil
+	}
+	fn := callee(rd.info(), call)
+	if fn == nil || fn.Signature().Results().Len() == 0 {
+		return nil, nil
+	}
+	for _, a := range call.Args {
+		if t := rd.info().TypeOf(a); t == nil || isContext(t) {
+			continue
+		}
+		if rd.keys().Judge([]ast.Expr{a}, sc).Problem == keys.Stable {
+			return call, fn
+		}
+	}
+	return nil, nil
+}
+
+// passesConstant reports whether a call in body between start and end (not in literals) is
+// given the constant v.
+func (rd Reader) passesConstant(body *ast.BlockStmt, start, end token.Pos, v constant.Value) bool {
+	found := false
+	ast.Inspect(body, func(x ast.Node) bool {
+		if found || x == nil || x.End() <= start || x.Pos() >= end {
+			return false
+		}
+		if call, ok := x.(*ast.CallExpr); ok && call.Pos() >= start {
+			for _, a := range call.Args {
+				if tv := rd.info().Types[a]; tv.Value != nil && constant.Compare(tv.Value, token.EQL, v) {
+					found = true
+				}
+			}
+		}
+		_, lit := x.(*ast.FuncLit)
+		return !found && !lit
+	})
+	return found
+}
+
+// checkName reports whether one of the camel-case words of name is a check word
+// (IsProcessed, PaymentExists; not HashKey).
+func checkName(name string) bool {
+	start := 0
+	for i := 1; i <= len(name); i++ {
+		if i == len(name) || name[i] >= 'A' && name[i] <= 'Z' {
+			if slices.Contains(checkWords, name[start:i]) {
+				return true
+			}
+			start = i
+		}
+	}
+	return false
+}
+
+// lookupName reports whether name starts with a lookup verb (of an unexported function too:
+// findPaymentByStripeID).
+func lookupName(name string) bool {
+	for _, verb := range lookupVerbs {
+		rest, ok := strings.CutPrefix(name, verb)
+		if !ok {
+			rest, ok = strings.CutPrefix(name, strings.ToLower(verb[:1])+verb[1:])
+		}
+		if ok && (rest == "" || rest[0] >= 'A' && rest[0] <= 'Z') {
+			return true
+		}
+	}
+	return false
+}
+
+// nilable reports whether a value of t can be nil: what a lookup returns when it finds
+// nothing.
+func nilable(t types.Type) bool {
+	switch t.Underlying().(type) {
+	case *types.Pointer, *types.Slice, *types.Map, *types.Interface:
+		return true
+	}
+	return false
+}
+
+func isBool(t types.Type) bool {
+	return t != nil && types.Identical(t.Underlying(), types.Typ[types.Bool])
+}
+
+func isContext(t types.Type) bool {
+	n, ok := types.Unalias(t).(*types.Named)
+	return ok && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == "context" && n.Obj().Name() == "Context"
+}
+
+// isNil reports whether e is the predeclared nil.
+func (rd Reader) isNil(e ast.Expr) bool {
+	tv, ok := rd.info().Types[e]
+	return ok && tv.IsNil()
+}
