@@ -65,30 +65,64 @@ func (rd Reader) existenceGate(ifs *ast.IfStmt, end token.Pos, sc keys.Scope) *G
 	return &Gate{Start: ifs.End(), End: end, What: "existence check " + fn.Name() + " at " + rd.shortPos(call.Pos())}
 }
 
-// statusGate returns the gate of an if statement that leaves when a record looked up by the
-// job's key already has the status the code after it writes (a call in body, after the
-// check, given the same constant), or nil. A status the code does not write (a shipment
-// sent only while the order is paid, which stays paid) guards nothing.
+// markVerbs are the names of a call that writes a job's state (SetImportJobStarted,
+// MarkProcessing, UpdateStatus, StartRun, ClaimJob).
+var markVerbs = []string{"Set", "Mark", "Update", "Start", "Claim", "Begin"}
+
+// statusGate returns the gate of an if statement that leaves on the status a lookup by the
+// job's key read, or nil. Either the status is the one the code after it writes (p.Status
+// == StatusCaptured, and a call after the check is given the same constant), or the code
+// goes on only from one status (status != "pending") and then marks the job (a markVerbs
+// call given the job's key): a redelivery then finds the status changed. A status the code
+// does not write (a shipment sent only while the order is paid, which stays paid) guards
+// nothing.
 func (rd Reader) statusGate(body *ast.BlockStmt, ifs *ast.IfStmt, end token.Pos, sc keys.Scope) *Gate {
 	be, ok := ast.Unparen(ifs.Cond).(*ast.BinaryExpr)
-	if !ok || be.Op != token.EQL {
+	if !ok || be.Op != token.EQL && be.Op != token.NEQ {
 		return nil
 	}
-	field, status := be.X, rd.info().Types[be.Y].Value
+	read, status := be.X, rd.info().Types[be.Y].Value
 	if status == nil {
-		field, status = be.Y, rd.info().Types[be.X].Value
+		read, status = be.Y, rd.info().Types[be.X].Value
 	}
 	if status == nil || status.Kind() != constant.String {
 		return nil
 	}
-	sel, ok := ast.Unparen(field).(*ast.SelectorExpr)
-	if !ok {
+	if sel, ok := ast.Unparen(read).(*ast.SelectorExpr); ok {
+		read = sel.X // rec.Status: the record the lookup returned
+	}
+	call, fn := rd.keyedCall(read, sc)
+	if call == nil || !lookupName(fn.Name()) {
 		return nil
 	}
-	if call, fn := rd.keyedCall(sel.X, sc); call == nil || !lookupName(fn.Name()) || !rd.passesConstant(body, ifs.End(), end, status) {
+	if be.Op == token.EQL && !rd.passesConstant(body, ifs.End(), end, status) ||
+		be.Op == token.NEQ && !rd.marksJob(body, ifs.End(), end, sc) {
 		return nil
 	}
 	return &Gate{Start: ifs.End(), End: end, What: "status check at " + rd.shortPos(ifs.Pos())}
+}
+
+// marksJob reports whether a call in body between start and end (not in literals) writes
+// the job's state: a markVerbs call given the job's key.
+func (rd Reader) marksJob(body *ast.BlockStmt, start, end token.Pos, sc keys.Scope) bool {
+	found := false
+	ast.Inspect(body, func(x ast.Node) bool {
+		if found || x == nil || x.End() <= start || x.Pos() >= end {
+			return false
+		}
+		if call, ok := x.(*ast.CallExpr); ok && call.Pos() >= start {
+			if fn := callee(rd.info(), call); fn != nil && startsWithWord(fn.Name(), markVerbs) {
+				for _, a := range call.Args {
+					if t := rd.info().TypeOf(a); t != nil && !isContext(t) && rd.keys().Judge([]ast.Expr{a}, sc).Problem == keys.Stable {
+						found = true
+					}
+				}
+			}
+		}
+		_, lit := x.(*ast.FuncLit)
+		return !found && !lit
+	})
+	return found
 }
 
 // keyedCall returns the call the variable x is the first result of, and its function, when
@@ -159,8 +193,12 @@ func checkName(name string) bool {
 
 // lookupName reports whether name starts with a lookup verb (of an unexported function too:
 // findPaymentByStripeID).
-func lookupName(name string) bool {
-	for _, verb := range lookupVerbs {
+func lookupName(name string) bool { return startsWithWord(name, lookupVerbs) }
+
+// startsWithWord reports whether name's first camel-case word is one of verbs, in either
+// case of its first letter.
+func startsWithWord(name string, verbs []string) bool {
+	for _, verb := range verbs {
 		rest, ok := strings.CutPrefix(name, verb)
 		if !ok {
 			rest, ok = strings.CutPrefix(name, strings.ToLower(verb[:1])+verb[1:])

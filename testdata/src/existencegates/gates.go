@@ -84,6 +84,35 @@ func CapturedOnly(ctx context.Context, t *asynq.Task) error { // want CapturedOn
 	return charge(orderID) // want `^handler CapturedOnly: HTTP POST without an Idempotency-Key header`
 }
 
+// Pending goes on only from pending, and marks the payment processing first.
+func Pending(ctx context.Context, t *asynq.Task) error { // want Pending:`effects http.write:claimed\(http.Post\) sql.write:protected\(\(\*sql.DB\).ExecContext\)`
+	orderID := string(t.Payload())
+	status, err := payments.GetStatus(ctx, orderID)
+	if err != nil {
+		return err
+	}
+	if status != "pending" {
+		return nil
+	}
+	if err := payments.MarkProcessing(ctx, orderID); err != nil {
+		return err
+	}
+	return charge(orderID)
+}
+
+// PendingUnmarked goes on only from pending but never leaves it: every redelivery charges.
+func PendingUnmarked(ctx context.Context, t *asynq.Task) error { // want PendingUnmarked:`effects http.write:unprotected\(http.Post\)`
+	orderID := string(t.Payload())
+	status, err := payments.GetStatus(ctx, orderID)
+	if err != nil {
+		return err
+	}
+	if status != "pending" {
+		return nil
+	}
+	return charge(orderID) // want `^handler PendingUnmarked: HTTP POST without an Idempotency-Key header`
+}
+
 // Unchecked has no lookup: reported.
 func Unchecked(ctx context.Context, t *asynq.Task) error { // want Unchecked:`effects sql.write:unprotected\(\(\*sql.DB\).ExecContext\)`
 	orderID := string(t.Payload())

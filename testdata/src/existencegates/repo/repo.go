@@ -43,3 +43,16 @@ func (s *Store) SetStatus(ctx context.Context, orderID, status string) error { /
 	_, err := s.db.ExecContext(ctx, "UPDATE payments SET status = $2 WHERE order_id = $1", orderID, status)
 	return err
 }
+
+// GetStatus returns the order's payment status.
+func (s *Store) GetStatus(ctx context.Context, orderID string) (string, error) {
+	var status string
+	err := s.db.QueryRowContext(ctx, "SELECT status FROM payments WHERE order_id = $1", orderID).Scan(&status)
+	return status, err
+}
+
+// MarkProcessing moves the order's payment to processing.
+func (s *Store) MarkProcessing(ctx context.Context, orderID string) error { // want MarkProcessing:`effects sql.write:protected\(\(\*sql.DB\).ExecContext\)`
+	_, err := s.db.ExecContext(ctx, "UPDATE payments SET status = 'processing' WHERE order_id = $1", orderID)
+	return err
+}
