@@ -112,11 +112,7 @@ func (rd Reader) marksJob(body *ast.BlockStmt, start, end token.Pos, sc keys.Sco
 		}
 		if call, ok := x.(*ast.CallExpr); ok && call.Pos() >= start {
 			if fn := callee(rd.info(), call); fn != nil && startsWithWord(fn.Name(), markVerbs) {
-				for _, a := range call.Args {
-					if t := rd.info().TypeOf(a); t != nil && !isContext(t) && rd.keys().Judge([]ast.Expr{a}, sc).Problem == keys.Stable {
-						found = true
-					}
-				}
+				found = rd.givenKey(call, sc)
 			}
 		}
 		_, lit := x.(*ast.FuncLit)
@@ -141,18 +137,21 @@ func (rd Reader) keyedCall(x ast.Expr, sc keys.Scope) (*ast.CallExpr, *types.Fun
 		return nil, nil
 	}
 	fn := callee(rd.info(), call)
-	if fn == nil || fn.Signature().Results().Len() == 0 {
+	if fn == nil || fn.Signature().Results().Len() == 0 || !rd.givenKey(call, sc) {
 		return nil, nil
 	}
+	return call, fn
+}
+
+// givenKey reports whether an argument of call (other than a context) is a stable key of
+// the job in scope sc.
+func (rd Reader) givenKey(call *ast.CallExpr, sc keys.Scope) bool {
 	for _, a := range call.Args {
-		if t := rd.info().TypeOf(a); t == nil || isContext(t) {
-			continue
-		}
-		if rd.keys().Judge([]ast.Expr{a}, sc).Problem == keys.Stable {
-			return call, fn
+		if t := rd.info().TypeOf(a); t != nil && !isContext(t) && rd.keys().Judge([]ast.Expr{a}, sc).Problem == keys.Stable {
+			return true
 		}
 	}
-	return nil, nil
+	return false
 }
 
 // passesConstant reports whether a call in body between start and end (not in literals) is
