@@ -95,30 +95,27 @@ func (rd Reader) statusGate(body *ast.BlockStmt, ifs *ast.IfStmt, end token.Pos,
 	if call == nil || !lookupName(fn.Name()) {
 		return nil
 	}
-	if be.Op == token.EQL && !rd.passesConstant(body, ifs.End(), end, status) ||
-		be.Op == token.NEQ && !rd.marksJob(body, ifs.End(), end, sc) {
+	// The gate guards what follows the write of the status: an effect before it runs again
+	// when a crash comes first (and a status never changed guards nothing at all).
+	var written token.Pos
+	if be.Op == token.EQL {
+		written = rd.passesConstant(body, ifs.End(), end, status)
+	} else {
+		written = rd.marksJob(body, ifs.End(), end, sc)
+	}
+	if written == token.NoPos {
 		return nil
 	}
-	return &Gate{Start: ifs.End(), End: end, What: "status check at " + rd.shortPos(ifs.Pos())}
+	return &Gate{Start: written, End: end, What: "status check at " + rd.shortPos(ifs.Pos())}
 }
 
-// marksJob reports whether a call in body between start and end (not in literals) writes
-// the job's state: a markVerbs call given the job's key.
-func (rd Reader) marksJob(body *ast.BlockStmt, start, end token.Pos, sc keys.Scope) bool {
-	found := false
-	ast.Inspect(body, func(x ast.Node) bool {
-		if found || x == nil || x.End() <= start || x.Pos() >= end {
-			return false
-		}
-		if call, ok := x.(*ast.CallExpr); ok && call.Pos() >= start {
-			if fn := callee(rd.info(), call); fn != nil && startsWithWord(fn.Name(), markVerbs) {
-				found = rd.givenKey(call, sc)
-			}
-		}
-		_, lit := x.(*ast.FuncLit)
-		return !found && !lit
+// marksJob returns the end of the first call in body between start and end (not in
+// literals) that writes the job's state, a markVerbs call given the job's key, or NoPos.
+func (rd Reader) marksJob(body *ast.BlockStmt, start, end token.Pos, sc keys.Scope) token.Pos {
+	return rd.firstCall(body, start, end, func(call *ast.CallExpr) bool {
+		fn := callee(rd.info(), call)
+		return fn != nil && startsWithWord(fn.Name(), markVerbs) && rd.givenKey(call, sc)
 	})
-	return found
 }
 
 // keyedCall returns the call the variable x is the first result of, and its function, when
@@ -154,23 +151,33 @@ func (rd Reader) givenKey(call *ast.CallExpr, sc keys.Scope) bool {
 	return false
 }
 
-// passesConstant reports whether a call in body between start and end (not in literals) is
-// given the constant v.
-func (rd Reader) passesConstant(body *ast.BlockStmt, start, end token.Pos, v constant.Value) bool {
-	found := false
-	ast.Inspect(body, func(x ast.Node) bool {
-		if found || x == nil || x.End() <= start || x.Pos() >= end {
-			return false
-		}
-		if call, ok := x.(*ast.CallExpr); ok && call.Pos() >= start {
-			for _, a := range call.Args {
-				if tv := rd.info().Types[a]; tv.Value != nil && constant.Compare(tv.Value, token.EQL, v) {
-					found = true
-				}
+// passesConstant returns the end of the first call in body between start and end (not in
+// literals) given the constant v, or NoPos.
+func (rd Reader) passesConstant(body *ast.BlockStmt, start, end token.Pos, v constant.Value) token.Pos {
+	return rd.firstCall(body, start, end, func(call *ast.CallExpr) bool {
+		for _, a := range call.Args {
+			if tv := rd.info().Types[a]; tv.Value != nil && constant.Compare(tv.Value, token.EQL, v) {
+				return true
 			}
 		}
+		return false
+	})
+}
+
+// firstCall returns the end of the first call in body between start and end, not in
+// literals, for which match holds, or NoPos.
+func (rd Reader) firstCall(body *ast.BlockStmt, start, end token.Pos, match func(*ast.CallExpr) bool) token.Pos {
+	found := token.NoPos
+	ast.Inspect(body, func(x ast.Node) bool {
+		if found != token.NoPos || x == nil || x.End() <= start || x.Pos() >= end {
+			return false
+		}
+		if call, ok := x.(*ast.CallExpr); ok && call.Pos() >= start && match(call) {
+			found = call.End()
+			return false
+		}
 		_, lit := x.(*ast.FuncLit)
-		return !found && !lit
+		return !lit
 	})
 	return found
 }

@@ -113,6 +113,23 @@ func PendingUnmarked(ctx context.Context, t *asynq.Task) error { // want Pending
 	return charge(orderID) // want `^handler PendingUnmarked: HTTP POST without an Idempotency-Key header`
 }
 
+// PendingMarkedLate charges before it marks the payment: a crash between them charges
+// again; the gate guards what follows the mark.
+func PendingMarkedLate(ctx context.Context, t *asynq.Task) error { // want PendingMarkedLate:`effects http.write:unprotected\(http.Post\) sql.write:protected\(\(\*sql.DB\).ExecContext\)`
+	orderID := string(t.Payload())
+	status, err := payments.GetStatus(ctx, orderID)
+	if err != nil {
+		return err
+	}
+	if status != "pending" {
+		return nil
+	}
+	if err := charge(orderID); err != nil { // want `^handler PendingMarkedLate: HTTP POST without an Idempotency-Key header`
+		return err
+	}
+	return payments.MarkProcessing(ctx, orderID)
+}
+
 // Unchecked has no lookup: reported.
 func Unchecked(ctx context.Context, t *asynq.Task) error { // want Unchecked:`effects sql.write:unprotected\(\(\*sql.DB\).ExecContext\)`
 	orderID := string(t.Payload())
