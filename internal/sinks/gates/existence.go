@@ -95,8 +95,9 @@ func (rd Reader) statusGate(body *ast.BlockStmt, ifs *ast.IfStmt, end token.Pos,
 	if call == nil || !lookupName(fn.Name()) {
 		return nil
 	}
-	// The gate guards what follows the write of the status: an effect before it runs again
-	// when a crash comes first (and a status never changed guards nothing at all).
+	// The gate guards the write of the status and what follows it: a redelivery after the
+	// write leaves, and an effect before it runs again when a crash comes first (a status
+	// never changed guards nothing at all).
 	var written token.Pos
 	if be.Op == token.EQL {
 		written = rd.passesConstant(body, ifs.End(), end, status)
@@ -109,7 +110,7 @@ func (rd Reader) statusGate(body *ast.BlockStmt, ifs *ast.IfStmt, end token.Pos,
 	return &Gate{Start: written, End: end, What: "status check at " + rd.shortPos(ifs.Pos())}
 }
 
-// marksJob returns the end of the first call in body between start and end (not in
+// marksJob returns the position of the first call in body between start and end (not in
 // literals) that writes the job's state, a markVerbs call given the job's key, or NoPos.
 func (rd Reader) marksJob(body *ast.BlockStmt, start, end token.Pos, sc keys.Scope) token.Pos {
 	return rd.firstCall(body, start, end, func(call *ast.CallExpr) bool {
@@ -151,8 +152,8 @@ func (rd Reader) givenKey(call *ast.CallExpr, sc keys.Scope) bool {
 	return false
 }
 
-// passesConstant returns the end of the first call in body between start and end (not in
-// literals) given the constant v, or NoPos.
+// passesConstant returns the position of the first call in body between start and end (not
+// in literals) given the constant v, or NoPos.
 func (rd Reader) passesConstant(body *ast.BlockStmt, start, end token.Pos, v constant.Value) token.Pos {
 	return rd.firstCall(body, start, end, func(call *ast.CallExpr) bool {
 		for _, a := range call.Args {
@@ -164,7 +165,7 @@ func (rd Reader) passesConstant(body *ast.BlockStmt, start, end token.Pos, v con
 	})
 }
 
-// firstCall returns the end of the first call in body between start and end, not in
+// firstCall returns the position of the first call in body between start and end, not in
 // literals, for which match holds, or NoPos.
 func (rd Reader) firstCall(body *ast.BlockStmt, start, end token.Pos, match func(*ast.CallExpr) bool) token.Pos {
 	found := token.NoPos
@@ -173,7 +174,7 @@ func (rd Reader) firstCall(body *ast.BlockStmt, start, end token.Pos, match func
 			return false
 		}
 		if call, ok := x.(*ast.CallExpr); ok && call.Pos() >= start && match(call) {
-			found = call.End()
+			found = call.Pos()
 			return false
 		}
 		_, lit := x.(*ast.FuncLit)
