@@ -197,12 +197,23 @@ func (rf *receiveFinder) receivedVarsOf(body *ast.BlockStmt) map[*types.Var]help
 			if len(x.Rhs) != 1 {
 				return true
 			}
-			if _, ok := ast.Unparen(x.Rhs[0]).(*ast.CallExpr); !ok {
+			call, ok := ast.Unparen(x.Rhs[0]).(*ast.CallExpr)
+			if !ok {
 				return true
 			}
-			// The receive call's result, or the run of the command it built
-			// (entries, err := client.Do(ctx, cmd).AsXRead()).
-			if h := rf.receivedIn(x.Rhs[0]); h.fw != "" {
+			// The receive call's result, or (for a message) the run of the command it
+			// built (entries, err := client.Do(ctx, cmd).AsXRead()); the second asks
+			// for a walk of the definitions, so only where the first is not.
+			var h helperRead
+			if fn, ok := typeutil.Callee(rf.in.Info, call).(*types.Func); ok {
+				if fw := rf.receiveCall(fn.Origin(), call); fw != "" {
+					h = helperRead{fw, rf.readBehind(fn, call)}
+				}
+			}
+			if h.fw == "" && messageLike(firstType(rf.in.Info.TypeOf(call))) {
+				h = rf.receivedIn(call)
+			}
+			if h.fw != "" {
 				for _, l := range x.Lhs {
 					if id, ok := l.(*ast.Ident); ok {
 						if v, ok := rf.in.Info.ObjectOf(id).(*types.Var); ok {
@@ -230,6 +241,15 @@ func (rf *receiveFinder) madeFrom(e ast.Expr, recv map[*types.Var]helperRead) he
 		return h.fw != ""
 	})
 	return h
+}
+
+// firstType returns the type of the first value of t, a call's result (its first for
+// several).
+func firstType(t types.Type) types.Type {
+	if tuple, ok := t.(*types.Tuple); ok && tuple.Len() > 0 {
+		return tuple.At(0).Type()
+	}
+	return t
 }
 
 // messageLike reports whether t can hold a message: a named struct type, a pointer to one,
@@ -283,10 +303,7 @@ func (rf *receiveFinder) storesInto(body *ast.BlockStmt, v *types.Var) bool {
 // B().Xreadgroup() chain, rdb.XReadGroup(ctx, args).Result() with go-redis. A value of
 // another kind made from a receive (its error, a count) is no message.
 func (rf *receiveFinder) receivedIn(e ast.Expr) helperRead {
-	t := rf.in.Info.TypeOf(e)
-	if tuple, ok := t.(*types.Tuple); ok && tuple.Len() > 0 {
-		t = tuple.At(0).Type()
-	}
+	t := firstType(rf.in.Info.TypeOf(e))
 	if t == nil {
 		return helperRead{}
 	}

@@ -50,7 +50,7 @@ func (rd Reader) existenceGate(ifs *ast.IfStmt, end token.Pos, sc keys.Scope) *G
 	default:
 		return nil
 	}
-	call, fn := rd.keyedCall(x, sc)
+	call, fn := rd.resultOf(x)
 	if call == nil {
 		return nil
 	}
@@ -60,6 +60,9 @@ func (rd Reader) existenceGate(ifs *ast.IfStmt, end token.Pos, sc keys.Scope) *G
 			return nil
 		}
 	case !lookupName(fn.Name()) || !nilable(res):
+		return nil
+	}
+	if !rd.givenKey(call, sc) { // last: every `if err != nil` after a call comes here
 		return nil
 	}
 	return &Gate{Start: ifs.End(), End: end, What: "existence check " + fn.Name() + " at " + rd.shortPos(call.Pos())}
@@ -91,8 +94,8 @@ func (rd Reader) statusGate(body *ast.BlockStmt, ifs *ast.IfStmt, end token.Pos,
 	if sel, ok := ast.Unparen(read).(*ast.SelectorExpr); ok {
 		read = sel.X // rec.Status: the record the lookup returned
 	}
-	call, fn := rd.keyedCall(read, sc)
-	if call == nil || !lookupName(fn.Name()) {
+	call, fn := rd.resultOf(read)
+	if call == nil || !lookupName(fn.Name()) || !rd.givenKey(call, sc) {
 		return nil
 	}
 	// The gate guards the write of the status and what follows it: a redelivery after the
@@ -119,9 +122,9 @@ func (rd Reader) marksJob(body *ast.BlockStmt, start, end token.Pos, sc keys.Sco
 	})
 }
 
-// keyedCall returns the call the variable x is the first result of, and its function, when
-// an argument of the call is a stable key of the job in scope sc; nil otherwise.
-func (rd Reader) keyedCall(x ast.Expr, sc keys.Scope) (*ast.CallExpr, *types.Func) {
+// resultOf returns the call the variable x is the first result of, and its function; nil
+// otherwise.
+func (rd Reader) resultOf(x ast.Expr) (*ast.CallExpr, *types.Func) {
 	id, ok := ast.Unparen(x).(*ast.Ident)
 	if !ok {
 		return nil, nil
@@ -135,7 +138,7 @@ func (rd Reader) keyedCall(x ast.Expr, sc keys.Scope) (*ast.CallExpr, *types.Fun
 		return nil, nil
 	}
 	fn := callee(rd.info(), call)
-	if fn == nil || fn.Signature().Results().Len() == 0 || !rd.givenKey(call, sc) {
+	if fn == nil || fn.Signature().Results().Len() == 0 {
 		return nil, nil
 	}
 	return call, fn
