@@ -59,8 +59,8 @@ func (rd Reader) existenceGate(ifs *ast.IfStmt, end token.Pos, sc keys.Scope) *G
 		if !checkName(fn.Name()) || !isBool(rd.info().TypeOf(x)) {
 			return nil
 		}
-	case !lookupName(fn.Name()) || !nilable(res):
-		return nil
+	case !lookupName(fn.Name()) || !nilable(res) || isError(res):
+		return nil // a lookup's error returned is no finding
 	}
 	if !rd.givenKey(call, sc) { // last: every `if err != nil` after a call comes here
 		return nil

@@ -130,6 +130,15 @@ func PendingMarkedLate(ctx context.Context, t *asynq.Task) error { // want Pendi
 	return payments.MarkProcessing(ctx, orderID)
 }
 
+// Fetched returns the lookup's error: no finding, so no gate.
+func Fetched(ctx context.Context, t *asynq.Task) error { // want Fetched:`effects sql.write:unprotected\(\(\*sql.DB\).ExecContext\)`
+	orderID := string(t.Payload())
+	if err := payments.FetchOrder(ctx, orderID); err != nil {
+		return err
+	}
+	return payments.Create(ctx, orderID) // want `^handler Fetched: SQL write not safe to repeat`
+}
+
 // Unchecked has no lookup: reported.
 func Unchecked(ctx context.Context, t *asynq.Task) error { // want Unchecked:`effects sql.write:unprotected\(\(\*sql.DB\).ExecContext\)`
 	orderID := string(t.Payload())

@@ -56,3 +56,8 @@ func (s *Store) MarkProcessing(ctx context.Context, orderID string) error { // w
 	_, err := s.db.ExecContext(ctx, "UPDATE payments SET status = 'processing' WHERE order_id = $1", orderID)
 	return err
 }
+
+// FetchOrder checks that the order can be paid.
+func (s *Store) FetchOrder(ctx context.Context, orderID string) error {
+	return s.db.QueryRowContext(ctx, "SELECT 1 FROM orders WHERE id = $1", orderID).Scan(new(int))
+}
