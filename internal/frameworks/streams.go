@@ -92,9 +92,9 @@ type groupRead struct {
 	claims  bool // CLAIM: idle pending entries are read again
 }
 
-// readOf reads the options of an XREADGROUP call (go-redis) or of the builder chain a rueidis
-// or valkey-go Xreadgroup() call starts, looked up in the file of files that holds it; nil for any other
-// call.
+// readOf reads the options of an XREADGROUP call (go-redis) or of the builder chain a
+// rueidis or valkey-go Xreadgroup() call starts, looked up in the file of files that holds
+// it; nil for any other call.
 func readOf(info *types.Info, defs *defuse.Index, call *ast.CallExpr, files []*ast.File) *groupRead {
 	switch {
 	case isCall(info, call, goRedis, "XReadGroup"):

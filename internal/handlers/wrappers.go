@@ -477,7 +477,7 @@ func (f *finder) pulledParams() map[*types.Var]pull {
 				if !ok {
 					return true
 				}
-				sig := f.calleeSig(call)
+				sig, callee := f.calleeOf(call)
 				if sig == nil {
 					return true
 				}
@@ -489,7 +489,7 @@ func (f *finder) pulledParams() map[*types.Var]pull {
 					if param := sig.Params().At(i); out[param].framework == "" {
 						if p := f.fromPullFilled(arg, via); p.framework != "" {
 							out[param] = p
-							if callee := f.calleeNode(call); callee != nil && !slices.Contains(next, callee) {
+							if callee != nil && !slices.Contains(next, callee) {
 								next = append(next, callee)
 							}
 						}
@@ -503,31 +503,27 @@ func (f *finder) pulledParams() map[*types.Var]pull {
 	return out
 }
 
-// calleeNode returns the node of the package's function call calls, or nil (a literal
-// called in place is walked with the function it is in).
-func (f *finder) calleeNode(call *ast.CallExpr) *callgraph.Node {
-	fn, ok := typeutil.Callee(f.info, call).(*types.Func)
-	if !ok {
-		return nil
-	}
-	if n := f.graph.ByFunc[fn.Origin()]; n != nil && n.Body != nil && n.Lit == nil {
-		return n
-	}
-	return nil
-}
-
-// calleeSig returns the signature whose parameters call binds: of a function of the
-// package, or of a literal called in place; nil for any other call.
-func (f *finder) calleeSig(call *ast.CallExpr) *types.Signature {
+// calleeOf returns the signature whose parameters call binds, of a function of the package
+// or of a literal called in place (nil for any other call), and the function's node to walk
+// next (nil for a literal, which is walked with the function it is in, and for a function
+// with no body).
+func (f *finder) calleeOf(call *ast.CallExpr) (*types.Signature, *callgraph.Node) {
 	if lit, ok := ast.Unparen(call.Fun).(*ast.FuncLit); ok {
 		sig, _ := f.info.TypeOf(lit).(*types.Signature)
-		return sig
+		return sig, nil
 	}
 	fn, ok := typeutil.Callee(f.info, call).(*types.Func)
-	if !ok || f.graph.ByFunc[fn.Origin()] == nil {
-		return nil
+	if !ok {
+		return nil, nil
 	}
-	return fn.Origin().Signature()
+	n := f.graph.ByFunc[fn.Origin()]
+	if n == nil {
+		return nil, nil
+	}
+	if n.Body == nil || n.Lit != nil {
+		return fn.Origin().Signature(), nil
+	}
+	return fn.Origin().Signature(), n
 }
 
 // receiveCalls returns the receive calls the call graph found in the package's nodes
