@@ -74,8 +74,11 @@ type core struct {
 	Open []OpenCall
 
 	importFacts map[*types.Func]*effect.Fact
-	claims      map[*Node]*effect.Claim   // ClaimOf's answers for the package's functions
-	requests    map[*Node]*effect.Request // RequestOf's answers
+	// implementationsOf returns the methods in view that implement an interface method
+	// (dispatcher.implementationsOf), for ClaimOf's answer on an interface call.
+	implementationsOf func(*types.Func) []*types.Func
+	claims            map[*Node]*effect.Claim   // ClaimOf's answers for the package's functions
+	requests          map[*Node]*effect.Request // RequestOf's answers
 }
 
 // newCore returns an empty core for in, its indexes made.
@@ -119,11 +122,32 @@ func (c *core) Fact(fn *types.Func) *effect.Fact {
 }
 
 // ClaimOf says what fn's result reports of a claim its body makes: for a function of the
-// package, read from its body once; for another package's, from its fact.
+// package, read from its body once; for another package's, from its fact; for an interface
+// method, what every implementation in view says alike (a repository's Claim behind its
+// interface, with test doubles left out).
 func (c *core) ClaimOf(fn *types.Func) *effect.Claim {
+	if recv := fn.Signature().Recv(); recv != nil && types.IsInterface(recv.Type()) && c.implementationsOf != nil {
+		return c.abstractClaim(fn)
+	}
 	return bodySummary(c, fn, &c.claims, func(f *effect.Fact) *effect.Claim { return f.Claim }, func(n *Node) *effect.Claim {
 		return c.in.Judge.ReturnedClaim(n.Body, n.Sig, c.ClaimOf)
 	})
+}
+
+// abstractClaim is what every implementation in view of the interface method m says of a
+// claim, when they all say the same; nil when none is in view or they differ.
+func (c *core) abstractClaim(m *types.Func) *effect.Claim {
+	var out *effect.Claim
+	for _, impl := range c.implementationsOf(m) {
+		cl := c.ClaimOf(impl)
+		if cl == nil || (out != nil && (cl.Result != out.Result || cl.Read != out.Read)) {
+			return nil
+		}
+		if out == nil {
+			out = cl
+		}
+	}
+	return out
 }
 
 // RequestOf says what fn's first result is of an HTTP request its body builds (a

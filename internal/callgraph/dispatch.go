@@ -304,6 +304,16 @@ func Selects(t types.Type, iface *types.Interface, fn *types.Func) bool {
 	return ok && f.Origin() == fn.Origin()
 }
 
+// implementationsOf returns the methods in view (the package's own, not in test files, and
+// those of dependencies with facts) that implement the interface that declares m.
+func (d *dispatcher) implementationsOf(m *types.Func) []*types.Func {
+	iface, ok := m.Signature().Recv().Type().Underlying().(*types.Interface)
+	if !ok {
+		return nil
+	}
+	return d.implementing(m.Name(), iface)
+}
+
 // implementations returns the methods a call of the interface method m may run, among
 // those in view: the package's own and those of dependencies that carry facts, whose
 // receivers implement the call's receiver interface; the package's first, each group in a
@@ -313,13 +323,19 @@ func (d *dispatcher) implementations(m *types.Func, call *ast.CallExpr) []*types
 	if iface == nil {
 		return nil
 	}
+	return d.implementing(m.Name(), iface)
+}
+
+// implementing returns the methods named name in view that implement iface: the package's
+// own first, then its dependencies' with facts.
+func (d *dispatcher) implementing(name string, iface *types.Interface) []*types.Func {
 	var out []*types.Func
-	for _, cand := range d.localMethods(m.Name()) {
+	for _, cand := range d.localMethods(name) {
 		if d.implements(cand.Fn, iface) {
 			out = append(out, cand.Fn)
 		}
 	}
-	for _, fn := range d.importedMethods()[m.Name()] {
+	for _, fn := range d.importedMethods()[name] {
 		if d.implements(fn, iface) {
 			out = append(out, fn)
 		}

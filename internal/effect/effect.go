@@ -414,6 +414,7 @@ const (
 	ReadTrue   ClaimRead = iota + 1 // a bool, true when the claim was made
 	ReadCount                       // a row count, 0 when the claim failed
 	ReadNoRows                      // an error, ErrNoRows when the claim failed
+	ReadErr                         // an error, not nil when the claim failed (a conditional put's)
 )
 
 // AFact marks Fact as an analysis fact.

@@ -81,7 +81,10 @@ type GateEntry struct {
 	Func    string   `yaml:"func"`
 	Funcs   []string `yaml:"funcs"`
 	KeyArgs []int    `yaml:"key_args"`
-	What    string   `yaml:"what"`
+	// ParamsArg names the params argument of a claim made by a condition field instead of
+	// by key arguments (see Gate.Params).
+	ParamsArg *int   `yaml:"params_arg"`
+	What      string `yaml:"what"`
 }
 
 // GeneratedEntry models code the library generates into each project (see Generated).

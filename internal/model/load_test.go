@@ -107,6 +107,8 @@ func TestParseErrorsNameFileLineAndField(t *testing.T) {
 		{"bad key field", "library: x\nkey_fields: [\"a/b.Field\"]\n", `m.yml:2:14: a key field is written pkg/path.Type.Field`},
 		{"gate unknown key", "library: x\ngates:\n  - func: \"(a/b.C).SetNX\"\n    key_arg: 1\n", `m.yml:4:5: unknown field "key_arg"`},
 		{"gate without key_args", "library: x\ngates:\n  - func: \"(a/b.C).SetNX\"\n", "m.yml:3:9: gate: field key_args is required"},
+		{"gate key_args and params_arg", "library: x\ngates:\n  - func: \"(a/b.C).PutItem\"\n    key_args: [1]\n    params_arg: 1\n", "m.yml:3:9: gate: fields key_args and params_arg exclude each other"},
+		{"gate negative params arg", "library: x\ngates:\n  - func: \"(a/b.C).PutItem\"\n    params_arg: -1\n", "m.yml:4:17: field params_arg: an argument index counts from 0, got -1"},
 		{"gate negative key arg", "library: x\ngates:\n  - func: \"(a/b.C).SetNX\"\n    key_args: [1, -2]\n", "m.yml:4:19: field key_args: an argument index counts from 0, got -2"},
 		{"gate bad func", "library: x\ngates:\n  - funcs: [\"SetNX\"]\n    key_args: [1]\n", `m.yml:3:13: a function is written pkg/path.Func, got "SetNX"`},
 		{"gate without func", "library: x\ngates:\n  - key_args: [1]\n", "m.yml:3:13: gate: field func (or funcs) is required"},

@@ -166,14 +166,21 @@ func (s *Sink) Problem() string {
 }
 
 // Gate is a call that claims a job before its effects: it sets a key only when the key is
-// absent and reports whether it did (Redis SETNX, HSETNX). A handler that returns early when
-// the claim fails runs the effects after the check at most once per key.
+// absent and reports whether it did (Redis SETNX, HSETNX), or fails with an error when a
+// condition its params carry fails (a DynamoDB PutItem with attribute_not_exists). A handler
+// that returns early when the claim fails runs the effects after the check at most once per
+// key.
 type Gate struct {
 	Func string // full name
 	// KeyArgs are the indexes of the arguments that together name the claim (receiver not
 	// counted): SETNX's key; HSETNX's key and field.
 	KeyArgs []int
-	What    string // the gate in words for messages: "Redis SETNX"
+	// Params, for a claim made by a condition, is 1 + the index of the params argument that
+	// must set a condition field (ConditionFields) for the call to claim anything; 0 for a
+	// claim by key. Such a claim fails with the call's error result, and its key is the
+	// item the params name, not judged.
+	Params int
+	What   string // the gate in words for messages: "Redis SETNX"
 }
 
 // TypeRef names a (possibly pointer to a) named type, or a predeclared type when Path is "".

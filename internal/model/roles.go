@@ -403,8 +403,15 @@ func loadGates(f *File, lib *Library, c *checker) {
 	for i, g := range f.Gates {
 		at := fmt.Sprintf("$.gates[%d]", i)
 		names := funcNames(at, "gate", g.Func, g.Funcs, c)
-		if len(g.KeyArgs) == 0 {
-			c.bad(at, "gate: field key_args is required: the indexes of the arguments that name the claim")
+		params := 0
+		switch {
+		case g.ParamsArg != nil && len(g.KeyArgs) > 0:
+			c.bad(at, "gate: fields key_args and params_arg exclude each other: a claim is named by its key arguments or by the condition its params carry")
+		case g.ParamsArg != nil:
+			c.argIndex(at+".params_arg", "params_arg", *g.ParamsArg)
+			params = *g.ParamsArg + 1
+		case len(g.KeyArgs) == 0:
+			c.bad(at, "gate: field key_args is required: the indexes of the arguments that name the claim (or params_arg, for a claim made by a condition field)")
 		}
 		for j, k := range g.KeyArgs {
 			c.argIndex(fmt.Sprintf("%s.key_args[%d]", at, j), "key_args", k)
@@ -414,7 +421,7 @@ func loadGates(f *File, lib *Library, c *checker) {
 			if what == "" {
 				what = n[strings.LastIndex(n, ".")+1:] // the function's own name: "SetNX"
 			}
-			lib.Gates = append(lib.Gates, Gate{Func: n, KeyArgs: g.KeyArgs, What: what})
+			lib.Gates = append(lib.Gates, Gate{Func: n, KeyArgs: g.KeyArgs, Params: params, What: what})
 		}
 	}
 }

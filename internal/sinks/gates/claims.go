@@ -1,5 +1,6 @@
 // Claims returned: a helper that makes a claim and returns what it says (`updated bool`, a
-// row count, the error of a RETURNING row), for its callers to check with an early return.
+// row count, the error of a RETURNING row, the error of a conditional put or one it returns
+// when that failed), for its callers to check with an early return.
 
 package gates
 
@@ -13,14 +14,24 @@ import (
 // ReturnedClaim returns what a function's results say of a claim its body makes (sig is its
 // signature, of the claims of the functions it calls), or nil: the first result, in the
 // first return statement that reports one, that is a claim affirmed (a bool), a count, or a
-// RETURNING row's error. A claim whose key identifies nothing is not returned.
+// RETURNING row's error; or its error result, when an if that leaves with a non-nil error
+// checks the failure of a claim that fails with an error. A claim whose key identifies
+// nothing is not returned.
 func (rd Reader) ReturnedClaim(body *ast.BlockStmt, sig *types.Signature, of ClaimOf) *effect.Claim {
 	if sig == nil || sig.Results().Len() == 0 || sig.Results().Len() > 255 {
 		return nil
 	}
 	var out *effect.Claim
+	errIdx := errorResult(sig)
 	w := gateWalk{}
 	w.visit = func(st ast.Stmt, en env) {
+		if ifs, ok := st.(*ast.IfStmt); ok && out == nil && errIdx >= 0 {
+			en.init = ifs.Init
+			if cl := rd.returnedErrClaim(ifs, errIdx, en, of); cl != nil && cl.why == "" {
+				out = &effect.Claim{Result: uint8(errIdx), Read: effect.ReadErr, What: cl.what}
+			}
+			return
+		}
 		ret, ok := st.(*ast.ReturnStmt)
 		if !ok || out != nil || len(ret.Results) != sig.Results().Len() {
 			return
@@ -40,7 +51,10 @@ func (rd Reader) ReturnedClaim(body *ast.BlockStmt, sig *types.Signature, of Cla
 func (rd Reader) resultClaim(r ast.Expr, t types.Type, en env, of ClaimOf) (*claim, effect.ClaimRead) {
 	switch {
 	case isError(t):
-		return rd.sqlNoRows(r, en, of), effect.ReadNoRows
+		if cl := rd.sqlNoRows(r, en, of); cl != nil {
+			return cl, effect.ReadNoRows
+		}
+		return rd.errClaim(r, en, of), effect.ReadErr
 	case types.Identical(t.Underlying(), types.Typ[types.Bool]):
 		return rd.sqlAffirmed(r, en, of), effect.ReadTrue
 	}

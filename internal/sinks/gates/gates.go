@@ -45,7 +45,7 @@ func (rd Reader) Gates(body *ast.BlockStmt, sc keys.Scope, of ClaimOf) []*Gate {
 
 // gateCheck returns the gate an if statement checks, when its condition is true if the
 // claim failed (!ok, err != nil || !ok, ok == false, n == 0, tag.RowsAffected() == 0,
-// errors.Is(err, pgx.ErrNoRows)) or it tests a row locked on a transaction, and its body
+// errors.Is(err, pgx.ErrNoRows), err != nil after a conditional put) or it tests a row locked on a transaction, and its body
 // ends in a return (or, in a loop, a continue or break); nil otherwise. A gate whose result
 // is ignored, or whose failure does not leave, guards nothing: the effects after it run on
 // every delivery.
@@ -65,6 +65,9 @@ func (rd Reader) gateCheck(body *ast.BlockStmt, ifs *ast.IfStmt, end token.Pos, 
 		}
 	}
 	cl := rd.sqlClaimFailed(ifs.Cond, en, of)
+	if cl == nil {
+		cl = rd.errClaimFailed(ifs.Cond, en, of)
+	}
 	if cl == nil {
 		if g := rd.lockGate(ifs, end, en, locks); g != nil {
 			return g

@@ -52,3 +52,11 @@ func fieldName(t types.Type, field string) string {
 	}
 	return named.Obj().Pkg().Path() + "." + named.Obj().Name() + "." + field
 }
+
+// Conditioned reports whether params set a condition field whose text fails on a repeat
+// (attribute_not_exists), in the literal or on the params variable: the call then changes
+// nothing the second time, and its error says so (a conditional put is a claim).
+func (rd Reader) Conditioned(params ast.Expr) bool {
+	k := rd.providerKey(params)
+	return k.state == litKeyed && len(k.keys) == 0
+}

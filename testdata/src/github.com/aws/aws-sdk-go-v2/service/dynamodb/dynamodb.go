@@ -52,3 +52,20 @@ type UpdateItemOutput struct{}
 func (c *Client) UpdateItem(ctx context.Context, params *UpdateItemInput, optFns ...func(*Options)) (*UpdateItemOutput, error) {
 	panic("stub")
 }
+
+// PutItemInput is a write of one whole item. ConditionExpression, when given, must hold
+// for the write to happen; when it does not, PutItem fails with a
+// *types.ConditionalCheckFailedException.
+type PutItemInput struct {
+	Item                map[string]types.AttributeValue
+	TableName           *string
+	ConditionExpression *string
+}
+
+// PutItemOutput is the result of PutItem.
+type PutItemOutput struct{}
+
+// PutItem writes one whole item, replacing any item with its key.
+func (c *Client) PutItem(ctx context.Context, params *PutItemInput, optFns ...func(*Options)) (*PutItemOutput, error) {
+	panic("stub")
+}

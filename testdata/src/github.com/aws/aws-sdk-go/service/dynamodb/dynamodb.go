@@ -76,3 +76,22 @@ func (c *DynamoDB) UpdateItem(input *UpdateItemInput) (*UpdateItemOutput, error)
 func (c *DynamoDB) UpdateItemWithContext(ctx aws.Context, input *UpdateItemInput, opts ...request.Option) (*UpdateItemOutput, error) {
 	panic("stub")
 }
+
+// PutItemInput is a write of one whole item. ConditionExpression, when given, must hold
+// for the write to happen; when it does not, PutItem fails with a
+// ConditionalCheckFailedException.
+type PutItemInput struct {
+	ConditionExpression *string
+	TableName           *string
+}
+
+// PutItemOutput is the result of PutItem.
+type PutItemOutput struct{}
+
+// PutItem writes one whole item, replacing any item with its key.
+func (c *DynamoDB) PutItem(input *PutItemInput) (*PutItemOutput, error) { panic("stub") }
+
+// PutItemWithContext writes one whole item, replacing any item with its key.
+func (c *DynamoDB) PutItemWithContext(ctx aws.Context, input *PutItemInput, opts ...request.Option) (*PutItemOutput, error) {
+	panic("stub")
+}

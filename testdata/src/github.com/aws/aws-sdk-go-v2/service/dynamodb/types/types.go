@@ -29,3 +29,22 @@ type Update struct {
 	UpdateExpression    *string
 	ConditionExpression *string
 }
+
+// AttributeValue is the value of an item's attribute.
+type AttributeValue interface {
+	isAttributeValue()
+}
+
+// AttributeValueMemberS is a string attribute.
+type AttributeValueMemberS struct {
+	Value string
+}
+
+func (*AttributeValueMemberS) isAttributeValue() {}
+
+// ConditionalCheckFailedException is the error of a write whose condition failed.
+type ConditionalCheckFailedException struct {
+	Message *string
+}
+
+func (e *ConditionalCheckFailedException) Error() string { panic("stub") }

@@ -1,0 +1,95 @@
+// Claims that fail with an error: a conditional put (a DynamoDB PutItem whose condition has
+// attribute_not_exists) changes nothing the second time and says so with its error
+// (ConditionalCheckFailedException), as does a helper that returns that error, or a sentinel
+// of its own for it (journal.ErrAlreadyClaimed), to its callers.
+
+package gates
+
+import (
+	"go/ast"
+	"go/token"
+	"go/types"
+
+	"github.com/chokaq/idemlint/internal/defuse"
+	"github.com/chokaq/idemlint/internal/effect"
+	"github.com/chokaq/idemlint/internal/sinks/params"
+)
+
+// errClaimFailed finds the claim that fails with an error whose failure makes cond true:
+// err != nil, errors.Is(err, ErrAlreadyClaimed), errors.As(err, &conditionFailed), where err
+// is the error result of a conditional put or of a helper whose error reports a claim.
+// Which error errors.Is names is not read: the code that checks for one particular error
+// also leaves on the others (if err != nil after it), or it makes the claim on purpose
+// with its error for that.
+func (rd Reader) errClaimFailed(cond ast.Expr, en env, of ClaimOf) *claim {
+	switch c := ast.Unparen(cond).(type) {
+	case *ast.BinaryExpr:
+		switch c.Op {
+		case token.LOR:
+			if cl := rd.errClaimFailed(c.X, en, of); cl != nil {
+				return cl
+			}
+			return rd.errClaimFailed(c.Y, en, of)
+		case token.NEQ:
+			if rd.isNil(c.Y) {
+				return rd.errClaim(c.X, en, of)
+			}
+			if rd.isNil(c.X) {
+				return rd.errClaim(c.Y, en, of)
+			}
+		}
+	case *ast.CallExpr:
+		if fn := callee(rd.info(), c); fn != nil && (fn.FullName() == "errors.Is" || fn.FullName() == "errors.As") && len(c.Args) == 2 {
+			return rd.errClaim(c.Args[0], en, of)
+		}
+	}
+	return nil
+}
+
+// errClaim returns the claim whose error e is: the last result of a modelled gate made by
+// a condition its params carry (Gate.Params), or of a helper whose error reports a claim.
+func (rd Reader) errClaim(e ast.Expr, en env, of ClaimOf) *claim {
+	x, idx := rd.resolve(e, en)
+	call, ok := x.(*ast.CallExpr)
+	if !ok {
+		return nil
+	}
+	fn := callee(rd.info(), call)
+	if fn == nil {
+		return nil
+	}
+	res := fn.Signature().Results()
+	if res.Len() == 0 || idx != res.Len()-1 || !isError(res.At(idx).Type()) {
+		return nil
+	}
+	if g := rd.Models.Of(fn.Origin()).Gate; g != nil {
+		if g.Params == 0 || !(params.Reader{Defs: rd.Defs, Models: rd.Models}).Conditioned(defuse.ArgAt(call, g.Params-1)) {
+			return nil
+		}
+		return &claim{at: call.Pos(), what: g.What}
+	}
+	return rd.helperClaim(call, idx, effect.ReadErr, of)
+}
+
+// returnedErrClaim reports whether ifs leaves with a non-nil error in result i when a claim
+// failing with an error failed: `if err != nil { return fmt.Errorf("...: %w", ErrTaken) }`
+// after a conditional put. The function's error result then reports the claim.
+func (rd Reader) returnedErrClaim(ifs *ast.IfStmt, i int, en env, of ClaimOf) *claim {
+	if len(ifs.Body.List) == 0 {
+		return nil
+	}
+	ret, ok := ifs.Body.List[len(ifs.Body.List)-1].(*ast.ReturnStmt)
+	if !ok || i >= len(ret.Results) || rd.isNil(ret.Results[i]) {
+		return nil
+	}
+	return rd.errClaimFailed(ifs.Cond, en, of)
+}
+
+// errorResult returns the index of sig's last result when it is an error, or -1.
+func errorResult(sig *types.Signature) int {
+	n := sig.Results().Len()
+	if n == 0 || !isError(sig.Results().At(n-1).Type()) {
+		return -1
+	}
+	return n - 1
+}
