@@ -250,6 +250,36 @@ func TestTopicLink(t *testing.T) {
 	}
 }
 
+// TestRiverKindLink: a River job inserted by a worker is judged by the worker of its args
+// type in the same program (River routes a job by its args type's Kind()): a batch of
+// refresh jobs built in a loop, whose worker upserts, is protected; a notification whose
+// worker inserts a row stays reported, naming that worker; a batch of two args types has
+// no one consumer and stays reported as it was.
+func TestRiverKindLink(t *testing.T) {
+	chdirModule(t, "riverjobs")
+	out := runAll(t)
+	got := chains(out.Run.Findings, func(f *result.Finding) string { return f.Detail })
+	want := []string{
+		"(*NotifyWorker).Work: SQL write not safe to repeat: INSERT without conflict handling via (*sql.DB).ExecContext",
+		"(*NotifyAllWorker).Work: River job inserted without an idempotency key, consumed in this program by (*NotifyWorker).Work, which is not safe to repeat: SQL write not safe to repeat: INSERT without conflict handling via (*river.Client).Insert",
+		"(*MixedWorker).Work: River jobs inserted without an idempotency key via (*river.Client).InsertMany",
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("findings:\n got %q\nwant %q", got, want)
+	}
+	batch := ""
+	for _, h := range out.Run.Handlers {
+		for _, e := range h.Effects {
+			if h.Name == "(*RefreshAllWorker).Work" && e.Kind == "publish" {
+				batch = e.State + ": " + e.Detail
+			}
+		}
+	}
+	if want := `protected: River jobs inserted for "riverjobs/jobs.RefreshArgs", whose consumers in this program are safe to repeat ((*RefreshWorker).Work)`; batch != want {
+		t.Errorf("the refresh batch: %q, want %q", batch, want)
+	}
+}
+
 // TestTableLink: functions of a package listed in its exported table, which main ranges
 // over to register each, are handlers of their own package: the unsafe one is reported at
 // its effect with the registration as related information, the converging one is a

@@ -1,6 +1,7 @@
 // The topics the package's handlers consume, for the program-wide link of publishes to
 // them (internal/topics): a handler registered for a constant topic (asynq's
-// mux.HandleFunc(TypeEmail, h), a JetStream subscription, a Watermill router's handler),
+// mux.HandleFunc(TypeEmail, h), a JetStream subscription, a Watermill router's handler) or
+// one that takes a typed job (a River worker of its args type),
 // and whether it is safe to run again on the same message. A registration here of a
 // function of another package is a Subscription; that package says whether its handlers
 // are safe (Verdicts), and the link joins the two.
@@ -31,6 +32,11 @@ type Subscription struct {
 func Consumers(in Input, hs []Handler) []topics.Consumer {
 	var out []topics.Consumer
 	for _, h := range hs {
+		if lib, topic := jobTopic(in.Models, h); topic != "" {
+			why := safeToRepeat(h)
+			out = append(out, topics.Consumer{Library: lib, Topic: topic, Handler: h.Name, At: in.Fset.Position(h.Pos).String(), Safe: why == "", Why: why})
+			continue
+		}
 		if h.RegCall == nil {
 			continue
 		}
@@ -82,6 +88,29 @@ func safeToRepeat(h Handler) string {
 		return "it calls " + h.Unfollowed[0] + ", a function value not known"
 	}
 	return unknownCall(h.Unresolved)
+}
+
+// jobTopic returns the library and the topic of a handler whose framework names what it
+// consumes by the type argument of a parameter (River's Work(ctx, *river.Job[T]): the jobs
+// of args type T, topics.TypeName), or "" for the topic.
+func jobTopic(models *model.Entries, h Handler) (lib, topic string) {
+	if h.Sig == nil {
+		return "", ""
+	}
+	for _, shape := range models.Index.Handlers() {
+		if shape.TopicParam == 0 || shape.Framework != h.Framework || h.Sig.Params().Len() < shape.TopicParam {
+			continue
+		}
+		named, ok := types.Unalias(defuse.Deref(h.Sig.Params().At(shape.TopicParam - 1).Type())).(*types.Named)
+		ref := shape.Params[shape.TopicParam-1]
+		if !ok || named.Obj().Pkg() == nil || named.Obj().Pkg().Path() != ref.Path || named.Obj().Name() != ref.Name || named.TypeArgs().Len() != 1 {
+			continue
+		}
+		if t := topics.TypeName(named.TypeArgs().At(0)); t != "" {
+			return shape.Library, t
+		}
+	}
+	return "", ""
 }
 
 // RegistrationTopic returns the library and the constant topic of a modelled registration

@@ -124,6 +124,11 @@ type SinkEntry struct {
 	// argument names it (asynq.NewTask(type, ...)): a publish is judged by the program's own
 	// consumers of that topic.
 	TopicArg *int `yaml:"topic_arg"`
+	// TopicType: the topic is the named type of the value topic_arg names (a River job's
+	// args type, which its Kind() names), not a constant; with TopicField, topic_arg is a
+	// batch of structs whose field of that name holds the value (InsertManyParams.Args).
+	TopicType  bool   `yaml:"topic_type"`
+	TopicField string `yaml:"topic_field"`
 }
 
 // ReceiveChannelEntry models calls that return a channel of deliveries (RabbitMQ's
@@ -152,6 +157,10 @@ type HandlerEntry struct {
 	Method    string   `yaml:"method"`
 	Params    []string `yaml:"params"`
 	Results   []string `yaml:"results"`
+	// TopicParam is the index of the parameter whose type argument names what the handler
+	// consumes (River's *river.Job[T]: the jobs of args type T), matched with the program's
+	// publishes of that type (a sink's topic_type).
+	TopicParam *int `yaml:"topic_param"`
 }
 
 // RegistrationRow models a call that hands a handler to a framework.

@@ -133,6 +133,11 @@ type Sink struct {
 	// (see SinkEntry.TopicArg); Library is the model's library, in which topics are named.
 	Topic   int
 	Library string
+	// TopicType: the topic is the named type of the value at Topic (a River job's args
+	// type), "pkg/path.Type"; TopicField, for a batch, the field of each element that holds
+	// the value (InsertManyParams.Args).
+	TopicType  bool
+	TopicField string
 }
 
 // ReceiveChannel is a call whose result is a channel of deliveries (RabbitMQ's Consume).
@@ -198,6 +203,11 @@ type HandlerShape struct {
 	Method    string    // for methods: the method name the framework calls; "" for functions
 	Params    []TypeRef // parameter types, in order
 	Results   []TypeRef // result types, in order
+	// TopicParam is 1 + the index of the parameter whose type argument names the topic the
+	// handler consumes (River's *river.Job[T]: "pkg/path.T"), 0 for none; Library is the
+	// model's library, in which topics are named.
+	TopicParam int
+	Library    string
 }
 
 // Registration is a call that hands a handler to a framework. The analyzer looks at its

@@ -337,8 +337,14 @@ func checkSink(at string, s SinkEntry, c *checker) Sink {
 			c.bad(at+".topic_arg", "field topic_arg: only a sink of kind publish names a topic")
 		}
 	}
+	if s.TopicType && topic == 0 {
+		c.bad(at+".topic_type", "field topic_type: topic_arg is required, the argument whose type names the topic")
+	}
+	if s.TopicField != "" && !s.TopicType {
+		c.bad(at+".topic_field", "field topic_field: only a topic_type sink reads the topic from a field of a batch's elements")
+	}
 	return Sink{Kind: kind, Shape: shape, Arg: arg, What: what, InTx: s.TxArg != nil && *s.TxArg >= 0, Field: s.Field, URLArg: urlArg,
-		ConsumerKey: s.ConsumerKey, Receiver: s.Receiver, Unkeyed: s.Unkeyed, Topic: topic}
+		ConsumerKey: s.ConsumerKey, Receiver: s.Receiver, Unkeyed: s.Unkeyed, Topic: topic, TopicType: s.TopicType, TopicField: s.TopicField}
 }
 
 // compileSinks also indexes method sinks by method name, for calls through interfaces.
@@ -446,7 +452,15 @@ func loadHandlers(f *File, lib *Library, c *checker) {
 		}
 		params := typeRefs(at+".params", h.Params, c)
 		results := typeRefs(at+".results", h.Results, c)
-		lib.Handlers = append(lib.Handlers, HandlerShape{Framework: h.Framework, Method: h.Method, Params: params, Results: results})
+		topic := 0
+		if h.TopicParam != nil {
+			if *h.TopicParam < 0 || *h.TopicParam >= len(params) {
+				c.bad(at+".topic_param", "field topic_param: %d is not the index of one of the %d params", *h.TopicParam, len(params))
+			} else {
+				topic = *h.TopicParam + 1
+			}
+		}
+		lib.Handlers = append(lib.Handlers, HandlerShape{Framework: h.Framework, Method: h.Method, Params: params, Results: results, TopicParam: topic, Library: f.Library})
 	}
 }
 

@@ -99,6 +99,7 @@ func (j *Judge) Eval(call *ast.CallExpr, s *model.Sink, fn *types.Func, sc Scope
 				e.ArgsParam = uint8(p)
 			}
 		}
+		j.toConsumers(e, s, fn, call)
 		return e
 	case model.Options:
 		e := j.keys().Options(mk, s, call, sc)

@@ -14,6 +14,7 @@ import (
 	"github.com/chokaq/idemlint/internal/defuse"
 	"github.com/chokaq/idemlint/internal/effect"
 	"github.com/chokaq/idemlint/internal/model"
+	"github.com/chokaq/idemlint/internal/sinks/params"
 	"github.com/chokaq/idemlint/internal/topics"
 )
 
@@ -27,7 +28,12 @@ func (j *Judge) toConsumers(e *effect.Effect, s *model.Sink, fn *types.Func, cal
 	if e == nil || e.State >= effect.Claimed || s.Topic == 0 || fn.Pkg() == nil || (j.Published == nil && len(j.Consumers) == 0) {
 		return
 	}
-	topic := j.topicOf(defuse.ArgAt(call, s.Topic-1), fn.Pkg().Path())
+	var topic string
+	if s.TopicType {
+		topic = j.typeTopic(defuse.ArgAt(call, s.Topic-1), s.TopicField)
+	} else {
+		topic = j.topicOf(defuse.ArgAt(call, s.Topic-1), fn.Pkg().Path())
+	}
 	if topic == "" {
 		return
 	}
@@ -77,6 +83,73 @@ func (j *Judge) topicOf(arg ast.Expr, libPath string) string {
 			topic = made.Topic
 		}
 		return true // the value is this call's result, whatever it says
+	})
+	return topic
+}
+
+// typeTopic returns the topic a publish of a typed message names (a River job's args
+// type): the named type of arg's value, or with field, of that field in every element of
+// the batch arg (the same type for all of them); "" when it is not known.
+func (j *Judge) typeTopic(arg ast.Expr, field string) string {
+	if arg == nil {
+		return ""
+	}
+	if field == "" {
+		return j.valueType(arg)
+	}
+	topic := ""
+	for _, elt := range (params.Reader{Defs: j.Defs, Models: j.Models}).Elems(arg) {
+		v := j.fieldValue(elt, field)
+		if v == nil {
+			return ""
+		}
+		t := j.valueType(v)
+		if t == "" || (topic != "" && t != topic) {
+			return ""
+		}
+		topic = t
+	}
+	return topic
+}
+
+// fieldValue returns the value given to field in the struct literal elt (&T{...} too,
+// through a local variable), or nil.
+func (j *Judge) fieldValue(elt ast.Expr, field string) ast.Expr {
+	var out ast.Expr
+	j.Defs.Find(elt, defuse.Value, func(x ast.Node) bool {
+		lit, ok := x.(*ast.CompositeLit)
+		if !ok {
+			return false
+		}
+		for _, e := range lit.Elts {
+			if kv, ok := e.(*ast.KeyValueExpr); ok {
+				if id, ok := kv.Key.(*ast.Ident); ok && id.Name == field {
+					out = kv.Value
+				}
+			}
+		}
+		return true
+	}, defuse.Through(func(x ast.Expr) []ast.Expr {
+		if u, ok := x.(*ast.UnaryExpr); ok {
+			return []ast.Expr{u.X}
+		}
+		return nil
+	}))
+	return out
+}
+
+// valueType names the named type, not an interface, of the value e holds ("pkg/path.Type"),
+// following a local variable of an interface type to what it was given; "" when it is
+// not one type.
+func (j *Judge) valueType(e ast.Expr) string {
+	topic := ""
+	j.Defs.Find(e, defuse.Value, func(x ast.Node) bool {
+		t := j.info().TypeOf(x.(ast.Expr))
+		if t == nil || types.IsInterface(t) {
+			return false
+		}
+		topic = topics.TypeName(t)
+		return true
 	})
 	return topic
 }

@@ -7,10 +7,12 @@
 // message; a message is a publish whose topic is a constant, in a library's namespace (the
 // model's library: an asynq task type never names a NATS subject). Nothing here reads Go
 // syntax: the handlers stage finds consumers, the sinks stage names the messages, and both
-// meet in the program-wide link (analyzer.Program.Consumers).
+// meet in the program-wide link (analyzer.Program.Consumers). A typed message (a River job)
+// has for topic the name of its type (TypeName).
 package topics
 
 import (
+	"go/types"
 	"slices"
 	"strings"
 )
@@ -162,4 +164,18 @@ func Join(subs []Subscription, verdicts []Verdict) []Consumer {
 		out = append(out, c)
 	}
 	return out
+}
+
+// TypeName is the topic of a message typed by t (a River job's args type, or a pointer to
+// it): "pkg/path.Type", the same on the publish and on the handler; "" for a type that is
+// not named.
+func TypeName(t types.Type) string {
+	if p, ok := types.Unalias(t).(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	named, ok := types.Unalias(t).(*types.Named)
+	if !ok || named.Obj().Pkg() == nil {
+		return ""
+	}
+	return named.Obj().Pkg().Path() + "." + named.Obj().Name()
 }

@@ -60,3 +60,24 @@ func (rd Reader) Conditioned(params ast.Expr) bool {
 	k := rd.providerKey(params)
 	return k.state == litKeyed && len(k.keys) == 0
 }
+
+// Elems returns the elements of the slice e: those of a literal, or those put into a local
+// slice variable where it is built (literal, append); a nil element is one not known.
+func (rd Reader) Elems(e ast.Expr) []ast.Expr {
+	switch x := ast.Unparen(e).(type) {
+	case *ast.CompositeLit:
+		out := make([]ast.Expr, len(x.Elts))
+		for i, elt := range x.Elts {
+			if kv, ok := elt.(*ast.KeyValueExpr); ok {
+				elt = kv.Value
+			}
+			out[i] = elt
+		}
+		return out
+	case *ast.Ident:
+		if v, ok := rd.info().Uses[x].(*types.Var); ok && !v.IsField() {
+			return rd.sliceElems(v)
+		}
+	}
+	return []ast.Expr{nil}
+}

@@ -1,0 +1,3 @@
+module github.com/riverqueue/river
+
+go 1.26

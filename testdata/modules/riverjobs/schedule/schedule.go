@@ -1,0 +1,79 @@
+// Package schedule holds the periodic workers that fan out one job per item to the
+// workers of package jobs.
+package schedule
+
+import (
+	"context"
+
+	"github.com/riverqueue/river"
+
+	"riverjobs/jobs"
+)
+
+// RefreshAllArgs is the periodic job that refreshes every extension.
+type RefreshAllArgs struct{}
+
+func (RefreshAllArgs) Kind() string { return "refresh_all" }
+
+// RefreshAllWorker inserts one refresh job per extension, a batch built in a loop: the
+// refresh worker upserts, so a repeated batch only refreshes again.
+type RefreshAllWorker struct {
+	river.WorkerDefaults[RefreshAllArgs]
+	Client *river.Client[any]
+	Names  []string
+}
+
+func (w *RefreshAllWorker) Work(ctx context.Context, job *river.Job[RefreshAllArgs]) error {
+	batch := []river.InsertManyParams{}
+	for _, name := range w.Names {
+		batch = append(batch, river.InsertManyParams{
+			Args:       jobs.RefreshArgs{Name: name},
+			InsertOpts: &river.InsertOpts{Queue: "stats"},
+		})
+	}
+	_, err := w.Client.InsertMany(ctx, batch)
+	return err
+}
+
+// NotifyAllArgs is the periodic job that notifies every user.
+type NotifyAllArgs struct {
+	UserIDs []string `json:"user_ids"`
+}
+
+func (NotifyAllArgs) Kind() string { return "notify_all" }
+
+// NotifyAllWorker inserts one notify job per user: the notify worker inserts a row each
+// time, so a repeated fan-out notifies twice.
+type NotifyAllWorker struct {
+	river.WorkerDefaults[NotifyAllArgs]
+	Client *river.Client[any]
+}
+
+func (w *NotifyAllWorker) Work(ctx context.Context, job *river.Job[NotifyAllArgs]) error {
+	for _, id := range job.Args.UserIDs {
+		if _, err := w.Client.Insert(ctx, jobs.NotifyArgs{UserID: id}, nil); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// MixedArgs is a job that inserts a batch of two kinds.
+type MixedArgs struct{}
+
+func (MixedArgs) Kind() string { return "mixed" }
+
+// MixedWorker inserts a refresh and a notification in one batch: the batch has no one
+// type, and is judged as a batch to unknown consumers.
+type MixedWorker struct {
+	river.WorkerDefaults[MixedArgs]
+	Client *river.Client[any]
+}
+
+func (w *MixedWorker) Work(ctx context.Context, job *river.Job[MixedArgs]) error {
+	_, err := w.Client.InsertMany(ctx, []river.InsertManyParams{
+		{Args: jobs.RefreshArgs{Name: "all"}},
+		{Args: jobs.NotifyArgs{UserID: "admin"}},
+	})
+	return err
+}
