@@ -125,6 +125,12 @@ func (sv *solver) through(n *Node, s *Site, e effect.Effect) (effect.Effect, boo
 				return e, false
 			}
 		}
+		if e.ReadsParam != 0 {
+			var keep bool
+			if e, keep = sv.in.Judge.PassReads(s.args, e, n.scope); !keep {
+				return e, false
+			}
+		}
 		if s.value != "" {
 			// A callback the callee calls: the hop to it is inside the callee.
 			e = e.Prepend(s.value, "")

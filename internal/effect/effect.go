@@ -131,6 +131,12 @@ type Effect struct {
 	// args river.JobArgs): a caller that passes args of a type whose InsertOpts declares
 	// unique insertion by args makes it unique (PassArgs).
 	ArgsParam uint8
+	// ReadsParam marks an HTTP POST whose JSON body takes its GraphQL query or JSON-RPC
+	// method (ReadsBy says which) from a string parameter of the function at the start of
+	// the chain (1 + its index; 0: none), a helper MakeGraphQLRequest(query string, ...):
+	// a caller that passes a query, or a reading method, makes it no effect (PassReads).
+	ReadsParam uint8
+	ReadsBy    BodyRead
 	// Step says whether the effect runs inside a recovery point (the function given to
 	// the runtime's idempotency.Step, StepInTx or sqlstore.StepTx: a model's steps and
 	// tx_steps), whose result is recorded once it succeeds, so a redelivery after a later
@@ -161,6 +167,16 @@ const (
 // method or the request itself is a parameter): no effect until a caller passes a POST or
 // PATCH, and none where the method stays unknown.
 func (e Effect) Conditional() bool { return e.MethodParam != 0 || e.RequestParam != 0 }
+
+// BodyRead says which part of a request's JSON body a parameter gives (Effect.ReadsParam).
+type BodyRead uint8
+
+// The parts of a body that decide whether a POST reads.
+const (
+	NoBodyRead   BodyRead = iota
+	GraphQLQuery          // the "query" of a GraphQL request
+	RPCMethod             // the "method" of a JSON-RPC call
+)
 
 // TxMode says how an effect relates to a database transaction.
 type TxMode uint8
@@ -250,6 +266,9 @@ func (e Effect) key() string {
 	}
 	if e.ArgsParam != 0 {
 		fmt.Fprintf(&b, "|args=%d", e.ArgsParam)
+	}
+	if e.ReadsParam != 0 {
+		fmt.Fprintf(&b, "|reads=%d.%d", e.ReadsParam, e.ReadsBy)
 	}
 	if e.Step != NoStep {
 		fmt.Fprintf(&b, "|step=%d", e.Step)
@@ -445,6 +464,9 @@ func (f *Fact) String() string {
 		}
 		if e.OptsParam != 0 {
 			parts[i] += fmt.Sprintf("[options from param %d]", e.OptsParam-1)
+		}
+		if e.ReadsParam != 0 {
+			parts[i] += fmt.Sprintf("[body from param %d]", e.ReadsParam-1)
 		}
 		switch e.Step {
 		case InStep:

@@ -12,15 +12,15 @@ import (
 // and all, which is most of the bytes of a small fact. The encoding is deterministic (the
 // set is sorted, no maps) and versioned by its first byte.
 //
-//	fact   = version(14) flags uvarint(calls) [claim] [str(checks)] [str(receives)] [request] nEffects effect* nRegs reg*
+//	fact   = version(15) flags uvarint(calls) [claim] [str(checks)] [str(receives)] [request] nEffects effect* nRegs reg*
 //	         (flags: 1 completes in tx, 2 claim, 4 checks, 8 receives, 16 request)
 //	claim  = result read str(what)
 //	request = str(method) methodParam reads(0|1) header
 //	reg    = param flags(1 methods, 2 factory) str(framework) str(once) str(method)
-//	effect = str(kind) state str(detail) uvarint(keyParams) tx methodParam requestParam textParam optsParam argsParam step(0|1|2) nHops hop*
+//	effect = str(kind) state str(detail) uvarint(keyParams) tx methodParam requestParam textParam optsParam argsParam readsParam readsBy step(0|1|2) nHops hop*
 //	hop    = str(func) str(pos)
 //	str    = uvarint(len) bytes
-const factEncoding = 14
+const factEncoding = 15
 
 // MarshalBinary encodes f; gob uses it for facts.
 func (f *Fact) MarshalBinary() ([]byte, error) {
@@ -68,7 +68,7 @@ func (f *Fact) MarshalBinary() ([]byte, error) {
 		b = append(b, byte(e.State))
 		b = appendString(b, e.Detail)
 		b = binary.AppendUvarint(b, e.KeyParams)
-		b = append(b, byte(e.Tx), e.MethodParam, e.RequestParam, e.TextParam, e.OptsParam, e.ArgsParam, byte(e.Step))
+		b = append(b, byte(e.Tx), e.MethodParam, e.RequestParam, e.TextParam, e.OptsParam, e.ArgsParam, e.ReadsParam, byte(e.ReadsBy), byte(e.Step))
 		b = binary.AppendUvarint(b, uint64(len(e.Chain)))
 		for _, h := range e.Chain {
 			b = appendString(b, h.Func)
@@ -139,6 +139,10 @@ func (f *Fact) UnmarshalBinary(data []byte) error {
 		e.TextParam = r.byte()
 		e.OptsParam = r.byte()
 		e.ArgsParam = r.byte()
+		e.ReadsParam = r.byte()
+		if e.ReadsBy = BodyRead(r.byte()); e.ReadsBy > RPCMethod {
+			r.fail("reads by")
+		}
 		if e.Step = StepMode(r.byte()); e.Step > InTxStep {
 			r.fail("step")
 		}

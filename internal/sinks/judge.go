@@ -108,6 +108,13 @@ func (j *Judge) PassMethod(args []ast.Expr, e effect.Effect, sc Scope) (effect.E
 	return j.requests().PassMethod(args, e, sc)
 }
 
+// PassReads checks, at a call of a function whose POST takes its body's GraphQL query or
+// JSON-RPC method from a parameter (e.ReadsParam), what the caller passes there
+// (requests.Reader.PassReads); it reports whether the effect is kept.
+func (j *Judge) PassReads(args []ast.Expr, e effect.Effect, sc Scope) (effect.Effect, bool) {
+	return j.requests().PassReads(args, e, sc)
+}
+
 // PassRequest checks, at a call of a function that sends the request its parameter holds
 // (e.RequestParam), the request the caller builds there (requests.Reader.PassRequest); it
 // reports whether the effect is kept.

@@ -60,6 +60,9 @@ func (j *Judge) Eval(call *ast.CallExpr, s *model.Sink, fn *types.Func, sc Scope
 	case model.SQLBatch:
 		return j.statements().Batch(mk, arg, sc)
 	case model.SQLCopy:
+		if d := j.statements().ReplacesAll(call, s.Arg, j.shortPos); d != "" {
+			return mk(effect.Protected, d) // TRUNCATE, then COPY: replace-all
+		}
 		return mk(effect.Unprotected, "SQL write not safe to repeat: bulk COPY without conflict handling")
 	case model.HTTPPost:
 		if j.requests().Reads(defuse.ArgAt(call, s.URLArg), arg) {
@@ -69,7 +72,10 @@ func (j *Judge) Eval(call *ast.CallExpr, s *model.Sink, fn *types.Func, sc Scope
 		if safe {
 			return mk(effect.Protected, d)
 		}
-		return mk(effect.Unprotected, "HTTP POST without an Idempotency-Key header (this call cannot set one)"+d)
+		e := mk(effect.Unprotected, "HTTP POST without an Idempotency-Key header (this call cannot set one)"+d)
+		p, by := j.requests().BodyParam(arg, sc)
+		e.ReadsParam, e.ReadsBy = uint8(p), by
+		return e
 	case model.HTTPDo:
 		return j.requests().Request(mk, arg, sc)
 	case model.HTTPForm:

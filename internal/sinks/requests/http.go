@@ -29,6 +29,9 @@ func (rd Reader) Request(mk keys.Make, reqExpr ast.Expr, sc keys.Scope) *effect.
 	}
 	e := rd.headerEffect(mk, what, b, sc)
 	e.MethodParam, e.RequestParam = uint8(b.methodParam), uint8(b.requestParam)
+	if e.State == effect.Unprotected {
+		e.ReadsParam, e.ReadsBy = uint8(b.readsParam), b.readsBy
+	}
 	return e
 }
 
@@ -40,6 +43,11 @@ type built struct {
 	methodParam  int    // 1 + the index of the scope's string parameter that holds the method
 	requestParam int    // 1 + the index of the scope's *http.Request parameter it is
 	reads        bool   // its URL or body says it reads (Reads)
+	// readsParam is 1 + the index of the scope's string parameter its JSON body takes as
+	// its GraphQL query or JSON-RPC method (readsBy says which): its callers say whether it
+	// reads (BodyParam).
+	readsParam int
+	readsBy    effect.BodyRead
 	v            *types.Var
 	// header is the Idempotency-Key header the helper that built it (helper) set.
 	header effect.Header
@@ -128,6 +136,9 @@ func (rd Reader) readBuilt(v *types.Var, src ast.Expr, sc keys.Scope) built {
 	}
 	if urlExpr != nil || bodyExpr != nil {
 		b.reads = b.reads || rd.Reads(urlExpr, bodyExpr)
+	}
+	if !b.reads && bodyExpr != nil {
+		b.readsParam, b.readsBy = rd.BodyParam(bodyExpr, sc)
 	}
 	b.url = urlExpr
 	if bodyExpr != nil {
@@ -253,6 +264,9 @@ func (rd Reader) PassRequest(args []ast.Expr, e effect.Effect, sc keys.Scope) (e
 			return &c
 		}
 		e = *rd.headerEffect(mk, what, b, sc)
+		if e.State == effect.Unprotected {
+			e.ReadsParam, e.ReadsBy = uint8(b.readsParam), b.readsBy
+		}
 	} else {
 		e.Detail = strings.Replace(e.Detail, "HTTP "+methodUnknown, what, 1)
 	}

@@ -190,9 +190,11 @@ func jsonStrings(t, key string) []string {
 	return out
 }
 
-// readMethod reports whether a JSON-RPC method name reads: its last part (after "_", "." or
-// "/": eth_getBalance, chain.getBlock) starts with a reading verb, or it is one of the
-// Ethereum reads whose names have none.
+// readMethod reports whether a JSON-RPC method name reads: one of its parts (split at "_",
+// "." or "/": eth_getBalance, chain.getBlock, Casper's chain_get_block and
+// query_global_state) starts with a reading verb and none with a writing one
+// (account_put_deploy, eth_sendRawTransaction), or it is one of the Ethereum reads whose
+// names have none.
 func readMethod(m string) bool {
 	if m == "" || strings.Contains(m, strval.Hole) {
 		return false
@@ -201,17 +203,26 @@ func readMethod(m string) bool {
 	case "eth_call", "eth_blockNumber", "eth_chainId", "eth_gasPrice", "net_version", "web3_clientVersion":
 		return true
 	}
-	tail := strings.ToLower(m[strings.LastIndexAny(m, "_./")+1:])
-	for _, verb := range readVerbs {
-		if strings.HasPrefix(tail, verb) {
-			return true
+	reads := false
+	for _, part := range strings.FieldsFunc(strings.ToLower(m), func(r rune) bool { return r == '_' || r == '.' || r == '/' }) {
+		for _, verb := range writeVerbs {
+			if strings.HasPrefix(part, verb) {
+				return false
+			}
+		}
+		for _, verb := range readVerbs {
+			reads = reads || strings.HasPrefix(part, verb)
 		}
 	}
-	return false
+	return reads
 }
 
-// readVerbs start the names of JSON-RPC methods that read (getblockcount, listunspent).
-var readVerbs = []string{"get", "list", "fetch", "query", "search", "find", "read", "describe", "show", "count", "estimate", "lookup"}
+// readVerbs start the names of JSON-RPC methods that read (getblockcount, listunspent);
+// writeVerbs those of methods that change something (sendrawtransaction, put_deploy).
+var (
+	readVerbs  = []string{"get", "list", "fetch", "query", "search", "find", "read", "describe", "show", "count", "estimate", "lookup"}
+	writeVerbs = []string{"put", "send", "submit", "create", "set", "add", "delete", "remove", "update", "insert", "write", "post", "transfer", "mint", "burn", "sign"}
+)
 
 // graphQLQuery reports whether GraphQL document text (JSON-escaped, as in a body) is a
 // query: its first operation is "query" or the shorthand "{", and it holds no mutation or

@@ -95,6 +95,39 @@ func Copy(ctx context.Context, t *asynq.Task) error { // want Copy:`effects sql.
 	return err
 }
 
+// snapshot empties its tables, then copies the new rows in: a repeat replaces them.
+type snapshot struct{ pool *pgxpool.Pool }
+
+func (s *snapshot) replace(ctx context.Context, rows [][]any) error { // want replace:`effects sql.write:protected\(\(\*pgxpool.Pool\).Exec\)`
+	if _, err := s.pool.Exec(ctx, `TRUNCATE bids; TRUNCATE delegators;`); err != nil {
+		return err
+	}
+	if _, err := s.pool.CopyFrom(ctx, pgx.Identifier{"bids"}, []string{"a"}, pgx.CopyFromRows(rows)); err != nil {
+		return err
+	}
+	_, err := s.pool.CopyFrom(ctx, pgx.Identifier{"public", "delegators"}, []string{"a"}, pgx.CopyFromRows(rows))
+	return err
+}
+
+// appendOther empties one table and copies into another: the copy adds rows on a repeat.
+func (s *snapshot) appendOther(ctx context.Context, rows [][]any) error { // want appendOther:`effects sql.write:unprotected\(\(\*pgxpool.Pool\).CopyFrom\)`
+	if _, err := s.pool.Exec(ctx, `TRUNCATE staging`); err != nil {
+		return err
+	}
+	_, err := s.pool.CopyFrom(ctx, pgx.Identifier{"rewards"}, []string{"a"}, pgx.CopyFromRows(rows))
+	return err
+}
+
+var snap = &snapshot{pool: pool}
+
+func Snapshot(ctx context.Context, t *asynq.Task) error { // want Snapshot:`effects sql.write:protected\(\(\*pgxpool.Pool\).Exec\)`
+	return snap.replace(ctx, nil)
+}
+
+func AppendRewards(ctx context.Context, t *asynq.Task) error { // want AppendRewards:`effects sql.write:unprotected\(\(\*pgxpool.Pool\).CopyFrom\)`
+	return snap.appendOther(ctx, nil) // want `handler AppendRewards: SQL write not safe to repeat: bulk COPY`
+}
+
 func Prepared(ctx context.Context, t *asynq.Task) error { // want Prepared:`effects sql.write:unprotected\(\(\*sql.Stmt\).ExecContext\)`
 	stmt, err := db.PrepareContext(ctx, "INSERT INTO ledger (a) VALUES ($1)")
 	if err != nil {

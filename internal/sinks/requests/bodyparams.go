@@ -1,0 +1,114 @@
+// POSTs whose body takes its GraphQL query or JSON-RPC method from a parameter: a client's
+// MakeGraphQLRequest(query string, ...) marshals {"query": query}, an RpcCall(method
+// string, ...) marshals Request{Method: method}. Whether the POST reads is the callers' to
+// say: each one's constant query or method decides (PassReads), as a method parameter's
+// callers decide an HTTP method (PassMethod).
+
+package requests
+
+import (
+	"go/ast"
+	"strings"
+
+	"github.com/chokaq/idemlint/internal/defuse"
+	"github.com/chokaq/idemlint/internal/effect"
+	"github.com/chokaq/idemlint/internal/sinks/keys"
+)
+
+// BodyParam returns 1 + the index of the string parameter of sc's function that a JSON
+// body takes as its GraphQL query or its JSON-RPC method, and which it is; 0 for none. The
+// body is json.Marshal of a map or struct literal (through readers, conversions and local
+// variables) whose "query" or "method" key or field holds the parameter.
+func (rd Reader) BodyParam(body ast.Expr, sc keys.Scope) (int, effect.BodyRead) {
+	lit := rd.marshalledLiteral(body)
+	if lit == nil {
+		return 0, effect.NoBodyRead
+	}
+	for _, elt := range lit.Elts {
+		kv, ok := elt.(*ast.KeyValueExpr)
+		if !ok {
+			continue
+		}
+		key := rd.Defs.ConstString(kv.Key)
+		if id, ok := kv.Key.(*ast.Ident); ok && key == "" {
+			key = id.Name // a struct field
+		}
+		var by effect.BodyRead
+		switch {
+		case strings.EqualFold(key, "query"):
+			by = effect.GraphQLQuery
+		case strings.EqualFold(key, "method"):
+			by = effect.RPCMethod
+		default:
+			continue
+		}
+		if p := rd.methodParam(kv.Value, sc); p != 0 {
+			return p, by
+		}
+	}
+	return 0, effect.NoBodyRead
+}
+
+// marshalledLiteral returns the literal a request body is json.Marshal of, or nil.
+func (rd Reader) marshalledLiteral(body ast.Expr) *ast.CompositeLit {
+	if body == nil {
+		return nil
+	}
+	var arg ast.Expr
+	rd.Defs.Find(body, defuse.Value, func(x ast.Node) bool {
+		switch x := x.(type) {
+		case *ast.Ident:
+			return false
+		case *ast.CallExpr:
+			if tv, ok := rd.info().Types[x.Fun]; ok && tv.IsType() && len(x.Args) == 1 {
+				return false // []byte(s)
+			}
+			switch bodyFunc(rd.info(), x) {
+			case "bytes.NewReader", "bytes.NewBuffer", "io.NopCloser":
+				return false
+			case "encoding/json.Marshal":
+				arg = defuse.ArgAt(x, 0)
+			}
+		}
+		return true
+	}, defuse.Through(func(x ast.Expr) []ast.Expr {
+		if c, ok := x.(*ast.CallExpr); ok && len(c.Args) > 0 {
+			return []ast.Expr{c.Args[0]}
+		}
+		return nil
+	}))
+	if arg == nil {
+		return nil
+	}
+	e := ast.Unparen(arg)
+	if v := rd.Defs.RootVar(e); v != nil && rd.Defs.Def(v) != nil {
+		e = ast.Unparen(rd.Defs.Def(v))
+	}
+	if u, ok := e.(*ast.UnaryExpr); ok {
+		e = ast.Unparen(u.X)
+	}
+	lit, _ := e.(*ast.CompositeLit)
+	return lit
+}
+
+// PassReads checks, at a call of a function whose POST takes its body's query or method
+// from a parameter (e.ReadsParam), what the caller (in scope sc) passes there: a GraphQL
+// query, or a JSON-RPC method that reads, makes the POST no effect; the caller's own string
+// parameter passes the question on; anything else (a mutation, a writing method, a value
+// not known) keeps the effect. It reports whether the effect is kept.
+func (rd Reader) PassReads(args []ast.Expr, e effect.Effect, sc keys.Scope) (effect.Effect, bool) {
+	i, by := int(e.ReadsParam)-1, e.ReadsBy
+	e.ReadsParam, e.ReadsBy = 0, effect.NoBodyRead
+	if args == nil || i >= len(args) {
+		return e, true
+	}
+	text := rd.Defs.Text(args[i])
+	switch {
+	case by == effect.GraphQLQuery && graphQLQuery(text), by == effect.RPCMethod && readMethod(text):
+		return e, false
+	}
+	if p := rd.methodParam(args[i], sc); p != 0 {
+		e.ReadsParam, e.ReadsBy = uint8(p), by
+	}
+	return e, true
+}

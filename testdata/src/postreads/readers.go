@@ -1,0 +1,93 @@
+package postreads
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+
+	"github.com/hibiken/asynq"
+)
+
+// gameAPI is a GraphQL client whose request helper takes the query from its callers, two
+// calls deep (query -> graphQL).
+type gameAPI struct{ url string }
+
+func (g gameAPI) graphQL(query string, vars map[string]any) error { // want graphQL:`effects http.write:unprotected\(\(\*http.Client\).Do\)\[body from param 0\]`
+	body, _ := json.Marshal(map[string]any{"query": query, "variables": vars})
+	req, _ := http.NewRequest("POST", g.url, bytes.NewBuffer(body))
+	_, err := client.Do(req)
+	return err
+}
+
+func (g gameAPI) query(ctx context.Context, query string) error { // want query:`effects http.write:unprotected\(\(\*http.Client\).Do\)\[body from param 1\]`
+	if query == "" {
+		return fmt.Errorf("empty query")
+	}
+	return g.graphQL(query, nil)
+}
+
+const rankingsQuery = `query($id: Int) { worldData { encounter(id: $id) { name } } }`
+
+const tagMutation = `mutation { addTag(name: "x") { id } }`
+
+var game = gameAPI{url: "https://game.example.com/api/v2/client"}
+
+// Rankings passes a query down: the helpers' POST reads.
+func Rankings(ctx context.Context, t *asynq.Task) error {
+	return game.query(ctx, rankingsQuery)
+}
+
+// Tag passes a mutation down the same helpers: a write.
+func Tag(ctx context.Context, t *asynq.Task) error { // want Tag:`effects http.write:unprotected\(\(\*http.Client\).Do\)`
+	return game.query(ctx, tagMutation) // want `handler Tag: HTTP POST without an Idempotency-Key header`
+}
+
+// node is a JSON-RPC client whose call helper takes the method from its callers.
+type node struct{ endpoint string }
+
+type rpcRequest struct {
+	Version string `json:"jsonrpc"`
+	Method  string `json:"method"`
+	Params  any    `json:"params"`
+}
+
+func (n node) call(method string, params any) error { // want call:`effects http.write:unprotected\(http.Post\)\[body from param 0\]`
+	body, err := json.Marshal(rpcRequest{Version: "2.0", Method: method, Params: params})
+	if err != nil {
+		return err
+	}
+	_, err = http.Post(n.endpoint, "application/json", bytes.NewReader(body))
+	return err
+}
+
+var chain = node{endpoint: "https://node.example.com/rpc"}
+
+// Block asks for a block (Casper's chain_get_block: the verb is a middle part).
+func Block(ctx context.Context, t *asynq.Task) error {
+	return chain.call("chain_get_block", nil)
+}
+
+// Deploy puts a deploy: a write.
+func Deploy(ctx context.Context, t *asynq.Task) error { // want Deploy:`effects http.write:unprotected\(http.Post\)`
+	return chain.call("account_put_deploy", t.Payload()) // want `handler Deploy: HTTP POST without an Idempotency-Key header`
+}
+
+// Describe asks a language model to describe an image: an inference API computes an
+// answer; the chat message it posts to a team is a write.
+func Describe(ctx context.Context, t *asynq.Task) error { // want Describe:`effects http.write:unprotected\(http.Post\)`
+	if _, err := http.Post("https://api.openai.com/v1/chat/completions", "application/json", bytes.NewReader(t.Payload())); err != nil {
+		return err
+	}
+	_, err := http.Post("https://slack.com/api/chat.postMessage", "application/json", bytes.NewReader(t.Payload())) // want `handler Describe: HTTP POST without an Idempotency-Key header`
+	return err
+}
+
+// InstallationToken mints a GitHub App installation token: a read.
+func InstallationToken(ctx context.Context, t *asynq.Task) error {
+	url := fmt.Sprintf("https://api.github.com/app/installations/%s/access_tokens", t.Payload())
+	req, _ := http.NewRequestWithContext(ctx, http.MethodPost, url, nil)
+	_, err := client.Do(req)
+	return err
+}
