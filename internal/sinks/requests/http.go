@@ -48,7 +48,7 @@ type built struct {
 	// reads (BodyParam).
 	readsParam int
 	readsBy    effect.BodyRead
-	v            *types.Var
+	v          *types.Var
 	// header is the Idempotency-Key header the helper that built it (helper) set.
 	header effect.Header
 	helper string
