@@ -38,6 +38,8 @@ func (rd Reader) existenceGate(ifs *ast.IfStmt, end token.Pos, sc keys.Scope) *G
 		x = c
 	case *ast.BinaryExpr:
 		switch {
+		case c.Op == token.EQL && (rd.isNil(c.X) || rd.isNil(c.Y)):
+			return rd.foundGate(ifs, end, c, sc)
 		case c.Op != token.NEQ:
 			return nil
 		case rd.isNil(c.Y):
@@ -66,6 +68,133 @@ func (rd Reader) existenceGate(ifs *ast.IfStmt, end token.Pos, sc keys.Scope) *G
 		return nil
 	}
 	return &Gate{Start: ifs.End(), End: end, What: "existence check " + fn.Name() + " at " + rd.shortPos(call.Pos())}
+}
+
+// foundGate returns the gate of `if err == nil { return ... }` after a lookup by the job's
+// key whose error is nil when it found something: err the error of a lookupVerbs call
+// (_, err := repo.GetOrder(ctx, id)), or of a gorm chain that reads one row by the key
+// (err := tx.Where("hash = ?", h).First(&existing).Error) — the get-or-create idiom; nil
+// otherwise.
+func (rd Reader) foundGate(ifs *ast.IfStmt, end token.Pos, c *ast.BinaryExpr, sc keys.Scope) *Gate {
+	x := c.X
+	if rd.isNil(c.X) {
+		x = c.Y
+	}
+	if !isError(rd.info().TypeOf(x)) {
+		return nil
+	}
+	lookup := rd.lookupErr(x, sc)
+	if lookup == nil {
+		return nil
+	}
+	return &Gate{Start: ifs.End(), End: end, What: "existence check " + callee(rd.info(), lookup).Name() + " at " + rd.shortPos(lookup.Pos())}
+}
+
+// lookupErr returns the lookup by the job's key whose error e is (nil when it found a row),
+// or nil: a local variable holding the error of a lookupVerbs call given the key, or the
+// .Error of a builder chain that reads one row by it (result.Error, result :=
+// tx.Where(...).First(&row)).
+func (rd Reader) lookupErr(e ast.Expr, sc keys.Scope) *ast.CallExpr {
+	if sel, ok := ast.Unparen(e).(*ast.SelectorExpr); ok && sel.Sel.Name == "Error" {
+		x := sel.X
+		if v := rd.local(x); v != nil {
+			x = rd.Defs.Def(v)
+		}
+		return rd.rowRead(x, sc)
+	}
+	v := rd.local(e)
+	if v == nil || !isError(v.Type()) {
+		return nil
+	}
+	switch d := ast.Unparen(rd.Defs.Def(v)).(type) {
+	case *ast.CallExpr:
+		if fn := callee(rd.info(), d); fn != nil && lookupName(fn.Name()) && rd.givenKey(d, sc) {
+			return d
+		}
+	case *ast.SelectorExpr:
+		return rd.lookupErr(d, sc)
+	}
+	return nil
+}
+
+// absentGate returns the gate of an if statement whose body runs only when a lookup by the
+// job's key found nothing, the hand-written upsert (if result.Error ==
+// gorm.ErrRecordNotFound { tx.Create(run) } else { tx.Updates(...) }; errors.Is(err,
+// ErrNotFound); x == nil after x, err := repo.GetX(ctx, key)): what the body writes, a
+// redelivery finds, and does not write again. The gate covers the body.
+func (rd Reader) absentGate(ifs *ast.IfStmt, sc keys.Scope) *Gate {
+	var lookup *ast.CallExpr
+	switch c := ast.Unparen(ifs.Cond).(type) {
+	case *ast.BinaryExpr:
+		if c.Op != token.EQL {
+			return nil
+		}
+		switch {
+		case notFound(rd.info(), c.Y):
+			lookup = rd.lookupErr(c.X, sc)
+		case notFound(rd.info(), c.X):
+			lookup = rd.lookupErr(c.Y, sc)
+		case rd.isNil(c.Y) || rd.isNil(c.X):
+			x := c.X
+			if rd.isNil(c.X) {
+				x = c.Y
+			}
+			if call, fn := rd.resultOf(x); call != nil && lookupName(fn.Name()) && nilable(fn.Signature().Results().At(0).Type()) && !isError(rd.info().TypeOf(x)) && rd.givenKey(call, sc) {
+				lookup = call
+			}
+		}
+	case *ast.CallExpr:
+		if fn := callee(rd.info(), c); fn != nil && fn.FullName() == "errors.Is" && len(c.Args) == 2 && notFound(rd.info(), c.Args[1]) {
+			lookup = rd.lookupErr(c.Args[0], sc)
+		}
+	}
+	if lookup == nil {
+		return nil
+	}
+	return &Gate{Start: ifs.Body.Lbrace, End: ifs.Body.Rbrace, What: "existence check " + callee(rd.info(), lookup).Name() + " at " + rd.shortPos(lookup.Pos())}
+}
+
+// notFound reports whether e names a "not found" error variable (gorm's ErrRecordNotFound,
+// a package's ErrNotFound, database/sql's ErrNoRows).
+func notFound(info *types.Info, e ast.Expr) bool {
+	var id *ast.Ident
+	switch x := ast.Unparen(e).(type) {
+	case *ast.Ident:
+		id = x
+	case *ast.SelectorExpr:
+		id = x.Sel
+	default:
+		return false
+	}
+	v, ok := info.Uses[id].(*types.Var)
+	return ok && isError(v.Type()) && (strings.HasSuffix(v.Name(), "NotFound") || v.Name() == "ErrNoRows")
+}
+
+// rowReads are the methods of a query builder that read one row (gorm's First, Take, Last).
+var rowReads = []string{"First", "Take", "Last"}
+
+// rowRead returns the call of a builder chain e (tx.Where("hash = ?", h).First(&row)) that
+// reads one row, when a call of the chain is given the job's key; nil otherwise.
+func (rd Reader) rowRead(e ast.Expr, sc keys.Scope) *ast.CallExpr {
+	call, ok := ast.Unparen(e).(*ast.CallExpr)
+	if !ok {
+		return nil
+	}
+	sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
+	if !ok || !slices.Contains(rowReads, sel.Sel.Name) {
+		return nil
+	}
+	for c := call; c != nil; {
+		if rd.givenKey(c, sc) {
+			return call
+		}
+		s, ok := ast.Unparen(c.Fun).(*ast.SelectorExpr)
+		if !ok {
+			break
+		}
+		c, _ = ast.Unparen(s.X).(*ast.CallExpr)
+	}
+	return nil
 }
 
 // markVerbs are the names of a call that writes a job's state (SetImportJobStarted,

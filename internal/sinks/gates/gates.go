@@ -38,6 +38,9 @@ func (rd Reader) Gates(body *ast.BlockStmt, sc keys.Scope, of ClaimOf) []*Gate {
 		if g := rd.duplicateCheck(ifs, en); g != nil {
 			gates = append(gates, g)
 		}
+		if g := rd.absentGate(ifs, sc); g != nil {
+			gates = append(gates, g)
+		}
 	}}
 	w.block(body.List, body.Rbrace)
 	return gates

@@ -6,9 +6,13 @@ package gorm
 import (
 	"context"
 	"database/sql"
+	"errors"
 
 	"gorm.io/gorm/clause"
 )
+
+// ErrRecordNotFound is the error of First, Take and Last when no row matches.
+var ErrRecordNotFound = errors.New("record not found")
 
 // DB is gorm's handle and chainable statement builder.
 type DB struct {
