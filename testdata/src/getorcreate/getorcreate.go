@@ -1,4 +1,7 @@
-package existencegates
+// Package getorcreate exercises the get-or-create idiom and the hand-written upsert: a // want package:"has effects"
+// lookup by the key whose error says it found the row returns, or a branch runs only for a
+// row not found. A branch taken on any error guards nothing.
+package getorcreate
 
 import (
 	"context"
