@@ -31,7 +31,7 @@ var (
 // the bool a checkWords call given the key returns. The gate guards nothing against two
 // deliveries at once, which both find nothing, nor the effects a crash leaves done before
 // what it looks up is written (docs/checks.md).
-func (rd Reader) existenceGate(ifs *ast.IfStmt, end token.Pos, sc keys.Scope) *Gate {
+func (rd Reader) existenceGate(ifs *ast.IfStmt, end token.Pos, en env, sc keys.Scope) *Gate {
 	var x ast.Expr
 	switch c := ast.Unparen(ifs.Cond).(type) {
 	case *ast.Ident: // if seen { return nil }, seen from IsProcessed(ctx, id)
@@ -39,7 +39,7 @@ func (rd Reader) existenceGate(ifs *ast.IfStmt, end token.Pos, sc keys.Scope) *G
 	case *ast.BinaryExpr:
 		switch {
 		case c.Op == token.EQL && (rd.isNil(c.X) || rd.isNil(c.Y)):
-			return rd.foundGate(ifs, end, c, sc)
+			return rd.foundGate(ifs, end, c, en, sc)
 		case c.Op != token.NEQ:
 			return nil
 		case rd.isNil(c.Y):
@@ -75,7 +75,7 @@ func (rd Reader) existenceGate(ifs *ast.IfStmt, end token.Pos, sc keys.Scope) *G
 // (_, err := repo.GetOrder(ctx, id)), or of a gorm chain that reads one row by the key
 // (err := tx.Where("hash = ?", h).First(&existing).Error) — the get-or-create idiom; nil
 // otherwise.
-func (rd Reader) foundGate(ifs *ast.IfStmt, end token.Pos, c *ast.BinaryExpr, sc keys.Scope) *Gate {
+func (rd Reader) foundGate(ifs *ast.IfStmt, end token.Pos, c *ast.BinaryExpr, en env, sc keys.Scope) *Gate {
 	x := c.X
 	if rd.isNil(c.X) {
 		x = c.Y
@@ -83,7 +83,7 @@ func (rd Reader) foundGate(ifs *ast.IfStmt, end token.Pos, c *ast.BinaryExpr, sc
 	if !isError(rd.info().TypeOf(x)) {
 		return nil
 	}
-	lookup := rd.lookupErr(x, sc)
+	lookup := rd.lookupErr(x, en, sc)
 	if lookup == nil {
 		return nil
 	}
@@ -94,11 +94,11 @@ func (rd Reader) foundGate(ifs *ast.IfStmt, end token.Pos, c *ast.BinaryExpr, sc
 // or nil: a local variable holding the error of a lookupVerbs call given the key, or the
 // .Error of a builder chain that reads one row by it (result.Error, result :=
 // tx.Where(...).First(&row)).
-func (rd Reader) lookupErr(e ast.Expr, sc keys.Scope) *ast.CallExpr {
+func (rd Reader) lookupErr(e ast.Expr, en env, sc keys.Scope) *ast.CallExpr {
 	if sel, ok := ast.Unparen(e).(*ast.SelectorExpr); ok && sel.Sel.Name == "Error" {
 		x := sel.X
 		if v := rd.local(x); v != nil {
-			x = rd.Defs.Def(v)
+			x, _ = rd.valueOf(v, en)
 		}
 		return rd.rowRead(x, sc)
 	}
@@ -106,13 +106,14 @@ func (rd Reader) lookupErr(e ast.Expr, sc keys.Scope) *ast.CallExpr {
 	if v == nil || !isError(v.Type()) {
 		return nil
 	}
-	switch d := ast.Unparen(rd.Defs.Def(v)).(type) {
+	d, _ := rd.valueOf(v, en) // the assignment before the check: err is often reassigned after
+	switch d := ast.Unparen(d).(type) {
 	case *ast.CallExpr:
 		if fn := callee(rd.info(), d); fn != nil && lookupName(fn.Name()) && rd.givenKey(d, sc) {
 			return d
 		}
 	case *ast.SelectorExpr:
-		return rd.lookupErr(d, sc)
+		return rd.lookupErr(d, en, sc)
 	}
 	return nil
 }
@@ -122,7 +123,7 @@ func (rd Reader) lookupErr(e ast.Expr, sc keys.Scope) *ast.CallExpr {
 // gorm.ErrRecordNotFound { tx.Create(run) } else { tx.Updates(...) }; errors.Is(err,
 // ErrNotFound); x == nil after x, err := repo.GetX(ctx, key)): what the body writes, a
 // redelivery finds, and does not write again. The gate covers the body.
-func (rd Reader) absentGate(ifs *ast.IfStmt, sc keys.Scope) *Gate {
+func (rd Reader) absentGate(ifs *ast.IfStmt, en env, sc keys.Scope) *Gate {
 	var lookup *ast.CallExpr
 	switch c := ast.Unparen(ifs.Cond).(type) {
 	case *ast.BinaryExpr:
@@ -131,9 +132,9 @@ func (rd Reader) absentGate(ifs *ast.IfStmt, sc keys.Scope) *Gate {
 		}
 		switch {
 		case notFound(rd.info(), c.Y):
-			lookup = rd.lookupErr(c.X, sc)
+			lookup = rd.lookupErr(c.X, en, sc)
 		case notFound(rd.info(), c.X):
-			lookup = rd.lookupErr(c.Y, sc)
+			lookup = rd.lookupErr(c.Y, en, sc)
 		case rd.isNil(c.Y) || rd.isNil(c.X):
 			x := c.X
 			if rd.isNil(c.X) {
@@ -145,7 +146,7 @@ func (rd Reader) absentGate(ifs *ast.IfStmt, sc keys.Scope) *Gate {
 		}
 	case *ast.CallExpr:
 		if fn := callee(rd.info(), c); fn != nil && fn.FullName() == "errors.Is" && len(c.Args) == 2 && notFound(rd.info(), c.Args[1]) {
-			lookup = rd.lookupErr(c.Args[0], sc)
+			lookup = rd.lookupErr(c.Args[0], en, sc)
 		}
 	}
 	if lookup == nil {

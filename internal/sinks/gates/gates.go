@@ -38,7 +38,7 @@ func (rd Reader) Gates(body *ast.BlockStmt, sc keys.Scope, of ClaimOf) []*Gate {
 		if g := rd.duplicateCheck(ifs, en); g != nil {
 			gates = append(gates, g)
 		}
-		if g := rd.absentGate(ifs, sc); g != nil {
+		if g := rd.absentGate(ifs, en, sc); g != nil {
 			gates = append(gates, g)
 		}
 	}}
@@ -75,7 +75,7 @@ func (rd Reader) gateCheck(body *ast.BlockStmt, ifs *ast.IfStmt, end token.Pos, 
 		if g := rd.lockGate(ifs, end, en, locks); g != nil {
 			return g
 		}
-		if g := rd.existenceGate(ifs, end, sc); g != nil {
+		if g := rd.existenceGate(ifs, end, en, sc); g != nil {
 			return g
 		}
 		return rd.statusGate(body, ifs, end, sc)

@@ -5,6 +5,8 @@ package getorcreate
 
 import (
 	"context"
+	"database/sql"
+	"errors"
 	"strings"
 
 	"github.com/hibiken/asynq"
@@ -99,4 +101,40 @@ func Runs(ctx context.Context, t *asynq.Task) error { // want Runs:`effects sql.
 // RunsBlind creates a run whenever the lookup errs.
 func RunsBlind(ctx context.Context, t *asynq.Task) error { // want RunsBlind:`effects sql.write:unprotected\(\(\*gorm.DB\).Create\)`
 	return saveRunBlind(gdb, &run{ID: len(t.Payload())}) // want `handler RunsBlind: GORM Create`
+}
+
+type shop struct{ ID string }
+
+type shops struct{ db *sql.DB }
+
+// GetByRepo returns the repository's shop, or sql.ErrNoRows.
+func (s *shops) GetByRepo(ctx context.Context, repo string) (*shop, error) {
+	var sh shop
+	err := s.db.QueryRowContext(ctx, "SELECT id FROM shops WHERE repo = $1", repo).Scan(&sh.ID)
+	return &sh, err
+}
+
+// Create inserts a shop for the repository.
+func (s *shops) Create(ctx context.Context, repo string) (*shop, error) { // want Create:`effects sql.write:unprotected\(\(\*sql.DB\).ExecContext\)`
+	_, err := s.db.ExecContext(ctx, "INSERT INTO shops (repo) VALUES ($1)", repo)
+	return &shop{}, err
+}
+
+var shopStore = &shops{}
+
+// Issues creates the repository's shop only when the lookup found none; the error the
+// create returns is assigned to the lookup's variable.
+func Issues(ctx context.Context, t *asynq.Task) error { // want Issues:`effects sql.write:claimed\(\(\*sql.DB\).ExecContext\)`
+	repo := string(t.Payload())
+	sh, err := shopStore.GetByRepo(ctx, repo)
+	if err != nil {
+		if errors.Is(err, sql.ErrNoRows) {
+			sh, err = shopStore.Create(ctx, repo)
+		}
+	}
+	if err != nil {
+		return err
+	}
+	_ = sh
+	return nil
 }
