@@ -14,6 +14,7 @@ import (
 	"iter"
 	"path/filepath"
 	"slices"
+	"strings"
 
 	"golang.org/x/tools/go/types/typeutil"
 
@@ -693,7 +694,8 @@ func elemOf(t types.Type) types.Type {
 // programInterface reports whether t is a handler interface of the program: a named
 // interface of one method, declared outside the standard library and the modelled ones
 // (a Handler, not an io.Writer a loop writes bodies to, a pulsar.Consumer it acks on, or
-// a repository whose Save it calls).
+// a repository whose Save it calls), whose method does not send (a Publisher the loop
+// hands retries and dead letters to is its way out, not its handler).
 func (f *finder) programInterface(t types.Type) bool {
 	named, ok := types.Unalias(t).(*types.Named)
 	if !ok || named.Obj().Pkg() == nil {
@@ -701,7 +703,22 @@ func (f *finder) programInterface(t types.Type) bool {
 	}
 	iface, ok := named.Underlying().(*types.Interface)
 	path := named.Obj().Pkg().Path()
-	return ok && iface.NumMethods() == 1 && programPath(path, f.pkg) && !f.models.Index.Modelled(path)
+	return ok && iface.NumMethods() == 1 && !sends(iface.Method(0).Name()) && programPath(path, f.pkg) && !f.models.Index.Modelled(path)
+}
+
+// sendVerbs start the names of methods that send a message on (Publish, SendMessage,
+// Produce, Emit, Enqueue, Push): a loop calls them to hand a message out.
+var sendVerbs = []string{"Publish", "Send", "Produce", "Emit", "Enqueue", "Push"}
+
+// sends reports whether a method's name starts with a send verb, as a whole camel-case
+// word (Publish, SendEvent; not Sender or Pushover).
+func sends(name string) bool {
+	for _, v := range sendVerbs {
+		if rest, ok := strings.CutPrefix(name, v); ok && (rest == "" || rest[0] >= 'A' && rest[0] <= 'Z') {
+			return true
+		}
+	}
+	return false
 }
 
 // calledParam returns the variable call calls: f(...) with f a function, or h.Handle(...)
