@@ -130,7 +130,7 @@ func (c *core) ClaimOf(fn *types.Func) *effect.Claim {
 		return c.abstractClaim(fn)
 	}
 	return bodySummary(c, fn, &c.claims, func(f *effect.Fact) *effect.Claim { return f.Claim }, func(n *Node) *effect.Claim {
-		return c.in.Judge.ReturnedClaim(n.Body, n.Sig, c.ClaimOf)
+		return c.in.Judge.ReturnedClaim(n.Body, n.Sig, n.scope, c.ClaimOf)
 	})
 }
 

@@ -143,6 +143,6 @@ func (j *Judge) Gates(body *ast.BlockStmt, sc Scope, of ClaimOf) []*Gate {
 
 // ReturnedClaim returns what a function's results say of a claim its body makes, or nil
 // (gates.Reader.ReturnedClaim).
-func (j *Judge) ReturnedClaim(body *ast.BlockStmt, sig *types.Signature, of ClaimOf) *effect.Claim {
-	return j.gates().ReturnedClaim(body, sig, of)
+func (j *Judge) ReturnedClaim(body *ast.BlockStmt, sig *types.Signature, sc Scope, of ClaimOf) *effect.Claim {
+	return j.gates().ReturnedClaim(body, sig, sc, of)
 }

@@ -9,6 +9,7 @@ import (
 	"go/types"
 
 	"github.com/chokaq/idemlint/internal/effect"
+	"github.com/chokaq/idemlint/internal/sinks/keys"
 )
 
 // ReturnedClaim returns what a function's results say of a claim its body makes (sig is its
@@ -17,17 +18,18 @@ import (
 // RETURNING row's error; or its error result, when an if that leaves with a non-nil error
 // checks the failure of a claim that fails with an error. A claim whose key identifies
 // nothing is not returned.
-func (rd Reader) ReturnedClaim(body *ast.BlockStmt, sig *types.Signature, of ClaimOf) *effect.Claim {
+func (rd Reader) ReturnedClaim(body *ast.BlockStmt, sig *types.Signature, sc keys.Scope, of ClaimOf) *effect.Claim {
 	if sig == nil || sig.Results().Len() == 0 || sig.Results().Len() > 255 {
 		return nil
 	}
 	var out *effect.Claim
 	errIdx := errorResult(sig)
+	locks := rd.lockScans(body)
 	w := gateWalk{}
 	w.visit = func(st ast.Stmt, en env) {
 		if ifs, ok := st.(*ast.IfStmt); ok && out == nil && errIdx >= 0 {
 			en.init = ifs.Init
-			if cl := rd.returnedErrClaim(ifs, errIdx, en, of); cl != nil && cl.why == "" {
+			if cl := rd.returnedErrClaim(body, ifs, errIdx, en, sc, of, locks); cl != nil && cl.why == "" {
 				out = &effect.Claim{Result: uint8(errIdx), Read: effect.ReadErr, What: cl.what}
 			}
 			return
@@ -37,7 +39,7 @@ func (rd Reader) ReturnedClaim(body *ast.BlockStmt, sig *types.Signature, of Cla
 			return
 		}
 		for i, r := range ret.Results {
-			if cl, read := rd.resultClaim(r, sig.Results().At(i).Type(), en, of); cl != nil && cl.why == "" {
+			if cl, read := rd.resultClaim(r, sig.Results().At(i).Type(), en, sc, of); cl != nil && cl.why == "" {
 				out = &effect.Claim{Result: uint8(i), Read: read, What: cl.what}
 				return
 			}
@@ -48,13 +50,13 @@ func (rd Reader) ReturnedClaim(body *ast.BlockStmt, sig *types.Signature, of Cla
 }
 
 // resultClaim reads one returned value of type t as a claim.
-func (rd Reader) resultClaim(r ast.Expr, t types.Type, en env, of ClaimOf) (*claim, effect.ClaimRead) {
+func (rd Reader) resultClaim(r ast.Expr, t types.Type, en env, sc keys.Scope, of ClaimOf) (*claim, effect.ClaimRead) {
 	switch {
 	case isError(t):
 		if cl := rd.sqlNoRows(r, en, of); cl != nil {
 			return cl, effect.ReadNoRows
 		}
-		return rd.errClaim(r, en, of), effect.ReadErr
+		return rd.errClaim(r, en, sc, of), effect.ReadErr
 	case types.Identical(t.Underlying(), types.Typ[types.Bool]):
 		return rd.sqlAffirmed(r, en, of), effect.ReadTrue
 	}

@@ -12,6 +12,7 @@ import (
 
 	"github.com/chokaq/idemlint/internal/defuse"
 	"github.com/chokaq/idemlint/internal/effect"
+	"github.com/chokaq/idemlint/internal/sinks/keys"
 	"github.com/chokaq/idemlint/internal/sinks/params"
 )
 
@@ -21,26 +22,26 @@ import (
 // Which error errors.Is names is not read: the code that checks for one particular error
 // also leaves on the others (if err != nil after it), or it makes the claim on purpose
 // with its error for that.
-func (rd Reader) errClaimFailed(cond ast.Expr, en env, of ClaimOf) *claim {
+func (rd Reader) errClaimFailed(cond ast.Expr, en env, sc keys.Scope, of ClaimOf) *claim {
 	switch c := ast.Unparen(cond).(type) {
 	case *ast.BinaryExpr:
 		switch c.Op {
 		case token.LOR:
-			if cl := rd.errClaimFailed(c.X, en, of); cl != nil {
+			if cl := rd.errClaimFailed(c.X, en, sc, of); cl != nil {
 				return cl
 			}
-			return rd.errClaimFailed(c.Y, en, of)
+			return rd.errClaimFailed(c.Y, en, sc, of)
 		case token.NEQ:
 			if rd.isNil(c.Y) {
-				return rd.errClaim(c.X, en, of)
+				return rd.errClaim(c.X, en, sc, of)
 			}
 			if rd.isNil(c.X) {
-				return rd.errClaim(c.Y, en, of)
+				return rd.errClaim(c.Y, en, sc, of)
 			}
 		}
 	case *ast.CallExpr:
 		if fn := callee(rd.info(), c); fn != nil && (fn.FullName() == "errors.Is" || fn.FullName() == "errors.As") && len(c.Args) == 2 {
-			return rd.errClaim(c.Args[0], en, of)
+			return rd.errClaim(c.Args[0], en, sc, of)
 		}
 	}
 	return nil
@@ -48,7 +49,7 @@ func (rd Reader) errClaimFailed(cond ast.Expr, en env, of ClaimOf) *claim {
 
 // errClaim returns the claim whose error e is: the last result of a modelled gate made by
 // a condition its params carry (Gate.Params), or of a helper whose error reports a claim.
-func (rd Reader) errClaim(e ast.Expr, en env, of ClaimOf) *claim {
+func (rd Reader) errClaim(e ast.Expr, en env, sc keys.Scope, of ClaimOf) *claim {
 	x, idx := rd.resolve(e, en)
 	call, ok := x.(*ast.CallExpr)
 	if !ok {
@@ -68,13 +69,42 @@ func (rd Reader) errClaim(e ast.Expr, en env, of ClaimOf) *claim {
 		}
 		return &claim{at: call.Pos(), what: g.What}
 	}
-	return rd.helperClaim(call, idx, effect.ReadErr, of)
+	if cl := rd.helperClaim(call, idx, effect.ReadErr, of); cl != nil {
+		return cl
+	}
+	return rd.runnerClaim(call, sc, of)
+}
+
+// runnerClaim returns the claim of a call that runs a function literal it is given and
+// returns that literal's error (a transaction runner, repo.WithTransaction(ctx, func(tx
+// *sqlx.Tx) error { ... })), when the literal's error reports a claim its body makes (a
+// locked row's state checked with a return of an error); nil otherwise. That the call
+// returns the literal's error is taken, not read: runners do.
+func (rd Reader) runnerClaim(call *ast.CallExpr, sc keys.Scope, of ClaimOf) *claim {
+	for _, a := range call.Args {
+		lit, ok := ast.Unparen(a).(*ast.FuncLit)
+		if !ok {
+			continue
+		}
+		sig, ok := rd.info().TypeOf(lit).(*types.Signature)
+		if !ok {
+			continue
+		}
+		if cl := rd.ReturnedClaim(lit.Body, sig, sc, of); cl != nil && cl.Read == effect.ReadErr {
+			what := cl.What + " in the literal"
+			if fn := callee(rd.info(), call); fn != nil {
+				what = cl.What + " in " + fn.Name() + "'s literal"
+			}
+			return &claim{at: call.Pos(), what: what}
+		}
+	}
+	return nil
 }
 
 // returnedErrClaim reports whether ifs leaves with a non-nil error in result i when a claim
 // failing with an error failed: `if err != nil { return fmt.Errorf("...: %w", ErrTaken) }`
 // after a conditional put. The function's error result then reports the claim.
-func (rd Reader) returnedErrClaim(ifs *ast.IfStmt, i int, en env, of ClaimOf) *claim {
+func (rd Reader) returnedErrClaim(body *ast.BlockStmt, ifs *ast.IfStmt, i int, en env, sc keys.Scope, of ClaimOf, locks map[*types.Var]*lockRead) *claim {
 	if len(ifs.Body.List) == 0 {
 		return nil
 	}
@@ -82,7 +112,15 @@ func (rd Reader) returnedErrClaim(ifs *ast.IfStmt, i int, en env, of ClaimOf) *c
 	if !ok || i >= len(ret.Results) || rd.isNil(ret.Results[i]) {
 		return nil
 	}
-	return rd.errClaimFailed(ifs.Cond, en, of)
+	if cl := rd.errClaimFailed(ifs.Cond, en, sc, of); cl != nil {
+		return cl
+	}
+	// Any other gate whose failure returns an error (a state checked on a locked row, a
+	// SETNX refused) reports the claim the same way.
+	if g := rd.gateCheck(body, ifs, en.end, en, sc, of, locks); g != nil && g.Why == "" && !g.Duplicate {
+		return &claim{at: ifs.Pos(), what: g.What}
+	}
+	return nil
 }
 
 // errorResult returns the index of sig's last result when it is an error, or -1.

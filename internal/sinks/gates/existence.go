@@ -243,6 +243,73 @@ func (rd Reader) statusGate(body *ast.BlockStmt, ifs *ast.IfStmt, end token.Pos,
 	return &Gate{Start: written, End: end, What: "status check at " + rd.shortPos(ifs.Pos())}
 }
 
+// transitionGate returns the gate of an if statement that leaves when a check of the
+// status a lookup by the job's key read fails, with the status the code then writes
+// (if err := model.ValidateTransition(r.Status, StatusExpired); err != nil { return err },
+// then r.Status = StatusExpired and the record written): a redelivery finds the status
+// written and the transition refused. nil otherwise.
+func (rd Reader) transitionGate(body *ast.BlockStmt, ifs *ast.IfStmt, end token.Pos, en env, sc keys.Scope) *Gate {
+	be, ok := ast.Unparen(ifs.Cond).(*ast.BinaryExpr)
+	if !ok || be.Op != token.NEQ || !rd.isNil(be.Y) {
+		return nil
+	}
+	v := rd.local(be.X)
+	if v == nil || !isError(v.Type()) {
+		return nil
+	}
+	d, _ := rd.valueOf(v, en)
+	check, ok := ast.Unparen(d).(*ast.CallExpr)
+	if !ok {
+		return nil
+	}
+	var status constant.Value
+	var record *ast.CallExpr
+	for _, a := range check.Args {
+		if tv := rd.info().Types[a]; tv.Value != nil && tv.Value.Kind() == constant.String {
+			status = tv.Value
+			continue
+		}
+		if sel, ok := ast.Unparen(a).(*ast.SelectorExpr); ok {
+			if call, fn := rd.resultOf(sel.X); call != nil && lookupName(fn.Name()) && rd.givenKey(call, sc) {
+				record = call
+			}
+		}
+	}
+	if status == nil || record == nil {
+		return nil
+	}
+	written := rd.passesConstant(body, ifs.End(), end, status)
+	if written == token.NoPos {
+		written = rd.assignsConstant(body, ifs.End(), end, status)
+	}
+	if written == token.NoPos {
+		return nil
+	}
+	return &Gate{Start: written, End: end, What: "status transition check at " + rd.shortPos(ifs.Pos())}
+}
+
+// assignsConstant returns the position of the first assignment in body between start and
+// end (not in literals) of the constant v (r.Status = string(StatusExpired)), or NoPos.
+func (rd Reader) assignsConstant(body *ast.BlockStmt, start, end token.Pos, v constant.Value) token.Pos {
+	found := token.NoPos
+	ast.Inspect(body, func(x ast.Node) bool {
+		if found != token.NoPos || x == nil || x.End() <= start || x.Pos() >= end {
+			return false
+		}
+		if as, ok := x.(*ast.AssignStmt); ok && as.Pos() >= start {
+			for _, r := range as.Rhs {
+				if tv := rd.info().Types[r]; tv.Value != nil && constant.Compare(tv.Value, token.EQL, v) {
+					found = as.Pos()
+					return false
+				}
+			}
+		}
+		_, lit := x.(*ast.FuncLit)
+		return !lit
+	})
+	return found
+}
+
 // marksJob returns the position of the first call in body between start and end (not in
 // literals) that writes the job's state, a markVerbs call given the job's key, or NoPos.
 func (rd Reader) marksJob(body *ast.BlockStmt, start, end token.Pos, sc keys.Scope) token.Pos {

@@ -69,7 +69,7 @@ func (rd Reader) gateCheck(body *ast.BlockStmt, ifs *ast.IfStmt, end token.Pos, 
 	}
 	cl := rd.sqlClaimFailed(ifs.Cond, en, of)
 	if cl == nil {
-		cl = rd.errClaimFailed(ifs.Cond, en, of)
+		cl = rd.errClaimFailed(ifs.Cond, en, sc, of)
 	}
 	if cl == nil {
 		if g := rd.lockGate(ifs, end, en, locks); g != nil {
@@ -78,7 +78,10 @@ func (rd Reader) gateCheck(body *ast.BlockStmt, ifs *ast.IfStmt, end token.Pos, 
 		if g := rd.existenceGate(ifs, end, en, sc); g != nil {
 			return g
 		}
-		return rd.statusGate(body, ifs, end, sc)
+		if g := rd.statusGate(body, ifs, end, sc); g != nil {
+			return g
+		}
+		return rd.transitionGate(body, ifs, end, en, sc)
 	}
 	g := &Gate{Start: ifs.End(), End: end, What: cl.what + " gate at " + rd.shortPos(cl.at), Why: cl.why}
 	if cl.tx != nil {
