@@ -158,17 +158,8 @@ func (rd Reader) absentGate(ifs *ast.IfStmt, en env, sc keys.Scope) *Gate {
 // notFound reports whether e names a "not found" error variable (gorm's ErrRecordNotFound,
 // a package's ErrNotFound, database/sql's ErrNoRows).
 func notFound(info *types.Info, e ast.Expr) bool {
-	var id *ast.Ident
-	switch x := ast.Unparen(e).(type) {
-	case *ast.Ident:
-		id = x
-	case *ast.SelectorExpr:
-		id = x.Sel
-	default:
-		return false
-	}
-	v, ok := info.Uses[id].(*types.Var)
-	return ok && isError(v.Type()) && (strings.HasSuffix(v.Name(), "NotFound") || v.Name() == "ErrNoRows")
+	v := namedVar(info, e)
+	return v != nil && isError(v.Type()) && (strings.HasSuffix(v.Name(), "NotFound") || v.Name() == "ErrNoRows")
 }
 
 // rowReads are the methods of a query builder that read one row (gorm's First, Take, Last).

@@ -203,6 +203,12 @@ func (rd Reader) isTx(t types.Type) bool {
 // isNoRows reports whether e names a "no rows" error variable (database/sql's and pgx's
 // ErrNoRows, or a package's own of that name).
 func isNoRows(info *types.Info, e ast.Expr) bool {
+	v := namedVar(info, e)
+	return v != nil && v.Name() == "ErrNoRows"
+}
+
+// namedVar returns the variable e names (ErrNoRows, sql.ErrNoRows), or nil.
+func namedVar(info *types.Info, e ast.Expr) *types.Var {
 	var id *ast.Ident
 	switch x := ast.Unparen(e).(type) {
 	case *ast.Ident:
@@ -210,10 +216,10 @@ func isNoRows(info *types.Info, e ast.Expr) bool {
 	case *ast.SelectorExpr:
 		id = x.Sel
 	default:
-		return false
+		return nil
 	}
-	v, ok := info.Uses[id].(*types.Var)
-	return ok && v.Name() == "ErrNoRows"
+	v, _ := info.Uses[id].(*types.Var)
+	return v
 }
 
 // statementCall returns the statement text argument of an SQL call: a modelled Exec or

@@ -29,10 +29,7 @@ func (rd Reader) BodyParam(body ast.Expr, sc keys.Scope) (int, effect.BodyRead) 
 		if !ok {
 			continue
 		}
-		key := rd.Defs.ConstString(kv.Key)
-		if id, ok := kv.Key.(*ast.Ident); ok && key == "" {
-			key = id.Name // a struct field
-		}
+		key := rd.elementKey(kv)
 		var by effect.BodyRead
 		switch {
 		case strings.EqualFold(key, "query"):

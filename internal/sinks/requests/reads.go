@@ -115,10 +115,7 @@ func (rd Reader) literalReads(e ast.Expr) bool {
 		if !ok {
 			continue
 		}
-		key := rd.Defs.ConstString(kv.Key)
-		if id, ok := kv.Key.(*ast.Ident); ok && key == "" {
-			key = id.Name // a struct field
-		}
+		key := rd.elementKey(kv)
 		val := rd.Defs.Text(kv.Value)
 		switch {
 		case strings.EqualFold(key, "method"):
@@ -132,6 +129,15 @@ func (rd Reader) literalReads(e ast.Expr) bool {
 		}
 	}
 	return false
+}
+
+// elementKey names a literal element's key: a map key's constant text, or a struct field.
+func (rd Reader) elementKey(kv *ast.KeyValueExpr) string {
+	key := rd.Defs.ConstString(kv.Key)
+	if id, ok := kv.Key.(*ast.Ident); ok && key == "" {
+		key = id.Name // a struct field
+	}
+	return key
 }
 
 // bodyTextReads reports whether a request body's text (holes where it is built at run time)

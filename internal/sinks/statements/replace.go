@@ -9,9 +9,6 @@ import (
 	"go/types"
 	"strings"
 
-	"golang.org/x/tools/go/types/typeutil"
-
-	"github.com/chokaq/idemlint/internal/model"
 	"github.com/chokaq/idemlint/internal/sqlstmt"
 )
 
@@ -44,19 +41,15 @@ func (rd Reader) Replaces(call *ast.CallExpr, textArg int) string {
 		if cs, ok := ast.Unparen(c.Fun).(*ast.SelectorExpr); !ok || rd.localVar(cs.X) != tx {
 			continue // a call on a field of it, or an argument
 		}
-		fn, ok := typeutil.Callee(rd.info(), c).(*types.Func)
+		text, params, ok := rd.execText(c)
 		if !ok {
 			continue
 		}
-		s := rd.Models.Of(fn).Sink
-		if s == nil || s.Shape != model.SQLExec || s.Arg >= len(c.Args) {
-			continue
-		}
-		dTable, keys, ok := sqlstmt.DeleteKeys(rd.Defs.Text(c.Args[s.Arg]))
+		dTable, keys, ok := sqlstmt.DeleteKeys(text)
 		if !ok || !strings.EqualFold(dTable, table) {
 			continue
 		}
-		if rd.sameKeys(keys, c.Args[s.Arg+1:], binds, call.Args[textArg+1:]) {
+		if rd.sameKeys(keys, params, binds, call.Args[textArg+1:]) {
 			return "INSERT after a DELETE of the same rows on the transaction (" + keyNames(keys) + "): a repeat replaces them"
 		}
 	}

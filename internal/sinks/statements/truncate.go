@@ -36,19 +36,25 @@ func (rd Reader) ReplacesAll(call *ast.CallExpr, tableArg int, at func(token.Pos
 		if c.Pos() >= call.Pos() || !ok || types.ExprString(cs.X) != conn {
 			continue
 		}
-		fn, ok := typeutil.Callee(rd.info(), c).(*types.Func)
-		if !ok {
-			continue
-		}
-		s := rd.Models.Of(fn).Sink
-		if s == nil || s.Shape != model.SQLExec || s.Arg >= len(c.Args) {
-			continue
-		}
-		if empties(rd.Defs.Text(c.Args[s.Arg]), table) {
+		if text, _, ok := rd.execText(c); ok && empties(text, table) {
 			return "bulk COPY into " + table + " after the statement at " + at(c.Pos()) + " empties it: a repeat replaces its rows"
 		}
 	}
 	return ""
+}
+
+// execText returns the statement text of a call of a modelled SQL Exec sink and the
+// arguments after it (the statement's parameters), and whether it is one.
+func (rd Reader) execText(c *ast.CallExpr) (string, []ast.Expr, bool) {
+	fn, ok := typeutil.Callee(rd.info(), c).(*types.Func)
+	if !ok {
+		return "", nil, false
+	}
+	s := rd.Models.Of(fn).Sink
+	if s == nil || s.Shape != model.SQLExec || s.Arg >= len(c.Args) {
+		return "", nil, false
+	}
+	return rd.Defs.Text(c.Args[s.Arg]), c.Args[s.Arg+1:], true
 }
 
 // copyTable returns the table a bulk copy names: the last part of a pgx.Identifier literal

@@ -4,4 +4,4 @@ go 1.26
 
 require github.com/riverqueue/river v0.0.0
 
-replace github.com/riverqueue/river => ./riverstub
+replace github.com/riverqueue/river => ../oncejobs/riverstub

@@ -1,5 +1,5 @@
-// Package river is the part of github.com/riverqueue/river's API the oncejobs module uses:
-// jobs, workers, inserts and their options.
+// Package river is the part of github.com/riverqueue/river's API the driver's test modules
+// use (oncejobs, riverjobs): jobs, workers, inserts, batches and their options.
 package river
 
 import (
@@ -42,16 +42,33 @@ func (w WorkerDefaults[T]) Timeout(*Job[T]) time.Duration { return 0 }
 // Workers is the registry of workers.
 type Workers struct{}
 
+// NewWorkers returns an empty registry.
+func NewWorkers() *Workers { return &Workers{} }
+
 // AddWorker registers a worker.
 func AddWorker[T JobArgs](workers *Workers, worker Worker[T]) {}
 
 // InsertOpts are options of an insert.
-type InsertOpts struct{ MaxAttempts int }
+type InsertOpts struct {
+	MaxAttempts int
+	Queue       string
+}
 
 // Client inserts and works jobs.
 type Client[TTx any] struct{}
 
 // Insert inserts a job.
 func (c *Client[TTx]) Insert(ctx context.Context, args JobArgs, opts *InsertOpts) (*rivertype.JobInsertResult, error) {
+	return nil, nil
+}
+
+// InsertManyParams is one job of a batch insert, with its options.
+type InsertManyParams struct {
+	Args       JobArgs
+	InsertOpts *InsertOpts
+}
+
+// InsertMany inserts many jobs at once.
+func (c *Client[TTx]) InsertMany(ctx context.Context, params []InsertManyParams) ([]*rivertype.JobInsertResult, error) {
 	return nil, nil
 }

@@ -1,3 +1,0 @@
-module github.com/riverqueue/river
-
-go 1.26
