@@ -33,7 +33,8 @@ func analyse(cfg Config, l *Loaded, start time.Time, progress *progress, onRound
 	packages.Visit(pkgs, nil, func(p *packages.Package) {
 		all = append(all, p)
 		for _, e := range causes(p.Errors) {
-			run.Errors = append(run.Errors, result.Error{Package: p.ID, Message: e.Error(), Load: true})
+			source := e.Kind == packages.ParseError || e.Kind == packages.TypeError
+			run.Errors = append(run.Errors, result.Error{Package: p.ID, Message: e.Error(), Load: true, Source: source})
 		}
 		if p.Module != nil && p.Module.Error != nil {
 			run.Errors = append(run.Errors, result.Error{Package: p.ID, Message: p.Module.Error.Err, Load: true})

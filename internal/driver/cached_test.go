@@ -207,3 +207,46 @@ func copyTree(t *testing.T, src string) string {
 	}
 	return dst
 }
+
+// A run whose only errors are in the sources (a type error in one package) is stored, and
+// the next run on unchanged code is answered from the cache with the same errors and
+// findings; a run with a listing error (a module that is not there) is not stored.
+func TestCachedRunWithTypeErrors(t *testing.T) {
+	mod := t.TempDir()
+	write := func(name, text string) {
+		t.Helper()
+		if err := os.MkdirAll(filepath.Dir(filepath.Join(mod, name)), 0o777); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(mod, name), []byte(text), 0o666); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("go.mod", "module example.com/broken\n\ngo 1.26\n")
+	write("ok/ok.go", "package ok\n\nfunc OK() int { return 1 }\n")
+	write("bad/bad.go", "package bad\n\nfunc Bad() int { return \"one\" }\n")
+	t.Chdir(mod)
+	c, err := cache.Open(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	first := cachedRun(t, c)
+	if len(first.Errors) == 0 || !first.Errors[0].Source {
+		t.Fatalf("the type error is not a source error: %+v", first.Errors)
+	}
+	second := cachedRun(t, c)
+	if !second.Cached {
+		t.Fatal("the run with a type error was not stored: the next run analysed everything again")
+	}
+	if got, want := jsonOf(t, second), jsonOf(t, first); got != want {
+		t.Errorf("the cached run differs:\n%s\nwant:\n%s", got, want)
+	}
+
+	write("missing/missing.go", "package missing\n\nimport _ \"example.com/nowhere/pkg\"\n")
+	if run := cachedRun(t, c); run.Cached || len(run.Errors) == 0 {
+		t.Fatalf("a run with a missing import: cached=%v errors=%+v", run.Cached, run.Errors)
+	}
+	if run := cachedRun(t, c); run.Cached {
+		t.Error("a run with a listing error was stored")
+	}
+}

@@ -157,6 +157,10 @@ type Error struct {
 	Package string // package ID, e.g. "example.com/shop/tasks [example.com/shop/tasks.test]"
 	Message string // with its position first when it has one
 	Load    bool   // a load error (syntax, types, modules), not an analysis failure
+	// Source marks a load error the package's source decides (a syntax or type error),
+	// which the run's key covers: a run whose every error is one can be cached. A listing
+	// error (a module not downloaded, the network) is not. Not written in any output.
+	Source bool `json:"-"`
 }
 
 // FoundHandler is a job or message handler found in one of the named packages.

@@ -125,11 +125,16 @@ func toolKey(c *cache.Cache) (cache.Key, error) {
 	return k, nil
 }
 
-// storeRun stores a run's result under its key when no package failed (a failure may come
-// from outside the key: a module not yet downloaded, a network error).
+// storeRun stores a run's result under its key when no package failed but for syntax and
+// type errors in the sources, which the key covers (another failure may come from outside
+// the key: a module not yet downloaded, a network error, an analysis that failed). A run
+// with type errors is then answered from the cache next time, errors and all, instead of
+// analysing everything again.
 func storeRun(c *cache.Cache, key cache.Key, run *result.Run, verbose bool) {
-	if len(run.Errors) > 0 {
-		return
+	for _, e := range run.Errors {
+		if !e.Load || !e.Source {
+			return
+		}
 	}
 	if data, err := encodeRun(run); err == nil {
 		if err := c.Put(key, data); err != nil && verbose {
