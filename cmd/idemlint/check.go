@@ -42,6 +42,7 @@ type checkFlags struct {
 	version       bool
 	cpuprofile    string
 	memprofile    string
+	phases        bool // -v
 	trace         string
 }
 
@@ -53,7 +54,7 @@ var checkGroups = []group{
 	{"Baseline", []string{"baseline", "write-baseline"}},
 	{"What to check (override .idemlint.yml)", []string{"disable", "enable", "decisions", "shared-sinks", "models", "builtin", "test", "tags", "program"}},
 	{"Fixes", []string{"fix", "diff"}},
-	{"Other", []string{"cache", "strict-load", "models-check", "json", "version"}},
+	{"Other", []string{"cache", "strict-load", "models-check", "json", "v", "version"}},
 }
 
 func newCheckFlags() (*flag.FlagSet, *checkFlags) {
@@ -76,7 +77,7 @@ func newCheckFlags() (*flag.FlagSet, *checkFlags) {
 	fs.BoolVar(&f.version, "version", false, "print the version and exit")
 	// Shims for legacy vet flags, accepted by every go/analysis driver.
 	fs.Bool("source", false, "no effect (deprecated)")
-	fs.Bool("v", false, "no effect (deprecated)")
+	fs.BoolVar(&f.phases, "v", false, "print the wall time and peak memory of each phase of the run (load, analyse, report) on stderr")
 	fs.Bool("all", false, "no effect (deprecated)")
 	fs.Usage = func() {
 		w := fs.Output()
@@ -180,7 +181,13 @@ func checkCommand(args []string, stdout, stderr io.Writer) int {
 	case f.writeBaseline:
 		return f.recordBaseline(run, code, stderr)
 	}
-	return f.loadStatus(f.reportFindings(run, base, exitClean, wd, stdout, stderr), loadFailed)
+	reportStart := time.Now()
+	status := f.loadStatus(f.reportFindings(run, base, exitClean, wd, stdout, stderr), loadFailed)
+	if f.phases {
+		phases := append(out.Phases, driver.Phase{Name: "report", Wall: time.Since(reportStart), PeakRSS: driver.PeakRSS()})
+		fmt.Fprintf(stderr, "idemlint: phases: %s\n", driver.FormatPhases(phases))
+	}
+	return status
 }
 
 // loadStatus is a run's status when some packages could not be loaded or analysed (the

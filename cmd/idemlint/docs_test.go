@@ -24,7 +24,7 @@ import (
 //
 // is compared with the output (stdout, then stderr) of the command run in DIR (relative to
 // the repository's root): each line of a text block must be a line of the output, in
-// order (an example may leave lines out; durations are not compared); a JSON block must be
+// order (an example may leave lines out; durations and peak memory are not compared); a JSON block must be
 // a part of the JSON output: its keys with equal values, each array element matching one
 // of the output's (the tool's version is not compared: it depends on the build).
 func TestDocsOutputExamples(t *testing.T) {
@@ -73,9 +73,16 @@ func TestDocsOutputExamples(t *testing.T) {
 	}
 }
 
-var duration = regexp.MustCompile(`\b\d+\.\ds\b`)
+// duration and peakRSS are the figures of a run that differ from run to run: a wall time,
+// and the peak memory -v prints.
+var (
+	duration = regexp.MustCompile(`\b\d+\.\ds\b`)
+	peakRSS  = regexp.MustCompile(`peak RSS \d+ MB`)
+)
 
-func normalise(s string) string { return duration.ReplaceAllString(s, "N.Ns") }
+func normalise(s string) string {
+	return peakRSS.ReplaceAllString(duration.ReplaceAllString(s, "N.Ns"), "peak RSS N MB")
+}
 
 // jsonPart reports whether want is a part of got, and where not.
 func jsonPart(want, got any, path string) (string, bool) {

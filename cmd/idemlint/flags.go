@@ -265,7 +265,7 @@ func printFlags(w io.Writer, fs *flag.FlagSet, groups []group) {
 
 // hidden are flags accepted but not listed: profiling and debugging, and the legacy vet
 // flags that every go/analysis driver accepts and ignores.
-var hidden = []string{"debug", "cpuprofile", "memprofile", "trace", "std", "source", "v", "all"}
+var hidden = []string{"debug", "cpuprofile", "memprofile", "trace", "std", "source", "all"}
 
 // parse parses args; -h and -help print the usage to stdout (asked for) and other errors
 // go to stderr with a pointer to the usage. done is true when the command should exit

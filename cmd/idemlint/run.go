@@ -7,6 +7,7 @@ import (
 	"runtime"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/chokaq/idemlint/internal/driver"
 	"github.com/chokaq/idemlint/internal/output/text"
@@ -24,11 +25,18 @@ func analyseRun(cfg driver.Config) (*driver.Output, error) {
 	if cfg.Cache != nil {
 		return driver.Run(cfg)
 	}
+	start := time.Now()
 	l, err := loadPackages(cfg)
 	if err != nil {
 		return nil, err
 	}
-	return driver.Analyze(cfg, l)
+	load := driver.Phase{Name: "load", Wall: time.Since(start), PeakRSS: driver.PeakRSS()}
+	out, err := driver.Analyze(cfg, l)
+	if err != nil {
+		return nil, err
+	}
+	out.Phases = []driver.Phase{load, {Name: "analyse", Wall: time.Since(start) - load.Wall, PeakRSS: driver.PeakRSS()}}
+	return out, nil
 }
 
 // printErrors prints load errors as go/packages does (position first, so editors can jump

@@ -25,6 +25,10 @@ import (
 type Output struct {
 	Graph *checker.Graph
 	Run   *result.Run
+	// Phases are the run's phases, in order: "load" (listing, parsing and type-checking)
+	// and "analyse" (the analysis and the program-wide link's rounds), or "cache" for a run
+	// the cache answered whole or in part.
+	Phases []Phase
 
 	metadataCached bool // the program's metadata was the store's: no go list ran (reuse.Session.MetadataCached)
 }
@@ -39,11 +43,19 @@ func Run(cfg Config) (*Output, error) {
 	if cfg.Cache != nil {
 		return runCached(cfg, start, progress)
 	}
+	clock := newPhaseClock(start)
 	pkgs, err := Load(cfg, progress)
 	if err != nil {
 		return nil, err
 	}
-	return output(analyse(cfg, pkgs, start, progress, nil))
+	clock.end("load")
+	out, err := output(analyse(cfg, pkgs, start, progress, nil))
+	if err != nil {
+		return nil, err
+	}
+	clock.end("analyse")
+	out.Phases = clock.phases
+	return out, nil
 }
 
 // runCached is Run with a cache. The result store (internal/reuse) computes the run's key
@@ -52,6 +64,7 @@ func Run(cfg Config) (*Output, error) {
 // it cannot, the program is loaded and analysed as without a cache, the store keeping what
 // each package gives, and then the run.
 func runCached(cfg Config, start time.Time, progress *progress) (*Output, error) {
+	clock := newPhaseClock(start)
 	s, err := reuse.Open(storeInputs(cfg, progress))
 	if err != nil {
 		return nil, err
@@ -59,7 +72,8 @@ func runCached(cfg Config, start time.Time, progress *progress) (*Output, error)
 	if run := s.Hit(); run != nil {
 		run.Duration = time.Since(start)
 		run.Cached = true
-		return &Output{Run: run, metadataCached: s.MetadataCached()}, nil
+		clock.end("cache")
+		return &Output{Run: run, Phases: clock.phases, metadataCached: s.MetadataCached()}, nil
 	}
 	run, ok, err := s.Reuse()
 	if err != nil {
@@ -67,8 +81,10 @@ func runCached(cfg Config, start time.Time, progress *progress) (*Output, error)
 	}
 	if ok {
 		run.Duration = time.Since(start)
-		return &Output{Run: run, metadataCached: s.MetadataCached()}, nil
+		clock.end("cache")
+		return &Output{Run: run, Phases: clock.phases, metadataCached: s.MetadataCached()}, nil
 	}
+	clock.end("cache")
 	named, patterns := s.Program()
 	progress.Phase("loading " + strings.Join(cfg.Patterns, " "))
 	pkgs, named, err := loadProgram(cfg, named, patterns)
@@ -76,12 +92,14 @@ func runCached(cfg Config, start time.Time, progress *progress) (*Output, error)
 	if err != nil {
 		return nil, err
 	}
+	clock.end("load")
 	graph, run, err := analyse(cfg, &Loaded{pkgs: pkgs, named: named}, start, progress, s.Rounds(pkgs))
 	if err != nil {
 		return nil, err
 	}
 	s.Store(run)
-	return &Output{Graph: graph, Run: run, metadataCached: s.MetadataCached()}, nil
+	clock.end("analyse")
+	return &Output{Graph: graph, Run: run, Phases: clock.phases, metadataCached: s.MetadataCached()}, nil
 }
 
 // Analyze runs the analyzer of cfg on packages loaded by Load.
