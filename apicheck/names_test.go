@@ -1,6 +1,7 @@
 package apicheck
 
 import (
+	"fmt"
 	"go/types"
 	"strings"
 	"testing"
@@ -192,19 +193,21 @@ func TestTextFieldsAreStrings(t *testing.T) {
 func TestTopicArgsNameTopics(t *testing.T) {
 	u := loadUniverse(t)
 	type named struct {
-		name  string
-		index int
+		name      string
+		index     int
+		typeTopic bool   // topic_type: the value's dynamic type names the topic
+		field     string // topic_field: of each element of a batch
 	}
 	var args []named
 	for _, lib := range model.Builtin() {
 		for _, s := range lib.Sinks {
 			if s.Topic > 0 {
-				args = append(args, named{s.Func, s.Topic - 1})
+				args = append(args, named{s.Func, s.Topic - 1, s.TopicType, s.TopicField})
 			}
 		}
 		for _, r := range lib.Registrations {
 			if r.Topic > 0 {
-				args = append(args, named{r.Func, r.Topic - 1})
+				args = append(args, named{r.Func, r.Topic - 1, false, ""})
 			}
 		}
 	}
@@ -223,6 +226,12 @@ func TestTopicArgsNameTopics(t *testing.T) {
 			continue
 		}
 		pt := params.At(a.index).Type()
+		if a.typeTopic {
+			if err := typeTopicArg(pt, a.field); err != nil {
+				t.Errorf("%s: topic_arg %d with topic_type: %v", a.name, a.index, err)
+			}
+			continue
+		}
 		if typeString(pt) == "string" {
 			continue
 		}
@@ -230,6 +239,40 @@ func TestTopicArgsNameTopics(t *testing.T) {
 			t.Errorf("%s: topic_arg %d is %s, neither a string nor a message its package makes from a string", a.name, a.index, typeString(pt))
 		}
 	}
+}
+
+// typeTopicArg checks a topic_type argument: its dynamic type names the topic (a River
+// job's args type), so its static type must be an interface the args types implement; with
+// a field, it is a slice of structs whose field of that name is such an interface.
+func typeTopicArg(t types.Type, field string) error {
+	if field != "" {
+		sl, ok := t.Underlying().(*types.Slice)
+		if !ok {
+			return fmt.Errorf("topic_field %s needs a slice, the parameter is %s", field, typeString(t))
+		}
+		elem := sl.Elem()
+		if p, ok := elem.Underlying().(*types.Pointer); ok {
+			elem = p.Elem()
+		}
+		st, ok := elem.Underlying().(*types.Struct)
+		if !ok {
+			return fmt.Errorf("topic_field %s needs a slice of structs, the parameter is %s", field, typeString(t))
+		}
+		var found types.Type
+		for i := 0; i < st.NumFields(); i++ {
+			if st.Field(i).Name() == field {
+				found = st.Field(i).Type()
+			}
+		}
+		if found == nil {
+			return fmt.Errorf("%s has no field %s", typeString(elem), field)
+		}
+		t = found
+	}
+	if !types.IsInterface(t) {
+		return fmt.Errorf("%s is not an interface, so its value's type cannot vary by job", typeString(t))
+	}
+	return nil
 }
 
 // madeFromString reports whether a function of pkg returns t and takes a string first.
