@@ -61,12 +61,16 @@ type Config struct {
 	// through a function they share is one finding, at that function; "per-handler": one
 	// finding per handler.
 	SharedSinks string
+	// Schema lists the project's schema files (SQL migrations, schema.sql), directories
+	// of them or globs, applied in the order given (a directory's files in migration
+	// order); relative to the working directory.
+	Schema []string
 }
 
 // New returns an analyzer with the given configuration, or an error naming the bad setting.
 func New(cfg Config) (*analysis.Analyzer, error) {
 	s := &settings{builtin: !cfg.NoBuiltin, disable: strings.Join(cfg.Disable, ","), models: strings.Join(cfg.Models, ","),
-		decisions: strings.Join(cfg.Decisions, ","), shared: cfg.SharedSinks}
+		decisions: strings.Join(cfg.Decisions, ","), shared: cfg.SharedSinks, schema: strings.Join(cfg.Schema, ",")}
 	if s.shared == "" {
 		s.shared = config.SharedOnce
 	}
@@ -79,7 +83,7 @@ func New(cfg Config) (*analysis.Analyzer, error) {
 	}
 	// The settings are checked now, for an error that names them; the built-in models
 	// have none (their tests check them).
-	check := &settings{disable: s.disable, models: s.models, decisions: s.decisions, shared: s.shared}
+	check := &settings{disable: s.disable, models: s.models, decisions: s.decisions, shared: s.shared, schema: s.schema}
 	if _, err := check.compile(); err != nil {
 		return nil, err
 	}
@@ -106,6 +110,7 @@ func newAnalyzer(s *settings) *analysis.Analyzer {
 	a.Flags.BoolVar(&s.builtin, "builtin", s.builtin, "use the built-in models")
 	a.Flags.StringVar(&s.decisions, "decisions", s.decisions, "comma-separated checklist decisions to require (key,enforcement,ttl,partial); default all")
 	a.Flags.StringVar(&s.shared, "shared-sinks", s.shared, "how to report a sink several handlers reach through a function they share: once (one finding, at that function) or per-handler")
+	a.Flags.StringVar(&s.schema, "schema", s.schema, "comma-separated schema files (SQL migrations, schema.sql), directories of them or globs, whose unique keys judge inserts")
 	a.Flags.BoolVar(&s.std, "std", s.std, "analyse standard library packages too, and every package in full (robustness testing; they are neutral otherwise)")
 	return a
 }
@@ -257,7 +262,7 @@ func analyse(pass *analysis.Pass, index *model.Index, dirs map[*token.File]*dire
 	uniqueArgs := func() []string { _, _, u := jobs(); return u }
 	judge := &sinks.Judge{Defs: defs, Models: entries, Fset: pass.Fset, UniqueArgs: func(t types.Type) bool {
 		return frameworks.UniqueJob(uniqueArgs(), frameworks.River, frameworks.TypeName(t)) != ""
-	}, Routes: program.Routes, Consumers: program.Consumers}
+	}, Routes: program.Routes, Consumers: program.Consumers, Schema: cfg.Schema}
 	var sent []routes.Request
 	var published []topics.Message
 	if summarise {

@@ -159,14 +159,23 @@ func TestAnalyzer(t *testing.T) {
 func analyseFeatures(t *testing.T, dirs []string) []*analysistest.Result {
 	t.Helper()
 	var each, once []string
+	var results []*analysistest.Result
 	for _, dir := range dirs {
+		if db := filepath.Join(testdata(t), "src", dir, "db"); isDir(db) {
+			// A feature with a schema (db/) runs with it, as the command finds it.
+			a, err := analyzer.New(analyzer.Config{SharedSinks: "per-handler", Schema: []string{db}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			results = append(results, analysistest.Run(t, testdata(t), a, packagesUnder(t, dir)...)...)
+			continue
+		}
 		if onceFeatures[dir] {
 			once = append(once, packagesUnder(t, dir)...)
 		} else {
 			each = append(each, packagesUnder(t, dir)...)
 		}
 	}
-	var results []*analysistest.Result
 	if len(each) > 0 {
 		results = append(results, analysistest.Run(t, testdata(t), perHandler(t), each...)...)
 	}
@@ -174,6 +183,11 @@ func analyseFeatures(t *testing.T, dirs []string) []*analysistest.Result {
 		results = append(results, analysistest.Run(t, testdata(t), analyzer.Analyzer, once...)...)
 	}
 	return results
+}
+
+func isDir(name string) bool {
+	st, err := os.Stat(name)
+	return err == nil && st.IsDir()
 }
 
 // perHandler is the analyzer with -shared-sinks=per-handler.

@@ -14,6 +14,7 @@ import (
 	"github.com/chokaq/idemlint/internal/config"
 	"github.com/chokaq/idemlint/internal/effect"
 	"github.com/chokaq/idemlint/internal/model"
+	"github.com/chokaq/idemlint/internal/schema"
 )
 
 // ConfigFile is the name of the per-project model file, found by walking up from each
@@ -26,6 +27,7 @@ type settings struct {
 	disable, models string
 	builtin         bool
 	decisions       string // required checklist decisions, comma-separated; "" for all
+	schema          string // -schema: comma-separated schema files, directories or globs
 	shared          string // -shared-sinks: config.SharedOnce or config.SharedPerHandler
 	// std analyses the standard library too. Its packages are neutral (only what the models
 	// name counts), so this is for robustness runs over a large body of real code.
@@ -49,6 +51,7 @@ type compiled struct {
 	off        map[string]bool // checks not to run, by name
 	required   checklist.Set   // checklist decisions to report as missing
 	perHandler bool            // -shared-sinks=per-handler
+	schema     *schema.Schema  // -schema, read once
 
 	mu        sync.Mutex
 	dirConfig map[string]string // directory -> config file that applies ("" for none)
@@ -112,6 +115,17 @@ func (s *settings) compile() (*compiled, error) {
 			return
 		}
 		c.base = model.Compile(c.libs)
+		if entries := splitList(s.schema); len(entries) > 0 {
+			files, err := schema.Expand("", entries)
+			if err != nil {
+				s.err = fmt.Errorf("idemlint: -schema: %w", err)
+				return
+			}
+			if c.schema, err = schema.Read(files); err != nil {
+				s.err = fmt.Errorf("idemlint: -schema: %w", err)
+				return
+			}
+		}
 		s.compiled = c
 	})
 	return s.compiled, s.err
@@ -121,7 +135,7 @@ func (s *settings) compile() (*compiled, error) {
 // .idemlint.yml that applies to dir, if any.
 // checks is what the checks need of the settings.
 func (c *compiled) checks() checks.Config {
-	return checks.Config{Disabled: c.disabled, Required: c.required, Off: c.off, PerHandler: c.perHandler}
+	return checks.Config{Disabled: c.disabled, Required: c.required, Off: c.off, PerHandler: c.perHandler, Schema: c.schema}
 }
 
 func (c *compiled) indexFor(dir string) (*model.Index, error) {

@@ -19,6 +19,7 @@
 //	          builtin: true          # use the built-in models
 //	          decisions: []          # checklist decisions to require (key, enforcement, ttl, partial); default all
 //	          shared-sinks: once     # a sink handlers reach through a shared function: once, or per-handler
+//	          schema: []             # SQL schema files, migration directories or globs; default: the module's (docs/schema.md)
 //
 // Every setting is optional. An unknown setting, a value of the wrong type or an unknown
 // effect kind stops golangci-lint with a message that names it.
@@ -28,6 +29,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"os"
+	"path/filepath"
 	"slices"
 
 	"github.com/golangci/plugin-module-register/register"
@@ -36,6 +39,7 @@ import (
 	"github.com/chokaq/idemlint/analyzer"
 	"github.com/chokaq/idemlint/internal/config"
 	"github.com/chokaq/idemlint/internal/effect"
+	"github.com/chokaq/idemlint/internal/schema"
 	"github.com/chokaq/idemlint/internal/yamlerr"
 )
 
@@ -62,10 +66,14 @@ type Settings struct {
 	// SharedSinks is once (the default) or per-handler: how a sink that several handlers
 	// reach through a function they share is reported.
 	SharedSinks string `json:"shared-sinks"`
+	// Schema lists the project's schema files, migration directories or globs, relative to
+	// the directory golangci-lint runs in; empty: the .sql files of the module there that
+	// declare tables.
+	Schema []string `json:"schema"`
 }
 
 // knownSettings names the settings for error messages.
-const knownSettings = "disable, enable, models, builtin, decisions, shared-sinks"
+const knownSettings = "disable, enable, models, builtin, decisions, shared-sinks, schema"
 
 // Plugin is the idemlint linter plugin.
 type Plugin struct {
@@ -100,7 +108,19 @@ func New(conf any) (register.LinterPlugin, error) {
 // config turns the settings into the analyzer's configuration: enable becomes the
 // complement that is disabled.
 func (s Settings) config() (analyzer.Config, error) {
-	cfg := analyzer.Config{Models: s.Models, NoBuiltin: s.Builtin != nil && !*s.Builtin, Decisions: s.Decisions, SharedSinks: s.SharedSinks}
+	cfg := analyzer.Config{Models: s.Models, NoBuiltin: s.Builtin != nil && !*s.Builtin, Decisions: s.Decisions, SharedSinks: s.SharedSinks, Schema: s.Schema}
+	if len(cfg.Schema) == 0 {
+		// golangci-lint runs in the project: its module's schema, found once per run.
+		if wd, err := os.Getwd(); err == nil {
+			found, _ := schema.DiscoverModule(wd)
+			for _, f := range found {
+				if rel, err := filepath.Rel(wd, f); err == nil {
+					f = rel // messages name the migration as the project does
+				}
+				cfg.Schema = append(cfg.Schema, f)
+			}
+		}
+	}
 	if err := config.CheckShared(s.SharedSinks); err != nil {
 		return cfg, fmt.Errorf("idemlint: setting shared-sinks: %v", err)
 	}

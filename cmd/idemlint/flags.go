@@ -29,7 +29,7 @@ type common struct {
 	cache    string
 
 	disable, enable, models, decisions string
-	sharedSinks                        string
+	sharedSinks, schema                string
 	builtin                            bool
 }
 
@@ -43,6 +43,7 @@ func (c *common) register(fs *flag.FlagSet) {
 	fs.BoolVar(&c.builtin, "builtin", true, usage("builtin"))
 	fs.StringVar(&c.decisions, "decisions", "", usage("decisions"))
 	fs.StringVar(&c.sharedSinks, "shared-sinks", "", usage("shared-sinks")+" (default once)")
+	fs.StringVar(&c.schema, "schema", "", usage("schema")+" (default: the .sql files of the module that declare tables; see docs/schema.md)")
 	fs.BoolVar(&c.std, "std", false, usage("std"))
 	fs.BoolVar(&c.tests, "test", true, "analyse test files too")
 	fs.StringVar(&c.program, "program", "module", "what the program-wide link sees: module (every package of the main module, whatever the patterns name; findings only for the patterns' packages) or patterns")
@@ -70,8 +71,10 @@ func (c *common) config(fs *flag.FlagSet, patterns []string, stderr io.Writer) (
 	if err != nil {
 		return driver.Config{}, err
 	}
+	settingsFile := ""
 	if file := config.Find(wd); file != "" {
 		rel := relTo(wd, file)
+		settingsFile = rel
 		// The file holds models too: load it whole, strictly, as the analyzer will.
 		if _, err := model.LoadFile(rel); err != nil {
 			return driver.Config{}, usageError{err}
@@ -124,7 +127,12 @@ func (c *common) config(fs *flag.FlagSet, patterns []string, stderr io.Writer) (
 		warnOwnPackages(stderr, wd, s.Models)
 	}
 	disabled := s.Disabled()
+	schemaFiles, err := schemaFiles(set["schema"], c.schema, s, settingsFile, wd, stderr)
+	if err != nil {
+		return driver.Config{}, err
+	}
 	a, err := analyzer.New(analyzer.Config{
+		Schema:      schemaFiles,
 		Disable:     disabled,
 		Models:      s.Models,
 		NoBuiltin:   s.Builtin != nil && !*s.Builtin,

@@ -22,6 +22,7 @@ import (
 	"github.com/chokaq/idemlint/internal/frameworks"
 	"github.com/chokaq/idemlint/internal/handlers"
 	"github.com/chokaq/idemlint/internal/rules"
+	"github.com/chokaq/idemlint/internal/schema"
 )
 
 // Check is one check.
@@ -113,6 +114,8 @@ type Config struct {
 	// PerHandler reports a sink that several handlers reach through a function they
 	// share once per handler, instead of once at the shared function (-shared-sinks).
 	PerHandler bool
+	// Schema is the project's schema (-schema), read once per run; nil: none.
+	Schema *schema.Schema
 }
 
 // Missing names the checklist decisions a reported effect in state s leaves open.

@@ -43,6 +43,10 @@ type Settings struct {
 	// is reported: once (SharedOnce, the default: one finding at the shared function) or
 	// once per handler (SharedPerHandler).
 	SharedSinks string `yaml:"shared-sinks" json:"shared-sinks"`
+	// Schema lists the project's schema: SQL files, directories of migrations or globs,
+	// relative to the file, applied in the order given. Empty: the schema is found in the
+	// module (schema.Discover).
+	Schema []string `yaml:"schema" json:"schema"`
 }
 
 // The values of the shared-sinks setting.
@@ -182,7 +186,7 @@ func fieldName(path string) string {
 }
 
 // keys are the settings keys, as written in YAML.
-var keys = []string{"disable", "enable", "models", "builtin", "decisions", "shared-sinks"}
+var keys = []string{"disable", "enable", "models", "builtin", "decisions", "shared-sinks", "schema"}
 
 // Keys lists the settings keys, as written in YAML, for messages.
 func Keys() []string { return slices.Clone(keys) }

@@ -96,7 +96,7 @@ func TestParseErrorsNameFileLineAndField(t *testing.T) {
 		{"settings key of the wrong type", "library: x\ndisable: email.send\n", `m.yml:2:10: field disable: want a list, got a string "email.send"`},
 		{"settings key misspelt", "disabel: [email.send]\n", `m.yml:1:1: unknown field "disabel": did you mean "disable"?`},
 		{"model key misspelt", "library: x\nsink:\n  - func: \"a/b.F\"\n", `m.yml:2:1: unknown field "sink": did you mean "sinks"?`},
-		{"key far from any", "colour: red\n", `m.yml:1:1: unknown field "colour" (settings: disable, enable, models, builtin, decisions, shared-sinks; models: library, sinks, handlers,`},
+		{"key far from any", "colour: red\n", `m.yml:1:1: unknown field "colour" (settings: disable, enable, models, builtin, decisions, shared-sinks, schema; models: library, sinks, handlers,`},
 		{"bad func", "library: x\nsinks:\n  - func: \"Exec\"\n    kind: sql.write\n    shape: send\n", `m.yml:3:11: a function is written pkg/path.Func, got "Exec"`},
 		{"bad method", "library: x\nsinks:\n  - funcs: [\"a/b.F\", \"(*a/b.T.M\"]\n    kind: sql.write\n    shape: send\n", `a method is written (*pkg/path.Type).Method`},
 		{"no library", "sinks: []\n", "m.yml:1:6: field library: a name for the library is required"},

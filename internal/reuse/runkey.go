@@ -17,6 +17,7 @@ import (
 
 	"github.com/chokaq/idemlint/internal/cache"
 	"github.com/chokaq/idemlint/internal/result"
+	"github.com/chokaq/idemlint/internal/schema"
 )
 
 // runFormat names the layout and meaning of a stored run: change it whenever result.Run
@@ -70,17 +71,23 @@ func runKey(cfg Inputs, in *keyInputs, tool cache.Key, roots []*packages.Package
 	return h.Sum(), nil
 }
 
-// hashAnalyzer adds the analyzer's settings (its flags) and the content of the model files
-// they name. The built-in models are part of idemlint's build, hashed with it.
+// hashAnalyzer adds the analyzer's settings (its flags) and the content of the model and
+// schema files they name. The built-in models are part of idemlint's build, hashed with it.
 func hashAnalyzer(h *cache.Hasher, a *analysis.Analyzer) error {
 	h.String("analyzer", a.Name)
-	var models string
+	var models, schemaFiles string
 	a.Flags.VisitAll(func(f *flag.Flag) {
 		h.String("flag "+f.Name, f.Value.String())
-		if f.Name == "models" {
+		switch f.Name {
+		case "models":
 			models = f.Value.String()
+		case "schema":
+			schemaFiles = f.Value.String()
 		}
 	})
+	if err := hashSchema(h, schemaFiles); err != nil {
+		return err
+	}
 	for _, m := range strings.Split(models, ",") {
 		if m = strings.TrimSpace(m); m == "" {
 			continue
@@ -170,4 +177,31 @@ func decodeRun(data []byte) (*result.Run, error) {
 		}
 	}
 	return &run, nil
+}
+
+// hashSchema adds the files the -schema entries name now (a directory's or a glob's files
+// change without the flag changing) and their content.
+func hashSchema(h *cache.Hasher, entries string) error {
+	var list []string
+	for _, e := range strings.Split(entries, ",") {
+		if e = strings.TrimSpace(e); e != "" {
+			list = append(list, e)
+		}
+	}
+	if len(list) == 0 {
+		return nil
+	}
+	files, err := schema.Expand("", list)
+	if err != nil {
+		return err
+	}
+	for _, f := range files {
+		sum, err := hashFile(f)
+		if err != nil {
+			return err
+		}
+		h.String("schema file", f)
+		h.Bytes("schema content", sum[:])
+	}
+	return nil
 }

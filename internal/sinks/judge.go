@@ -12,6 +12,7 @@ import (
 	"github.com/chokaq/idemlint/internal/effect"
 	"github.com/chokaq/idemlint/internal/model"
 	"github.com/chokaq/idemlint/internal/routes"
+	"github.com/chokaq/idemlint/internal/schema"
 	"github.com/chokaq/idemlint/internal/sinks/gates"
 	"github.com/chokaq/idemlint/internal/sinks/keys"
 	"github.com/chokaq/idemlint/internal/sinks/params"
@@ -44,6 +45,9 @@ type Judge struct {
 	// Made says what a function of another package returns for a publish (its
 	// topics.Made fact, or the package's own MessageMakers); nil: nothing.
 	Made func(*types.Func) *topics.Made
+	// Schema is the project's schema, which judges inserts by their tables' unique keys;
+	// nil: none is known.
+	Schema *schema.Schema
 }
 
 // Scope is the function whose body holds the calls being judged (keys.Scope).
@@ -73,7 +77,7 @@ func (j *Judge) shortPos(pos token.Pos) string { return effect.ShortPos(j.Fset, 
 func (j *Judge) keys() keys.Reader { return keys.Reader{Defs: j.Defs, Models: j.Models} }
 
 func (j *Judge) statements() statements.Reader {
-	return statements.Reader{Defs: j.Defs, Models: j.Models}
+	return statements.Reader{Defs: j.Defs, Models: j.Models, Schema: j.Schema}
 }
 
 func (j *Judge) requests() requests.Reader {

@@ -36,10 +36,11 @@ func (ins inserts) insert(i, to int) Result {
 		if res.Class == Guarded && cols >= 0 {
 			res.ConflictParams = ins.conflictParams(cols, src, to)
 		}
+		res.OnKey = res.Class == Guarded
 		return res
 	}
 	if guard != "" {
-		return Result{Class: Guarded, Reason: guard}
+		return Result{Class: Guarded, Reason: guard, OnKey: true}
 	}
 	if ins.notExists(src, end, tgt) {
 		return Result{Class: Guarded, Reason: reasonNotExists}

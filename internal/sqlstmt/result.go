@@ -61,6 +61,10 @@ type Result struct {
 	// (the first four; 0 for none): a caller that binds a value made anew on every run
 	// there has no conflict to absorb the repeat.
 	ConflictParams [4]uint8
+	// OnKey: a Guarded INSERT whose guard is conflict handling on the table's unique keys
+	// (ON CONFLICT, ON DUPLICATE KEY UPDATE, IGNORE, OR REPLACE): it absorbs a repeat only
+	// if a key the insert fills with the job's values exists.
+	OnKey bool
 	// Unread: an Unknown whose text says nothing of what it does: no verb is known (the
 	// text, or its verb, is built at run time; a word the package does not know) or the
 	// text is empty. Unlike an Unknown whose verb is known (INSERT ... + a Hole where the

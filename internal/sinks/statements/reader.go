@@ -14,6 +14,7 @@ import (
 
 	"github.com/chokaq/idemlint/internal/defuse"
 	"github.com/chokaq/idemlint/internal/model"
+	"github.com/chokaq/idemlint/internal/schema"
 	"github.com/chokaq/idemlint/internal/sinks/keys"
 )
 
@@ -21,6 +22,8 @@ import (
 type Reader struct {
 	Defs   *defuse.Index
 	Models *model.Entries
+	// Schema is the project's schema (its tables' unique keys); nil when none is known.
+	Schema *schema.Schema
 }
 
 func (rd Reader) info() *types.Info { return rd.Defs.Info }

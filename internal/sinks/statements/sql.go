@@ -49,10 +49,23 @@ func (rd Reader) sqlEffect(mk keys.Make, text string, query bool, args []ast.Exp
 		}
 		return mk(effect.Unprotected, "SQL write not safe to repeat: "+res.Reason)
 	case sqlstmt.NonIdempotent:
+		if v, ok := rd.insertKeys(text, args); ok && res.Table != "" {
+			switch {
+			case v.enforced != nil:
+				return mk(effect.Unprotected, "SQL write not safe to repeat: "+v.enforcedText())
+			case v.unkeyed:
+				// Not "without conflict handling": no duplicate-key error can come, so a
+				// check that takes one as done guards nothing (gates.Gate.Guard).
+				return mk(effect.Unprotected, "SQL write not safe to repeat: INSERT into "+v.table.Name+" adds a row on every run: "+v.unkeyedText())
+			}
+		}
 		return mk(effect.Unprotected, "SQL write not safe to repeat: "+res.Reason+rd.freshRow(res, args))
 	default: // Guarded, Converging
 		if src := rd.freshConflictKey(res, args); src != "" {
 			return mk(effect.Unprotected, "SQL write not safe to repeat: "+res.Reason+" on a key made anew on every run (from "+src+"): a repeat inserts another row")
+		}
+		if v, ok := rd.insertKeys(text, args); ok && res.OnKey && v.unkeyed {
+			return mk(effect.Unprotected, "SQL write not safe to repeat: "+res.Reason+" absorbs nothing: "+v.unkeyedText()+", so the conflict never happens and a repeat inserts another row")
 		}
 		return mk(effect.Protected, res.Reason)
 	}

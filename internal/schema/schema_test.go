@@ -1,0 +1,170 @@
+package schema
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// keys renders a table's keys for comparison: "orders_pkey=id;orders_ext_key=external_id".
+func keys(t *Table) string {
+	if t == nil {
+		return "<no table>"
+	}
+	var parts []string
+	for _, k := range t.Keys {
+		s := k.Name + "=" + strings.Join(k.Columns, ",")
+		if k.Primary {
+			s += "!"
+		}
+		if k.Partial != "" {
+			s += " where " + k.Partial
+		}
+		parts = append(parts, s)
+	}
+	return strings.Join(parts, ";")
+}
+
+func TestKeys(t *testing.T) {
+	for _, tc := range []struct {
+		name, table, want string
+		files             []string
+	}{
+		{"postgres inline and table constraints", "orders", "orders_pkey=id!;orders_external_id_key=external_id;orders_tenant_ref=tenant_id,ref",
+			[]string{`CREATE TABLE IF NOT EXISTS public.orders (
+				id BIGSERIAL PRIMARY KEY,
+				external_id TEXT NOT NULL UNIQUE,
+				tenant_id uuid REFERENCES tenants (id),
+				ref text,
+				CONSTRAINT orders_tenant_ref UNIQUE (tenant_id, ref),
+				CHECK (ref <> '')
+			);`}},
+		{"a unique index, partial, then dropped and renamed", "users", "users_pkey=id!;users_email_live=lower(email) where deleted_at IS NULL",
+			[]string{
+				`CREATE TABLE "users" (id uuid DEFAULT gen_random_uuid(), email text, deleted_at timestamptz, PRIMARY KEY (id));
+				 CREATE UNIQUE INDEX CONCURRENTLY IF NOT EXISTS users_email_idx ON users (email);
+				 CREATE INDEX users_deleted ON users (deleted_at);`,
+				`DROP INDEX IF EXISTS users_email_idx;
+				 CREATE UNIQUE INDEX users_email_l ON ONLY users USING btree (lower(email)) WHERE deleted_at IS NULL;
+				 ALTER INDEX users_email_l RENAME TO users_email_live;`}},
+		{"alter table adds, drops and renames", "payments", "payments_pkey=id!;payments_attempt_key=order_ref,attempt",
+			[]string{
+				`CREATE TABLE payments (id serial PRIMARY KEY, order_id bigint, attempt int, note text UNIQUE);`,
+				`ALTER TABLE payments ADD CONSTRAINT payments_attempt_key UNIQUE (order_id, attempt), DROP COLUMN note;
+				 ALTER TABLE ONLY payments RENAME COLUMN order_id TO order_ref;`}},
+		{"drop constraint", "events", "events_pkey=id!",
+			[]string{`CREATE TABLE events (id int PRIMARY KEY, event_id text CONSTRAINT events_event_uq UNIQUE);
+				ALTER TABLE events DROP CONSTRAINT IF EXISTS events_event_uq;`}},
+		{"renamed table", "ledger", "entries_pkey=id!;entries_ref_key=ref",
+			[]string{`CREATE TABLE entries (id int PRIMARY KEY, ref text UNIQUE); ALTER TABLE entries RENAME TO ledger;`}},
+		{"mysql", "accounts", "accounts_pkey=id!;uk_email=email",
+			[]string{"CREATE TABLE `accounts` (\n `id` bigint NOT NULL AUTO_INCREMENT,\n `email` varchar(255),\n `name` varchar(20),\n PRIMARY KEY (`id`),\n UNIQUE KEY `uk_email` (`email`),\n KEY `idx_name` (`name`)\n) ENGINE=InnoDB;"}},
+		{"mysql drop index on", "accounts", "accounts_pkey=id!",
+			[]string{"CREATE TABLE accounts (id int PRIMARY KEY, email text, UNIQUE INDEX uk_email (email)); DROP INDEX uk_email ON accounts;"}},
+		{"sqlite", "jobs", "jobs_pkey=id!;jobs_name_key=name",
+			[]string{`CREATE TABLE jobs (id INTEGER PRIMARY KEY AUTOINCREMENT, name TEXT NOT NULL, UNIQUE(name));`}},
+		{"goose down section not applied", "items", "items_pkey=id!;items_sku_key=sku",
+			[]string{"-- +goose Up\n-- +goose StatementBegin\nCREATE TABLE items (id int PRIMARY KEY, sku text UNIQUE);\n-- +goose StatementEnd\n\n-- +goose Down\nDROP TABLE items;\n"}},
+		{"dbmate down section not applied", "items", "items_pkey=id!",
+			[]string{"-- migrate:up\nCREATE TABLE items (id int PRIMARY KEY);\n-- migrate:down\nDROP TABLE items;\n"}},
+		{"tern down part not applied", "items", "items_pkey=id!",
+			[]string{"CREATE TABLE items (id int PRIMARY KEY);\n---- create above / drop below ----\nDROP TABLE items;\n"}},
+		{"a table dropped", "gone", "<no table>",
+			[]string{"CREATE TABLE gone (id int PRIMARY KEY);", "DROP TABLE IF EXISTS gone, other CASCADE;"}},
+		{"an index on an unknown table is not guessed", "elsewhere", "<no table>",
+			[]string{"CREATE UNIQUE INDEX e_idx ON elsewhere (k);"}},
+		{"not a schema: skipped, never an error", "t", "t_pkey=id!",
+			[]string{"SELECT 1; DO $$ BEGIN CREATE TABLE nope (x int); END $$; CREATE TABLE t (id int PRIMARY KEY); INSERT INTO t VALUES (1); CREATE FUNCTION f() RETURNS void AS 'select 1' LANGUAGE sql"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := New()
+			for i, f := range tc.files {
+				s.Add(filepath.Join("m", string(rune('1'+i))+".sql"), f)
+			}
+			if got := keys(s.Table(tc.table)); got != tc.want {
+				t.Errorf("keys of %s = %q, want %q", tc.table, got, tc.want)
+			}
+		})
+	}
+}
+
+func TestFreshAndPositions(t *testing.T) {
+	s := New()
+	s.Add("m/0001_init.up.sql", "-- orders\n\nCREATE TABLE orders (\n  id uuid DEFAULT gen_random_uuid() PRIMARY KEY,\n  seq bigint GENERATED ALWAYS AS IDENTITY,\n  created_at timestamptz DEFAULT now(),\n  ext text UNIQUE\n);\n")
+	o := s.Table(`"public"."Orders"`)
+	if o == nil {
+		t.Fatal("orders not found by a quoted, qualified name")
+	}
+	for col, want := range map[string]string{"id": "gen_random_uuid()", "seq": "identity", "created_at": "now()", "ext": ""} {
+		if got := o.Fresh[col]; got != want {
+			t.Errorf("Fresh[%s] = %q, want %q", col, got, want)
+		}
+	}
+	if got := o.At.String(); got != "m/0001_init.up.sql:3" {
+		t.Errorf("table at %s, want m/0001_init.up.sql:3", got)
+	}
+	if got := o.Keys[1].Describe(); got != "orders_ext_key (UNIQUE (ext), m/0001_init.up.sql:7)" {
+		t.Errorf("Describe = %q", got)
+	}
+}
+
+func TestMatches(t *testing.T) {
+	k := Key{Columns: []string{"tenant_id", "ref"}}
+	if !k.Matches([]string{"ref", "tenant_id"}, false) {
+		t.Error("the same columns in another order do not match")
+	}
+	if k.Matches([]string{"ref"}, false) || k.Matches([]string{"ref", "tenant_id", "x"}, false) {
+		t.Error("a subset or superset matches")
+	}
+	p := Key{Columns: []string{"email"}, Partial: "deleted_at IS NULL"}
+	if p.Matches([]string{"email"}, false) || !p.Matches([]string{"email"}, true) {
+		t.Error("a partial index matches a target without WHERE, or not one with")
+	}
+}
+
+func TestDiscover(t *testing.T) {
+	root := t.TempDir()
+	write := func(name, text string) {
+		p := filepath.Join(root, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("db/migrations/10_b.up.sql", "ALTER TABLE a ADD UNIQUE (k);")
+	write("db/migrations/2_a.up.sql", "CREATE TABLE a (id int PRIMARY KEY, k text);")
+	write("db/migrations/2_a.down.sql", "DROP TABLE a;")
+	write("db/queries/q.sql", "-- name: GetA :one\nSELECT * FROM a WHERE id = $1;")
+	write("vendor/x/schema.sql", "CREATE TABLE v (id int);")
+	write("testdata/schema.sql", "CREATE TABLE td (id int);")
+	write(".hidden/schema.sql", "CREATE TABLE h (id int);")
+	files, err := Discover(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rel []string
+	for _, f := range files {
+		r, _ := filepath.Rel(root, f)
+		rel = append(rel, filepath.ToSlash(r))
+	}
+	if got, want := strings.Join(rel, " "), "db/migrations/2_a.up.sql db/migrations/10_b.up.sql"; got != want {
+		t.Errorf("Discover = %s, want %s", got, want)
+	}
+	s, err := Read(files)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := keys(s.Table("a")); got != "a_pkey=id!;a_k_key=k" {
+		t.Errorf("keys of a after both migrations = %q", got)
+	}
+	if _, err := Expand(root, []string{"db/nothing/*.sql"}); err == nil || !strings.Contains(err.Error(), "db/nothing/*.sql") {
+		t.Errorf("Expand of a glob that matches nothing: %v, want an error naming it", err)
+	}
+	got, err := Expand(root, []string{"db/migrations/*.up.sql", "db/migrations"})
+	if err != nil || len(got) != 2 {
+		t.Errorf("Expand = %v, %v; want the two up files once each", got, err)
+	}
+}

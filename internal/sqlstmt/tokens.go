@@ -1,0 +1,138 @@
+package sqlstmt
+
+// Token is one lexical token of a text, for readers of other statement kinds (the schema's
+// DDL) that need the same lexing: comments are skipped, string literals and quoted names
+// are single tokens, so no keyword is ever read inside them.
+type Token struct {
+	Kind TokenKind
+	// Text is the token as written; for a quoted name, without its quotes.
+	Text string
+	// Offset is where the token starts in the text, in bytes.
+	Offset int
+	// Close is, for a '(' token, the index of the matching ')' (or of the ';' or end of text
+	// that closes an unbalanced group); 0 otherwise.
+	Close int
+}
+
+// TokenKind is a token's lexical class.
+type TokenKind uint8
+
+// The token kinds.
+const (
+	Word   TokenKind = iota + 1 // an unquoted identifier or keyword
+	Quoted                      // a quoted identifier: a name, never a keyword
+	String                      // a string literal, dollar-quoted bodies included
+	Number                      // a numeric literal
+	Param                       // a placeholder: $1, ?, :name, @name
+	Other                       // an operator, punctuation or a Hole
+)
+
+// Tokens returns the tokens of text.
+func Tokens(text string) []Token {
+	if uint64(len(text)) >= 1<<32 {
+		return nil
+	}
+	c := cursor{s: text, toks: tokenize(text, nil)}
+	out := make([]Token, len(c.toks))
+	for i, t := range c.toks {
+		k := Other
+		switch t.kind {
+		case tWord:
+			k = Word
+		case tQuoted:
+			k = Quoted
+		case tString:
+			k = String
+		case tNumber:
+			k = Number
+		case tParam:
+			k = Param
+		}
+		out[i] = Token{Kind: k, Text: c.name(i), Offset: int(t.start)}
+		if c.is(i, len(c.toks), '(') {
+			out[i].Close = int(t.match)
+		}
+	}
+	return out
+}
+
+// Conflict reads the conflict target of INSERT INTO table ... ON CONFLICT (c1, ...) [WHERE
+// ...]: the table as InsertBinds writes it, the target's columns (bare names, without
+// quotes; an expression is given as written) and whether a WHERE follows the list (a
+// partial index's predicate). ok is false for any other text: no target, ON CONFLICT ON
+// CONSTRAINT, a Hole, several statements.
+func Conflict(text string) (table string, cols []string, where bool, ok bool) {
+	c, n, ok := single(text)
+	if !ok || !c.kw(0, n, "INSERT") {
+		return "", nil, false, false
+	}
+	j := 1
+	for j < n && !c.kw(j, n, "INTO") {
+		j++
+	}
+	tgt, _ := c.target(j+1, n)
+	if j >= n || tgt.name == "" || tgt.hole {
+		return "", nil, false, false
+	}
+	for k := j + 1; k+2 < n; k++ {
+		if c.is(k, n, '(') {
+			k = c.close(k, n)
+			continue
+		}
+		if !c.kw(k, n, "ON") || !c.kw(k+1, n, "CONFLICT") || !c.is(k+2, n, '(') {
+			continue
+		}
+		open := k + 2
+		end := c.close(open, n)
+		var items [maxItems][2]int
+		m := inserts{c}.items(open+1, end, &items)
+		if m <= 0 {
+			return "", nil, false, false
+		}
+		for _, it := range items[:m] {
+			if it[1]-it[0] == 1 && c.isName(it[0], n) {
+				cols = append(cols, c.name(it[0]))
+			} else {
+				cols = append(cols, c.s[c.toks[it[0]].start:c.toks[it[1]-1].end])
+			}
+		}
+		return unquote(c.s[tgt.span[0]:tgt.span[1]]), cols, c.kw(end+1, n, "WHERE"), true
+	}
+	return "", nil, false, false
+}
+
+// InsertColumns reads the column list of INSERT [INTO] table (c1, ...) ...: the table as
+// InsertBinds writes it and the columns (without quotes). ok is false without a list (the
+// columns are then the table's, in order), for a Hole, or for several statements.
+func InsertColumns(text string) (table string, cols []string, ok bool) {
+	c, n, ok := single(text)
+	if !ok || !c.kw(0, n, "INSERT") {
+		return "", nil, false
+	}
+	j := 1
+	for j < n && !c.kw(j, n, "INTO") {
+		j++
+	}
+	tgt, k := c.target(j+1, n)
+	if j >= n || tgt.name == "" || tgt.hole {
+		return "", nil, false
+	}
+	if c.kw(k, n, "AS") {
+		k += 2
+	}
+	if !c.is(k, n, '(') || c.isSubquery(k, n) {
+		return "", nil, false
+	}
+	var items [maxItems][2]int
+	m := inserts{c}.items(k+1, c.close(k, n), &items)
+	if m <= 0 {
+		return "", nil, false
+	}
+	for _, it := range items[:m] {
+		if it[1]-it[0] != 1 || !c.isName(it[0], n) {
+			return "", nil, false
+		}
+		cols = append(cols, c.name(it[0]))
+	}
+	return unquote(c.s[tgt.span[0]:tgt.span[1]]), cols, true
+}

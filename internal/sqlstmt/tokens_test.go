@@ -1,0 +1,57 @@
+package sqlstmt
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestConflict(t *testing.T) {
+	for _, tc := range []struct {
+		text, table, cols string
+		where, ok         bool
+	}{
+		{`INSERT INTO orders (ext, n) VALUES ($1, $2) ON CONFLICT (ext) DO NOTHING`, "orders", "ext", false, true},
+		{`insert into "public"."Orders" as o (a, b) values ($1, $2) on conflict ("B", a) do update set n = excluded.n`, "public.Orders", "B,a", false, true},
+		{`INSERT INTO users (email) SELECT $1 ON CONFLICT (lower(email)) WHERE deleted_at IS NULL DO NOTHING`, "users", "lower(email)", true, true},
+		{`INSERT INTO t (a) VALUES ($1) ON CONFLICT ON CONSTRAINT t_a_key DO NOTHING`, "", "", false, false},
+		{`INSERT INTO t (a) VALUES ($1) ON CONFLICT DO NOTHING`, "", "", false, false},
+		{`INSERT INTO t (a) VALUES ($1)`, "", "", false, false},
+		{`INSERT INTO t (a) VALUES ($1) ON CONFLICT (a) DO NOTHING; SELECT 1`, "", "", false, false},
+		{"INSERT INTO " + Hole + " (a) VALUES ($1) ON CONFLICT (a) DO NOTHING", "", "", false, false},
+	} {
+		table, cols, where, ok := Conflict(tc.text)
+		if table != tc.table || strings.Join(cols, ",") != tc.cols || where != tc.where || ok != tc.ok {
+			t.Errorf("Conflict(%q) = %q, %q, %v, %v; want %q, %q, %v, %v", tc.text, table, cols, where, ok, tc.table, tc.cols, tc.where, tc.ok)
+		}
+	}
+}
+
+func TestTokens(t *testing.T) {
+	toks := Tokens(`CREATE TABLE "T" (a int) -- comment (x
+; 'it''s'`)
+	var got []string
+	for _, tk := range toks {
+		got = append(got, tk.Text)
+	}
+	if strings.Join(got, " ") != `CREATE TABLE T ( a int ) ; 'it''s'` {
+		t.Errorf("Tokens = %q", got)
+	}
+	if toks[2].Kind != Quoted || toks[3].Close != 6 || toks[8].Kind != String || toks[1].Offset != 7 {
+		t.Errorf("kinds, close or offsets wrong: %+v", toks)
+	}
+}
+
+func TestInsertColumns(t *testing.T) {
+	for _, tc := range []struct{ text, table, cols string }{
+		{`INSERT INTO orders (ext, "N") VALUES ($1, $2), ($3, $4)`, "orders", "ext,N"},
+		{`INSERT INTO a.t AS x (k) SELECT k FROM s`, "a.t", "k"},
+		{`INSERT INTO t SELECT * FROM s`, "", ""},
+		{`INSERT INTO t (SELECT * FROM s)`, "", ""},
+		{`UPDATE t SET a = 1`, "", ""},
+	} {
+		table, cols, _ := InsertColumns(tc.text)
+		if table != tc.table || strings.Join(cols, ",") != tc.cols {
+			t.Errorf("InsertColumns(%q) = %q, %q; want %q, %q", tc.text, table, cols, tc.table, tc.cols)
+		}
+	}
+}

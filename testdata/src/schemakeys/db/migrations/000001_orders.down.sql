@@ -1,0 +1,3 @@
+DROP TABLE payments;
+DROP TABLE events;
+DROP TABLE orders;
