@@ -631,7 +631,7 @@ func ForProgram(a *analysis.Analyzer, p Program) (*analysis.Analyzer, error) {
 
 // settingsOf reads back the settings of an analyzer made by this package from its flags.
 func settingsOf(a *analysis.Analyzer) (*settings, error) {
-	for _, name := range []string{"disable", "models", "builtin", "decisions", "shared-sinks", "std"} {
+	for _, name := range []string{"disable", "models", "builtin", "decisions", "shared-sinks", "schema", "std"} {
 		if a.Flags.Lookup(name) == nil {
 			return nil, fmt.Errorf("idemlint: analyzer %s was not made by package analyzer", a.Name)
 		}
@@ -642,6 +642,7 @@ func settingsOf(a *analysis.Analyzer) (*settings, error) {
 		builtin:   a.Flags.Lookup("builtin").Value.String() == "true",
 		decisions: a.Flags.Lookup("decisions").Value.String(),
 		shared:    a.Flags.Lookup("shared-sinks").Value.String(),
+		schema:    a.Flags.Lookup("schema").Value.String(),
 		std:       a.Flags.Lookup("std").Value.String() == "true",
 	}, nil
 }

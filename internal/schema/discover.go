@@ -15,8 +15,9 @@ const maxFile = 16 << 20
 // Discover returns the schema files of the project rooted at root, in the order they
 // apply: every .sql file below root that declares a table or a unique index (golang-migrate
 // *.up.sql, goose and dbmate files with their up sections, tern, Atlas migration
-// directories, sqlc's schema files, a plain schema.sql), except down migrations and what
-// is under vendor, testdata, node_modules and hidden directories. Files sort by directory,
+// directories, sqlc's schema files, a plain schema.sql), except down migrations (by name,
+// or in a directory named down) and what is under vendor, testdata, node_modules and
+// hidden directories. Files sort by directory,
 // then by the version their names start with (numerically: 2_x before 10_y), then by name.
 func Discover(root string) ([]string, error) {
 	var files []string
@@ -29,7 +30,7 @@ func Discover(root string) ([]string, error) {
 		}
 		name := e.Name()
 		if e.IsDir() {
-			if path != root && (name == "vendor" || name == "testdata" || name == "node_modules" ||
+			if path != root && (name == "vendor" || name == "testdata" || name == "node_modules" || strings.EqualFold(name, "down") ||
 				strings.HasPrefix(name, ".") || strings.HasPrefix(name, "_")) {
 				return filepath.SkipDir
 			}

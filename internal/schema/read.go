@@ -562,40 +562,47 @@ func (d *ddl) renameIndex(old, nw string) {
 }
 
 // upSection blanks, keeping every line where it was, the parts of a migration file that
-// undo it: goose's -- +goose Down, dbmate's -- migrate:down, tern's "---- create above /
-// drop below ----" and what follows them, and what comes before goose's Up or dbmate's up
-// marker.
+// undo it: the down sections of goose (-- +goose Down), sql-migrate (-- +migrate Down) and
+// dbmate (-- migrate:down), which may alternate with up sections, and what follows tern's
+// "---- create above / drop below ----". In a file with an up marker, what comes before the
+// first marker is no migration either.
 func upSection(text string) string {
 	lower := asciiLower(text) // the same length as text, so its offsets are text's
-	cut := func(from, to int) {
-		b := []byte(text)
-		for i := from; i < to; i++ {
-			if b[i] != '\n' {
+	ups := []string{"-- +goose up", "-- +migrate up", "-- migrate:up"}
+	downs := []string{"-- +goose down", "-- +migrate down", "-- migrate:down", "---- create above / drop below ----"}
+	keep := true
+	for _, u := range ups {
+		if strings.Contains(lower, u) {
+			keep = false
+		}
+	}
+	b := []byte(text)
+	for off := 0; off < len(text); {
+		end := strings.IndexByte(text[off:], '\n')
+		if end < 0 {
+			end = len(text)
+		} else {
+			end += off
+		}
+		line := strings.TrimSpace(lower[off:end])
+		for _, u := range ups {
+			if strings.HasPrefix(line, u) {
+				keep = true
+			}
+		}
+		for _, d := range downs {
+			if strings.HasPrefix(line, d) {
+				keep = false
+			}
+		}
+		if !keep {
+			for i := off; i < end; i++ {
 				b[i] = ' '
 			}
 		}
-		text = string(b)
+		off = end + 1
 	}
-	for _, m := range []struct{ up, down string }{
-		{"-- +goose up", "-- +goose down"},
-		{"-- migrate:up", "-- migrate:down"},
-		{"", "---- create above / drop below ----"},
-	} {
-		if m.up != "" {
-			if i := strings.Index(lower, m.up); i >= 0 {
-				if d := strings.Index(lower, m.down); d > i {
-					cut(d, len(text))
-				}
-				cut(0, i)
-				return text
-			}
-			continue
-		}
-		if d := strings.Index(lower, m.down); d >= 0 {
-			cut(d, len(text))
-		}
-	}
-	return text
+	return string(b)
 }
 
 func asciiLower(s string) string {

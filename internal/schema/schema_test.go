@@ -66,6 +66,8 @@ func TestKeys(t *testing.T) {
 			[]string{`CREATE TABLE jobs (id INTEGER PRIMARY KEY AUTOINCREMENT, name TEXT NOT NULL, UNIQUE(name));`}},
 		{"goose down section not applied", "items", "items_pkey=id!;items_sku_key=sku",
 			[]string{"-- +goose Up\n-- +goose StatementBegin\nCREATE TABLE items (id int PRIMARY KEY, sku text UNIQUE);\n-- +goose StatementEnd\n\n-- +goose Down\nDROP TABLE items;\n"}},
+		{"sql-migrate sections alternate", "items", "items_pkey=id!;items_code=code",
+			[]string{"-- +migrate Up\nCREATE TABLE items (id int PRIMARY KEY);\n-- +migrate Down\nDROP TABLE items;\n-- +migrate Up\nCREATE UNIQUE INDEX items_code ON items (code);\n-- +migrate Down\nDROP INDEX items_code;\n"}},
 		{"dbmate down section not applied", "items", "items_pkey=id!",
 			[]string{"-- migrate:up\nCREATE TABLE items (id int PRIMARY KEY);\n-- migrate:down\nDROP TABLE items;\n"}},
 		{"tern down part not applied", "items", "items_pkey=id!",
@@ -137,6 +139,7 @@ func TestDiscover(t *testing.T) {
 	write("db/migrations/10_b.up.sql", "ALTER TABLE a ADD UNIQUE (k);")
 	write("db/migrations/2_a.up.sql", "CREATE TABLE a (id int PRIMARY KEY, k text);")
 	write("db/migrations/2_a.down.sql", "DROP TABLE a;")
+	write("db/down/2_a.sql", "DROP TABLE a;")
 	write("db/queries/q.sql", "-- name: GetA :one\nSELECT * FROM a WHERE id = $1;")
 	write("vendor/x/schema.sql", "CREATE TABLE v (id int);")
 	write("testdata/schema.sql", "CREATE TABLE td (id int);")
