@@ -109,6 +109,9 @@ func New(conf any) (register.LinterPlugin, error) {
 // complement that is disabled.
 func (s Settings) config() (analyzer.Config, error) {
 	cfg := analyzer.Config{Models: s.Models, NoBuiltin: s.Builtin != nil && !*s.Builtin, Decisions: s.Decisions, SharedSinks: s.SharedSinks, Schema: s.Schema}
+	if _, err := schema.Expand("", cfg.Schema); err != nil {
+		return cfg, fmt.Errorf("idemlint: setting schema: %v", err)
+	}
 	if len(cfg.Schema) == 0 {
 		// golangci-lint runs in the project: its module's schema, found once per run.
 		if wd, err := os.Getwd(); err == nil {

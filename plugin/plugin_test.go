@@ -1,6 +1,8 @@
 package plugin
 
 import (
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -89,7 +91,7 @@ func TestBadSettings(t *testing.T) {
 		conf any
 		want []string
 	}{
-		{map[string]any{"disabel": []any{"email.send"}}, []string{`unknown field "disabel"`, "known settings: disable, enable, models, builtin, decisions, shared-sinks"}},
+		{map[string]any{"disabel": []any{"email.send"}}, []string{`unknown field "disabel"`, "known settings: disable, enable, models, builtin, decisions, shared-sinks, schema"}},
 		{map[string]any{"disable": "email.send"}, []string{"idemlint: setting disable: want a list of strings, got a string"}},
 		{map[string]any{"builtin": "no"}, []string{"idemlint: setting builtin: want a boolean (true or false), got a string"}},
 		{map[string]any{"models": "a.yml"}, []string{"idemlint: setting models: want a list of strings, got a string"}},
@@ -97,6 +99,7 @@ func TestBadSettings(t *testing.T) {
 		{map[string]any{"enable": []any{42}}, []string{"idemlint: setting enable: want a string, got a number"}},
 		{map[string]any{"decisions": []any{"owner"}}, []string{`-decisions: unknown decision "owner"`, "key, enforcement, ttl, partial"}},
 		{map[string]any{"shared-sinks": "twice"}, []string{`idemlint: setting shared-sinks: unknown value "twice" (known: once, per-handler)`}},
+		{map[string]any{"schema": []any{"no/such/*.sql"}}, []string{`idemlint: setting schema: no/such/*.sql: no such file, directory or match`}},
 	} {
 		_, err := New(tc.conf)
 		if err == nil {
@@ -108,5 +111,32 @@ func TestBadSettings(t *testing.T) {
 				t.Errorf("%v: error %q lacks %q", tc.conf, err, w)
 			}
 		}
+	}
+}
+
+// The schema setting reaches the analyzer as given; without it, the module golangci-lint
+// runs in is searched, and the files found are named relative to it.
+func TestSchemaSetting(t *testing.T) {
+	dir := t.TempDir()
+	for name, text := range map[string]string{"go.mod": "module m\n", "db/1_a.up.sql": "CREATE TABLE a (id int PRIMARY KEY);"} {
+		if err := os.MkdirAll(filepath.Dir(filepath.Join(dir, name)), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	t.Chdir(dir)
+	s, err := register.DecodeSettings[Settings](map[string]any{"schema": []any{"db"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg, err := s.config()
+	if err != nil || !slices.Equal(cfg.Schema, []string{"db"}) {
+		t.Errorf("Schema %v, %v; want [db]", cfg.Schema, err)
+	}
+	cfg, err = Settings{}.config()
+	if err != nil || !slices.Equal(cfg.Schema, []string{filepath.Join("db", "1_a.up.sql")}) {
+		t.Errorf("discovered Schema %v, %v; want [db/1_a.up.sql]", cfg.Schema, err)
 	}
 }
