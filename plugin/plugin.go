@@ -19,7 +19,7 @@
 //	          builtin: true          # use the built-in models
 //	          decisions: []          # checklist decisions to require (key, enforcement, ttl, partial); default all
 //	          shared-sinks: once     # a sink handlers reach through a shared function: once, or per-handler
-//	          schema: []             # SQL schema files, migration directories or globs; default: the module's (docs/schema.md)
+//	          schema: []             # SQL schema files, migration directories or globs; default: the module's (docs/checks.md)
 //
 // Every setting is optional. An unknown setting, a value of the wrong type or an unknown
 // effect kind stops golangci-lint with a message that names it.

@@ -52,7 +52,7 @@ var formats = []string{"text", "json", "sarif", "github"}
 var checkGroups = []group{
 	{"Output", []string{"format", "o", "q", "c"}},
 	{"Baseline", []string{"baseline", "write-baseline"}},
-	{"What to check (override .idemlint.yml)", []string{"disable", "enable", "decisions", "shared-sinks", "models", "builtin", "test", "tags", "program"}},
+	{"What to check (override .idemlint.yml)", []string{"disable", "enable", "decisions", "shared-sinks", "models", "builtin", "schema", "test", "tags", "program"}},
 	{"Fixes", []string{"fix", "diff"}},
 	{"Other", []string{"cache", "strict-load", "models-check", "json", "v", "version"}},
 }

@@ -23,7 +23,7 @@ type reportFlags struct {
 var reportGroups = []group{
 	{"Output", []string{"o", "format", "title", "q"}},
 	{"Findings", []string{"baseline"}},
-	{"What to check (override .idemlint.yml)", []string{"disable", "enable", "decisions", "shared-sinks", "models", "builtin", "test", "tags", "program"}},
+	{"What to check (override .idemlint.yml)", []string{"disable", "enable", "decisions", "shared-sinks", "models", "builtin", "schema", "test", "tags", "program"}},
 	{"Other", []string{"cache"}},
 }
 
