@@ -46,7 +46,7 @@ var Analyzer = newAnalyzer(&settings{builtin: true, shared: config.SharedOnce})
 // (the golangci-lint plugin).
 type Config struct {
 	// Disable lists effect kinds ("sql.write", "email.send", ...) not to report, and checks
-	// ("ttl", "decisions", "directives") not to run. Effects are still computed, so facts
+	// ("ttl", "decisions", "conflicts", "directives") not to run. Effects are still computed, so facts
 	// stay the same whatever is reported.
 	Disable []string
 	// Models lists model files to load beside the built-in models.

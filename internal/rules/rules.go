@@ -12,19 +12,22 @@ import "strings"
 // the dot. The analyzer's diagnostics link to it through URL.
 const DocsURL = "https://github.com/chokaq/idemlint/blob/main/docs/checks.md"
 
-// Category is a diagnostic category: an effect kind ("sql.write"), Decisions or Directive.
+// Category is a diagnostic category: an effect kind ("sql.write"), SQLConflict, Decisions
+// or Directive.
 type Category string
 
 // The categories that are not effect kinds.
 const (
 	Decisions Category = "decisions" // a checklist decision open, or a declaration contradicted
-	Directive Category = "directive" // a malformed, unknown, misplaced or unused directive
+	// SQLConflict is an ON CONFLICT target that matches no unique key of the schema.
+	SQLConflict Category = "sql.conflict"
+	Directive   Category = "directive" // a malformed, unknown, misplaced or unused directive
 )
 
 // Checks are the names of idemlint's checks (internal/checks/all, in run order), for the
 // settings that turn one off (-disable=ttl) without importing the checks; a test in
 // internal/checks/all holds the two lists equal.
-var Checks = []string{"ttl", "decisions", "directives"}
+var Checks = []string{"ttl", "decisions", "conflicts", "directives"}
 
 // URL is the documentation of a category: its anchor in DocsURL.
 func URL(c Category) string { return DocsURL + "#" + strings.ReplaceAll(string(c), ".", "") }
@@ -41,7 +44,8 @@ type Rule struct {
 // HelpURI is the documentation of the rule.
 func (r Rule) HelpURI() string { return URL(Category(r.ID)) }
 
-// All lists the categories in the order of docs/checks.md: the effect kinds, then directive.
+// All lists the categories in the order of docs/checks.md: the effect kinds, sql.conflict,
+// decisions, then directive.
 var All = []Rule{
 	{
 		ID:    "sql.write",
@@ -95,6 +99,16 @@ var All = []Rule{
 		Full: "A Redis INCR, LPUSH or XADD, a Mongo InsertOne, a DynamoDB PutItem without a condition, " +
 			"reached from a handler: a redelivered job repeats it. Use a write keyed by the business " +
 			"event (SET with NX, a conditional put, an upsert) or record the event first.",
+		Level: "error",
+	},
+	{
+		ID:    "sql.conflict",
+		Name:  "SQLConflict",
+		Short: "An INSERT's ON CONFLICT target matches no unique key the project's schema declares.",
+		Full: "PostgreSQL and SQLite infer the key an ON CONFLICT (columns) clause means from the table's " +
+			"unique constraints and indexes; a target that matches none (or only a partial index, without " +
+			"its predicate) makes the database reject the statement on every run, and ON CONSTRAINT takes " +
+			"only a constraint's name. Name the columns of a unique key the migrations declare, or add one.",
 		Level: "error",
 	},
 	{

@@ -231,7 +231,11 @@ func (d *ddl) element(t *Table, from, to int) {
 			return
 		}
 		d.addKey(t, cname, false, d.columnList(j, to), "", from)
-	case d.kw(from, to, "FOREIGN"), d.kw(from, to, "CHECK"), d.kw(from, to, "EXCLUDE"),
+	case d.kw(from, to, "EXCLUDE"):
+		if cname != "" {
+			t.Exclusions = append(t.Exclusions, cname)
+		}
+	case d.kw(from, to, "FOREIGN"), d.kw(from, to, "CHECK"),
 		d.kw(from, to, "KEY"), d.kw(from, to, "INDEX"), d.kw(from, to, "FULLTEXT"),
 		d.kw(from, to, "SPATIAL"), d.kw(from, to, "LIKE"), d.kw(from, to, "PERIOD"):
 		// not a unique key
@@ -379,8 +383,13 @@ func (d *ddl) createIndex(j, to, stmt int) {
 	if name == "" {
 		name = t.Name + "_" + strings.Join(cols, "_") + "_idx"
 	}
-	d.addKey(t, name, false, cols, partial, stmt)
-	d.s.indexes[name] = t.Name
+	if slices.ContainsFunc(t.Keys, func(k Key) bool { return k.Name == name }) {
+		return // CREATE UNIQUE INDEX IF NOT EXISTS run again, or a name taken: one key
+	}
+	if k := d.addKey(t, name, false, cols, partial, stmt); k != nil {
+		k.Index = true
+		d.s.indexes[name] = t.Name
+	}
 }
 
 // alterTable reads ALTER TABLE [IF EXISTS] [ONLY] name action, ... from j.
@@ -484,9 +493,10 @@ func (d *ddl) alterAction(t *Table, from, to int) {
 }
 
 // addKey adds a key to t; the name defaults as PostgreSQL names it.
-func (d *ddl) addKey(t *Table, name string, primary bool, cols []string, partial string, at int) {
+// addKey adds a key to t and returns it; nil when it has no columns.
+func (d *ddl) addKey(t *Table, name string, primary bool, cols []string, partial string, at int) *Key {
 	if len(cols) == 0 {
-		return
+		return nil
 	}
 	if name == "" {
 		if primary {
@@ -499,6 +509,7 @@ func (d *ddl) addKey(t *Table, name string, primary bool, cols []string, partial
 		t.Keys = slices.DeleteFunc(t.Keys, func(k Key) bool { return k.Primary })
 	}
 	t.Keys = append(t.Keys, Key{Name: name, Columns: cols, Primary: primary, Partial: partial, At: d.pos(at)})
+	return &t.Keys[len(t.Keys)-1]
 }
 
 // adoptIndex makes the unique index idx a constraint of t (ADD CONSTRAINT c UNIQUE USING
@@ -506,7 +517,7 @@ func (d *ddl) addKey(t *Table, name string, primary bool, cols []string, partial
 func (d *ddl) adoptIndex(t *Table, idx, cname string) {
 	for i := range t.Keys {
 		if t.Keys[i].Name == idx && cname != "" {
-			t.Keys[i].Name = cname
+			t.Keys[i].Name, t.Keys[i].Index = cname, false
 			delete(d.s.indexes, idx)
 		}
 	}

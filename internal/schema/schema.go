@@ -40,7 +40,10 @@ type Key struct {
 	// Partial is the predicate of a partial unique index (CREATE UNIQUE INDEX ... WHERE
 	// deleted_at IS NULL), "" for a key on every row.
 	Partial string
-	At      Pos
+	// Index: a unique index (CREATE UNIQUE INDEX), not a constraint. ON CONFLICT infers
+	// either from its columns, but ON CONFLICT ON CONSTRAINT names only a constraint.
+	Index bool
+	At    Pos
 }
 
 // Describe is the key as a message names it: "orders_external_id_key (UNIQUE
@@ -66,6 +69,9 @@ type Table struct {
 	// Fresh maps a column whose default makes a new value on every insert to what does
 	// (serial, identity, auto_increment, gen_random_uuid()).
 	Fresh map[string]string
+	// Exclusions are the names of the table's EXCLUDE constraints: no unique key, but a
+	// name ON CONFLICT ON CONSTRAINT may give.
+	Exclusions []string
 }
 
 // Covers reports whether every column of key k is in cols.

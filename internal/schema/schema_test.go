@@ -1,6 +1,7 @@
 package schema
 
 import (
+	"maps"
 	"os"
 	"path/filepath"
 	"strings"
@@ -72,6 +73,9 @@ func TestKeys(t *testing.T) {
 			[]string{"-- migrate:up\nCREATE TABLE items (id int PRIMARY KEY);\n-- migrate:down\nDROP TABLE items;\n"}},
 		{"tern down part not applied", "items", "items_pkey=id!",
 			[]string{"CREATE TABLE items (id int PRIMARY KEY);\n---- create above / drop below ----\nDROP TABLE items;\n"}},
+		{"an index created again if not exists is one key", "tags", "tags_pkey=id!;tags_name_idx=name",
+			[]string{"CREATE TABLE tags (id int PRIMARY KEY, name text);\nCREATE UNIQUE INDEX IF NOT EXISTS tags_name_idx ON tags (name);",
+				"CREATE UNIQUE INDEX IF NOT EXISTS tags_name_idx ON tags (name);"}},
 		{"a table dropped", "gone", "<no table>",
 			[]string{"CREATE TABLE gone (id int PRIMARY KEY);", "DROP TABLE IF EXISTS gone, other CASCADE;"}},
 		{"an index on an unknown table is not guessed", "elsewhere", "<no table>",
@@ -108,6 +112,21 @@ func TestFreshAndPositions(t *testing.T) {
 	}
 	if got := o.Keys[1].Describe(); got != "orders_ext_key (UNIQUE (ext), m/0001_init.up.sql:7)" {
 		t.Errorf("Describe = %q", got)
+	}
+}
+
+func TestIndexIsNoConstraint(t *testing.T) {
+	s := New()
+	s.Add("m.sql", `CREATE TABLE t (id int PRIMARY KEY, a text, b text);
+		CREATE UNIQUE INDEX t_a_idx ON t (a);
+		CREATE UNIQUE INDEX t_b_idx ON t (b);
+		ALTER TABLE t ADD CONSTRAINT t_b_key UNIQUE USING INDEX t_b_idx;`)
+	got := map[string]bool{}
+	for _, k := range s.Table("t").Keys {
+		got[k.Name] = k.Index
+	}
+	if want := map[string]bool{"t_pkey": false, "t_a_idx": true, "t_b_key": false}; !maps.Equal(got, want) {
+		t.Errorf("Index by key = %v, want %v", got, want)
 	}
 }
 

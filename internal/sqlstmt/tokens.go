@@ -56,15 +56,28 @@ func Tokens(text string) []Token {
 	return out
 }
 
+// ConflictTarget is the conflict target of INSERT INTO table ... ON CONFLICT.
+type ConflictTarget struct {
+	// Table is the table as InsertBinds writes it.
+	Table string
+	// Columns are the target's columns (bare names, without quotes; an expression is given
+	// as written); none for ON CONFLICT ON CONSTRAINT.
+	Columns []string
+	// Where: a WHERE follows the column list (a partial index's predicate).
+	Where bool
+	// Constraint is the name ON CONFLICT ON CONSTRAINT gives.
+	Constraint string
+	// Offset is where ON CONFLICT starts in the text, in bytes.
+	Offset int
+}
+
 // Conflict reads the conflict target of INSERT INTO table ... ON CONFLICT (c1, ...) [WHERE
-// ...]: the table as InsertBinds writes it, the target's columns (bare names, without
-// quotes; an expression is given as written) and whether a WHERE follows the list (a
-// partial index's predicate). ok is false for any other text: no target, ON CONFLICT ON
-// CONSTRAINT, a Hole, several statements.
-func Conflict(text string) (table string, cols []string, where bool, ok bool) {
+// ...] or ON CONFLICT ON CONSTRAINT name. ok is false for any other text: no target, a
+// Hole in the table's name, several statements.
+func Conflict(text string) (ConflictTarget, bool) {
 	c, n, ok := single(text)
 	if !ok || !c.kw(0, n, "INSERT") {
-		return "", nil, false, false
+		return ConflictTarget{}, false
 	}
 	j := 1
 	for j < n && !c.kw(j, n, "INTO") {
@@ -72,33 +85,42 @@ func Conflict(text string) (table string, cols []string, where bool, ok bool) {
 	}
 	tgt, _ := c.target(j+1, n)
 	if j >= n || tgt.name == "" || tgt.hole {
-		return "", nil, false, false
+		return ConflictTarget{}, false
 	}
 	for k := j + 1; k+2 < n; k++ {
 		if c.is(k, n, '(') {
 			k = c.close(k, n)
 			continue
 		}
-		if !c.kw(k, n, "ON") || !c.kw(k+1, n, "CONFLICT") || !c.is(k+2, n, '(') {
+		if !c.kw(k, n, "ON") || !c.kw(k+1, n, "CONFLICT") {
 			continue
+		}
+		out := ConflictTarget{Table: unquote(c.s[tgt.span[0]:tgt.span[1]]), Offset: int(c.toks[k].start)}
+		if c.kw(k+2, n, "ON") && c.kw(k+3, n, "CONSTRAINT") && c.isName(k+4, n) {
+			out.Constraint = c.name(k + 4)
+			return out, true
+		}
+		if !c.is(k+2, n, '(') {
+			return ConflictTarget{}, false
 		}
 		open := k + 2
 		end := c.close(open, n)
 		var items [maxItems][2]int
 		m := inserts{c}.items(open+1, end, &items)
 		if m <= 0 {
-			return "", nil, false, false
+			return ConflictTarget{}, false
 		}
 		for _, it := range items[:m] {
 			if it[1]-it[0] == 1 && c.isName(it[0], n) {
-				cols = append(cols, c.name(it[0]))
+				out.Columns = append(out.Columns, c.name(it[0]))
 			} else {
-				cols = append(cols, c.s[c.toks[it[0]].start:c.toks[it[1]-1].end])
+				out.Columns = append(out.Columns, c.s[c.toks[it[0]].start:c.toks[it[1]-1].end])
 			}
 		}
-		return unquote(c.s[tgt.span[0]:tgt.span[1]]), cols, c.kw(end+1, n, "WHERE"), true
+		out.Where = c.kw(end+1, n, "WHERE")
+		return out, true
 	}
-	return "", nil, false, false
+	return ConflictTarget{}, false
 }
 
 // InsertColumns reads the column list of INSERT [INTO] table (c1, ...) ...: the table as

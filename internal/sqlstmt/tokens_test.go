@@ -9,19 +9,25 @@ func TestConflict(t *testing.T) {
 	for _, tc := range []struct {
 		text, table, cols string
 		where, ok         bool
+		constraint        string
+		offset            int
 	}{
-		{`INSERT INTO orders (ext, n) VALUES ($1, $2) ON CONFLICT (ext) DO NOTHING`, "orders", "ext", false, true},
-		{`insert into "public"."Orders" as o (a, b) values ($1, $2) on conflict ("B", a) do update set n = excluded.n`, "public.Orders", "B,a", false, true},
-		{`INSERT INTO users (email) SELECT $1 ON CONFLICT (lower(email)) WHERE deleted_at IS NULL DO NOTHING`, "users", "lower(email)", true, true},
-		{`INSERT INTO t (a) VALUES ($1) ON CONFLICT ON CONSTRAINT t_a_key DO NOTHING`, "", "", false, false},
-		{`INSERT INTO t (a) VALUES ($1) ON CONFLICT DO NOTHING`, "", "", false, false},
-		{`INSERT INTO t (a) VALUES ($1)`, "", "", false, false},
-		{`INSERT INTO t (a) VALUES ($1) ON CONFLICT (a) DO NOTHING; SELECT 1`, "", "", false, false},
-		{"INSERT INTO " + Hole + " (a) VALUES ($1) ON CONFLICT (a) DO NOTHING", "", "", false, false},
+		{`INSERT INTO orders (ext, n) VALUES ($1, $2) ON CONFLICT (ext) DO NOTHING`, "orders", "ext", false, true, "", 44},
+		{`insert into "public"."Orders" as o (a, b) values ($1, $2) on conflict ("B", a) do update set n = excluded.n`, "public.Orders", "B,a", false, true, "", 58},
+		{`INSERT INTO users (email) SELECT $1 ON CONFLICT (lower(email)) WHERE deleted_at IS NULL DO NOTHING`, "users", "lower(email)", true, true, "", 36},
+		{`INSERT INTO t (a) VALUES ($1) ON CONFLICT ON CONSTRAINT "t_a_key" DO NOTHING`, "t", "", false, true, "t_a_key", 30},
+		{`INSERT INTO t (a) VALUES ($1) ON CONFLICT DO NOTHING`, "", "", false, false, "", 0},
+		{`INSERT INTO t (a) VALUES ($1)`, "", "", false, false, "", 0},
+		{`INSERT INTO t (a) VALUES ($1) ON CONFLICT (a) DO NOTHING; SELECT 1`, "", "", false, false, "", 0},
+		{"INSERT INTO " + Hole + " (a) VALUES ($1) ON CONFLICT (a) DO NOTHING", "", "", false, false, "", 0},
 	} {
-		table, cols, where, ok := Conflict(tc.text)
-		if table != tc.table || strings.Join(cols, ",") != tc.cols || where != tc.where || ok != tc.ok {
-			t.Errorf("Conflict(%q) = %q, %q, %v, %v; want %q, %q, %v, %v", tc.text, table, cols, where, ok, tc.table, tc.cols, tc.where, tc.ok)
+		ct, ok := Conflict(tc.text)
+		if ct.Table != tc.table || strings.Join(ct.Columns, ",") != tc.cols || ct.Where != tc.where || ok != tc.ok ||
+			ct.Constraint != tc.constraint || (ok && ct.Offset != tc.offset) {
+			t.Errorf("Conflict(%q) = %+v, %v; want %q, %q, %v, %v, %q, %d", tc.text, ct, ok, tc.table, tc.cols, tc.where, tc.ok, tc.constraint, tc.offset)
+		}
+		if ok && !strings.HasPrefix(strings.ToUpper(tc.text[ct.Offset:]), "ON CONFLICT") {
+			t.Errorf("Conflict(%q): offset %d is not at ON CONFLICT", tc.text, ct.Offset)
 		}
 	}
 }

@@ -6,6 +6,7 @@ package all
 
 import (
 	"github.com/chokaq/idemlint/internal/checks"
+	"github.com/chokaq/idemlint/internal/checks/conflicts"
 	"github.com/chokaq/idemlint/internal/checks/decisions"
 	"github.com/chokaq/idemlint/internal/checks/directives"
 	"github.com/chokaq/idemlint/internal/checks/ttl"
@@ -15,5 +16,6 @@ import (
 var Checks = []*checks.Check{
 	&ttl.Check,
 	&decisions.Check,
+	&conflicts.Check,
 	&directives.Check,
 }

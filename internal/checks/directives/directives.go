@@ -61,7 +61,7 @@ func Problems(in *checks.Input) []checks.Verdict {
 			case d.Err != "":
 				add(d, nil, "%s", d.Err)
 			case d.Verb == directive.Ignore && unknownKinds(d) != "":
-				add(d, nil, "//idemlint:ignore names unknown kind %s (known: %s, %s)", unknownKinds(d), effect.KindList(), rules.Decisions)
+				add(d, nil, "//idemlint:ignore names unknown kind %s (known: %s, %s, %s)", unknownKinds(d), effect.KindList(), rules.SQLConflict, rules.Decisions)
 			case (d.Verb == directive.Idempotent || d.Verb == directive.Handler) && !inDoc[d]:
 				add(d, nil, "//idemlint:%s belongs in the doc comment of a function declaration", d.Verb)
 			case !in.Used[d] && d.Verb == directive.Ignore:
@@ -127,7 +127,7 @@ func lineSpan(src []byte, s, e int) (int, int) {
 func unknownKinds(d *directive.Directive) string {
 	var bad []string
 	for _, k := range d.Kinds {
-		if !effect.Known(effect.Kind(k)) && k != string(rules.Decisions) {
+		if !effect.Known(effect.Kind(k)) && k != string(rules.Decisions) && k != string(rules.SQLConflict) {
 			bad = append(bad, fmt.Sprintf("%q", k))
 		}
 	}
