@@ -33,7 +33,7 @@ const (
 	byConstraint = "INSERT INTO accounts (tenant_id, email) VALUES ($1, $2) ON CONFLICT ON CONSTRAINT accounts_tenant_email_key DO NOTHING"
 	byExclusion  = "INSERT INTO bookings (id, room, during) VALUES ($1, $2, $3) ON CONFLICT ON CONSTRAINT bookings_no_overlap DO NOTHING"
 	byIndex      = "INSERT INTO accounts (tenant_id, email, handle) VALUES ($1, $2, $3) ON CONFLICT ON CONSTRAINT accounts_handle_live DO NOTHING" // want `ON CONFLICT ON CONSTRAINT accounts_handle_live names the unique index accounts_handle_live \(.*\), which is no constraint: the database rejects the INSERT on every run; write ON CONFLICT \(lower\(handle\)\)`
-	byTypo       = "INSERT INTO accounts (tenant_id, email) VALUES ($1, $2) ON CONFLICT ON CONSTRAINT accounts_email_key DO NOTHING"                 // want `ON CONFLICT ON CONSTRAINT accounts_email_key names no constraint of accounts: the database rejects the INSERT on every run; its keys are accounts_pkey`
+	byTypo       = "INSERT INTO accounts (tenant_id, email) VALUES ($1, $2) ON CONFLICT ON CONSTRAINT accounts_email_key DO NOTHING"               // want `ON CONFLICT ON CONSTRAINT accounts_email_key names no constraint of accounts: the database rejects the INSERT on every run; its keys are accounts_pkey`
 )
 
 // The index this target means is made outside the migrations: silenced, with the reason.
