@@ -31,6 +31,7 @@ type File struct {
 	KeySetters    []string          `yaml:"key_setters"`
 	KeyOptions    []string          `yaml:"key_options"`
 	ChainGuards   []string          `yaml:"chain_guards"`
+	Records       []string          `yaml:"records"`
 	GuardTypes    []string          `yaml:"guard_types"`
 	HeaderSetters []string          `yaml:"header_setters"`
 	Conditions    []ConditionEntry  `yaml:"condition_fields"`

@@ -246,6 +246,10 @@ type Library struct {
 	// write an upsert; GuardTypes are types whose literal there does ("pkg.Type").
 	ChainGuards []string
 	GuardTypes  []string
+	// Records are calls whose first argument is the record an ORM insert writes: the
+	// builder sink itself (GORM Create) or a call in its receiver chain (bun Model). The
+	// record's struct type names the table, its fields the columns, which the schema judges.
+	Records []string
 	// SyncEvents are event types a handler receives only when its caller waits for the
 	// answer (Lambda behind API Gateway): the caller sees the error and no queue retries
 	// the call, so a handler taking one runs at most once per request.
@@ -451,6 +455,7 @@ type Entry struct {
 	TxCompletion   bool
 	TxnOffset      bool // adds the consumed offset to the producer's transaction (TxnOffsets)
 	ChainGuard     bool
+	Record         bool // its first argument is the record an ORM insert writes (Records)
 	HeaderSetter   bool
 	KeyOption      bool
 	KeySetter      bool

@@ -110,6 +110,7 @@ func TestRoleRows(t *testing.T) {
 		"key_setters":    listCase("key_setters", func(e *Entry) bool { return e.KeySetter }),
 		"key_options":    listCase("key_options", func(e *Entry) bool { return e.KeyOption }),
 		"chain_guards":   listCase("chain_guards", func(e *Entry) bool { return e.ChainGuard }),
+		"records":        listCase("records", func(e *Entry) bool { return e.Record }),
 		"header_setters": listCase("header_setters", func(e *Entry) bool { return e.HeaderSetter }),
 		"handler_calls":  listCase("handler_calls", func(e *Entry) bool { return e.HandlerCall == "x" }),
 		"receive_calls":  listCase("receive_calls", func(e *Entry) bool { return e.Receive == "x" }),

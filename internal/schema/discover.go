@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+
+	"github.com/goccy/go-yaml"
 )
 
 // maxFile bounds the size of a schema file read: a dump of data is not a schema.
@@ -15,12 +17,17 @@ const maxFile = 16 << 20
 // Discover returns the schema files of the project rooted at root, in the order they
 // apply: every .sql file below root that declares a table or a unique index (golang-migrate
 // *.up.sql, goose and dbmate files with their up sections, tern, Atlas migration
-// directories, sqlc's schema files, a plain schema.sql), except down migrations (by name,
-// or in a directory named down) and what is under vendor, testdata, node_modules and
-// hidden directories. Files sort by directory,
+// directories, sqlc's schema files, a plain schema.sql) and every Go file that may declare
+// one (goose Go migrations, GORM, bun and ent models, TableName methods), except down
+// migrations (by name, or in a directory named down), tests, and what is under vendor,
+// testdata, node_modules and hidden directories. Files sort by directory,
 // then by the version their names start with (numerically: 2_x before 10_y), then by name.
-func Discover(root string) ([]string, error) {
-	var files []string
+func Discover(root string) ([]string, error) { return discover(root, true) }
+
+// discover is Discover; sqlc says whether sqlc's configurations found add their schema
+// files (not for the directories a configuration names: it would find itself again).
+func discover(root string, sqlc bool) ([]string, error) {
+	var files, configs []string
 	err := filepath.WalkDir(root, func(path string, e fs.DirEntry, err error) error {
 		if err != nil {
 			if path == root {
@@ -36,21 +43,76 @@ func Discover(root string) ([]string, error) {
 			}
 			return nil
 		}
-		if !e.Type().IsRegular() || !strings.HasSuffix(strings.ToLower(name), ".sql") || isDown(name) {
+		lname := strings.ToLower(name)
+		if lname == "sqlc.yaml" || lname == "sqlc.yml" || lname == "sqlc.json" {
+			configs = append(configs, path)
+			return nil
+		}
+		goFile := strings.HasSuffix(lname, ".go") && !strings.HasSuffix(lname, "_test.go")
+		if !e.Type().IsRegular() || !(goFile || strings.HasSuffix(lname, ".sql")) || isDown(name) {
 			return nil
 		}
 		if st, err := e.Info(); err != nil || st.Size() > maxFile {
 			return nil
 		}
 		b, err := os.ReadFile(path)
-		if err != nil || !declares(string(b)) {
+		if err != nil || goFile && !declaresGo(string(b)) || !goFile && !declares(string(b)) {
 			return nil
 		}
 		files = append(files, path)
 		return nil
 	})
 	Sort(files)
+	if sqlc {
+		files = withSQLC(files, configs)
+	}
 	return files, err
+}
+
+// withSQLC adds to files the schema files sqlc's configurations name that the walk left out
+// (a directory Discover skips, a file outside root), after the others: sqlc types its
+// queries with that schema, so it is the database's. A configuration that cannot be read
+// adds nothing; sqlc itself reports it.
+func withSQLC(files, configs []string) []string {
+	// The module's own configuration first, then those of its parts.
+	slices.SortStableFunc(configs, func(a, b string) int {
+		return strings.Count(a, string(filepath.Separator)) - strings.Count(b, string(filepath.Separator))
+	})
+	for _, c := range configs {
+		b, err := os.ReadFile(c)
+		if err != nil {
+			continue
+		}
+		var cfg struct {
+			SQL      []struct{ Schema any } `yaml:"sql" json:"sql"`
+			Packages []struct{ Schema any } `yaml:"packages" json:"packages"`
+		}
+		if yaml.Unmarshal(b, &cfg) != nil {
+			continue
+		}
+		var entries []string
+		for _, e := range append(cfg.SQL, cfg.Packages...) {
+			switch v := e.Schema.(type) {
+			case string:
+				entries = append(entries, v)
+			case []any:
+				for _, x := range v {
+					if s, ok := x.(string); ok {
+						entries = append(entries, s)
+					}
+				}
+			}
+		}
+		for _, e := range entries {
+			found, _ := expand(filepath.Dir(c), []string{e}, false)
+			for _, f := range found {
+				if !slices.Contains(files, f) {
+					files = append(files, f)
+				}
+			}
+		}
+	}
+	return files
 }
 
 // isDown reports whether a file name is a down migration (golang-migrate 1_x.down.sql,
@@ -102,7 +164,9 @@ func version(name string) string {
 // Expand resolves the schema setting's entries, relative to dir: a file; a directory
 // (discovered as Discover does); a glob. It returns the files in the order they apply,
 // each once, and an error naming an entry that matches nothing.
-func Expand(dir string, entries []string) ([]string, error) {
+func Expand(dir string, entries []string) ([]string, error) { return expand(dir, entries, true) }
+
+func expand(dir string, entries []string, sqlc bool) ([]string, error) {
 	var files []string
 	var errs []error
 	for _, e := range entries {
@@ -111,7 +175,7 @@ func Expand(dir string, entries []string) ([]string, error) {
 			p = filepath.Join(dir, p)
 		}
 		if st, err := os.Stat(p); err == nil && st.IsDir() {
-			found, err := Discover(p)
+			found, err := discover(p, sqlc)
 			if err != nil {
 				errs = append(errs, err)
 			}
@@ -152,8 +216,15 @@ func Read(files []string) (*Schema, error) {
 			errs = append(errs, err)
 			continue
 		}
+		if strings.HasSuffix(f, ".go") {
+			if err := s.addGo(f, b); err != nil {
+				errs = append(errs, err)
+			}
+			continue
+		}
 		s.Add(f, string(b))
 	}
+	s.addORM()
 	return s, errors.Join(errs...)
 }
 

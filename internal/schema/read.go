@@ -12,8 +12,14 @@ import (
 // earlier CREATE declared.
 func (s *Schema) Add(file string, text string) {
 	s.Files = append(s.Files, file)
-	text = upSection(text)
-	d := ddl{s: s, file: file, text: text, toks: sqlstmt.Tokens(text)}
+	s.addText(file, upSection(text), 0, false)
+}
+
+// addText reads DDL text found at line base+1 of file: a migration file's text (base 0),
+// or a string literal of a Go migration, whose lines are the file's when it is a raw
+// string (flat false) and are all its first line when escapes may join them.
+func (s *Schema) addText(file, text string, base int, flat bool) {
+	d := ddl{s: s, file: file, text: text, toks: sqlstmt.Tokens(text), base: base, flat: flat}
 	from := 0
 	for i := 0; i <= len(d.toks); i++ {
 		if i == len(d.toks) || d.op(i, ";") {
@@ -32,6 +38,8 @@ type ddl struct {
 	text  string
 	toks  []sqlstmt.Token
 	lines []int // offsets of line starts, made on first use
+	base  int   // the line the text starts on, less one
+	flat  bool  // every position is the text's first line
 }
 
 func (d *ddl) kw(i, to int, k string) bool {
@@ -50,6 +58,9 @@ func (d *ddl) isName(i, to int) bool {
 func (d *ddl) close(i, to int) int { return min(d.toks[i].Close, to) }
 
 func (d *ddl) pos(i int) Pos {
+	if d.flat {
+		return Pos{File: d.file, Line: d.base + 1}
+	}
 	if d.lines == nil {
 		d.lines = []int{0}
 		for k := 0; k < len(d.text); k++ {
@@ -63,7 +74,7 @@ func (d *ddl) pos(i int) Pos {
 		off = d.toks[i].Offset
 	}
 	line, _ := slices.BinarySearch(d.lines, off+1)
-	return Pos{File: d.file, Line: line}
+	return Pos{File: d.file, Line: d.base + line}
 }
 
 // skip moves past the words given, in order, each optional: skip(j, to, "IF", "NOT",

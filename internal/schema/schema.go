@@ -100,10 +100,19 @@ type Schema struct {
 	indexes map[string]string // unique index name -> its table, for DROP INDEX
 	// Files are the files read, in the order they applied.
 	Files []string
+	// orm holds the ORM models' tables until every file is read (addORM); tableNames maps
+	// a Go type to the table its TableName method returns.
+	orm        []ormTable
+	tableNames map[string]string
+	// modelTables maps the Go type of an ORM model to its table ("" when two models of that
+	// name declare different tables).
+	modelTables map[string]string
 }
 
 // New returns an empty schema, to which Read adds files.
-func New() *Schema { return &Schema{tables: map[string]*Table{}, indexes: map[string]string{}} }
+func New() *Schema {
+	return &Schema{tables: map[string]*Table{}, indexes: map[string]string{}, tableNames: map[string]string{}, modelTables: map[string]string{}}
+}
 
 // Table returns the table a statement names (quoted, qualified or not), or nil when the
 // schema does not declare it.

@@ -91,7 +91,11 @@ func (j *Judge) builderEffect(mk keys.Make, s *model.Sink, call *ast.CallExpr, s
 	if s.Kind == effect.HTTPWrite && s.URLArg >= 0 && j.requests().Reads(defuse.ArgAt(call, s.URLArg), nil) {
 		return nil
 	}
-	if j.chainGuarded(call) {
+	guarded := j.chainGuarded(call)
+	if e := j.recordInsert(mk, s, call, guarded); e != nil {
+		return e
+	}
+	if guarded {
 		return mk(effect.Protected, s.What+" with conflict handling")
 	}
 	if key, ok := j.requests().ChainHeaderKey(call); ok {

@@ -26,6 +26,10 @@ func (rd Reader) duplicateCheck(ifs *ast.IfStmt, en env) *Gate {
 		}
 	}
 	x, _ := rd.resolve(errExpr, en)
+	// The error field of a call's result is that call's error (GORM: db.Create(&v).Error).
+	if sel, ok := x.(*ast.SelectorExpr); ok && types.Identical(rd.info().TypeOf(sel), types.Universe.Lookup("error").Type()) {
+		x = ast.Unparen(sel.X)
+	}
 	call, ok := x.(*ast.CallExpr)
 	if !ok {
 		return nil

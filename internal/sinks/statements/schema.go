@@ -1,5 +1,5 @@
-// The project's schema: what the unique keys of the table an INSERT writes say of a
-// repeat.
+// The project's schema: what the unique keys of the table an INSERT (a statement, or an
+// ORM's insert of a record) writes say of a repeat.
 
 package statements
 
@@ -8,7 +8,9 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/chokaq/idemlint/internal/effect"
 	"github.com/chokaq/idemlint/internal/schema"
+	"github.com/chokaq/idemlint/internal/sinks/keys"
 	"github.com/chokaq/idemlint/internal/sqlstmt"
 )
 
@@ -41,8 +43,6 @@ func (rd Reader) insertKeys(text string, args []ast.Expr) (v keyVerdict, ok bool
 	if t == nil {
 		return v, false
 	}
-	v.table = t
-	cols = schema.NormColumns(cols)
 	var stable []string
 	if _, binds, ok := sqlstmt.InsertBinds(text); ok {
 		for _, b := range binds {
@@ -51,6 +51,13 @@ func (rd Reader) insertKeys(text string, args []ast.Expr) (v keyVerdict, ok bool
 			}
 		}
 	}
+	return judgeKeys(t, schema.NormColumns(cols), stable), true
+}
+
+// judgeKeys is what the keys of table t say of an insert that writes the columns cols, of
+// which stable receive values the job carries.
+func judgeKeys(t *schema.Table, cols, stable []string) keyVerdict {
+	v := keyVerdict{table: t}
 	v.unkeyed = true
 	for i := range t.Keys {
 		k := &t.Keys[i]
@@ -69,7 +76,26 @@ func (rd Reader) insertKeys(text string, args []ast.Expr) (v keyVerdict, ok bool
 			v.fresh = append(v.fresh, freshCol)
 		}
 	}
-	return v, true
+	return v
+}
+
+// Record judges an ORM insert of a record (what: "GORM Create of Order") into table t, the
+// schema's, that sets the columns cols, of which stable from values the job carries;
+// guarded: its chain makes it an upsert. It returns nil where the schema changes nothing
+// and the builder's own verdict stands.
+func (rd Reader) Record(mk keys.Make, what string, t *schema.Table, cols, stable []string, guarded bool) *effect.Effect {
+	v := judgeKeys(t, cols, stable)
+	switch {
+	case guarded && v.unkeyed:
+		return mk(effect.Unprotected, what+" with conflict handling absorbs nothing: "+v.unkeyedText()+", so the conflict never happens and a repeat inserts another row")
+	case guarded:
+		return nil
+	case v.enforced != nil:
+		return mk(effect.Unprotected, what+": "+v.enforcedText())
+	case v.unkeyed:
+		return mk(effect.Unprotected, what+" adds a row to "+t.Name+" on every run: "+v.unkeyedText())
+	}
+	return nil
 }
 
 // unkeyedText is the evidence for a table no key of which a repeat can conflict on.

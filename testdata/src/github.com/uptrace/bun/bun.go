@@ -92,3 +92,6 @@ func (q *InsertQuery) Exec(ctx context.Context, dest ...any) (sql.Result, error)
 
 // Scan runs the INSERT and scans what it returns.
 func (q *InsertQuery) Scan(ctx context.Context, dest ...any) error { panic("stub") }
+
+// BaseModel, embedded in a model, carries its table: tag (bun:"table:orders,alias:o").
+type BaseModel struct{}
