@@ -87,7 +87,7 @@ func (j *Judge) requests() requests.Reader {
 func (j *Judge) params() params.Reader { return params.Reader{Defs: j.Defs, Models: j.Models} }
 
 func (j *Judge) gates() gates.Reader {
-	return gates.Reader{Defs: j.Defs, Models: j.Models, Fset: j.Fset}
+	return gates.Reader{Defs: j.Defs, Models: j.Models, Fset: j.Fset, Schema: j.Schema}
 }
 
 // Unstable reports whether v is assigned from a random or clock source.

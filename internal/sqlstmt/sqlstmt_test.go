@@ -483,3 +483,25 @@ func TestReplaceStatements(t *testing.T) {
 		t.Error("InsertBinds of INSERT ... SELECT ok")
 	}
 }
+
+func TestWhereEquals(t *testing.T) {
+	for _, tc := range []struct {
+		text, table, cols string
+		ok                bool
+	}{
+		{"UPDATE jobs SET state = 'running' WHERE id = $1 AND state = 'pending'", "jobs", "id,state", true},
+		{"UPDATE ONLY public.orders o SET sent = true WHERE o.customer_id = ? AND sent = false RETURNING id", "public.orders", "customer_id,sent", true},
+		{"UPDATE orders SET n = 1 WHERE created_at BETWEEN $1 AND $2 AND ref = $3", "orders", "ref", true},
+		{"UPDATE orders SET n = 1 WHERE status IN ('a', 'b') AND ref = $1", "orders", "ref", true},
+		{"UPDATE orders SET n = 1 WHERE status = 'a' AND (ref = $1)", "", "", false},
+		{"DELETE FROM leases WHERE owner = $1 AND lease_id = $2", "leases", "owner,lease_id", true},
+		{"UPDATE orders SET n = 1 WHERE ref = $1 OR ref = $2", "", "", false},
+		{"UPDATE orders SET n = 1", "", "", false},
+		{"SELECT 1 FROM orders WHERE id = $1", "", "", false},
+	} {
+		table, cols, ok := WhereEquals(tc.text)
+		if table != tc.table || strings.Join(cols, ",") != tc.cols || ok != tc.ok {
+			t.Errorf("WhereEquals(%q) = %q, %q, %v; want %q, %q, %v", tc.text, table, cols, ok, tc.table, tc.cols, tc.ok)
+		}
+	}
+}

@@ -117,7 +117,7 @@ func (rd Reader) returnedErrClaim(body *ast.BlockStmt, ifs *ast.IfStmt, i int, e
 	}
 	// Any other gate whose failure returns an error (a state checked on a locked row, a
 	// SETNX refused) reports the claim the same way.
-	if g := rd.gateCheck(body, ifs, en.end, en, sc, of, locks); g != nil && g.Why == "" && !g.Duplicate {
+	if g := rd.gateCheck(body, ifs, en.end, en, sc, of, locks); g != nil && g.Why == "" && g.Weak == "" && !g.Duplicate {
 		return &claim{at: ifs.Pos(), what: g.What}
 	}
 	return nil

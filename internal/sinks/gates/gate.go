@@ -18,6 +18,11 @@ type Gate struct {
 	// Why says why the gate guards nothing (a key that changes on every retry, a constant
 	// key); "" when its key is stable.
 	Why string
+	// Weak says why a gate keyed by the job is weaker than a claim of one row: a
+	// conditional UPDATE whose WHERE covers no unique key of its table (the schema's) claims
+	// every row it matches, and a row matching it that is added before the redelivery is
+	// claimed again. The effect keeps its state, with the reason.
+	Weak string
 	// OnTx, for a gate read on a database transaction (a conditional UPDATE made on it, a
 	// row locked by SELECT ... FOR UPDATE and written on it), holds the calls of the region
 	// made on that transaction: the gate guards only them, and only what commits with the
@@ -52,6 +57,10 @@ func (g *Gate) Guard(e effect.Effect) effect.Effect {
 		return g.committed(e)
 	}
 	if e.State >= effect.Claimed {
+		return e
+	}
+	if g.Weak != "" {
+		e.Detail += "; the " + g.What + " is a weaker gate: " + g.Weak
 		return e
 	}
 	if g.Why != "" {

@@ -83,7 +83,7 @@ func (rd Reader) gateCheck(body *ast.BlockStmt, ifs *ast.IfStmt, end token.Pos, 
 		}
 		return rd.transitionGate(body, ifs, end, en, sc)
 	}
-	g := &Gate{Start: ifs.End(), End: end, What: cl.what + " gate at " + rd.shortPos(cl.at), Why: cl.why}
+	g := &Gate{Start: ifs.End(), End: end, What: cl.what + " gate at " + rd.shortPos(cl.at), Why: cl.why, Weak: cl.weak}
 	if cl.tx != nil {
 		g.OnTx = positions(rd.callsOnTx(cl.tx, en))
 	}

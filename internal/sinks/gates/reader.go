@@ -13,6 +13,7 @@ import (
 	"github.com/chokaq/idemlint/internal/defuse"
 	"github.com/chokaq/idemlint/internal/effect"
 	"github.com/chokaq/idemlint/internal/model"
+	"github.com/chokaq/idemlint/internal/schema"
 	"github.com/chokaq/idemlint/internal/sinks/keys"
 )
 
@@ -21,6 +22,9 @@ type Reader struct {
 	Defs   *defuse.Index
 	Models *model.Entries
 	Fset   *token.FileSet
+	// Schema is the project's schema (nil: none), by which a claim's WHERE is known to
+	// pick one row or several.
+	Schema *schema.Schema
 }
 
 func (rd Reader) info() *types.Info { return rd.Defs.Info }

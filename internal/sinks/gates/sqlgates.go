@@ -18,6 +18,7 @@ import (
 	"github.com/chokaq/idemlint/internal/defuse"
 	"github.com/chokaq/idemlint/internal/effect"
 	"github.com/chokaq/idemlint/internal/model"
+	"github.com/chokaq/idemlint/internal/schema"
 	"github.com/chokaq/idemlint/internal/sqlstmt"
 	"github.com/chokaq/idemlint/internal/strval"
 )
@@ -27,6 +28,7 @@ type claim struct {
 	at   token.Pos // the call that makes it
 	what string    // "conditional UPDATE", "Redis SETNX"
 	why  string    // why its key identifies nothing; "" when it does
+	weak string    // why it is weaker than a claim of one row (Gate.Weak); "" when it is not
 	// tx is the transaction the claim is made on (nil: none in view): it then holds only
 	// until that transaction commits, and guards what commits with it.
 	tx *types.Var
@@ -276,6 +278,8 @@ func (rd Reader) sqlGateCall(call *ast.CallExpr) (*claim, bool) {
 	}
 	if !strings.Contains(text, strval.Hole) && len(call.Args) <= argIndex(call, arg)+1 {
 		cl.why = "its statement names the same rows for every job, so the first job turns the others away"
+	} else if what == "conditional UPDATE" {
+		cl.weak = rd.unkeyedClaim(text)
 	}
 	return cl, containsWord(text, "RETURNING")
 }
@@ -370,4 +374,39 @@ func containsWord(text, k string) bool {
 		}
 	}
 	return false
+}
+
+// unkeyedClaim says why a conditional UPDATE claims more than one row, or "": its WHERE
+// fixes columns of which no unique key of its table (as the schema declares it) is made.
+// Such a claim takes every matching row at once, and a matching row added before the
+// redelivery (another pending order of the same customer) is claimed by it, so what the
+// gate guards runs again for the same job. A table the schema does not declare, or a
+// condition not read, says nothing.
+func (rd Reader) unkeyedClaim(text string) string {
+	table, cols, ok := sqlstmt.WhereEquals(text)
+	if !ok {
+		return ""
+	}
+	t := rd.Schema.Table(table)
+	if t == nil {
+		return ""
+	}
+	cols = schema.NormColumns(cols)
+	var keys []string
+	for _, k := range t.Keys {
+		if k.Covers(cols) {
+			return ""
+		}
+		keys = append(keys, k.Describe())
+	}
+	fixed := "nothing"
+	if len(cols) > 0 {
+		fixed = strings.Join(cols, ", ")
+	}
+	have := "it declares no unique key (" + t.At.String() + ")"
+	if len(keys) > 0 {
+		have = "its keys are " + strings.Join(keys, "; ")
+	}
+	return "its WHERE picks " + t.Name + " rows by " + fixed + ", which no unique key of " + t.Name + " covers (" + have +
+		"), so it claims every matching row, and one added before a redelivery is claimed by it again: add the job's key to the WHERE, or claim by a unique key"
 }
