@@ -119,6 +119,9 @@ func (sv *solver) through(n *Node, s *Site, e effect.Effect) (effect.Effect, boo
 				return e, false
 			}
 		}
+		if e.KeyArg != 0 {
+			e = sv.in.Judge.PassKeyArg(s.args, s.callee, e, n.scope)
+		}
 		if e.TextParam != 0 {
 			var keep bool
 			if e, keep = sv.in.Judge.PassText(s.args, e, n.scope); !keep {

@@ -121,6 +121,18 @@ type Effect struct {
 	// the function at the start of the chain (1 + its index; 0: none), queued on a batch
 	// (a helper BatchTx(ctx, tx, sqls)): each caller's argument decides it (PassText).
 	TextParam uint8
+	// KeyArg marks an INSERT the schema says fails on a repeat (every column of a unique
+	// key bound to a value the job carries) whose key values are a parameter of the
+	// function at the start of the chain, or fields of one (1 + its index; 0: none; a
+	// sqlc query's arg.ID): each caller's argument decides it. One that makes the values
+	// anew (uuid.New) makes it add a row on every run instead (KeyArgFresh is that Detail);
+	// one passing its own parameter passes the question on (PassKeyArg).
+	KeyArg uint8
+	// KeyArgFields are the fields of the KeyArg parameter that hold the key's values,
+	// comma-separated ("" for the parameter itself).
+	KeyArgFields string
+	// KeyArgFresh is the Detail of the effect when a caller makes the key's values anew.
+	KeyArgFresh string
 	// OptsParam marks an enqueue whose functional options include the variadic parameter
 	// of the function at the start of the chain, spread into the call (1 + its index; 0:
 	// none), and no key option of its own (a wrapper Send(ctx, t, opts ...asynq.Option)):
@@ -257,6 +269,9 @@ func (e Effect) key() string {
 	}
 	if e.RequestParam != 0 {
 		fmt.Fprintf(&b, "|request=%d", e.RequestParam)
+	}
+	if e.KeyArg != 0 {
+		fmt.Fprintf(&b, "|keyarg=%d:%s", e.KeyArg, e.KeyArgFields)
 	}
 	if e.TextParam != 0 {
 		fmt.Fprintf(&b, "|text=%d", e.TextParam)
@@ -461,6 +476,9 @@ func (f *Fact) String() string {
 		}
 		if e.TextParam != 0 {
 			parts[i] += fmt.Sprintf("[statements from param %d]", e.TextParam-1)
+		}
+		if e.KeyArg != 0 {
+			parts[i] += fmt.Sprintf("[unique key from params %s]", e.KeyArgFields)
 		}
 		if e.OptsParam != 0 {
 			parts[i] += fmt.Sprintf("[options from param %d]", e.OptsParam-1)

@@ -20,7 +20,7 @@ import (
 //	effect = str(kind) state str(detail) uvarint(keyParams) tx methodParam requestParam textParam optsParam argsParam readsParam readsBy step(0|1|2) nHops hop*
 //	hop    = str(func) str(pos)
 //	str    = uvarint(len) bytes
-const factEncoding = 15
+const factEncoding = 16
 
 // MarshalBinary encodes f; gob uses it for facts.
 func (f *Fact) MarshalBinary() ([]byte, error) {
@@ -69,6 +69,11 @@ func (f *Fact) MarshalBinary() ([]byte, error) {
 		b = appendString(b, e.Detail)
 		b = binary.AppendUvarint(b, e.KeyParams)
 		b = append(b, byte(e.Tx), e.MethodParam, e.RequestParam, e.TextParam, e.OptsParam, e.ArgsParam, e.ReadsParam, byte(e.ReadsBy), byte(e.Step))
+		b = append(b, e.KeyArg)
+		if e.KeyArg != 0 {
+			b = appendString(b, e.KeyArgFields)
+			b = appendString(b, e.KeyArgFresh)
+		}
 		b = binary.AppendUvarint(b, uint64(len(e.Chain)))
 		for _, h := range e.Chain {
 			b = appendString(b, h.Func)
@@ -145,6 +150,10 @@ func (f *Fact) UnmarshalBinary(data []byte) error {
 		}
 		if e.Step = StepMode(r.byte()); e.Step > InTxStep {
 			r.fail("step")
+		}
+		if e.KeyArg = r.byte(); e.KeyArg != 0 {
+			e.KeyArgFields = r.string()
+			e.KeyArgFresh = r.string()
 		}
 		hops := r.count()
 		for j := 0; j < hops && r.err == nil; j++ {

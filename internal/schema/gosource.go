@@ -67,26 +67,17 @@ func (s *Schema) addGo(file string, src []byte) error {
 		s.gooseMigrations(f, goose, pos, fset)
 	}
 	for _, d := range f.Decls {
-		switch d := d.(type) {
-		case *ast.FuncDecl:
-			s.tableNameMethod(d)
-		case *ast.GenDecl:
-			for _, sp := range d.Specs {
-				ts, ok := sp.(*ast.TypeSpec)
-				if !ok {
-					continue
-				}
-				st, ok := ts.Type.(*ast.StructType)
-				if !ok {
-					continue
-				}
-				if t := gormModel(ts.Name.Name, st, pos); t != nil {
-					s.orm = append(s.orm, ormTable{t: t, typeName: ts.Name.Name, byName: true})
-				}
-				if t, named := bunModel(ts.Name.Name, st, pos); t != nil {
-					s.orm = append(s.orm, ormTable{t: t, typeName: ts.Name.Name, byName: !named})
-				}
-			}
+		if fd, ok := d.(*ast.FuncDecl); ok {
+			s.tableNameMethod(fd)
+		}
+	}
+	for _, ts := range structTypes(f) {
+		st := ts.Type.(*ast.StructType)
+		if t := gormModel(ts.Name.Name, st, pos); t != nil {
+			s.orm = append(s.orm, ormTable{t: t, typeName: ts.Name.Name, byName: true})
+		}
+		if t, named := bunModel(ts.Name.Name, st, pos); t != nil {
+			s.orm = append(s.orm, ormTable{t: t, typeName: ts.Name.Name, byName: !named})
 		}
 	}
 	if ent := importsPath("entgo.io/ent"); ent != "" {
@@ -196,13 +187,43 @@ func (s *Schema) tableNameMethod(fd *ast.FuncDecl) {
 	if !ok || name == "" {
 		return
 	}
+	if recv := receiverName(fd); recv != "" {
+		s.tableNames[recv] = normName(name)
+	}
+}
+
+// receiverName is the name of a method's receiver type (T for func (*T) M()), or "".
+func receiverName(fd *ast.FuncDecl) string {
+	if fd.Recv == nil || len(fd.Recv.List) != 1 {
+		return ""
+	}
 	recv := fd.Recv.List[0].Type
 	if star, ok := recv.(*ast.StarExpr); ok {
 		recv = star.X
 	}
 	if id, ok := recv.(*ast.Ident); ok {
-		s.tableNames[id.Name] = normName(name)
+		return id.Name
 	}
+	return ""
+}
+
+// structTypes returns the struct types a file declares.
+func structTypes(f *ast.File) []*ast.TypeSpec {
+	var out []*ast.TypeSpec
+	for _, d := range f.Decls {
+		g, ok := d.(*ast.GenDecl)
+		if !ok {
+			continue
+		}
+		for _, sp := range g.Specs {
+			if ts, ok := sp.(*ast.TypeSpec); ok {
+				if _, ok := ts.Type.(*ast.StructType); ok {
+					out = append(out, ts)
+				}
+			}
+		}
+	}
+	return out
 }
 
 // gormModel is the table a GORM model declares, or nil for a struct that is none (no gorm
@@ -421,45 +442,23 @@ func bunModel(typeName string, st *ast.StructType, pos func(token.Pos) Pos) (*Ta
 func (s *Schema) entSchemas(f *ast.File, pos func(token.Pos) Pos) {
 	tables := map[string]*Table{}
 	var names []string
-	for _, d := range f.Decls {
-		g, ok := d.(*ast.GenDecl)
-		if !ok {
-			continue
-		}
-		for _, sp := range g.Specs {
-			ts, ok := sp.(*ast.TypeSpec)
-			if !ok {
-				continue
-			}
-			st, ok := ts.Type.(*ast.StructType)
-			if !ok {
-				continue
-			}
-			for _, fl := range st.Fields.List {
-				if len(fl.Names) == 0 && isSel(fl.Type, "ent", "Schema") {
-					t := &Table{Name: Plural(SnakeCase(ts.Name.Name)), At: pos(ts.Pos()), Fresh: map[string]string{"id": "autoIncrement"}}
-					t.Keys = []Key{{Name: t.Name + "_pkey", Columns: []string{"id"}, Primary: true, At: pos(ts.Pos())}}
-					tables[ts.Name.Name] = t
-					names = append(names, ts.Name.Name)
-				}
+	for _, ts := range structTypes(f) {
+		for _, fl := range ts.Type.(*ast.StructType).Fields.List {
+			if len(fl.Names) == 0 && isSel(fl.Type, "ent", "Schema") {
+				t := &Table{Name: Plural(SnakeCase(ts.Name.Name)), At: pos(ts.Pos()), Fresh: map[string]string{"id": "autoIncrement"}}
+				t.Keys = []Key{{Name: t.Name + "_pkey", Columns: []string{"id"}, Primary: true, At: pos(ts.Pos())}}
+				tables[ts.Name.Name] = t
+				names = append(names, ts.Name.Name)
 			}
 		}
 	}
 	named := map[string]bool{}
 	for _, d := range f.Decls {
 		fd, ok := d.(*ast.FuncDecl)
-		if !ok || fd.Recv == nil || len(fd.Recv.List) != 1 || fd.Body == nil {
+		if !ok || fd.Body == nil || tables[receiverName(fd)] == nil {
 			continue
 		}
-		recv := fd.Recv.List[0].Type
-		if star, ok := recv.(*ast.StarExpr); ok {
-			recv = star.X
-		}
-		id, ok := recv.(*ast.Ident)
-		if !ok || tables[id.Name] == nil {
-			continue
-		}
-		t := tables[id.Name]
+		t := tables[receiverName(fd)]
 		switch fd.Name.Name {
 		case "Fields":
 			for _, c := range chainsIn(fd.Body) {
@@ -524,7 +523,7 @@ func (s *Schema) entSchemas(f *ast.File, pos func(token.Pos) Pos) {
 							for i := range t.Keys {
 								t.Keys[i].Name = t.Name + strings.TrimPrefix(t.Keys[i].Name, old)
 							}
-							named[id.Name] = true
+							named[receiverName(fd)] = true
 						}
 					}
 				}

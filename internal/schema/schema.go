@@ -11,7 +11,10 @@
 // DROP of constraints and columns, RENAME), DROP TABLE and DROP INDEX, in the PostgreSQL,
 // MySQL and SQLite forms, with the lexer of internal/sqlstmt. Every other statement is
 // skipped, never an error: the model holds only what the text declares, and a table it does
-// not know keeps the judgement its statement text alone gives.
+// not know keeps the judgement its statement text alone gives. Go files add what they
+// declare, from their syntax alone (gosource.go): goose Go migrations' constant DDL, and
+// GORM, bun and ent models, whose tables count where no migration declares them; ModelTable
+// and FieldColumn name an ORM record's table and columns for the sinks stage.
 package schema
 
 import (

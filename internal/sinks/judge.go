@@ -80,6 +80,14 @@ func (j *Judge) statements() statements.Reader {
 	return statements.Reader{Defs: j.Defs, Models: j.Models, Schema: j.Schema}
 }
 
+// statementsIn is statements for the calls of scope sc, whose parameters an insert's key may
+// take its values from.
+func (j *Judge) statementsIn(sc Scope) statements.Reader {
+	rd := j.statements()
+	rd.Scope = sc
+	return rd
+}
+
 func (j *Judge) requests() requests.Reader {
 	return requests.Reader{Defs: j.Defs, Models: j.Models, Routes: j.Routes, Sent: j.Sent}
 }
@@ -130,6 +138,12 @@ func (j *Judge) PassRequest(args []ast.Expr, e effect.Effect, sc Scope) (effect.
 // judged in its scope sc, or nil (requests.Reader.ReturnedRequest).
 func (j *Judge) ReturnedRequest(body *ast.BlockStmt, sig *types.Signature, sc Scope) *effect.Request {
 	return j.requests().ReturnedRequest(body, sig, sc)
+}
+
+// PassKeyArg decides, at a call of a function whose insert's unique key takes its values
+// from its parameters (e.KeyArg), what the caller passes there (statements.Reader.PassKeyArg).
+func (j *Judge) PassKeyArg(args []ast.Expr, callee string, e effect.Effect, sc Scope) effect.Effect {
+	return j.statements().PassKeyArg(args, callee, e, sc)
 }
 
 // PassText judges, at a call of a function that queues the statements its parameter holds

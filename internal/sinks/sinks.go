@@ -48,7 +48,7 @@ func (j *Judge) Eval(call *ast.CallExpr, s *model.Sink, fn *types.Func, sc Scope
 		if arg == nil {
 			return nil
 		}
-		e := j.statements().Statement(mk, arg, s.Shape == model.SQLQuery, call.Args[s.Arg+1:])
+		e := j.statementsIn(sc).Statement(mk, arg, s.Shape == model.SQLQuery, call.Args[s.Arg+1:])
 		if e != nil && e.State == effect.Unprotected && e.Tx == effect.TxIn {
 			if d := j.statements().Replaces(call, s.Arg); d != "" {
 				e.State, e.Detail = effect.Protected, d // delete-then-insert on the transaction
@@ -56,7 +56,7 @@ func (j *Judge) Eval(call *ast.CallExpr, s *model.Sink, fn *types.Func, sc Scope
 		}
 		return e
 	case model.SQLPrepared:
-		return j.statements().Prepared(mk, call)
+		return j.statementsIn(sc).Prepared(mk, call)
 	case model.SQLBatch:
 		return j.statements().Batch(mk, arg, sc)
 	case model.SQLCopy:

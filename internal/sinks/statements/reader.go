@@ -24,6 +24,9 @@ type Reader struct {
 	Models *model.Entries
 	// Schema is the project's schema (its tables' unique keys); nil when none is known.
 	Schema *schema.Schema
+	// Scope is the function whose body holds the call judged: an insert whose unique key
+	// takes its values from that function's parameters is decided at its callers (KeyArg).
+	Scope keys.Scope
 }
 
 func (rd Reader) info() *types.Info { return rd.Defs.Info }

@@ -5,9 +5,13 @@ package statements
 
 import (
 	"go/ast"
+	"go/token"
+	"go/types"
 	"slices"
+	"strconv"
 	"strings"
 
+	"github.com/chokaq/idemlint/internal/defuse"
 	"github.com/chokaq/idemlint/internal/effect"
 	"github.com/chokaq/idemlint/internal/schema"
 	"github.com/chokaq/idemlint/internal/sinks/keys"
@@ -27,6 +31,10 @@ type keyVerdict struct {
 	table   *schema.Table
 	// fresh names the generated columns of the table's keys, for the message.
 	fresh []string
+	// keyArgs, for an enforced key whose values are parameters of the function the insert
+	// is in (or fields of one), names them ("1.ID", "2": effect.Effect.KeyArgFields): the
+	// callers decide whether the job's values or new ones reach the key.
+	keyArgs []string
 }
 
 // insertKeys judges an INSERT text by the schema's keys of its table; ok is false when
@@ -44,14 +52,27 @@ func (rd Reader) insertKeys(text string, args []ast.Expr) (v keyVerdict, ok bool
 		return v, false
 	}
 	var stable []string
+	refs := map[string]string{} // column -> the parameter (and field) its value is
 	if _, binds, ok := sqlstmt.InsertBinds(text); ok {
 		for _, b := range binds {
 			if b.Param <= len(args) && rd.keys().UnstableSource(args[b.Param-1]) == "" {
-				stable = append(stable, strings.ToLower(b.Column))
+				col := strings.ToLower(b.Column)
+				stable = append(stable, col)
+				if ref, ok := rd.paramRef(args[b.Param-1], rd.Scope); ok {
+					refs[col] = ref
+				}
 			}
 		}
 	}
-	return judgeKeys(t, schema.NormColumns(cols), stable), true
+	v = judgeKeys(t, schema.NormColumns(cols), stable)
+	if v.enforced != nil {
+		for _, c := range v.enforced.Columns {
+			if ref, ok := refs[c]; ok && !slices.Contains(v.keyArgs, ref) {
+				v.keyArgs = append(v.keyArgs, ref)
+			}
+		}
+	}
+	return v, true
 }
 
 // judgeKeys is what the keys of table t say of an insert that writes the columns cols, of
@@ -106,6 +127,11 @@ func (v keyVerdict) unkeyedText() string {
 	return v.table.Name + " has no unique key besides " + strings.Join(v.fresh, ", ") + ", made anew on every insert (" + v.table.At.String() + ")"
 }
 
+// freshText is the problem of an insert whose enforced key's values a caller makes anew.
+func (v keyVerdict) freshText() string {
+	return "INSERT without conflict handling into " + v.table.Name + ": a new row on every run, its unique key " + v.enforced.Describe() + " given values made anew"
+}
+
 // enforcedText is the problem of an insert a unique key turns away on a repeat.
 func (v keyVerdict) enforcedText() string {
 	k := v.enforced
@@ -114,4 +140,112 @@ func (v keyVerdict) enforcedText() string {
 	return "INSERT without conflict handling into " + v.table.Name + " fails on a repeat: the unique key " + k.Describe() +
 		" already holds the first run's row, so a redelivery gets a duplicate-key error every time and the job retries until it is dead; take that error as done, or add ON CONFLICT (" +
 		strings.Join(k.Columns, ", ") + ") DO NOTHING"
+}
+
+// paramRef names the parameter of sc's function that e is, or the field of one it selects
+// (p, p.ID: "1", "1.ID", by the parameter's index), as effect.Effect.KeyArgFields holds it.
+func (rd Reader) paramRef(e ast.Expr, sc keys.Scope) (string, bool) {
+	e = ast.Unparen(e)
+	field := ""
+	if sel, ok := e.(*ast.SelectorExpr); ok {
+		if s, ok := rd.info().Selections[sel]; !ok || s.Kind() != types.FieldVal {
+			return "", false
+		}
+		field, e = sel.Sel.Name, ast.Unparen(sel.X)
+	}
+	id, ok := e.(*ast.Ident)
+	if !ok {
+		return "", false
+	}
+	v, _ := rd.info().Uses[id].(*types.Var)
+	i := keys.ParamIndex(sc, v)
+	if v == nil || i == 0 {
+		return "", false
+	}
+	ref := strconv.Itoa(i - 1)
+	if field != "" {
+		ref += "." + field
+	}
+	return ref, true
+}
+
+// PassKeyArg decides, at a call of a function whose insert's unique key takes its values
+// from its parameters (e.KeyArg), what the caller (in scope sc) passes there: values made
+// anew (uuid.New) make the insert add a row on every run; the caller's own parameters pass
+// the question on; anything else the job carries keeps the verdict that a repeat fails on
+// the key. args are the call's arguments in parameter order (nil for a function value, whose
+// callers are not in view: the verdict stands); callee names the hop.
+func (rd Reader) PassKeyArg(args []ast.Expr, callee string, e effect.Effect, sc keys.Scope) effect.Effect {
+	refs, fresh := strings.Split(e.KeyArgFields, ","), e.KeyArgFresh
+	e.KeyArg, e.KeyArgFields, e.KeyArgFresh = 0, "", ""
+	if args == nil {
+		return e
+	}
+	var values []ast.Expr
+	for _, ref := range refs {
+		p, field, _ := strings.Cut(ref, ".")
+		i, err := strconv.Atoi(p)
+		if err != nil || i >= len(args) {
+			return e
+		}
+		value := args[i]
+		if field != "" {
+			if value = rd.fieldValue(value, field); value == nil {
+				return e // the field's value is not in view: the verdict stands
+			}
+		}
+		values = append(values, value)
+	}
+	var next []string
+	for _, value := range values {
+		if src := rd.keys().UnstableSource(value); src != "" {
+			e.Detail = "SQL write not safe to repeat: " + fresh + " (" + callee + " is given one made from " + src + ")"
+			return e
+		}
+		if ref, ok := rd.paramRef(value, sc); ok && !slices.Contains(next, ref) {
+			next = append(next, ref)
+		}
+	}
+	if len(next) > 0 {
+		e.KeyArg, e.KeyArgFields, e.KeyArgFresh = 1, strings.Join(next, ","), fresh
+	}
+	return e
+}
+
+// fieldValue is the value a struct argument's field is given: in its composite literal
+// (given directly, by address, or defined once in a local variable), or assigned to the
+// variable's field; nil when none is in view.
+func (rd Reader) fieldValue(arg ast.Expr, field string) ast.Expr {
+	arg = ast.Unparen(arg)
+	if u, ok := arg.(*ast.UnaryExpr); ok && u.Op == token.AND {
+		arg = ast.Unparen(u.X)
+	}
+	if id, ok := arg.(*ast.Ident); ok {
+		v, _ := rd.info().Uses[id].(*types.Var)
+		if v == nil {
+			return nil
+		}
+		for _, a := range rd.Defs.FieldSets(v) {
+			for i, l := range a.Lhs {
+				if sel, ok := ast.Unparen(l).(*ast.SelectorExpr); ok && sel.Sel.Name == field && len(a.Lhs) == len(a.Rhs) {
+					return a.Rhs[i]
+				}
+			}
+		}
+		if arg = rd.Defs.Def(v); arg == nil {
+			return nil
+		}
+		arg = ast.Unparen(arg)
+		if u, ok := arg.(*ast.UnaryExpr); ok && u.Op == token.AND {
+			arg = ast.Unparen(u.X)
+		}
+	}
+	lit, ok := arg.(*ast.CompositeLit)
+	if !ok {
+		return nil
+	}
+	if v, ok := defuse.FieldValue(lit, field); ok {
+		return v
+	}
+	return nil
 }

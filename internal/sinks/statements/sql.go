@@ -52,7 +52,11 @@ func (rd Reader) sqlEffect(mk keys.Make, text string, query bool, args []ast.Exp
 		if v, ok := rd.insertKeys(text, args); ok && res.Table != "" {
 			switch {
 			case v.enforced != nil:
-				return mk(effect.Unprotected, "SQL write not safe to repeat: "+v.enforcedText())
+				e := mk(effect.Unprotected, "SQL write not safe to repeat: "+v.enforcedText())
+				if len(v.keyArgs) > 0 {
+					e.KeyArg, e.KeyArgFields, e.KeyArgFresh = 1, strings.Join(v.keyArgs, ","), v.freshText()
+				}
+				return e
 			case v.unkeyed:
 				// Not "without conflict handling": no duplicate-key error can come, so a
 				// check that takes one as done guards nothing (gates.Gate.Guard).
