@@ -246,6 +246,8 @@ func (d *ddl) element(t *Table, from, to int) {
 		if cname != "" {
 			t.Exclusions = append(t.Exclusions, cname)
 		}
+	case (d.kw(from, to, "KEY") || d.kw(from, to, "INDEX")) && !d.indexElement(from, to):
+		d.column(t, from, to) // a column named key (key VARCHAR(200) UNIQUE)
 	case d.kw(from, to, "FOREIGN"), d.kw(from, to, "CHECK"),
 		d.kw(from, to, "KEY"), d.kw(from, to, "INDEX"), d.kw(from, to, "FULLTEXT"),
 		d.kw(from, to, "SPATIAL"), d.kw(from, to, "LIKE"), d.kw(from, to, "PERIOD"):
@@ -253,6 +255,32 @@ func (d *ddl) element(t *Table, from, to int) {
 	default:
 		d.column(t, from, to)
 	}
+}
+
+// indexElement reports whether the KEY or INDEX at from starts MySQL's index element (KEY
+// (a), KEY idx (a), INDEX idx USING BTREE (a)), not a column of that name, whose type
+// follows (key VARCHAR(200), key text).
+func (d *ddl) indexElement(from, to int) bool {
+	j := from + 1
+	if d.op(j, "(") {
+		return true
+	}
+	if !d.isName(j, to) || d.toks[j].Kind == sqlstmt.Word && sqlType(d.toks[j].Text) {
+		return false
+	}
+	return d.op(j+1, "(") || d.kw(j+1, to, "USING")
+}
+
+// sqlType reports whether a word names a column type a definition may start with.
+func sqlType(w string) bool {
+	switch strings.ToLower(w) {
+	case "varchar", "char", "character", "text", "citext", "string", "int", "integer", "int2", "int4", "int8",
+		"bigint", "smallint", "tinyint", "mediumint", "serial", "bigserial", "smallserial", "uuid", "bool",
+		"boolean", "json", "jsonb", "bytea", "blob", "binary", "varbinary", "date", "time", "timestamp",
+		"timestamptz", "datetime", "numeric", "decimal", "real", "double", "float", "money", "enum", "inet":
+		return true
+	}
+	return false
 }
 
 // column reads a column definition: its inline PRIMARY KEY or UNIQUE, and a default or a

@@ -190,3 +190,12 @@ func TestDiscover(t *testing.T) {
 		t.Errorf("Expand = %v, %v; want the two up files once each", got, err)
 	}
 }
+
+// A column named key is a column, not MySQL's KEY element.
+func TestColumnNamedKey(t *testing.T) {
+	s := New()
+	s.Add("s.sql", "CREATE TABLE settings (id SERIAL PRIMARY KEY, key VARCHAR(200) UNIQUE NOT NULL, value TEXT, KEY settings_value (value(10)), INDEX idx_v USING BTREE (value));")
+	if got, want := keys(s.Table("settings")), "settings_pkey=id!;settings_key_key=key"; got != want {
+		t.Errorf("settings: %s, want %s", got, want)
+	}
+}
