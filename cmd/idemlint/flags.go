@@ -43,7 +43,7 @@ func (c *common) register(fs *flag.FlagSet) {
 	fs.BoolVar(&c.builtin, "builtin", true, usage("builtin"))
 	fs.StringVar(&c.decisions, "decisions", "", usage("decisions"))
 	fs.StringVar(&c.sharedSinks, "shared-sinks", "", usage("shared-sinks")+" (default once)")
-	fs.StringVar(&c.schema, "schema", "", usage("schema")+" (default: the .sql files of the module that declare tables; see docs/checks.md)")
+	fs.StringVar(&c.schema, "schema", "", usage("schema")+" (default: the module's .sql files that declare tables and its GORM, bun and ent models; see docs/checks.md)")
 	fs.BoolVar(&c.std, "std", false, usage("std"))
 	fs.BoolVar(&c.tests, "test", true, "analyse test files too")
 	fs.StringVar(&c.program, "program", "module", "what the program-wide link sees: module (every package of the main module, whatever the patterns name; findings only for the patterns' packages) or patterns")
