@@ -91,3 +91,67 @@ func TestSchemaFromMigrations(t *testing.T) {
 		}
 	})
 }
+
+// The schema's other forms, each found with no configuration: ORM models (GORM and bun tags,
+// an ent schema), a goose Go migration, the schema sqlc's configuration names where the walk
+// does not look; and a model without the key, whose insert adds a row. The ent and goose
+// packages are small stand-ins the module replaces the real ones with: the reader needs
+// only their syntax, the run needs them to compile.
+func TestSchemaFromGoAndSQLC(t *testing.T) {
+	const fakes = "\nrequire (\n\tentgo.io/ent v0.0.0\n\tgithub.com/pressly/goose/v3 v3.0.0\n)\n\n" +
+		"replace entgo.io/ent => ./_fake/ent\n\nreplace github.com/pressly/goose/v3 => ./_fake/goose\n"
+	stand := map[string]string{
+		"_fake/ent/go.mod":                "module entgo.io/ent\n\ngo 1.26\n",
+		"_fake/ent/ent.go":                "package ent\n\ntype Schema struct{}\n\ntype Field any\n\ntype Index any\n",
+		"_fake/ent/schema/field/field.go": "package field\n\ntype Builder struct{}\n\nfunc String(name string) *Builder { return nil }\n\nfunc (b *Builder) Unique() *Builder { return b }\n",
+		"_fake/ent/schema/index/index.go": "package index\n\ntype Builder struct{}\n\nfunc Fields(names ...string) *Builder { return nil }\n\nfunc (b *Builder) Unique() *Builder { return b }\n",
+		"_fake/goose/go.mod":              "module github.com/pressly/goose/v3\n\ngo 1.26\n",
+		"_fake/goose/goose.go":            "package goose\n\nimport (\n\t\"context\"\n\t\"database/sql\"\n)\n\nfunc AddMigrationContext(up, down func(context.Context, *sql.Tx) error) {}\n",
+	}
+	entSchema := "package schema\n\nimport (\n\t\"entgo.io/ent\"\n\t\"entgo.io/ent/schema/field\"\n)\n\ntype Order struct{ ent.Schema }\n\n" +
+		"func (Order) Fields() []ent.Field {\n\treturn []ent.Field{field.String(\"external_id\").Unique()}\n}\n"
+	gooseGo := "package migrations\n\nimport (\n\t\"context\"\n\t\"database/sql\"\n\n\t\"github.com/pressly/goose/v3\"\n)\n\n" +
+		"func init() { goose.AddMigrationContext(up, down) }\n\n" +
+		"func up(ctx context.Context, tx *sql.Tx) error {\n\t_, err := tx.ExecContext(ctx, `CREATE TABLE orders (id bigserial PRIMARY KEY, external_id text UNIQUE)`)\n\treturn err\n}\n\n" +
+		"func down(ctx context.Context, tx *sql.Tx) error {\n\t_, err := tx.ExecContext(ctx, `DROP TABLE orders`)\n\treturn err\n}\n"
+	for _, tc := range []struct {
+		name  string
+		files map[string]string
+		want  string
+	}{
+		{"gorm", map[string]string{"models/order.go": "package models\n\ntype Order struct {\n\tID         uint\n\tExternalID string `gorm:\"uniqueIndex\"`\n}\n"},
+			"fails on a repeat: the unique key idx_orders_external_id (UNIQUE (external_id), models/order.go:5)"},
+		{"bun", map[string]string{"models/order.go": "package models\n\ntype Order struct {\n\tID         int64  `bun:\",pk,autoincrement\"`\n\tExternalID string `bun:\",unique\"`\n}\n"},
+			"fails on a repeat: the unique key orders_external_id_key (UNIQUE (external_id), models/order.go:5)"},
+		{"ent", map[string]string{"ent/schema/order.go": entSchema},
+			"fails on a repeat: the unique key orders_external_id_key (UNIQUE (external_id), ent/schema/order.go:11)"},
+		{"goose go", map[string]string{"migrations/00001_orders.go": gooseGo},
+			"fails on a repeat: the unique key orders_external_id_key (UNIQUE (external_id), migrations/00001_orders.go:13)"},
+		{"sqlc", map[string]string{"_db/schema.sql": ordersKeyed, "sqlc.yaml": "version: \"2\"\nsql:\n  - engine: postgresql\n    schema: _db/schema.sql\n    queries: _db/queries.sql\n"},
+			"fails on a repeat: the unique key orders_external_id_key (UNIQUE (external_id), _db/schema.sql:1)"},
+		{"gorm without the key", map[string]string{"models/order.go": "package models\n\ntype Order struct {\n\tID         uint\n\tExternalID string `gorm:\"size:64\"`\n}\n"},
+			"INSERT into orders adds a row on every run: orders has no unique key besides id, made anew on every insert (models/order.go:3)"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			files := map[string]string{}
+			for k, v := range stand {
+				files[k] = v
+			}
+			for k, v := range tc.files {
+				files[k] = v
+			}
+			dir := writeSchemaModule(t, "", files)
+			mod, err := os.ReadFile(filepath.Join(dir, "go.mod"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(filepath.Join(dir, "go.mod"), append(mod, fakes...), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			stdout, stderr, code := inProcess(t, dir, "-q", "./...")
+			if code != 3 || !strings.Contains(stdout, tc.want) {
+				t.Errorf("exit %d, want 3 and %q:\n%s%s", code, tc.want, stdout, stderr)
+			}
+		})
+	}
+}

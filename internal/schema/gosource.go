@@ -303,20 +303,25 @@ func gormModel(typeName string, st *ast.StructType, pos func(token.Pos) Pos) *Ta
 				if k == "INDEX" && !strings.Contains(lopts, "unique") {
 					continue
 				}
-				where := ""
+				where, indexed := "", col
 				for _, o := range strings.Split(opts, ",") {
 					if ok, w := cutFold(o, "where:"); ok {
 						where = strings.TrimSpace(w)
+					}
+					if ok, x := cutFold(o, "expression:"); ok {
+						// An index on an expression of the column (model->>'order_uid'), as
+						// the SQL reader names one: its text without spaces.
+						indexed = normColumn(x)
 					}
 				}
 				if name == "" {
 					name = "idx_" + t.Name + "_" + col
 				}
 				if g := groups[name]; g != nil {
-					g.Columns = append(g.Columns, col)
+					g.Columns = append(g.Columns, indexed)
 					continue
 				}
-				groups[name] = &Key{Name: name, Columns: []string{col}, Partial: where, Index: true, At: pos(f.Pos())}
+				groups[name] = &Key{Name: name, Columns: []string{indexed}, Partial: where, Index: true, At: pos(f.Pos())}
 				order = append(order, name)
 			}
 		}

@@ -62,8 +62,9 @@ type LedgerEntry struct {
 }
 
 type Invoice struct {
-	ID  uint
-	Ref string ` + "`gorm:\"index\"`" + `
+	ID   uint
+	Ref  string ` + "`gorm:\"index\"`" + `
+	Body []byte ` + "`gorm:\"type:jsonb;index:idx_invoice_uid,unique,expression:(body->>'uid')\"`" + `
 }
 
 func (Invoice) TableName() string { return "billing.invoice" }
@@ -133,7 +134,7 @@ func (Transfer) Annotations() []schema.Annotation {
 		{"orders", "orders_pkey=id!;uni_orders_promo=promo;idx_orders_external_id=external_id;idx_tenant_ref=tenant_id,ref"},
 		{"payments", "payments_pkey=payment_ref!"},
 		{"ledger_entries", "ledger_entries_pkey=id!;idx_job=job_id where deleted_at IS NULL"},
-		{"invoice", "invoice_pkey=id!"},
+		{"invoice", "invoice_pkey=id!;idx_invoice_uid=(body->>'uid')"},
 		{"webhook_deliveries", "webhook_deliveries_pkey=id!;event_endpoint=event_id,endpoint_id;webhook_deliveries_signature_key=signature"},
 		{"categories", "categories_pkey=slug!"},
 		{"users", "users_pkey=id!;users_email_key=email;users_tenant_handle=tenant,handle where deleted_at IS NULL"},

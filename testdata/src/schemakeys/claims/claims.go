@@ -41,3 +41,10 @@ func ClaimOrder(ctx context.Context, t *asynq.Task) error { // want ClaimOrder:`
 	_, err = http.Post("https://psp.example.com/capture", "text/plain", strings.NewReader(string(t.Payload())))
 	return err
 }
+
+// SetAmount sets an absolute value by the order's unique key: a repeat converges, and there
+// is no effect to report.
+func SetAmount(ctx context.Context, t *asynq.Task) error { // want SetAmount:`effects sql.write:protected\(\(\*sql.DB\).ExecContext\)`
+	_, err := db.ExecContext(ctx, "UPDATE orders SET amount = 10 WHERE external_id = $1", string(t.Payload()))
+	return err
+}
