@@ -123,6 +123,7 @@ import (
 	_ "github.com/svix/svix-webhooks/go"
 	_ "github.com/twmb/franz-go/pkg/kgo"
 	_ "github.com/uptrace/bun"
+	_ "github.com/uptrace/bun/schema"
 	_ "github.com/valkey-io/valkey-go"
 	_ "github.com/wneessen/go-mail"
 	_ "github.com/zeromicro/go-queue/kq"

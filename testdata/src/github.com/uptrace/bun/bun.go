@@ -6,6 +6,8 @@ package bun
 import (
 	"context"
 	"database/sql"
+
+	"github.com/uptrace/bun/schema"
 )
 
 // DB is bun's database handle.
@@ -94,4 +96,4 @@ func (q *InsertQuery) Exec(ctx context.Context, dest ...any) (sql.Result, error)
 func (q *InsertQuery) Scan(ctx context.Context, dest ...any) error { panic("stub") }
 
 // BaseModel, embedded in a model, carries its table: tag (bun:"table:orders,alias:o").
-type BaseModel struct{}
+type BaseModel = schema.BaseModel
