@@ -670,21 +670,36 @@ func SnakeCase(name string) string {
 	return b.String()
 }
 
-// Plural is the English plural the ORMs give a table name (order_item order_items, category
-// categories, status statuses, person people): the common rules, not every irregular noun.
+// Plural is the English plural the ORMs give a table name, by the rules of the inflection
+// package GORM and bun use (order_item order_items, category categories, status statuses,
+// address addresses, settings settings, person people): the common rules, not every one.
 func Plural(name string) string {
 	head, word := "", name
 	if i := strings.LastIndexByte(name, '_'); i >= 0 {
 		head, word = name[:i+1], name[i+1:]
 	}
-	irregular := map[string]string{"person": "people", "child": "children", "man": "men", "woman": "women", "mouse": "mice", "datum": "data"}
+	irregular := map[string]string{"person": "people", "child": "children", "man": "men", "woman": "women", "mouse": "mice", "datum": "data", "medium": "media"}
+	uncountable := map[string]bool{"equipment": true, "information": true, "rice": true, "money": true, "species": true, "series": true, "fish": true, "sheep": true, "jeans": true, "police": true}
+	has := func(suffixes ...string) bool {
+		for _, x := range suffixes {
+			if strings.HasSuffix(word, x) {
+				return true
+			}
+		}
+		return false
+	}
 	switch {
 	case irregular[word] != "":
 		return head + irregular[word]
-	case strings.HasSuffix(word, "s") || strings.HasSuffix(word, "x") || strings.HasSuffix(word, "z") ||
-		strings.HasSuffix(word, "ch") || strings.HasSuffix(word, "sh"):
+	case uncountable[word]:
+		return name
+	case has("x", "ch", "ss", "sh", "alias", "status") || word == "bus":
 		return name + "es"
-	case len(word) > 1 && strings.HasSuffix(word, "y") && !strings.ContainsRune("aeiou", rune(word[len(word)-2])):
+	case has("sis"):
+		return name[:len(name)-2] + "es"
+	case has("s"):
+		return name // already a plural (settings)
+	case len(word) > 1 && has("y") && !strings.ContainsRune("aeiou", rune(word[len(word)-2])):
 		return name[:len(name)-1] + "ies"
 	}
 	return name + "s"

@@ -238,6 +238,7 @@ func TestNaming(t *testing.T) {
 	}
 	for in, want := range map[string]string{
 		"order_item": "order_items", "category": "categories", "status": "statuses", "person": "people", "key": "keys", "box": "boxes",
+		"address": "addresses", "settings": "settings", "analysis": "analyses", "information": "information",
 	} {
 		if got := Plural(in); got != want {
 			t.Errorf("Plural(%s) = %s, want %s", in, got, want)

@@ -30,6 +30,9 @@ func (j *Judge) recordInsert(mk keys.Make, s *model.Sink, call *ast.CallExpr, gu
 	if rec == nil {
 		return nil
 	}
+	if j.info().TypeOf(rec) == nil {
+		return nil
+	}
 	t := defuse.Deref(j.info().TypeOf(rec))
 	if sl, ok := t.Underlying().(*types.Slice); ok {
 		t = defuse.Deref(sl.Elem())
