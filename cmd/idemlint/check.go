@@ -186,6 +186,9 @@ func checkCommand(args []string, stdout, stderr io.Writer) int {
 	if f.phases {
 		phases := append(out.Phases, driver.Phase{Name: "report", Wall: time.Since(reportStart), PeakRSS: driver.PeakRSS()})
 		fmt.Fprintf(stderr, "idemlint: phases: %s\n", driver.FormatPhases(phases))
+		if f.schemaRead != "" {
+			fmt.Fprintf(stderr, "idemlint: schema: %s\n", f.schemaRead)
+		}
 	}
 	return status
 }

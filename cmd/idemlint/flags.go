@@ -31,6 +31,10 @@ type common struct {
 	disable, enable, models, decisions string
 	sharedSinks, schema                string
 	builtin                            bool
+
+	// schemaRead says what schema config resolved ("12 files, 9 tables"), for -v; "" for
+	// none.
+	schemaRead string
 }
 
 func (c *common) register(fs *flag.FlagSet) {
@@ -131,6 +135,7 @@ func (c *common) config(fs *flag.FlagSet, patterns []string, stderr io.Writer) (
 	if err != nil {
 		return driver.Config{}, err
 	}
+	c.schemaRead = schemaSummary(schemaFiles)
 	a, err := analyzer.New(analyzer.Config{
 		Schema:      schemaFiles,
 		Disable:     disabled,

@@ -9,6 +9,22 @@ import (
 	"github.com/chokaq/idemlint/internal/schema"
 )
 
+// schemaSummary says how much of a schema the files declare, "12 files, 9 tables", or ""
+// for none.
+func schemaSummary(files []string) string {
+	if len(files) == 0 {
+		return ""
+	}
+	s, _ := schema.Read(files)
+	plural := func(n int, what string) string {
+		if n == 1 {
+			return "1 " + what
+		}
+		return fmt.Sprintf("%d %ss", n, what)
+	}
+	return plural(len(files), "file") + ", " + plural(s.Len(), "table")
+}
+
 // schemaFiles resolves the schema the run reads, once: the -schema flag's entries
 // (relative to the working directory), else the settings file's schema entries (relative
 // to it; a bad one is named with its line), else what schema.Discover finds in the

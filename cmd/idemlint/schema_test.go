@@ -55,9 +55,12 @@ func TestSchemaFromMigrations(t *testing.T) {
 	const keyed = "INSERT without conflict handling into orders fails on a repeat: the unique key orders_external_id_key (UNIQUE (external_id), " + "db/migrations/1_orders.up.sql:1)"
 	t.Run("discovered", func(t *testing.T) {
 		dir := writeSchemaModule(t, "", map[string]string{"db/migrations/1_orders.up.sql": ordersKeyed})
-		stdout, stderr, code := inProcess(t, dir, "-q", "./...")
+		stdout, stderr, code := inProcess(t, dir, "-q", "-v", "./...")
 		if code != 3 || !strings.Contains(stdout, keyed) {
 			t.Fatalf("exit %d, want 3 and %q:\n%s%s", code, keyed, stdout, stderr)
+		}
+		if want := "idemlint: schema: 1 file, 1 table\n"; !strings.Contains(stderr, want) {
+			t.Errorf("-v: stderr %q, want %q", stderr, want)
 		}
 		// The migration drops the key: the same run, cached before, now says the table has none.
 		drop := ordersKeyed + "ALTER TABLE orders DROP CONSTRAINT orders_external_id_key;\n"
