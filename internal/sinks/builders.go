@@ -92,7 +92,7 @@ func (j *Judge) builderEffect(mk keys.Make, s *model.Sink, call *ast.CallExpr, s
 		return nil
 	}
 	guarded := j.chainGuarded(call)
-	if e := j.recordInsert(mk, s, call, guarded); e != nil {
+	if e := j.recordInsert(mk, s, call, guarded, sc); e != nil {
 		return e
 	}
 	if guarded {

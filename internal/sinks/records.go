@@ -22,7 +22,7 @@ import (
 // record's table; guarded: the chain makes it an upsert. It returns nil where the schema
 // says nothing (no schema, a table it does not declare, a record whose fields are not
 // seen) and the builder's own verdict stands.
-func (j *Judge) recordInsert(mk keys.Make, s *model.Sink, call *ast.CallExpr, guarded bool) *effect.Effect {
+func (j *Judge) recordInsert(mk keys.Make, s *model.Sink, call *ast.CallExpr, guarded bool, sc Scope) *effect.Effect {
 	if s.Kind != effect.SQLWrite || j.Schema.Len() == 0 {
 		return nil
 	}
@@ -49,11 +49,11 @@ func (j *Judge) recordInsert(mk keys.Make, s *model.Sink, call *ast.CallExpr, gu
 	if table == nil {
 		return nil
 	}
-	cols, stable, seen := j.recordColumns(rec, st)
+	cols, values, seen := j.recordColumns(rec, st)
 	if !seen {
 		return nil
 	}
-	return j.statements().Record(mk, s.What+" of "+named.Obj().Name(), table, cols, stable, guarded)
+	return j.statementsIn(sc).Record(mk, s.What+" of "+named.Obj().Name(), table, cols, values, guarded)
 }
 
 // recordArg is the record an insert writes: the first argument of the sink when it is a
@@ -82,11 +82,12 @@ func (j *Judge) recordArg(call *ast.CallExpr) ast.Expr {
 	return rec
 }
 
-// recordColumns returns the columns a record sets and those of them set from values the job
-// carries (not made anew on every run), from the struct literal it is made of (given
-// directly, or defined once in a local variable) and the assignments to the variable's
-// fields; seen is false when no literal is found.
-func (j *Judge) recordColumns(rec ast.Expr, st *types.Struct) (cols, stable []string, seen bool) {
+// recordColumns returns the columns a record sets, in order, and the value each is set to,
+// from the struct literal it is made of (given directly, or defined once in a local
+// variable) and the assignments to the variable's fields; seen is false when no literal is
+// found.
+func (j *Judge) recordColumns(rec ast.Expr, st *types.Struct) (cols []string, values map[string]ast.Expr, seen bool) {
+	values = map[string]ast.Expr{}
 	rec = ast.Unparen(rec)
 	if u, ok := rec.(*ast.UnaryExpr); ok && u.Op == token.AND {
 		rec = ast.Unparen(u.X)
@@ -116,10 +117,10 @@ func (j *Judge) recordColumns(rec ast.Expr, st *types.Struct) (cols, stable []st
 			if col == "" {
 				return
 			}
-			cols = append(cols, col)
-			if j.keys().UnstableSource(value) == "" {
-				stable = append(stable, col)
+			if _, set := values[col]; !set {
+				cols = append(cols, col)
 			}
+			values[col] = value
 		}
 	}
 	for i, e := range lit.Elts {
@@ -140,5 +141,5 @@ func (j *Judge) recordColumns(rec ast.Expr, st *types.Struct) (cols, stable []st
 			}
 		}
 	}
-	return cols, stable, true
+	return cols, values, true
 }

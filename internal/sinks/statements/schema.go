@@ -101,18 +101,34 @@ func judgeKeys(t *schema.Table, cols, stable []string) keyVerdict {
 }
 
 // Record judges an ORM insert of a record (what: "GORM Create of Order") into table t, the
-// schema's, that sets the columns cols, of which stable from values the job carries;
-// guarded: its chain makes it an upsert. It returns nil where the schema changes nothing
-// and the builder's own verdict stands.
-func (rd Reader) Record(mk keys.Make, what string, t *schema.Table, cols, stable []string, guarded bool) *effect.Effect {
+// schema's, that sets the columns cols to values; guarded: its chain makes it an upsert. It
+// returns nil where the schema changes nothing and the builder's own verdict stands.
+func (rd Reader) Record(mk keys.Make, what string, t *schema.Table, cols []string, values map[string]ast.Expr, guarded bool) *effect.Effect {
+	var stable []string
+	for _, c := range cols {
+		if rd.keys().UnstableSource(values[c]) == "" {
+			stable = append(stable, c)
+		}
+	}
 	v := judgeKeys(t, cols, stable)
+	if v.enforced != nil {
+		for _, c := range v.enforced.Columns {
+			if ref, ok := rd.paramRef(values[c], rd.Scope); ok && !slices.Contains(v.keyArgs, ref) {
+				v.keyArgs = append(v.keyArgs, ref)
+			}
+		}
+	}
 	switch {
 	case guarded && v.unkeyed:
 		return mk(effect.Unprotected, what+" with conflict handling absorbs nothing: "+v.unkeyedText()+", so the conflict never happens and a repeat inserts another row")
 	case guarded:
 		return nil
 	case v.enforced != nil:
-		return mk(effect.Unprotected, what+": "+v.enforcedText())
+		e := mk(effect.Unprotected, what+": "+v.enforcedText())
+		if len(v.keyArgs) > 0 {
+			e.KeyArg, e.KeyArgFields, e.KeyArgFresh = 1, strings.Join(v.keyArgs, ","), what+": "+v.freshText()
+		}
+		return e
 	case v.unkeyed:
 		return mk(effect.Unprotected, what+" adds a row to "+t.Name+" on every run: "+v.unkeyedText())
 	}
@@ -199,7 +215,7 @@ func (rd Reader) PassKeyArg(args []ast.Expr, callee string, e effect.Effect, sc 
 	var next []string
 	for _, value := range values {
 		if src := rd.keys().UnstableSource(value); src != "" {
-			e.Detail = "SQL write not safe to repeat: " + fresh + " (" + callee + " is given one made from " + src + ")"
+			e.Detail = fresh + " (" + callee + " is given one made from " + src + ")"
 			return e
 		}
 		if ref, ok := rd.paramRef(value, sc); ok && !slices.Contains(next, ref) {

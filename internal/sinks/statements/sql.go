@@ -54,7 +54,7 @@ func (rd Reader) sqlEffect(mk keys.Make, text string, query bool, args []ast.Exp
 			case v.enforced != nil:
 				e := mk(effect.Unprotected, "SQL write not safe to repeat: "+v.enforcedText())
 				if len(v.keyArgs) > 0 {
-					e.KeyArg, e.KeyArgFields, e.KeyArgFresh = 1, strings.Join(v.keyArgs, ","), v.freshText()
+					e.KeyArg, e.KeyArgFields, e.KeyArgFresh = 1, strings.Join(v.keyArgs, ","), "SQL write not safe to repeat: "+v.freshText()
 				}
 				return e
 			case v.unkeyed:
