@@ -475,8 +475,8 @@ func (s *Schema) entSchemas(f *ast.File, pos func(token.Pos) Pos) {
 					continue
 				}
 				col = normColumn(col)
-				if hasCall(c, "StorageKey") != nil {
-					if k, _, ok := constText(hasCall(c, "StorageKey").Args[0]); ok {
+				if sk := hasCall(c, "StorageKey"); sk != nil && len(sk.Args) == 1 {
+					if k, _, ok := constText(sk.Args[0]); ok {
 						col = normColumn(k)
 					}
 				}

@@ -107,6 +107,7 @@ func (User) Fields() []ent.Field {
 		field.String("name"),
 		field.String("tenant"),
 		field.String("handle").NotEmpty(),
+		field.String("legacy").StorageKey(),
 	}
 }
 
