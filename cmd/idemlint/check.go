@@ -186,8 +186,8 @@ func checkCommand(args []string, stdout, stderr io.Writer) int {
 	if f.phases {
 		phases := append(out.Phases, driver.Phase{Name: "report", Wall: time.Since(reportStart), PeakRSS: driver.PeakRSS()})
 		fmt.Fprintf(stderr, "idemlint: phases: %s\n", driver.FormatPhases(phases))
-		if f.schemaRead != "" {
-			fmt.Fprintf(stderr, "idemlint: schema: %s\n", f.schemaRead)
+		if len(f.schemaFiles) > 0 {
+			fmt.Fprintf(stderr, "idemlint: schema: %s\n", schemaSummary(f.schemaFiles))
 		}
 	}
 	return status

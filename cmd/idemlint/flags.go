@@ -32,9 +32,8 @@ type common struct {
 	sharedSinks, schema                string
 	builtin                            bool
 
-	// schemaRead says what schema config resolved ("12 files, 9 tables"), for -v; "" for
-	// none.
-	schemaRead string
+	// schemaFiles are the schema files config resolved, which -v sums up.
+	schemaFiles []string
 }
 
 func (c *common) register(fs *flag.FlagSet) {
@@ -135,7 +134,7 @@ func (c *common) config(fs *flag.FlagSet, patterns []string, stderr io.Writer) (
 	if err != nil {
 		return driver.Config{}, err
 	}
-	c.schemaRead = schemaSummary(schemaFiles)
+	c.schemaFiles = schemaFiles
 	a, err := analyzer.New(analyzer.Config{
 		Schema:      schemaFiles,
 		Disable:     disabled,

@@ -9,12 +9,9 @@ import (
 	"github.com/chokaq/idemlint/internal/schema"
 )
 
-// schemaSummary says how much of a schema the files declare, "12 files, 9 tables", or ""
-// for none.
+// schemaSummary says how much of a schema the files declare: "12 files, 9 tables". They are
+// read again for it, which only -v asks for.
 func schemaSummary(files []string) string {
-	if len(files) == 0 {
-		return ""
-	}
 	s, _ := schema.Read(files)
 	plural := func(n int, what string) string {
 		if n == 1 {

@@ -204,6 +204,34 @@ func (ix *Index) assign(x *ast.AssignStmt) {
 // Defs returns the expressions assigned to v (nil entries: a value not known).
 func (ix *Index) Defs(v *types.Var) []ast.Expr { return ix.defs[v] }
 
+// StructValue returns the composite literal a struct value e is made of (given directly, by
+// address, or defined once in a local variable, itself possibly by address) and, for a
+// variable, the assignments to its fields (returned even when no literal defines it); lit
+// is nil when no literal is in view.
+func (ix *Index) StructValue(e ast.Expr) (lit *ast.CompositeLit, sets []*ast.AssignStmt) {
+	addressed := func(e ast.Expr) ast.Expr {
+		e = ast.Unparen(e)
+		if u, ok := e.(*ast.UnaryExpr); ok && u.Op == token.AND {
+			return ast.Unparen(u.X)
+		}
+		return e
+	}
+	e = addressed(e)
+	if id, ok := e.(*ast.Ident); ok {
+		v, _ := ix.Info.Uses[id].(*types.Var)
+		if v == nil {
+			return nil, nil
+		}
+		sets = ix.FieldSets(v)
+		if e = ix.Def(v); e == nil {
+			return nil, sets
+		}
+		e = addressed(e)
+	}
+	lit, _ = e.(*ast.CompositeLit)
+	return lit, sets
+}
+
 // Def returns the single expression assigned to v, or nil when there is none or several.
 func (ix *Index) Def(v *types.Var) ast.Expr {
 	if ds := ix.defs[v]; len(ds) == 1 {

@@ -670,6 +670,12 @@ func SnakeCase(name string) string {
 	return b.String()
 }
 
+// The words Plural does not make by its rules.
+var (
+	irregular   = map[string]string{"person": "people", "child": "children", "man": "men", "woman": "women", "mouse": "mice", "datum": "data", "medium": "media"}
+	uncountable = map[string]bool{"equipment": true, "information": true, "rice": true, "money": true, "species": true, "series": true, "fish": true, "sheep": true, "jeans": true, "police": true}
+)
+
 // Plural is the English plural the ORMs give a table name, by the rules of the inflection
 // package GORM and bun use (order_item order_items, category categories, status statuses,
 // address addresses, settings settings, person people): the common rules, not every one.
@@ -678,8 +684,6 @@ func Plural(name string) string {
 	if i := strings.LastIndexByte(name, '_'); i >= 0 {
 		head, word = name[:i+1], name[i+1:]
 	}
-	irregular := map[string]string{"person": "people", "child": "children", "man": "men", "woman": "women", "mouse": "mice", "datum": "data", "medium": "media"}
-	uncountable := map[string]bool{"equipment": true, "information": true, "rice": true, "money": true, "species": true, "series": true, "fish": true, "sheep": true, "jeans": true, "police": true}
 	has := func(suffixes ...string) bool {
 		for _, x := range suffixes {
 			if strings.HasSuffix(word, x) {

@@ -6,7 +6,6 @@ package sinks
 
 import (
 	"go/ast"
-	"go/token"
 	"go/types"
 
 	"golang.org/x/tools/go/types/typeutil"
@@ -30,10 +29,11 @@ func (j *Judge) recordInsert(mk keys.Make, s *model.Sink, call *ast.CallExpr, gu
 	if rec == nil {
 		return nil
 	}
-	if j.info().TypeOf(rec) == nil {
+	t := j.info().TypeOf(rec)
+	if t == nil {
 		return nil
 	}
-	t := defuse.Deref(j.info().TypeOf(rec))
+	t = defuse.Deref(t)
 	if sl, ok := t.Underlying().(*types.Slice); ok {
 		t = defuse.Deref(sl.Elem())
 	}
@@ -88,24 +88,8 @@ func (j *Judge) recordArg(call *ast.CallExpr) ast.Expr {
 // found.
 func (j *Judge) recordColumns(rec ast.Expr, st *types.Struct) (cols []string, values map[string]ast.Expr, seen bool) {
 	values = map[string]ast.Expr{}
-	rec = ast.Unparen(rec)
-	if u, ok := rec.(*ast.UnaryExpr); ok && u.Op == token.AND {
-		rec = ast.Unparen(u.X)
-	}
-	var sets []*ast.AssignStmt
-	if id, ok := rec.(*ast.Ident); ok {
-		v, _ := j.info().Uses[id].(*types.Var)
-		if v == nil {
-			return nil, nil, false
-		}
-		sets = j.Defs.FieldSets(v)
-		rec = j.Defs.Def(v)
-		if u, ok := ast.Unparen(rec).(*ast.UnaryExpr); ok && u.Op == token.AND {
-			rec = u.X
-		}
-	}
-	lit, ok := ast.Unparen(rec).(*ast.CompositeLit)
-	if !ok {
+	lit, sets := j.Defs.StructValue(rec)
+	if lit == nil {
 		return nil, nil, false
 	}
 	set := func(field string, value ast.Expr) {

@@ -5,7 +5,6 @@ package statements
 
 import (
 	"go/ast"
-	"go/token"
 	"go/types"
 	"slices"
 	"strconv"
@@ -232,32 +231,15 @@ func (rd Reader) PassKeyArg(args []ast.Expr, callee string, e effect.Effect, sc 
 // (given directly, by address, or defined once in a local variable), or assigned to the
 // variable's field; nil when none is in view.
 func (rd Reader) fieldValue(arg ast.Expr, field string) ast.Expr {
-	arg = ast.Unparen(arg)
-	if u, ok := arg.(*ast.UnaryExpr); ok && u.Op == token.AND {
-		arg = ast.Unparen(u.X)
-	}
-	if id, ok := arg.(*ast.Ident); ok {
-		v, _ := rd.info().Uses[id].(*types.Var)
-		if v == nil {
-			return nil
-		}
-		for _, a := range rd.Defs.FieldSets(v) {
-			for i, l := range a.Lhs {
-				if sel, ok := ast.Unparen(l).(*ast.SelectorExpr); ok && sel.Sel.Name == field && len(a.Lhs) == len(a.Rhs) {
-					return a.Rhs[i]
-				}
+	lit, sets := rd.Defs.StructValue(arg)
+	for _, a := range sets {
+		for i, l := range a.Lhs {
+			if sel, ok := ast.Unparen(l).(*ast.SelectorExpr); ok && sel.Sel.Name == field && len(a.Lhs) == len(a.Rhs) {
+				return a.Rhs[i]
 			}
 		}
-		if arg = rd.Defs.Def(v); arg == nil {
-			return nil
-		}
-		arg = ast.Unparen(arg)
-		if u, ok := arg.(*ast.UnaryExpr); ok && u.Op == token.AND {
-			arg = ast.Unparen(u.X)
-		}
 	}
-	lit, ok := arg.(*ast.CompositeLit)
-	if !ok {
+	if lit == nil {
 		return nil
 	}
 	if v, ok := defuse.FieldValue(lit, field); ok {
