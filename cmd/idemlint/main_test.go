@@ -761,14 +761,17 @@ func missingNames(msg string) string {
 	return regexp.MustCompile(` \([^()]*\)`).ReplaceAllString(msg[strings.LastIndex(msg, "; missing: "):], "")
 }
 
-// -v prints the run's phases after the summary: load, analyse and report without a cache,
-// with their wall time and the peak memory at their end; the findings stay on stdout.
+// -v prints the run's phases after the summary: load, dependencies, type-check, analyse and
+// report without a cache, with their wall time and the peak memory at their end; the
+// findings stay on stdout.
 func TestPhases(t *testing.T) {
 	stdout, stderr, code := inProcess(t, examplesDir(t), "-v", "-cache=off", "./...")
 	if code != exitFindings || !strings.Contains(stdout, "handler ") {
 		t.Fatalf("exit status %d, stdout:\n%s", code, stdout)
 	}
-	re := regexp.MustCompile(`(?m)^idemlint: phases: load \d+\.\ds( \(peak RSS \d+ MB\))?, analyse \d+\.\ds( \(peak RSS \d+ MB\))?, report \d+\.\ds( \(peak RSS \d+ MB\))?$`)
+	phase := func(name string) string { return name + ` \d+\.\ds( \(peak RSS \d+ MB\))?` }
+	re := regexp.MustCompile(`(?m)^idemlint: phases: ` + phase("load") + ", " + phase("dependencies") + ", " + phase("type-check") + ", " +
+		phase("analyse") + ", " + phase("report") + `$`)
 	if !re.MatchString(stderr) {
 		t.Errorf("no phases line on stderr:\n%s", stderr)
 	}

@@ -35,7 +35,7 @@ func analyseRun(cfg driver.Config) (*driver.Output, error) {
 	if err != nil {
 		return nil, err
 	}
-	out.Phases = []driver.Phase{load, {Name: "analyse", Wall: time.Since(start) - load.Wall, PeakRSS: driver.PeakRSS()}}
+	out.Phases = append([]driver.Phase{load}, out.Phases...)
 	return out, nil
 }
 

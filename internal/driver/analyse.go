@@ -2,10 +2,11 @@ package driver
 
 import (
 	"io"
+	"log"
 	"os"
+	"runtime"
 	"slices"
 	"strings"
-	"sync/atomic"
 	"time"
 
 	"golang.org/x/tools/go/analysis"
@@ -13,16 +14,25 @@ import (
 	"golang.org/x/tools/go/packages"
 
 	"github.com/chokaq/idemlint/analyzer"
+	"github.com/chokaq/idemlint/internal/link"
 	"github.com/chokaq/idemlint/internal/pkgout"
 	"github.com/chokaq/idemlint/internal/result"
 	"github.com/chokaq/idemlint/internal/rounds"
 )
 
 // analyse analyses loaded packages: it returns the checker's graph of the last round and
-// the run's result. onRound, when not nil, stores what each package gave for later runs
+// the run's result. clock ends the phases before the rounds (dependencies, type-check) of
+// a listed load. onRound, when not nil, stores what each package gave for later runs
 // (the result store's reuse.Session.Rounds).
-func analyse(cfg Config, l *Loaded, start time.Time, progress *progress, onRound rounds.OnRound) (*checker.Graph, *result.Run, error) {
+func analyse(cfg Config, l *Loaded, start time.Time, clock *phaseClock, progress *progress, onRound rounds.OnRound) (*checker.Graph, *result.Run, error) {
 	pkgs := l.pkgs
+	var deps *rounds.Deps
+	if l.listed {
+		var err error
+		if pkgs, deps, onRound, err = analyseListed(cfg, l, clock, progress, onRound); err != nil {
+			return nil, nil, err
+		}
+	}
 	root := sourceRoot()
 	run := &result.Run{Tool: Tool(), Root: root, Disabled: cfg.Disabled}
 
@@ -45,10 +55,17 @@ func analyse(cfg Config, l *Loaded, start time.Time, progress *progress, onRound
 	if dbg(cfg.Debug, 'f') {
 		factLog = os.Stderr
 	}
-	var done atomic.Int64
 	progress.total = len(all)
 	count := func(a *analysis.Analyzer) *analysis.Analyzer {
-		return rounds.Instrument(a, func() { progress.step(done.Add(1)) })
+		if deps == nil {
+			return rounds.Instrument(a, func() { progress.step(progress.done.Add(1)) })
+		}
+		return rounds.WrapRun(a, func(pass *analysis.Pass) (any, error) {
+			if deps.Restored[pass.Pkg] == nil {
+				defer progress.step(progress.done.Add(1)) // the dependencies were counted as they were analysed
+			}
+			return a.Run(pass)
+		})
 	}
 	opts := &checker.Options{
 		Sequential:  dbg(cfg.Debug, 'p'),
@@ -59,7 +76,7 @@ func analyse(cfg Config, l *Loaded, start time.Time, progress *progress, onRound
 	if l.named != nil {
 		reported = func(id string) bool { return l.named[id] }
 	}
-	graph, outs, err := rounds.Analyze(cfg.Analyzer, pkgs, opts, count, onRound, reported, dbg(cfg.Debug, 'v'))
+	graph, outs, err := rounds.Analyze(cfg.Analyzer, pkgs, opts, count, onRound, reported, dbg(cfg.Debug, 'v'), deps)
 	progress.Clear()
 	if err != nil {
 		return nil, nil, err
@@ -130,4 +147,74 @@ func causes(errs []packages.Error) []packages.Error {
 // did not load.
 func couldNotImport(e packages.Error) bool {
 	return e.Kind == packages.TypeError && strings.HasPrefix(e.Msg, "could not import ")
+}
+
+// analyseListed type-checks a copy of the listed program (copyGraph) and analyses its
+// dependencies, each as soon as its imports are and then let go of (stream.go), and
+// type-checks the program's own packages, which the rounds analyse. It returns the
+// program's roots, the dependencies' analysis, and onRound with its first round's hook made
+// once, for the dependencies and the program alike (the store signs a package from its
+// imports' signatures in that round).
+func analyseListed(cfg Config, l *Loaded, clock *phaseClock, progress *progress, onRound rounds.OnRound) ([]*packages.Package, *rounds.Deps, rounds.OnRound, error) {
+	roots, all := copyGraph(l.pkgs)
+	isRoot := map[*packages.Package]bool{}
+	for _, p := range roots {
+		isRoot[p] = true
+	}
+	var deps, program []*packages.Package
+	for _, p := range all {
+		if !isRoot[p] && rounds.Dependency(p) {
+			deps = append(deps, p)
+		} else {
+			program = append(program, p)
+		}
+	}
+	var trim *trimmer
+	if !cfg.fullSyntax {
+		trim = newTrimmer(cfg.Analyzer)
+	}
+	tc := newTypeChecker(trim)
+	workers := runtime.GOMAXPROCS(0)
+	if dbg(cfg.Debug, 'p') {
+		workers = 1
+	}
+
+	pa, err := analyzer.ForProgram(cfg.Analyzer, analyzer.Program{})
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	var first func(rounds.PassRecord, *rounds.Outcome)
+	if onRound != nil {
+		first = onRound(analyzer.Program{}, nil)
+		next, made := onRound, false
+		onRound = func(p analyzer.Program, links link.Links) func(rounds.PassRecord, *rounds.Outcome) {
+			if !made {
+				made = true
+				return first
+			}
+			return next(p, links)
+		}
+	}
+	var rec *rounds.Recorder
+	if first != nil {
+		rec = rounds.NewRecorder(nil, first)
+		pa = rec.Wrap(pa, nil)
+	}
+	progress.total = len(all)
+	pa = rounds.Instrument(pa, func() { progress.step(progress.done.Add(1)) })
+	check := tc.check
+	if rec != nil {
+		check = func(p *packages.Package) { tc.check(p); rec.Add(p) }
+	}
+	d := analyseDeps(pa, deps, check, workers, dbg(cfg.Debug, 'f'))
+	clock.end("dependencies")
+	inOrder(program, workers, tc.check)
+	clock.end("type-check")
+	if trim != nil && dbg(cfg.Debug, 'v') {
+		log.Printf("parsed %d files without function bodies (packages the analysis skips)", len(trim.trimmed))
+	}
+	if err := newerGo(roots); err != nil {
+		return nil, nil, nil, err
+	}
+	return roots, &rounds.Deps{Restored: d.restored, Failed: d.failed}, onRound, nil
 }

@@ -25,9 +25,10 @@ import (
 type Output struct {
 	Graph *checker.Graph
 	Run   *result.Run
-	// Phases are the run's phases, in order: "load" (listing, parsing and type-checking)
-	// and "analyse" (the analysis and the program-wide link's rounds), or "cache" for a run
-	// the cache answered whole or in part.
+	// Phases are the run's phases, in order: "load" (listing the packages), "dependencies"
+	// (type-checking and analysing each dependency, then letting go of its syntax),
+	// "type-check" (the program's own packages) and "analyse" (the program-wide link's
+	// rounds), or "cache" for a run the cache answered whole or in part.
 	Phases []Phase
 
 	metadataCached bool // the program's metadata was the store's: no go list ran (reuse.Session.MetadataCached)
@@ -49,7 +50,7 @@ func Run(cfg Config) (*Output, error) {
 		return nil, err
 	}
 	clock.end("load")
-	out, err := output(analyse(cfg, pkgs, start, progress, nil))
+	out, err := output(analyse(cfg, pkgs, start, clock, progress, nil))
 	if err != nil {
 		return nil, err
 	}
@@ -87,13 +88,13 @@ func runCached(cfg Config, start time.Time, progress *progress) (*Output, error)
 	clock.end("cache")
 	named, patterns := s.Program()
 	progress.Phase("loading " + strings.Join(cfg.Patterns, " "))
-	pkgs, named, err := loadProgram(cfg, named, patterns)
+	l, err := loadProgram(cfg, named, patterns)
 	progress.Clear()
 	if err != nil {
 		return nil, err
 	}
 	clock.end("load")
-	graph, run, err := analyse(cfg, &Loaded{pkgs: pkgs, named: named}, start, progress, s.Rounds(pkgs))
+	graph, run, err := analyse(cfg, l, start, clock, progress, s.Rounds(l.pkgs))
 	if err != nil {
 		return nil, err
 	}
@@ -102,9 +103,19 @@ func runCached(cfg Config, start time.Time, progress *progress) (*Output, error)
 	return &Output{Graph: graph, Run: run, Phases: clock.phases, metadataCached: s.MetadataCached()}, nil
 }
 
-// Analyze runs the analyzer of cfg on packages loaded by Load.
+// Analyze runs the analyzer of cfg on packages loaded by Load. Its Output's phases are
+// those after the load: "dependencies" and "type-check" for idemlint's analyzer (which
+// type-checks what Load listed), and "analyse".
 func Analyze(cfg Config, l *Loaded) (*Output, error) {
-	return output(analyse(cfg, l, time.Now(), newProgress(cfg.Progress), nil))
+	start := time.Now()
+	clock := newPhaseClock(start)
+	out, err := output(analyse(cfg, l, start, clock, newProgress(cfg.Progress), nil))
+	if err != nil {
+		return nil, err
+	}
+	clock.end("analyse")
+	out.Phases = clock.phases
+	return out, nil
 }
 
 // output is a full run's Output.

@@ -7,14 +7,17 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"reflect"
 	"regexp"
 	"runtime"
 	"slices"
 	"strings"
 
 	"golang.org/x/mod/modfile"
+	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/packages"
 
+	"github.com/chokaq/idemlint/analyzer"
 	"github.com/chokaq/idemlint/internal/config"
 	"github.com/chokaq/idemlint/internal/model"
 )
@@ -23,6 +26,9 @@ import (
 // command's tests load a module once and analyse it with several settings).
 type Loaded struct {
 	pkgs []*packages.Package
+	// listed is true when pkgs are metadata only (listMode): every analysis type-checks
+	// its own copy of them (analyseListed), the dependencies first and one at a time.
+	listed bool
 	// named holds the IDs of the packages the patterns name, when the program loaded is
 	// wider (the main module); nil when it is exactly the patterns' packages.
 	named map[string]bool
@@ -39,12 +45,9 @@ func Load(cfg Config, p *progress) (*Loaded, error) {
 		log.Printf("load %s", cfg.Patterns)
 	}
 	p.Phase("loading " + strings.Join(cfg.Patterns, " "))
-	pkgs, named, err := load(cfg)
+	l, err := load(cfg)
 	p.Clear()
-	if err != nil {
-		return nil, err
-	}
-	return &Loaded{pkgs: pkgs, named: named}, nil
+	return l, err
 }
 
 // Files lists the Go files of the packages named by the patterns (not of their
@@ -67,10 +70,10 @@ func (e *ConfigError) Unwrap() error { return e.Err }
 // load loads the program: the packages the patterns name and, unless cfg.PatternsOnly,
 // every other package of their main module (the wiring in cmd/ that a program-wide link
 // needs). named is the set of the patterns' package IDs when the program is wider, else nil.
-func load(cfg Config) (pkgs []*packages.Package, named map[string]bool, err error) {
+func load(cfg Config) (*Loaded, error) {
 	named, patterns, err := program(cfg)
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 	return loadProgram(cfg, named, patterns)
 }
@@ -83,44 +86,50 @@ func program(cfg Config) (named map[string]bool, patterns []string, err error) {
 	return widen(cfg)
 }
 
-// loadProgram loads the patterns of program, with syntax and types, and checks them.
-func loadProgram(cfg Config, named map[string]bool, patterns []string) ([]*packages.Package, map[string]bool, error) {
+// listMode lists the program's packages without parsing or type-checking them: for
+// idemlint's analyzer, the driver does both itself, dependencies first (stream.go).
+const listMode = packages.NeedName | packages.NeedFiles | packages.NeedCompiledGoFiles | packages.NeedImports |
+	packages.NeedDeps | packages.NeedModule | packages.NeedTypesSizes
+
+// loadProgram loads the patterns of program and checks them: listed only (listMode) for
+// idemlint's analyzer, and with syntax and types, as the x/tools checker needs them, for
+// any other (the benchmark's floor).
+func loadProgram(cfg Config, named map[string]bool, patterns []string) (*Loaded, error) {
+	listed := streams(cfg.Analyzer)
 	conf := &packages.Config{
 		// The analyzer exchanges facts, so dependencies need syntax too.
 		Mode:       packages.LoadAllSyntax | packages.NeedModule,
 		Tests:      cfg.Tests,
 		BuildFlags: cfg.BuildFlags,
 	}
-	var trim *trimmer
-	if !cfg.fullSyntax {
-		trim = newTrimmer(cfg.Analyzer)
-	}
-	if trim != nil {
-		conf.ParseFile = trim.ParseFile
+	if listed {
+		conf.Mode = listMode
 	}
 	pkgs, err := packages.Load(conf, patterns...)
 	if err != nil {
-		return nil, nil, goError(err)
-	}
-	if trim != nil {
-		trim.forgive(pkgs)
-		if dbg(cfg.Debug, 'v') {
-			log.Printf("parsed %d files without function bodies (packages the analysis skips)", len(trim.trimmed))
-		}
+		return nil, goError(err)
 	}
 	if err := patternErrors(pkgs); err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 	if len(pkgs) == 0 {
-		return nil, nil, fmt.Errorf("%s: no Go packages there", strings.Join(cfg.Patterns, " "))
+		return nil, fmt.Errorf("%s: no Go packages there", strings.Join(cfg.Patterns, " "))
 	}
-	if err := newerGo(pkgs); err != nil {
-		return nil, nil, err
+	if !listed {
+		if err := newerGo(pkgs); err != nil {
+			return nil, err
+		}
 	}
 	if err := checkConfigs(pkgs); err != nil {
-		return nil, nil, &ConfigError{err}
+		return nil, &ConfigError{err}
 	}
-	return pkgs, named, nil
+	return &Loaded{pkgs: pkgs, named: named, listed: listed}, nil
+}
+
+// streams reports whether the driver type-checks and analyses a's packages itself
+// (stream.go): a must be idemlint's analyzer, whose dependencies' facts the rounds restore.
+func streams(a *analysis.Analyzer) bool {
+	return a.ResultType == reflect.TypeFor[*analyzer.Result]()
 }
 
 // widen lists the patterns' packages (names only: one go list) and, when they belong to a

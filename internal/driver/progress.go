@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -12,6 +13,7 @@ import (
 type progress struct {
 	w     io.Writer
 	total int
+	done  atomic.Int64 // passes ended
 
 	mu    sync.Mutex
 	last  time.Time

@@ -109,6 +109,7 @@ type reuse struct {
 	st       *pkgStore
 	analyzer *analysis.Analyzer
 	meta     []*packages.Package // the program's packages (a full run's roots)
+	roots    map[string]bool     // their IDs
 	verbose  bool
 
 	all     []*packages.Package   // meta and their dependencies, dependencies first
@@ -125,7 +126,10 @@ type reuse struct {
 }
 
 func newReuse(cfg Inputs, st *pkgStore, meta []*packages.Package, verbose bool) *reuse {
-	r := &reuse{st: st, analyzer: cfg.Analyzer, meta: meta, verbose: verbose, decoded: map[*pkgEntry]*analyzer.Restored{}}
+	r := &reuse{st: st, analyzer: cfg.Analyzer, meta: meta, roots: map[string]bool{}, verbose: verbose, decoded: map[*pkgEntry]*analyzer.Restored{}}
+	for _, p := range meta {
+		r.roots[p.ID] = true
+	}
 	packages.Visit(meta, nil, func(p *packages.Package) { r.all = append(r.all, p) })
 	depth := map[string]int{}
 	for _, p := range r.all {
@@ -192,7 +196,11 @@ func (r *reuse) resolve(p analyzer.Program, links link.Links, rs *roundSigs) ([]
 			if r.current[q.ID] != nil || r.acts[q.ID] != nil {
 				continue
 			}
-			if k, ok := r.st.entryKey(q, rs, viewKey(r.st.firstOf(q.ID), p, links)); ok {
+			view := viewKey(r.st.firstOf(q.ID), p, links)
+			if !r.roots[q.ID] && rounds.Dependency(q) {
+				view = viewKey(nil, analyzer.Program{}, nil) // analysed in the first round only, as a full run does
+			}
+			if k, ok := r.st.entryKey(q, rs, view); ok {
 				ready = append(ready, q)
 				keys[q.ID] = k
 			}

@@ -114,8 +114,25 @@ func (s *Session) Rounds(pkgs []*packages.Package) rounds.OnRound {
 		return nil
 	}
 	s.st.exporting(pkgs)
+	var first *roundSigs
 	return func(p analyzer.Program, links link.Links) func(rounds.PassRecord, *rounds.Outcome) {
-		return s.st.hook(p, links, newRoundSigs())
+		rs := newRoundSigs()
+		if first == nil {
+			first = rs
+			return s.st.hook(p, links, rs)
+		}
+		// The driver analyses the dependencies in the first round only (rounds.Dependency)
+		// and restores them in the later ones: their signatures are the first round's.
+		later := s.st.hook(p, links, rs)
+		return func(pr rounds.PassRecord, o *rounds.Outcome) {
+			if pr.Restored {
+				if sig, ok := first.get(pr.Pkg.ID); ok {
+					rs.set(pr.Pkg.ID, sig)
+				}
+				return
+			}
+			later(pr, o)
+		}
 	}
 }
 

@@ -9,6 +9,7 @@ package rounds
 
 import (
 	"go/token"
+	"go/types"
 	"log"
 	"reflect"
 	"slices"
@@ -160,13 +161,36 @@ func ImportCone(pkgs []*packages.Package) link.Cone {
 // package's analysis besides recording its outcome (the result store stores it there).
 type OnRound func(p analyzer.Program, links link.Links) func(PassRecord, *Outcome)
 
+// Deps are the dependencies a driver analysed before the program, once (see Dependency):
+// every round exports the facts their analysis exported (Restored) instead of analysing
+// them again, and fails those whose analysis failed with the same error.
+type Deps struct {
+	Restored map[*types.Package]*analyzer.Restored
+	Failed   map[*types.Package]error
+}
+
+// Dependency reports whether p, a package the program imports but does not list (it is no
+// root of the load), is analysed once, in the first round's view: a package of the standard
+// library or of a versioned module (in the module cache, or vendored). The program-wide
+// link resolves nothing in it (its summary is not linked), and its facts are taken not to
+// depend on the program around it. Packages of the main module, of workspace modules and of
+// modules replaced by a local directory are analysed again in every round.
+func Dependency(p *packages.Package) bool {
+	m := p.Module
+	return m == nil || (m.Version != "" && (m.Replace == nil || m.Replace.Version != ""))
+}
+
 // Analyze analyses pkgs with a and links the program (Link). first wraps the
 // analyzer of the first round (the progress display counts it); onRound, when set, gives
 // each round what to do with each package's analysis (the result store stores it);
-// reported says which packages' findings the run reports (by ID; nil: all). It returns
-// the last round's graph and outcomes (none for an analyzer that is not idemlint's).
+// reported says which packages' findings the run reports (by ID; nil: all); deps, when not
+// nil, are the dependencies analysed already. It returns the last round's graph and
+// outcomes (none for an analyzer that is not idemlint's).
 func Analyze(a *analysis.Analyzer, pkgs []*packages.Package, opts *checker.Options, first func(*analysis.Analyzer) *analysis.Analyzer,
-	onRound OnRound, reported func(id string) bool, verbose bool) (*checker.Graph, []*Outcome, error) {
+	onRound OnRound, reported func(id string) bool, verbose bool, deps *Deps) (*checker.Graph, []*Outcome, error) {
+	if deps == nil {
+		deps = &Deps{}
+	}
 	if a.ResultType != reflect.TypeFor[*analyzer.Result]() {
 		// Not idemlint's analyzer (the benchmark's floor): it has no summaries to link.
 		graph, err := checker.Analyze([]*analysis.Analyzer{first(a)}, pkgs, opts)
@@ -178,6 +202,7 @@ func Analyze(a *analysis.Analyzer, pkgs []*packages.Package, opts *checker.Optio
 	wrap := first
 	outs, err := Link(func(p analyzer.Program, links link.Links) ([]*Outcome, error) {
 		p.Links = Positions(all, links)
+		p.Restored = deps.Restored
 		pa, err := analyzer.ForProgram(a, p)
 		if err != nil {
 			return nil, err
@@ -187,7 +212,7 @@ func Analyze(a *analysis.Analyzer, pkgs []*packages.Package, opts *checker.Optio
 			after = onRound(p, links)
 		}
 		rec := NewRecorder(pkgs, after)
-		pa = rec.Wrap(pa, nil)
+		pa = rec.Wrap(failing(pa, deps.Failed), deps.Restored)
 		if wrap != nil {
 			pa, wrap = wrap(pa), nil
 		}
@@ -197,4 +222,17 @@ func Analyze(a *analysis.Analyzer, pkgs []*packages.Package, opts *checker.Optio
 		return Outcomes(graph, rec), nil
 	}, ImportCone(pkgs), reported, verbose)
 	return graph, outs, err
+}
+
+// failing returns a whose analysis of the packages in failed fails with their error.
+func failing(a *analysis.Analyzer, failed map[*types.Package]error) *analysis.Analyzer {
+	if len(failed) == 0 {
+		return a
+	}
+	return WrapRun(a, func(pass *analysis.Pass) (any, error) {
+		if err := failed[pass.Pkg]; err != nil {
+			return nil, err
+		}
+		return a.Run(pass)
+	})
 }

@@ -59,8 +59,18 @@ func (r *Recorder) Wrap(a *analysis.Analyzer, restored map[*types.Package]*analy
 	})
 }
 
+// Add records the analyses of p too, once it is type-checked (a driver that type-checks
+// each package as its analysis comes up: internal/driver's dependencies).
+func (r *Recorder) Add(p *packages.Package) {
+	r.mu.Lock()
+	r.pkgs[p.Types] = p
+	r.mu.Unlock()
+}
+
 func (r *Recorder) record(pass *analysis.Pass, res *analyzer.Result, diags []analysis.Diagnostic, restored bool) {
+	r.mu.Lock()
 	pkg := r.pkgs[pass.Pkg]
+	r.mu.Unlock()
 	if pkg == nil || (r.after == nil && !r.roots[pass.Pkg]) {
 		return // without a cache, only the roots' outcomes are read (the link's)
 	}
