@@ -153,7 +153,7 @@ r() { ratio "$(col "$1" "$3")" "$(col "$2" "$3")"; }
 echo
 echo "corpus:"
 echo "  idemlint / floor:          wall $(r idemlint floor 1)x (target <= 0.92)   peak RSS $(r idemlint floor 3)x (target <= 0.74)"
-echo "  idemlint / staticcheck:    wall $(r idemlint staticcheck 1)x (target < 1)"
+echo "  idemlint / staticcheck:    wall $(r idemlint staticcheck 1)x (target < 1)   peak RSS $(r idemlint staticcheck 3)x, with an empty cache $(r idemlint-cached-cold staticcheck 3)x (target <= 1.0: both cold)"
 [ "$vet" != 0 ] && echo "  idemlint / go vet (cold):  wall $(r idemlint vet 1)x"
 echo "  cache: cold with an empty cache / cold without: wall $(r idemlint-cached-cold idemlint 1)x   CPU $(r idemlint-cached-cold idemlint 2)x   / floor: wall $(r idemlint-cached-cold floor 1)x, peak RSS $(r idemlint-cached-cold floor 3)x"
 echo "  cache: warm / staticcheck warm: wall $(r idemlint-warm staticcheck-warm 1)x (target <= 1)   warm / cold: $(r idemlint-warm idemlint 1)x"
