@@ -21,6 +21,10 @@
 #   VET=0 bench/bench.sh      # without go vet (a cold go vet run takes minutes)
 #   BASE=v0.3.0 bench/bench.sh  # also a build of that revision, cold, in the same runs:
 #                             # the change's cost as ratios to it (target <= 1.05)
+#   SCALE="30 480 980" bench/bench.sh  # also the scaling table: the layered module with
+#                             # that many domains written into the corpus module (its real
+#                             # dependencies; 980 domains make about 3,000 packages), idemlint
+#                             # (and BASE) without a cache against staticcheck's cold run
 set -euo pipefail
 cd "$(dirname "$0")"
 runs=${RUNS:-3}
@@ -136,6 +140,25 @@ for i in $(seq "$runs"); do
   cached layered-idemlint "$work/lc-$i" "$work/layered" d000/api/api.go ./...
 done
 
+# The scaling table: peak memory and wall time against the program's size.
+scale=${SCALE:-}
+for n in $scale; do
+  dir="$work/scale-$n"
+  mkdir -p "$dir"
+  cp -r go.mod go.sum corpus "$dir/"
+  (cd "$dir" && go mod edit -replace "github.com/chokaq/idemlint=$repo")
+  go run ./cmd/layered -n "$n" -module github.com/chokaq/idemlint/bench -import github.com/chokaq/idemlint/bench/corpus "$dir"
+  echo "$(cd "$dir" && go list -deps ./... | wc -l)" >"$work/scale-$n.packages"
+  for i in $(seq "$runs"); do
+    echo "scale $n domains, run $i/$runs" >&2
+    (cd "$dir" && measure "scale-$n-idemlint" "$work/idemlint" -q -cache=off ./...)
+    if [ -n "$base" ]; then
+      (cd "$dir" && measure "scale-$n-idemlint-base" "$work/idemlint-base" -q -cache=off ./...)
+    fi
+    (cd "$dir" && measure "scale-$n-staticcheck" env STATICCHECK_CACHE="$work/sc-scale-$n-$i" "$work/staticcheck" ./...)
+  done
+done
+
 median() { sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
 col() { awk -v c="$2" '{print $c}' "$work/m.$1" | median; }
 
@@ -164,6 +187,18 @@ echo "  idemlint / floor:          wall $(r layered-idemlint layered-floor 1)x (
 echo "  cache: cold with an empty cache / cold without: wall $(r layered-idemlint-cached-cold layered-idemlint 1)x"
 echo "  cache: warm / cold:        wall $(r layered-idemlint-warm layered-idemlint 1)x   one change / cold: wall $(r layered-idemlint-one-change layered-idemlint 1)x (target <= 0.3), CPU $(r layered-idemlint-one-change layered-idemlint 2)x   declarations moved: wall $(r layered-idemlint-moved layered-idemlint 1)x"
 [ -n "$base" ] && echo "  idemlint / idemlint at $base (cold): wall $(r layered-idemlint layered-idemlint-base 1)x   peak RSS $(r layered-idemlint layered-idemlint-base 3)x (targets <= 1.05)"
+if [ -n "$scale" ]; then
+  echo
+  echo "scaling (the layered module in the corpus module; medians; wall s / peak RSS MiB):"
+  printf '%-10s %-20s %-20s %-20s %s\n' packages idemlint "${base:+idemlint at $base}" "staticcheck (cold)" "idemlint / staticcheck: wall, RSS"
+  for n in $scale; do
+    mib() { awk -v k="$(col "$1" 3)" 'BEGIN {printf "%.0f", k / 1024}'; }
+    b=""
+    [ -n "$base" ] && b="$(col "scale-$n-idemlint-base" 1) / $(mib "scale-$n-idemlint-base")"
+    printf '%-10s %-20s %-20s %-20s %s\n' "$(cat "$work/scale-$n.packages")" "$(col "scale-$n-idemlint" 1) / $(mib "scale-$n-idemlint")" "$b" \
+      "$(col "scale-$n-staticcheck" 1) / $(mib "scale-$n-staticcheck")" "$(r "scale-$n-idemlint" "scale-$n-staticcheck" 1)x, $(r "scale-$n-idemlint" "scale-$n-staticcheck" 3)x (targets <= 1, <= 1.5)"
+  done
+fi
 echo
 "$work/factsize" ./corpus
 

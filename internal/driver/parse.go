@@ -17,8 +17,8 @@ import (
 	"github.com/chokaq/idemlint/analyzer"
 )
 
-// A trimmer makes the syntax go/packages type-checks. Every package is type-checked from
-// source (the analyzer exchanges facts, so dependencies are analysed too), but the
+// A trimmer makes the syntax the driver type-checks (typecheck.go). Every package is
+// type-checked from source (the analyzer exchanges facts, so dependencies are analysed too), but the
 // analyzer skips most of them whole: the standard library, and the dependency modules its
 // models describe (analyzer.Skipped). Their function bodies and comments are never read,
 // so they are parsed without either: type-checking needs only declarations. On the
@@ -150,21 +150,25 @@ func generic(fd *ast.FuncDecl) bool {
 	return false
 }
 
-// forgive removes, from the packages whose files were parsed without bodies, the errors
-// that trimming itself causes (an import only the bodies used is now unused), and
-// recomputes which packages are ill-typed. Every other error stays.
-func (p *trimmer) forgive(pkgs []*packages.Package) {
-	packages.Visit(pkgs, nil, func(pkg *packages.Package) {
-		if p.trimmedPackage(pkg) {
-			pkg.Errors = dropUnusedImports(pkg.Errors)
-			pkg.TypeErrors = dropUnusedTypeErrors(pkg.TypeErrors)
-		}
-		ill := len(pkg.Errors) > 0
-		for _, imp := range pkg.Imports {
-			ill = ill || imp.IllTyped
-		}
-		pkg.IllTyped = ill
-	})
+// forgive removes, from a package whose files were parsed without bodies, the errors that
+// trimming itself causes (an import only the bodies used is now unused), and recomputes
+// whether it is ill-typed (its imports first). Every other error stays.
+func (p *trimmer) forgive(pkg *packages.Package) {
+	if p.trimmedPackage(pkg) {
+		pkg.Errors = dropUnusedImports(pkg.Errors)
+		pkg.TypeErrors = dropUnusedTypeErrors(pkg.TypeErrors)
+	}
+	markIllTyped(pkg)
+}
+
+// markIllTyped sets whether pkg is ill-typed, as go/packages does: it has errors, or an
+// import is ill-typed.
+func markIllTyped(pkg *packages.Package) {
+	ill := len(pkg.Errors) > 0
+	for _, imp := range pkg.Imports {
+		ill = ill || imp.IllTyped
+	}
+	pkg.IllTyped = ill
 }
 
 func (p *trimmer) trimmedPackage(pkg *packages.Package) bool {

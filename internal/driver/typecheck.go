@@ -108,15 +108,11 @@ func (tc *typeChecker) check(p *packages.Package) {
 	if typErr != nil && len(p.Errors) == 0 && len(p.Syntax) > 0 && strings.HasPrefix(typErr.Error(), "package requires newer Go version") {
 		appendError(p, types.Error{Fset: tc.fset, Pos: p.Syntax[0].Package, Msg: typErr.Error()})
 	}
-	if tc.trim != nil && tc.trim.trimmedPackage(p) {
-		p.Errors = dropUnusedImports(p.Errors)
-		p.TypeErrors = dropUnusedTypeErrors(p.TypeErrors)
+	if tc.trim != nil {
+		tc.trim.forgive(p)
+	} else {
+		markIllTyped(p)
 	}
-	ill := len(p.Errors) > 0
-	for _, imp := range p.Imports {
-		ill = ill || imp.IllTyped
-	}
-	p.IllTyped = ill
 }
 
 func (tc *typeChecker) parseFile(name string) (*ast.File, error) {

@@ -5,6 +5,10 @@
 // imports its store: only the link finds the writes.
 //
 //	go run ./cmd/layered -n 100 DIR
+//
+// With -module, the domains are written as packages of that module, whose go.mod is already
+// in DIR (the bench module's copy, for its real dependencies), and -import adds blank imports
+// of packages to the main package (the corpus: the program then has its dependencies too).
 package main
 
 import (
@@ -18,9 +22,11 @@ import (
 
 func main() {
 	n := flag.Int("n", 100, "number of domains")
+	module := flag.String("module", "", "write the domains as packages of this module, whose go.mod DIR has (default: a module of their own, layered)")
+	blank := flag.String("import", "", "comma-separated packages the main package imports for their dependencies")
 	flag.Parse()
 	if flag.NArg() != 1 {
-		log.Fatal("usage: layered [-n N] DIR")
+		log.Fatal("usage: layered [-n N] [-module PATH -import PKG,...] DIR")
 	}
 	dir := flag.Arg(0)
 	write := func(name, text string) {
@@ -32,21 +38,30 @@ func main() {
 			log.Fatal(err)
 		}
 	}
-	write("go.mod", "module layered\n\ngo 1.26\n")
+	mod := *module
+	if mod == "" {
+		mod = "layered"
+		write("go.mod", "module layered\n\ngo 1.26\n")
+	}
 	var imports, wiring strings.Builder
+	for _, pkg := range strings.Split(*blank, ",") {
+		if pkg != "" {
+			fmt.Fprintf(&imports, "\t_ %q\n", pkg)
+		}
+	}
 	for i := range *n {
 		d := fmt.Sprintf("d%03d", i)
 		write(d+"/api/api.go", fmt.Sprintf(api, d, d, d))
 		layer := ""
 		if i%2 == 0 {
-			layer = fmt.Sprintf("\n\t\"layered/%s/api\"", d)
+			layer = fmt.Sprintf("\n\t\"%s/%s/api\"", mod, d)
 		}
 		assert := ""
 		if layer != "" {
 			assert = "\nvar _ api.Store = (*Store)(nil)\n"
 		}
 		write(d+"/pg/pg.go", fmt.Sprintf(store, d, layer, assert, d, d))
-		fmt.Fprintf(&imports, "\t%sapi \"layered/%s/api\"\n\t%spg \"layered/%s/pg\"\n", d, d, d, d)
+		fmt.Fprintf(&imports, "\t%sapi \"%s/%s/api\"\n\t%spg \"%s/%s/pg\"\n", d, mod, d, d, mod, d)
 		fmt.Fprintf(&wiring, "\thandlers = append(handlers, &%sapi.Handler{Store: &%spg.Store{DB: db}})\n", d, d)
 	}
 	write("cmd/worker/main.go", fmt.Sprintf(worker, imports.String(), wiring.String()))
