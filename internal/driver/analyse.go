@@ -157,13 +157,10 @@ func couldNotImport(e packages.Error) bool {
 // imports' signatures in that round).
 func analyseListed(cfg Config, l *Loaded, clock *phaseClock, progress *progress, onRound rounds.OnRound) ([]*packages.Package, *rounds.Deps, rounds.OnRound, error) {
 	roots, all := copyGraph(l.pkgs)
-	isRoot := map[*packages.Package]bool{}
-	for _, p := range roots {
-		isRoot[p] = true
-	}
+	isDep := rounds.Dependencies(roots)
 	var deps, program []*packages.Package
 	for _, p := range all {
-		if !isRoot[p] && rounds.Dependency(p) {
+		if isDep[p.ID] {
 			deps = append(deps, p)
 		} else {
 			program = append(program, p)

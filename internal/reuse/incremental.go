@@ -109,7 +109,7 @@ type reuse struct {
 	st       *pkgStore
 	analyzer *analysis.Analyzer
 	meta     []*packages.Package // the program's packages (a full run's roots)
-	roots    map[string]bool     // their IDs
+	deps     map[string]bool     // the IDs of the packages a full run analyses in the first round only (rounds.Dependencies)
 	verbose  bool
 
 	all     []*packages.Package   // meta and their dependencies, dependencies first
@@ -126,10 +126,7 @@ type reuse struct {
 }
 
 func newReuse(cfg Inputs, st *pkgStore, meta []*packages.Package, verbose bool) *reuse {
-	r := &reuse{st: st, analyzer: cfg.Analyzer, meta: meta, roots: map[string]bool{}, verbose: verbose, decoded: map[*pkgEntry]*analyzer.Restored{}}
-	for _, p := range meta {
-		r.roots[p.ID] = true
-	}
+	r := &reuse{st: st, analyzer: cfg.Analyzer, meta: meta, deps: rounds.Dependencies(meta), verbose: verbose, decoded: map[*pkgEntry]*analyzer.Restored{}}
 	packages.Visit(meta, nil, func(p *packages.Package) { r.all = append(r.all, p) })
 	depth := map[string]int{}
 	for _, p := range r.all {
@@ -197,7 +194,7 @@ func (r *reuse) resolve(p analyzer.Program, links link.Links, rs *roundSigs) ([]
 				continue
 			}
 			view := viewKey(r.st.firstOf(q.ID), p, links)
-			if !r.roots[q.ID] && rounds.Dependency(q) {
+			if r.deps[q.ID] {
 				view = viewKey(nil, analyzer.Program{}, nil) // analysed in the first round only, as a full run does
 			}
 			if k, ok := r.st.entryKey(q, rs, view); ok {

@@ -180,6 +180,30 @@ func Dependency(p *packages.Package) bool {
 	return m == nil || (m.Version != "" && (m.Replace == nil || m.Replace.Version != ""))
 }
 
+// Dependencies returns the IDs of the packages below roots that are analysed once
+// (Dependency) and import only such packages: a package of the standard library compiled
+// for a root's test (internal/sysinfo [bufio.test]) imports that root's test variant, and is
+// analysed with the program.
+func Dependencies(roots []*packages.Package) map[string]bool {
+	isRoot := map[*packages.Package]bool{}
+	for _, p := range roots {
+		isRoot[p] = true
+	}
+	deps := map[string]bool{}
+	packages.Visit(roots, nil, func(p *packages.Package) { // imports first
+		if isRoot[p] || !Dependency(p) {
+			return
+		}
+		for _, imp := range p.Imports {
+			if !deps[imp.ID] {
+				return
+			}
+		}
+		deps[p.ID] = true
+	})
+	return deps
+}
+
 // Analyze analyses pkgs with a and links the program (Link). first wraps the
 // analyzer of the first round (the progress display counts it); onRound, when set, gives
 // each round what to do with each package's analysis (the result store stores it);
