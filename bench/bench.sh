@@ -21,10 +21,11 @@
 #   VET=0 bench/bench.sh      # without go vet (a cold go vet run takes minutes)
 #   BASE=v0.3.0 bench/bench.sh  # also a build of that revision, cold, in the same runs:
 #                             # the change's cost as ratios to it (target <= 1.05)
-#   SCALE="30 480 980" bench/bench.sh  # also the scaling table: the layered module with
-#                             # that many domains written into the corpus module (its real
-#                             # dependencies; 980 domains make about 3,000 packages), idemlint
-#                             # (and BASE) without a cache against staticcheck's cold run
+#   SCALE="250p 30 480 980" bench/bench.sh  # also the scaling table: the layered module
+#                             # with that many domains written into the corpus module (its
+#                             # real dependencies; 980 domains make about 3,000 packages), or
+#                             # alone for an N ending in p, idemlint (and BASE) without a
+#                             # cache against staticcheck's cold run
 set -euo pipefail
 cd "$(dirname "$0")"
 runs=${RUNS:-3}
@@ -84,7 +85,7 @@ measure() {
   /usr/bin/time -f "%e %U %S %M" -o "$work/time.out" "$@" >/dev/null 2>"$work/$name.stderr" || {
     local code=$?
     # idemlint exits 3 with findings, staticcheck 1 with problems, go vet 1 with reports.
-    case "$name:$code" in idemlint*:3 | layered-idemlint*:3 | staticcheck*:1 | vet:1) ;; *)
+    case "$name:$code" in idemlint*:3 | layered-idemlint*:3 | scale-*-idemlint*:3 | staticcheck*:1 | scale-*-staticcheck:1 | vet:1) ;; *)
       echo "$name failed ($code):" >&2
       tail -5 "$work/$name.stderr" >&2
       exit 1
@@ -145,9 +146,14 @@ scale=${SCALE:-}
 for n in $scale; do
   dir="$work/scale-$n"
   mkdir -p "$dir"
-  cp -r go.mod go.sum corpus "$dir/"
-  (cd "$dir" && go mod edit -replace "github.com/chokaq/idemlint=$repo")
-  go run ./cmd/layered -n "$n" -module github.com/chokaq/idemlint/bench -import github.com/chokaq/idemlint/bench/corpus "$dir"
+  case "$n" in
+  *p) go run ./cmd/layered -n "${n%p}" "$dir" ;; # the layered module alone: no dependencies but the standard library
+  *)
+    cp -r go.mod go.sum corpus "$dir/"
+    (cd "$dir" && go mod edit -replace "github.com/chokaq/idemlint=$repo")
+    go run ./cmd/layered -n "$n" -module github.com/chokaq/idemlint/bench -import github.com/chokaq/idemlint/bench/corpus "$dir"
+    ;;
+  esac
   echo "$(cd "$dir" && go list -deps ./... | wc -l)" >"$work/scale-$n.packages"
   for i in $(seq "$runs"); do
     echo "scale $n domains, run $i/$runs" >&2

@@ -240,6 +240,7 @@ func Analyze(a *analysis.Analyzer, pkgs []*packages.Package, opts *checker.Optio
 		if wrap != nil {
 			pa, wrap = wrap(pa), nil
 		}
+		graph = nil // the previous round's: its actions hold their results and facts, let them go
 		if graph, err = checker.Analyze([]*analysis.Analyzer{pa}, pkgs, opts); err != nil {
 			return nil, err
 		}
