@@ -289,7 +289,7 @@ func analyse(pass *analysis.Pass, index *model.Index, dirs map[*token.File]*dire
 	}
 	g := callgraph.Build(callgraph.Input{
 		Pkg: pass.Pkg, Info: pass.TypesInfo, Fset: pass.Fset, Files: pass.Files,
-		Directives: fileDirs, Judge: judge, Visit: visit, Links: program.Links, ReceiveSpan: handlers.ReceiveSpan,
+		Directives: fileDirs, Judge: judge, Visit: visit, Links: program.linksOf(pass), ReceiveSpan: handlers.ReceiveSpan,
 		Facts: callgraph.Facts{ImportObjectFact: pass.ImportObjectFact, AllObjectFacts: pass.AllObjectFacts},
 	})
 	g.Solve()
@@ -575,6 +575,10 @@ type Program struct {
 	// Links are the implementations elsewhere in the program that open interface calls
 	// reach (see internal/link).
 	Links callgraph.Links
+	// PackageLinks, when set, gives one package's Links instead, from the files its pass
+	// has: for a driver that parses each package as its pass comes up, so that no position
+	// in it is known before (internal/driver's rounds).
+	PackageLinks func(pkg *types.Package, files []*ast.File) callgraph.Links
 	// Jobs, when not nil, are the retry settings of the whole program (every package's
 	// Result.Jobs): whether a job runs at most once is then judged from every insert in the
 	// program, not those in a package's view.
@@ -645,4 +649,12 @@ func settingsOf(a *analysis.Analyzer) (*settings, error) {
 		schema:    a.Flags.Lookup("schema").Value.String(),
 		std:       a.Flags.Lookup("std").Value.String() == "true",
 	}, nil
+}
+
+// linksOf is the Links of pass's package.
+func (p Program) linksOf(pass *analysis.Pass) callgraph.Links {
+	if p.PackageLinks != nil {
+		return p.PackageLinks(pass.Pkg, pass.Files)
+	}
+	return p.Links
 }

@@ -77,7 +77,7 @@ func newCheckFlags() (*flag.FlagSet, *checkFlags) {
 	fs.BoolVar(&f.version, "version", false, "print the version and exit")
 	// Shims for legacy vet flags, accepted by every go/analysis driver.
 	fs.Bool("source", false, "no effect (deprecated)")
-	fs.BoolVar(&f.phases, "v", false, "print the wall time and peak memory of each phase of the run (load, dependencies, type-check, analyse, report) on stderr")
+	fs.BoolVar(&f.phases, "v", false, "print the wall time and peak memory of each phase of the run (load, dependencies, analyse, report) on stderr")
 	fs.Bool("all", false, "no effect (deprecated)")
 	fs.Usage = func() {
 		w := fs.Output()
@@ -129,6 +129,7 @@ func checkCommand(args []string, stdout, stderr io.Writer) int {
 	if f.fix || f.legacyJSON {
 		cfg.Cache = nil // both read the checker's graph, which the cache does not keep
 	}
+	cfg.Graph = f.fix || f.legacyJSON || strings.Contains(f.debug, "t")
 	stop, err := f.profile()
 	if err != nil {
 		fmt.Fprintf(stderr, "idemlint: %v\n", err)

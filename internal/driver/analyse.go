@@ -28,28 +28,26 @@ func analyse(cfg Config, l *Loaded, start time.Time, clock *phaseClock, progress
 	pkgs := l.pkgs
 	var deps *rounds.Deps
 	if l.listed {
-		var err error
-		if pkgs, deps, onRound, err = analyseListed(cfg, l, clock, progress, onRound); err != nil {
+		s, err := analyseDeps(cfg, l, clock, progress, onRound)
+		if err != nil {
 			return nil, nil, err
 		}
+		if !cfg.Graph {
+			run, err := s.rounds(cfg, l.named, start)
+			return nil, run, err
+		}
+		// The caller reads the checker's graph: the program's packages are type-checked
+		// whole and analysed by the checker, with the dependencies' facts restored.
+		inOrder(s.program, s.workers, s.tc.check)
+		if err := newerGo(s.roots); err != nil {
+			return nil, nil, err
+		}
+		pkgs, onRound = s.roots, s.onRound
+		deps = &rounds.Deps{Restored: s.deps.restored, Failed: s.deps.failed}
 	}
 	root := sourceRoot()
 	run := &result.Run{Tool: Tool(), Root: root, Disabled: cfg.Disabled}
-
-	// Errors in the packages themselves (syntax, types, missing modules): reported as
-	// go/packages.PrintErrors would, once per package, but for the type errors that follow
-	// from an unresolved import or a syntax error (causes).
-	var all []*packages.Package
-	packages.Visit(pkgs, nil, func(p *packages.Package) {
-		all = append(all, p)
-		for _, e := range causes(p.Errors) {
-			source := e.Kind == packages.ParseError || e.Kind == packages.TypeError
-			run.Errors = append(run.Errors, result.Error{Package: p.ID, Message: e.Error(), Load: true, Source: source})
-		}
-		if p.Module != nil && p.Module.Error != nil {
-			run.Errors = append(run.Errors, result.Error{Package: p.ID, Message: p.Module.Error.Err, Load: true})
-		}
-	})
+	all := loadErrors(run, pkgs)
 
 	var factLog io.Writer
 	if dbg(cfg.Debug, 'f') {
@@ -108,6 +106,25 @@ func analyse(cfg Config, l *Loaded, start time.Time, clock *phaseClock, progress
 	return graph, run, nil
 }
 
+// loadErrors adds the errors in the packages themselves (syntax, types, missing modules) to
+// run, as go/packages.PrintErrors would, once per package, but for the type errors that
+// follow from an unresolved import or a syntax error (causes). It returns every package, in
+// the order visited (imports first).
+func loadErrors(run *result.Run, pkgs []*packages.Package) []*packages.Package {
+	var all []*packages.Package
+	packages.Visit(pkgs, nil, func(p *packages.Package) {
+		all = append(all, p)
+		for _, e := range causes(p.Errors) {
+			source := e.Kind == packages.ParseError || e.Kind == packages.TypeError
+			run.Errors = append(run.Errors, result.Error{Package: p.ID, Message: e.Error(), Load: true, Source: source})
+		}
+		if p.Module != nil && p.Module.Error != nil {
+			run.Errors = append(run.Errors, result.Error{Package: p.ID, Message: p.Module.Error.Err, Load: true})
+		}
+	})
+	return all
+}
+
 // causes returns a package's errors, but only their causes: the go command's errors and
 // the syntax errors when there are any, else the imports that could not be imported when
 // there are any. The other type errors follow from those (a module the proxy refused makes
@@ -149,13 +166,24 @@ func couldNotImport(e packages.Error) bool {
 	return e.Kind == packages.TypeError && strings.HasPrefix(e.Msg, "could not import ")
 }
 
-// analyseListed type-checks a copy of the listed program (copyGraph) and analyses its
-// dependencies, each as soon as its imports are and then let go of (stream.go), and
-// type-checks the program's own packages, which the rounds analyse. It returns the
-// program's roots, the dependencies' analysis, and onRound with its first round's hook made
-// once, for the dependencies and the program alike (the store signs a package from its
-// imports' signatures in that round).
-func analyseListed(cfg Config, l *Loaded, clock *phaseClock, progress *progress, onRound rounds.OnRound) ([]*packages.Package, *rounds.Deps, rounds.OnRound, error) {
+// streamed is a listed program whose dependencies are analysed (analyseDeps): what its
+// own packages' rounds need.
+type streamed struct {
+	roots, all, program []*packages.Package // the copy's roots, every package and the program's own (imports first)
+	deps                *depResult
+	tc                  *typeChecker
+	workers             int
+	factLog             bool
+	onRound             rounds.OnRound // its first round's hook made once, for the dependencies and the program alike
+	progress            *progress
+}
+
+// analyseDeps type-checks a copy of the listed program (copyGraph) and analyses its
+// dependencies (rounds.Dependencies), each as soon as its imports are and then let go of
+// (stream.go). onRound's first round is the dependencies' and the program's first round
+// alike (the store signs a package from its imports' signatures in that round): the
+// returned state's onRound hands it out once more.
+func analyseDeps(cfg Config, l *Loaded, clock *phaseClock, progress *progress, onRound rounds.OnRound) (*streamed, error) {
 	roots, all := copyGraph(l.pkgs)
 	isDep := rounds.Dependencies(roots)
 	var deps, program []*packages.Package
@@ -178,7 +206,7 @@ func analyseListed(cfg Config, l *Loaded, clock *phaseClock, progress *progress,
 
 	pa, err := analyzer.ForProgram(cfg.Analyzer, analyzer.Program{})
 	if err != nil {
-		return nil, nil, nil, err
+		return nil, err
 	}
 	var first func(rounds.PassRecord, *rounds.Outcome)
 	if onRound != nil {
@@ -201,17 +229,13 @@ func analyseListed(cfg Config, l *Loaded, clock *phaseClock, progress *progress,
 	pa = rounds.Instrument(pa, func() { progress.step(progress.done.Add(1)) })
 	check := tc.check
 	if rec != nil {
-		check = func(p *packages.Package) { tc.check(p); rec.Add(p) }
+		check = func(p *packages.Package) { tc.check(p); rec.Add(p, false) }
 	}
-	d := analyseDeps(pa, deps, check, workers, dbg(cfg.Debug, 'f'))
+	d := runDeps(pa, deps, check, workers, dbg(cfg.Debug, 'f'))
 	clock.end("dependencies")
-	inOrder(program, workers, tc.check)
-	clock.end("type-check")
 	if trim != nil && dbg(cfg.Debug, 'v') {
 		log.Printf("parsed %d files without function bodies (packages the analysis skips)", len(trim.trimmed))
 	}
-	if err := newerGo(roots); err != nil {
-		return nil, nil, nil, err
-	}
-	return roots, &rounds.Deps{Restored: d.restored, Failed: d.failed}, onRound, nil
+	return &streamed{roots: roots, all: all, program: program, deps: d, tc: tc, workers: workers,
+		factLog: dbg(cfg.Debug, 'f'), onRound: onRound, progress: progress}, nil
 }

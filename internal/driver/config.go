@@ -36,6 +36,11 @@ type Config struct {
 	// checker's graph (-fix, the legacy -json tree, -debug) leaves it unset.
 	Cache *cache.Cache
 
+	// Graph asks for Output.Graph, the x/tools checker's graph of the last round (-fix, the
+	// legacy -json tree, -debug=t read it): the program's packages are then held whole
+	// through the rounds, where otherwise each is let go of when its pass ends.
+	Graph bool
+
 	// fullSyntax parses every package in full, as go/packages does by default, even those
 	// the analysis skips whole (for tests that prove the trimming changes nothing).
 	fullSyntax bool

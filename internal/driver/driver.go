@@ -26,9 +26,9 @@ type Output struct {
 	Graph *checker.Graph
 	Run   *result.Run
 	// Phases are the run's phases, in order: "load" (listing the packages), "dependencies"
-	// (type-checking and analysing each dependency, then letting go of its syntax),
-	// "type-check" (the program's own packages) and "analyse" (the program-wide link's
-	// rounds), or "cache" for a run the cache answered whole or in part.
+	// (type-checking and analysing each dependency, then letting go of its syntax) and
+	// "analyse" (type-checking and analysing the program's own packages in the program-wide
+	// link's rounds), or "cache" for a run the cache answered whole or in part.
 	Phases []Phase
 
 	metadataCached bool // the program's metadata was the store's: no go list ran (reuse.Session.MetadataCached)
@@ -104,8 +104,8 @@ func runCached(cfg Config, start time.Time, progress *progress) (*Output, error)
 }
 
 // Analyze runs the analyzer of cfg on packages loaded by Load. Its Output's phases are
-// those after the load: "dependencies" and "type-check" for idemlint's analyzer (which
-// type-checks what Load listed), and "analyse".
+// those after the load: "dependencies" for idemlint's analyzer (which type-checks what Load
+// listed), and "analyse".
 func Analyze(cfg Config, l *Loaded) (*Output, error) {
 	start := time.Now()
 	clock := newPhaseClock(start)

@@ -63,7 +63,7 @@ func TestProgramIsTheModule(t *testing.T) {
 		patternsOnly bool
 		findings     int
 	}{{false, 2}, {true, 0}} {
-		out, err := Run(Config{Analyzer: analyzer.Analyzer, Patterns: []string{"./orders"}, PatternsOnly: tc.patternsOnly})
+		out, err := Run(Config{Analyzer: analyzer.Analyzer, Patterns: []string{"./orders"}, PatternsOnly: tc.patternsOnly, Graph: true})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -5,6 +5,7 @@ import (
 	"go/ast"
 	"go/types"
 	"log"
+	"net/url"
 	"os"
 	"reflect"
 	"slices"
@@ -35,31 +36,23 @@ import (
 type depResult struct {
 	restored map[*types.Package]*analyzer.Restored // by package: the facts its analysis exported
 	failed   map[*types.Package]error              // the packages whose analysis failed, with the error
+	facts    *factStore                            // the same facts, for the program's passes (program.go)
 }
 
-// analyseDeps type-checks (check) and analyses deps, each after its imports, on up to
+// runDeps type-checks (check) and analyses deps, each after its imports, on up to
 // workers goroutines, with a, which must be idemlint's analyzer made for the program's
 // first round, and releases each one's syntax when its pass ends.
-func analyseDeps(a *analysis.Analyzer, deps []*packages.Package, check func(*packages.Package), workers int, factLog bool) *depResult {
-	st := &factStore{objects: map[objectFactKey]analysis.Fact{}, byPkg: map[*types.Package]*pkgFacts{}}
+func runDeps(a *analysis.Analyzer, deps []*packages.Package, check func(*packages.Package), workers int, factLog bool) *depResult {
+	st := newFactStore(nil)
 	failed := map[*types.Package]error{}
 	var mu sync.Mutex
 	inOrder(deps, workers, func(p *packages.Package) {
 		check(p)
-		var prereq []string
 		mu.Lock()
-		for _, imp := range p.Imports {
-			if failed[imp.Types] != nil {
-				prereq = append(prereq, a.Name+"@"+imp.PkgPath)
-			}
-		}
+		err := failedPrerequisites(a, p, failed)
 		mu.Unlock()
-		var err error
-		if prereq != nil {
-			sort.Strings(prereq)
-			err = fmt.Errorf("failed prerequisites: %s", strings.Join(prereq, ", "))
-		} else {
-			err = runPass(a, p, st, factLog)
+		if err == nil {
+			_, err = runPass(a, p, st, factLog)
 		}
 		if err != nil {
 			mu.Lock()
@@ -68,7 +61,7 @@ func analyseDeps(a *analysis.Analyzer, deps []*packages.Package, check func(*pac
 		}
 		release(p)
 	})
-	out := &depResult{restored: map[*types.Package]*analyzer.Restored{}, failed: failed}
+	out := &depResult{restored: map[*types.Package]*analyzer.Restored{}, failed: failed, facts: st}
 	for _, p := range deps {
 		if failed[p.Types] != nil {
 			continue
@@ -87,12 +80,35 @@ func analyseDeps(a *analysis.Analyzer, deps []*packages.Package, check func(*pac
 	return out
 }
 
+// failedPrerequisites is the checker's error for a package one of whose imports' analysis
+// failed (failed is by package), nil when none did.
+func failedPrerequisites(a *analysis.Analyzer, p *packages.Package, failed map[*types.Package]error) error {
+	var prereq []string
+	for _, imp := range p.Imports {
+		if failed[imp.Types] != nil {
+			prereq = append(prereq, a.Name+"@"+imp.ID)
+		}
+	}
+	if prereq == nil {
+		return nil
+	}
+	sort.Strings(prereq)
+	return fmt.Errorf("failed prerequisites: %s", strings.Join(prereq, ", "))
+}
+
+// passOut is what one package's pass gave.
+type passOut struct {
+	res   any
+	diags []analysis.Diagnostic // with their URLs resolved, as the checker resolves them
+}
+
 // runPass runs a on p as go/analysis/checker would: the same Pass, facts seen as the
 // checker's actions pass them on (factStore), the result type checked.
-func runPass(a *analysis.Analyzer, p *packages.Package, st *factStore, factLog bool) error {
+func runPass(a *analysis.Analyzer, p *packages.Package, st *factStore, factLog bool) (*passOut, error) {
 	if p.IllTyped && !a.RunDespiteErrors {
-		return fmt.Errorf("analysis skipped due to errors in package")
+		return nil, fmt.Errorf("analysis skipped due to errors in package")
 	}
+	out := &passOut{}
 	module := &analysis.Module{}
 	if m := p.Module; m != nil {
 		module = &analysis.Module{Path: m.Path, Version: m.Version, GoVersion: m.GoVersion}
@@ -111,7 +127,7 @@ func runPass(a *analysis.Analyzer, p *packages.Package, st *factStore, factLog b
 		TypeErrors:       p.TypeErrors,
 		Module:           module,
 		ResultOf:         map[*analysis.Analyzer]any{},
-		Report:           func(analysis.Diagnostic) {}, // a dependency's findings are not reported
+		Report:           func(d analysis.Diagnostic) { out.diags = append(out.diags, d) },
 		ImportObjectFact: view.importObject,
 		ExportObjectFact: func(obj types.Object, fact analysis.Fact) {
 			if !running {
@@ -149,12 +165,42 @@ func runPass(a *analysis.Analyzer, p *packages.Package, st *factStore, factLog b
 	res, err := a.Run(pass)
 	running = false
 	if err != nil {
-		return err
+		return nil, err
 	}
 	if got, want := reflect.TypeOf(res), a.ResultType; got != want {
-		return fmt.Errorf("internal error: on package %s, analyzer %s returned a result of type %v, but declared ResultType %v", p.PkgPath, a, got, want)
+		return nil, fmt.Errorf("internal error: on package %s, analyzer %s returned a result of type %v, but declared ResultType %v", p.PkgPath, a, got, want)
 	}
-	return nil
+	for i := range out.diags {
+		u, err := resolveURL(a, out.diags[i])
+		if err != nil {
+			return nil, err
+		}
+		out.diags[i].URL = u
+	}
+	out.res = res
+	return out, nil
+}
+
+// resolveURL is the checker's resolution of a diagnostic's URL (x/tools'
+// internal/analysis/driverutil.ResolveURL): the analyzer's URL, with the category as the
+// fragment when the diagnostic names no URL of its own.
+func resolveURL(a *analysis.Analyzer, d analysis.Diagnostic) (string, error) {
+	if d.URL == "" && d.Category == "" && a.URL == "" {
+		return "", nil
+	}
+	raw := d.URL
+	if d.URL == "" && d.Category != "" {
+		raw = "#" + d.Category
+	}
+	u, err := url.Parse(raw)
+	if err != nil {
+		return "", fmt.Errorf("invalid Diagnostic.URL %q: %s", raw, err)
+	}
+	base, err := url.Parse(a.URL)
+	if err != nil {
+		return "", fmt.Errorf("invalid Analyzer.URL %q: %s", a.URL, err)
+	}
+	return base.ResolveReference(u).String(), nil
 }
 
 type objectFactKey struct {
@@ -180,6 +226,40 @@ type factStore struct {
 	mu      sync.RWMutex
 	objects map[objectFactKey]analysis.Fact
 	byPkg   map[*types.Package]*pkgFacts
+	// below holds the facts of packages analysed before (the dependencies, for a round of
+	// the program's packages), read but never written again; nil: none.
+	below *factStore
+}
+
+func newFactStore(below *factStore) *factStore {
+	return &factStore{objects: map[objectFactKey]analysis.Fact{}, byPkg: map[*types.Package]*pkgFacts{}, below: below}
+}
+
+// object is the fact of type t on obj, if any.
+func (st *factStore) object(obj types.Object, t reflect.Type) (analysis.Fact, bool) {
+	if st.below != nil {
+		if f, ok := st.below.objects[objectFactKey{obj, t}]; ok {
+			return f, true
+		}
+	}
+	st.mu.RLock()
+	defer st.mu.RUnlock()
+	f, ok := st.objects[objectFactKey{obj, t}]
+	return f, ok
+}
+
+// each calls f with every package's facts, those below first, holding the lock.
+func (st *factStore) each(f func(pkg *types.Package, facts *pkgFacts, objects map[objectFactKey]analysis.Fact)) {
+	if st.below != nil {
+		for pkg, facts := range st.below.byPkg {
+			f(pkg, facts, st.below.objects)
+		}
+	}
+	st.mu.RLock()
+	defer st.mu.RUnlock()
+	for pkg, facts := range st.byPkg {
+		f(pkg, facts, st.objects)
+	}
 }
 
 func (st *factStore) facts(pkg *types.Package) *pkgFacts {
@@ -272,9 +352,7 @@ func (v *factView) importObject(obj types.Object, ptr analysis.Fact) bool {
 	if obj == nil {
 		panic("nil object")
 	}
-	v.st.mu.RLock()
-	f, ok := v.st.objects[objectFactKey{obj, factType(ptr)}]
-	v.st.mu.RUnlock()
+	f, ok := v.st.object(obj, factType(ptr))
 	if !ok || !v.sees(obj) {
 		return false
 	}
@@ -289,12 +367,12 @@ func (v *factView) importPackage(pkg *types.Package, ptr analysis.Fact) bool {
 	if pkg != v.pkg.Types && !v.below(pkg) {
 		return false
 	}
-	v.st.mu.RLock()
 	var f analysis.Fact
-	if pf := v.st.byPkg[pkg]; pf != nil {
-		f = pf.pkg[factType(ptr)]
-	}
-	v.st.mu.RUnlock()
+	v.st.each(func(p *types.Package, facts *pkgFacts, _ map[objectFactKey]analysis.Fact) {
+		if p == pkg {
+			f = facts.pkg[factType(ptr)]
+		}
+	})
 	if f == nil {
 		return false
 	}
@@ -304,33 +382,29 @@ func (v *factView) importPackage(pkg *types.Package, ptr analysis.Fact) bool {
 
 func (v *factView) allObjects() []analysis.ObjectFact {
 	var out []analysis.ObjectFact
-	v.st.mu.RLock()
-	defer v.st.mu.RUnlock()
-	for pkg, f := range v.st.byPkg {
+	v.st.each(func(pkg *types.Package, f *pkgFacts, objects map[objectFactKey]analysis.Fact) {
 		if pkg != v.pkg.Types && !v.below(pkg) {
-			continue
+			return
 		}
 		for _, k := range f.objects {
 			if v.sees(k.obj) {
-				out = append(out, analysis.ObjectFact{Object: k.obj, Fact: v.st.objects[k]})
+				out = append(out, analysis.ObjectFact{Object: k.obj, Fact: objects[k]})
 			}
 		}
-	}
+	})
 	return out
 }
 
 func (v *factView) allPackages() []analysis.PackageFact {
 	var out []analysis.PackageFact
-	v.st.mu.RLock()
-	defer v.st.mu.RUnlock()
-	for pkg, f := range v.st.byPkg {
+	v.st.each(func(pkg *types.Package, f *pkgFacts, _ map[objectFactKey]analysis.Fact) {
 		if pkg != v.pkg.Types && !v.below(pkg) {
-			continue
+			return
 		}
 		for _, t := range f.pkgOrder {
 			out = append(out, analysis.PackageFact{Package: pkg, Fact: f.pkg[t]})
 		}
-	}
+	})
 	return out
 }
 

@@ -152,7 +152,7 @@ func TestDependencyFactsAreTheCheckers(t *testing.T) {
 	}
 	_, all := copyGraph(listed)
 	viaDeps, got := record()
-	res := analyseDeps(viaDeps, all, newTypeChecker(nil).check, 2, false)
+	res := runDeps(viaDeps, all, newTypeChecker(nil).check, 2, false)
 	for pkg, err := range res.failed {
 		t.Errorf("%s: %v", pkg.Path(), err)
 	}

@@ -61,17 +61,37 @@ func (r *Recorder) Wrap(a *analysis.Analyzer, restored map[*types.Package]*analy
 
 // Add records the analyses of p too, once it is type-checked (a driver that type-checks
 // each package as its analysis comes up: internal/driver's dependencies).
-func (r *Recorder) Add(p *packages.Package) {
+func (r *Recorder) Add(p *packages.Package, root bool) {
 	r.mu.Lock()
 	r.pkgs[p.Types] = p
+	if root {
+		r.roots[p.Types] = true
+	}
 	r.mu.Unlock()
+}
+
+// Restore records p's analysis as restored from an earlier round (a dependency, analysed in
+// the first round only): after sees it as it sees a pass that exported stored facts.
+func (r *Recorder) Restore(p *packages.Package) {
+	if r.after == nil {
+		return
+	}
+	res := &analyzer.Result{}
+	r.after(PassRecord{Pkg: p, Res: res, Restored: true}, outcomeOf(p, res))
+}
+
+// OutcomeOf is p's outcome (outcomeOf), nil when it has none (its analysis failed).
+func (r *Recorder) OutcomeOf(p *packages.Package) *Outcome {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.outcomes[p.Types]
 }
 
 func (r *Recorder) record(pass *analysis.Pass, res *analyzer.Result, diags []analysis.Diagnostic, restored bool) {
 	r.mu.Lock()
-	pkg := r.pkgs[pass.Pkg]
+	pkg, root := r.pkgs[pass.Pkg], r.roots[pass.Pkg]
 	r.mu.Unlock()
-	if pkg == nil || (r.after == nil && !r.roots[pass.Pkg]) {
+	if pkg == nil || (r.after == nil && !root) {
 		return // without a cache, only the roots' outcomes are read (the link's)
 	}
 	o := outcomeOf(pkg, res)
