@@ -31,14 +31,18 @@ type programRounds struct {
 	s        *streamed
 	isRoot   map[*packages.Package]bool
 	listErrs map[*packages.Package][]packages.Error // go list's: each round's type-check starts from them
+	root     string                                 // what the output's paths are relative to (sourceRoot)
+	disabled []string                               // the analyzer's -disable kinds (Config.Disabled)
+	reported func(id string) bool                   // the roots whose output the run reports
 
 	started bool
 	last    map[*packages.Package]*programPass // the last round's pass of each package
 }
 
-// programPass is what a package's pass gave in a round.
+// programPass is what a package's pass gave in a round: for a root the run reports, its
+// output, made while its syntax is at hand (pkgout.Convert reads a handler's declaration).
 type programPass struct {
-	out *passOut
+	out *pkgout.Output
 	err error
 }
 
@@ -47,16 +51,18 @@ type programPass struct {
 // packages' errors, the analyses that failed (in the checker's order: imports first), and
 // the output of the roots the run reports (named; nil: all).
 func (s *streamed) rounds(cfg Config, named map[string]bool, start time.Time) (*result.Run, error) {
-	r := &programRounds{s: s, isRoot: map[*packages.Package]bool{}, listErrs: map[*packages.Package][]packages.Error{}}
+	root := sourceRoot()
+	var reported func(id string) bool
+	if named != nil {
+		reported = func(id string) bool { return named[id] }
+	}
+	r := &programRounds{s: s, isRoot: map[*packages.Package]bool{}, listErrs: map[*packages.Package][]packages.Error{},
+		root: root, disabled: cfg.Disabled, reported: reported}
 	for _, p := range s.roots {
 		r.isRoot[p] = true
 	}
 	for _, p := range s.program {
 		r.listErrs[p] = p.Errors
-	}
-	var reported func(id string) bool
-	if named != nil {
-		reported = func(id string) bool { return named[id] }
 	}
 	outs, err := rounds.Link(func(p analyzer.Program, links link.Links) ([]*rounds.Outcome, error) {
 		return r.round(cfg, p, links)
@@ -69,7 +75,6 @@ func (s *streamed) rounds(cfg Config, named map[string]bool, start time.Time) (*
 		return nil, err
 	}
 
-	root := sourceRoot()
 	run := &result.Run{Tool: Tool(), Root: root, Disabled: cfg.Disabled}
 	all := loadErrors(run, s.roots)
 	for _, p := range all {
@@ -84,12 +89,9 @@ func (s *streamed) rounds(cfg Config, named map[string]bool, start time.Time) (*
 	run.Packages = len(all)
 	conv := pkgout.NewJoiner(run, root, all, pkgout.NewImplementations(rounds.Summaries(outs)))
 	for _, p := range s.roots {
-		pp := r.last[p]
-		if (named != nil && !named[p.ID]) || pp == nil || pp.err != nil {
-			continue
+		if pp := r.last[p]; pp != nil && pp.out != nil {
+			conv.Add(p.Name, pp.out)
 		}
-		res, _ := pp.out.res.(*analyzer.Result)
-		conv.Action(p, pp.out.diags, res)
 	}
 	conv.Finish()
 	run.Duration = time.Since(start)
@@ -152,12 +154,17 @@ func (r *programRounds) round(cfg Config, p analyzer.Program, links link.Links) 
 		byTypes[q.Types] = q
 		err := failedPrerequisites(pa, q, failed)
 		mu.Unlock()
-		var out *passOut
+		pp := &programPass{}
 		if err == nil {
-			out, err = runPass(pa, q, facts, s.factLog)
+			var out *passOut
+			if out, err = runPass(pa, q, facts, s.factLog); err == nil && r.isRoot[q] && (r.reported == nil || r.reported(q.ID)) {
+				res, _ := out.res.(*analyzer.Result)
+				pp.out = pkgout.Convert(q, out.diags, res, r.root, r.disabled)
+			}
 		}
+		pp.err = err
 		mu.Lock()
-		passes[q] = &programPass{out: out, err: err}
+		passes[q] = pp
 		if err != nil {
 			failed[q.Types] = err
 		}

@@ -1,17 +1,20 @@
 package driver
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"testing"
 
 	"github.com/chokaq/idemlint/analyzer"
+	"github.com/chokaq/idemlint/internal/result"
 )
 
 // The program's packages analysed one at a time and let go of, parsed and type-checked again
 // in each round of the link, give what the x/tools checker gives on the program held whole
-// (Config.Graph), on every test module: links resolved in three rounds (layered), webhook
-// checks taken over, routes, consumers, registrations elsewhere, jobs run at most once.
+// (Config.Graph), on every test module and the example shop: links resolved in three rounds
+// (layered), webhook checks taken over, routes, consumers, registrations elsewhere, jobs run
+// at most once, directives attached to the handlers they are in.
 func TestProgramRoundsAreTheCheckers(t *testing.T) {
 	if testing.Short() {
 		t.Skip("-short: every test module, analysed twice")
@@ -20,9 +23,13 @@ func TestProgramRoundsAreTheCheckers(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	mods := []string{filepath.Join("..", "..", "examples")}
 	for _, d := range dirs {
-		t.Run(d.Name(), func(t *testing.T) {
-			chdirModule(t, d.Name())
+		mods = append(mods, filepath.Join("..", "..", "testdata", "modules", d.Name()))
+	}
+	for _, mod := range mods {
+		t.Run(filepath.Base(mod), func(t *testing.T) {
+			t.Chdir(mod)
 			cfg := Config{Analyzer: analyzer.Analyzer, Patterns: []string{"./..."}, Tests: true}
 			l, err := Load(cfg, nil)
 			if err != nil {
@@ -40,7 +47,19 @@ func TestProgramRoundsAreTheCheckers(t *testing.T) {
 			if streamed.Graph != nil || whole.Graph == nil {
 				t.Fatalf("graphs: streamed %v, whole %v", streamed.Graph != nil, whole.Graph != nil)
 			}
-			if got, want := jsonOf(t, streamed.Run), jsonOf(t, whole.Run); got != want {
+			// Everything a run gives: the output formats' findings, and the inventory's
+			// handlers with their directives (attached from their declarations' extents).
+			all := func(r *result.Run) string {
+				b, err := json.Marshal(struct {
+					F, H, D, E any
+					N          int
+				}{r.Findings, r.Handlers, r.Directives, r.Errors, r.Packages})
+				if err != nil {
+					t.Fatal(err)
+				}
+				return jsonOf(t, r) + string(b)
+			}
+			if got, want := all(streamed.Run), all(whole.Run); got != want {
 				t.Errorf("the program analysed one package at a time:\n%s\nheld whole by the checker:\n%s", got, want)
 			}
 			if streamed.Run.Packages != whole.Run.Packages || len(streamed.Run.Handlers) == 0 {
