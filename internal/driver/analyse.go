@@ -20,10 +20,11 @@ import (
 	"github.com/chokaq/idemlint/internal/rounds"
 )
 
-// analyse analyses loaded packages: it returns the checker's graph of the last round and
-// the run's result. clock ends the phases before the rounds (dependencies, type-check) of
-// a listed load. onRound, when not nil, stores what each package gave for later runs
-// (the result store's reuse.Session.Rounds).
+// analyse analyses loaded packages: it returns the run's result and, where the program is
+// held whole for the x/tools checker (a load that is not listed, or Config.Graph), the
+// checker's graph of the last round. clock ends the dependencies' phase of a listed load.
+// onRound, when not nil, stores what each package gave for later runs (the result store's
+// reuse.Session.Rounds).
 func analyse(cfg Config, l *Loaded, start time.Time, clock *phaseClock, progress *progress, onRound rounds.OnRound) (*checker.Graph, *result.Run, error) {
 	pkgs := l.pkgs
 	var deps *rounds.Deps
