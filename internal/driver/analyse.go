@@ -44,7 +44,7 @@ func analyse(cfg Config, l *Loaded, start time.Time, clock *phaseClock, progress
 			return nil, nil, err
 		}
 		pkgs, onRound = s.roots, s.onRound
-		deps = &rounds.Deps{Restored: s.deps.restored, Failed: s.deps.failed}
+		deps = &rounds.Deps{Restored: s.deps.restored(), Failed: s.deps.failed}
 	}
 	root := sourceRoot()
 	run := &result.Run{Tool: Tool(), Root: root, Disabled: cfg.Disabled}

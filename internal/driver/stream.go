@@ -23,20 +23,20 @@ import (
 // and let go of (release) when its pass ends: peak memory then follows the packages being
 // analysed at one time, not the sum of the program, as in staticcheck's runner. What the
 // program's analysis needs of them is kept: their types, their errors and the facts their
-// analysis exported, which the program's rounds restore (analyzer.Program.Restored) in
-// place of analysing them again.
+// analysis exported, which the program's passes read (program.go), or the checker's rounds
+// restore (analyzer.Program.Restored), in place of analysing them again.
 //
 // A dependency is a package the patterns do not list (nor the main module, when the
-// program is widened to it) from the standard library or a versioned module: nothing a
-// program-wide link resolves is in it, so the first round's view is the only one it has
-// (rounds.Dependency). The packages of the main module, and of workspace modules, stay
-// whole for the rounds of the link.
+// program is widened to it) from the standard library or a versioned module, below every
+// package of the program: nothing a program-wide link resolves is in it, so the first
+// round's view is the only one it has (rounds.Dependencies). The packages of the main
+// module, and of workspace modules, are analysed in every round of the link (program.go).
 
 // depResult is what the dependencies' analysis leaves for the program's.
 type depResult struct {
-	restored map[*types.Package]*analyzer.Restored // by package: the facts its analysis exported
-	failed   map[*types.Package]error              // the packages whose analysis failed, with the error
-	facts    *factStore                            // the same facts, for the program's passes (program.go)
+	deps   []*packages.Package
+	failed map[*types.Package]error // the packages whose analysis failed, with the error
+	facts  *factStore               // the facts their analysis exported
 }
 
 // runDeps type-checks (check) and analyses deps, each after its imports, on up to
@@ -61,21 +61,27 @@ func runDeps(a *analysis.Analyzer, deps []*packages.Package, check func(*package
 		}
 		release(p)
 	})
-	out := &depResult{restored: map[*types.Package]*analyzer.Restored{}, failed: failed, facts: st}
-	for _, p := range deps {
-		if failed[p.Types] != nil {
+	return &depResult{deps: deps, failed: failed, facts: st}
+}
+
+// restored is what the checker's rounds restore of each dependency whose analysis
+// succeeded (analyzer.Program.Restored): the facts it exported.
+func (d *depResult) restored() map[*types.Package]*analyzer.Restored {
+	out := map[*types.Package]*analyzer.Restored{}
+	for _, p := range d.deps {
+		if d.failed[p.Types] != nil {
 			continue
 		}
 		r := &analyzer.Restored{}
-		if f := st.byPkg[p.Types]; f != nil {
+		if f := d.facts.byPkg[p.Types]; f != nil {
 			for _, k := range f.objects {
-				r.Objects = append(r.Objects, analysis.ObjectFact{Object: k.obj, Fact: st.objects[k]})
+				r.Objects = append(r.Objects, analysis.ObjectFact{Object: k.obj, Fact: d.facts.objects[k]})
 			}
 			for _, t := range f.pkgOrder {
 				r.Packages = append(r.Packages, f.pkg[t])
 			}
 		}
-		out.restored[p.Types] = r
+		out[p.Types] = r
 	}
 	return out
 }

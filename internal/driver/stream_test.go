@@ -172,7 +172,7 @@ func TestDependencyFactsAreTheCheckers(t *testing.T) {
 	}
 	// What the dependencies' analysis leaves for the rounds: each package's own facts.
 	for _, p := range all {
-		r := res.restored[p.Types]
+		r := res.restored()[p.Types]
 		if r == nil || len(r.Packages) != 1 || len(r.Objects) != len(objectsOf(p.Types)) {
 			t.Errorf("%s: restored %+v, want its %d object facts and its package fact", p.PkgPath, r, len(objectsOf(p.Types)))
 		}
