@@ -121,8 +121,9 @@ func (s *Session) Rounds(pkgs []*packages.Package) rounds.OnRound {
 			first = rs
 			return s.st.hook(p, links, rs)
 		}
-		// The driver analyses the dependencies in the first round only (rounds.Dependency)
-		// and restores them in the later ones: their signatures are the first round's.
+		// The driver analyses the dependencies in the first round only (rounds.Dependencies)
+		// and records them as restored in the later ones (rounds.Recorder.Restore, or the
+		// checker's passes that export their facts): their signatures are the first round's.
 		later := s.st.hook(p, links, rs)
 		return func(pr rounds.PassRecord, o *rounds.Outcome) {
 			if pr.Restored {
