@@ -1,10 +1,13 @@
-// Package rounds runs the rounds of the program-wide link on go/analysis/checker: the
-// analyzer runs over the program, every package's outcome (its summary for the link, its
-// retry settings) is recorded, the open calls are linked across packages (internal/link),
-// and the program is analysed again with what the round learned until the links settle.
-// The driver's full runs and the result store's reuse runs (internal/reuse) both run their
-// rounds here, so that both judge a program the same way; what a round does with each
-// package's analysis besides (the store keeps it) is the caller's, through the Recorder.
+// Package rounds runs the rounds of the program-wide link: the analyzer runs over the
+// program, every package's outcome (its summary for the link, its retry settings) is
+// recorded, the open calls are linked across packages (internal/link), and the program is
+// analysed again with what the round learned until the links settle (Link). A round is the
+// caller's: Analyze runs it on go/analysis/checker (the result store's reuse runs, and the
+// driver where the checker's graph is read), the driver's own passes run it one package at
+// a time (internal/driver). Both judge a program the same way, and which packages are
+// dependencies, analysed in the first round only, is decided here (Dependencies); what a
+// round does with each package's analysis besides (the store keeps it) is the caller's,
+// through the Recorder.
 package rounds
 
 import (
