@@ -21,7 +21,8 @@ import (
 )
 
 // Output is a finished run: the checker's graph (for -fix and the legacy -json tree) and
-// the result the formats read (Graph is nil when the result came from the cache).
+// the result the formats read (Graph is nil when the result came from the cache, and
+// unless Config.Graph asked for it).
 type Output struct {
 	Graph *checker.Graph
 	Run   *result.Run

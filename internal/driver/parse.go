@@ -68,7 +68,7 @@ func (p *trimmer) ParseFile(fset *token.FileSet, name string, src []byte) (*ast.
 	}
 	f, err := parser.ParseFile(fset, name, src, parser.AllErrors|parser.SkipObjectResolution)
 	if f != nil {
-		trimBodies(f)
+		TrimBodies(f)
 		p.mu.Lock()
 		p.trimmed[name] = true
 		p.mu.Unlock()
@@ -114,10 +114,11 @@ func cachedModule(rel string) (string, bool) {
 	return b.String(), true
 }
 
-// trimBodies drops the bodies of f's functions that the type checker does not need: all
+// TrimBodies drops the bodies of f's functions that the type checker does not need: all
 // but generic functions, methods of generic types and init functions (whose bodies become
-// empty: an init must have one).
-func trimBodies(f *ast.File) {
+// empty: an init must have one). It is the rule for the packages the analysis skips
+// (exported for the benchmark that measures it against export data, bench/cmd/typesload).
+func TrimBodies(f *ast.File) {
 	for _, d := range f.Decls {
 		fd, ok := d.(*ast.FuncDecl)
 		if !ok || fd.Body == nil || generic(fd) {

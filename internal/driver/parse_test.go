@@ -66,7 +66,7 @@ func (S) M() int { return len(str.Fields("a b")) }
 	if err != nil {
 		t.Fatal(err)
 	}
-	trimBodies(f)
+	TrimBodies(f)
 	bodies := map[string]string{}
 	for _, d := range f.Decls {
 		if fd, ok := d.(*ast.FuncDecl); ok {

@@ -254,6 +254,21 @@ func (st *factStore) object(obj types.Object, t reflect.Type) (analysis.Fact, bo
 	return f, ok
 }
 
+// packageFact is pkg's package fact of type t, if any.
+func (st *factStore) packageFact(pkg *types.Package, t reflect.Type) analysis.Fact {
+	if st.below != nil {
+		if f := st.below.byPkg[pkg]; f != nil {
+			return f.pkg[t]
+		}
+	}
+	st.mu.RLock()
+	defer st.mu.RUnlock()
+	if f := st.byPkg[pkg]; f != nil {
+		return f.pkg[t]
+	}
+	return nil
+}
+
 // each calls f with every package's facts, those below first, holding the lock.
 func (st *factStore) each(f func(pkg *types.Package, facts *pkgFacts, objects map[objectFactKey]analysis.Fact)) {
 	if st.below != nil {
@@ -373,12 +388,7 @@ func (v *factView) importPackage(pkg *types.Package, ptr analysis.Fact) bool {
 	if pkg != v.pkg.Types && !v.below(pkg) {
 		return false
 	}
-	var f analysis.Fact
-	v.st.each(func(p *types.Package, facts *pkgFacts, _ map[objectFactKey]analysis.Fact) {
-		if p == pkg {
-			f = facts.pkg[factType(ptr)]
-		}
-	})
+	f := v.st.packageFact(pkg, factType(ptr))
 	if f == nil {
 		return false
 	}

@@ -73,18 +73,14 @@ func (tc *typeChecker) check(p *packages.Package) {
 	}
 	p.Types = types.NewPackage(p.PkgPath, p.Name)
 	p.Syntax = make([]*ast.File, 0, len(p.CompiledGoFiles))
-	var parseErrs []error
 	for _, name := range p.CompiledGoFiles {
 		f, err := tc.parseFile(name)
 		if f != nil {
 			p.Syntax = append(p.Syntax, f)
 		}
 		if err != nil {
-			parseErrs = append(parseErrs, err)
+			appendError(p, err) // before any type error, as go/packages orders them
 		}
-	}
-	for _, err := range parseErrs {
-		appendError(p, err)
 	}
 	p.TypesInfo = newTypesInfo()
 	conf := &types.Config{

@@ -18,6 +18,8 @@ import (
 	"log"
 
 	"golang.org/x/tools/go/packages"
+
+	"github.com/chokaq/idemlint/internal/driver"
 )
 
 func main() {
@@ -27,16 +29,12 @@ func main() {
 	switch *from {
 	case "source":
 		// NeedSyntax makes go/packages type-check every package from source; ParseFile drops
-		// the bodies, as the driver's trimmer does for the packages the analysis skips.
+		// the bodies by the driver's own rule for the packages the analysis skips.
 		conf.Mode |= packages.NeedSyntax | packages.NeedFiles | packages.NeedCompiledGoFiles
 		conf.ParseFile = func(fset *token.FileSet, name string, src []byte) (*ast.File, error) {
-			f, err := parser.ParseFile(fset, name, src, parser.SkipObjectResolution)
+			f, err := parser.ParseFile(fset, name, src, parser.AllErrors|parser.SkipObjectResolution)
 			if f != nil {
-				for _, d := range f.Decls {
-					if fd, ok := d.(*ast.FuncDecl); ok && fd.Body != nil && !generic(fd) && (fd.Recv != nil || fd.Name.Name != "init") {
-						fd.Body = nil
-					}
-				}
+				driver.TrimBodies(f)
 			}
 			return f, err
 		}
@@ -54,24 +52,4 @@ func main() {
 		errs += len(p.Errors)
 	})
 	fmt.Printf("%d packages, %d errors\n", n, errs)
-}
-
-// generic reports whether fd declares a generic function or a method of a generic type,
-// whose bodies the type checker needs (instantiations).
-func generic(fd *ast.FuncDecl) bool {
-	if fd.Type.TypeParams != nil {
-		return true
-	}
-	if fd.Recv == nil || len(fd.Recv.List) == 0 {
-		return false
-	}
-	t := fd.Recv.List[0].Type
-	if s, ok := t.(*ast.StarExpr); ok {
-		t = s.X
-	}
-	switch t.(type) {
-	case *ast.IndexExpr, *ast.IndexListExpr:
-		return true
-	}
-	return false
 }
