@@ -114,7 +114,8 @@ type SinkEntry struct {
 	// broker itself does not (a RabbitMQ MessageId).
 	ConsumerKey bool `yaml:"consumer_key"`
 	// Receiver: the params are the call's receiver, not an argument (Elasticsearch's
-	// esapi.IndexRequest{...}.Do(ctx, es)); for shape provider.params, in place of arg.
+	// esapi.IndexRequest{...}.Do(ctx, es)); for shape provider.params, in place of arg. For
+	// shape name.arg the receiver is what names the object (GCS's bucket.Object(name)).
 	Receiver bool `yaml:"receiver"`
 	// Unkeyed is what a finding says of the call made with no key at all, when the
 	// library's words say it better than "without an idempotency key" ("with no document id

@@ -122,14 +122,15 @@ func TestParseErrorsNameFileLineAndField(t *testing.T) {
 		{"condition no strings", "library: x\ncondition_fields:\n  - field: \"a/b.T.F\"\n", "m.yml:3:10: condition field: field contains is required"},
 		{"condition bad field", "library: x\ncondition_fields:\n  - field: \"a/b.F\"\n    contains: [x]\n", `m.yml:3:12: field field: a condition field is written pkg/path.Type.Field`},
 		{"update without field", "library: x\nsinks:\n  - func: \"a/b.F\"\n    kind: store.write\n    shape: update.expression\n    arg: 1\n", "m.yml:3:9: sink: field field is required for shape update.expression"},
-		{"field on other shape", "library: x\nsinks:\n  - func: \"a/b.F\"\n    kind: store.write\n    shape: send\n    field: \"a/b.T.F\"\n", "m.yml:6:12: field field: only shape update.expression reads a field"},
-		{"receiver on other shape", "library: x\nsinks:\n  - func: \"(a/b.T).Do\"\n    kind: store.write\n    shape: send\n    receiver: true\n", "m.yml:6:15: field receiver: only shape provider.params reads its params from the receiver"},
+		{"field on other shape", "library: x\nsinks:\n  - func: \"a/b.F\"\n    kind: store.write\n    shape: send\n    field: \"a/b.T.F\"\n", "m.yml:6:12: field field: only shapes update.expression (the expression) and name.arg (the object's name) read a field"},
+		{"receiver on other shape", "library: x\nsinks:\n  - func: \"(a/b.T).Do\"\n    kind: store.write\n    shape: send\n    receiver: true\n", "m.yml:6:15: field receiver: only shapes provider.params (its params) and name.arg (the object it writes) read the receiver"},
 		{"topic on other kind", "library: x\nsinks:\n  - func: \"a/b.F\"\n    kind: store.write\n    shape: send\n    topic_arg: 0\n", "m.yml:6:16: field topic_arg: only a sink of kind publish names a topic"},
 		{"topic_type without topic_arg", "library: x\nsinks:\n  - func: \"a/b.F\"\n    kind: publish\n    shape: send\n    topic_type: true\n", "m.yml:6:17: field topic_type: topic_arg is required"},
 		{"topic_field without topic_type", "library: x\nsinks:\n  - func: \"a/b.F\"\n    kind: publish\n    shape: send\n    topic_arg: 0\n    topic_field: Args\n", "m.yml:7:18: field topic_field: only a topic_type sink"},
 		{"topic_param out of range", "library: x\nhandlers:\n  - framework: f\n    params: [\"context.Context\"]\n    topic_param: 1\n", "m.yml:5:18: field topic_param: 1 is not the index of one of the 1 params"},
 		{"negative topic_arg", "library: x\nregistrations:\n  - func: \"a/b.F\"\n    arg: 1\n    topic_arg: -1\n", "m.yml:5:16: field topic_arg: an argument index counts from 0, got -1"},
-		{"receiver and arg", "library: x\nsinks:\n  - func: \"(a/b.T).Do\"\n    kind: store.write\n    shape: provider.params\n    arg: 0\n    receiver: true\n", "m.yml:6:10: field arg: a sink with receiver: true reads its params from the receiver, not an argument"},
+		{"name field malformed", "library: x\nsinks:\n  - func: \"a/b.F\"\n    kind: store.write\n    shape: name.arg\n    arg: 1\n    field: \"Key\"\n", "m.yml:7:12: field field: a field is written pkg/path.Type.Field, got \"Key\""},
+		{"receiver and arg", "library: x\nsinks:\n  - func: \"(a/b.T).Do\"\n    kind: store.write\n    shape: provider.params\n    arg: 0\n    receiver: true\n", "m.yml:6:10: field arg: a sink with receiver: true reads the receiver, not an argument"},
 		{"bad header setter", "library: x\nheader_setters:\n  - \"SetHeader\"\n", `m.yml:3:5: a function is written pkg/path.Func, got "SetHeader"`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

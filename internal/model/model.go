@@ -79,6 +79,8 @@ const (
 	// NameArg writes under the name in argument Arg (an object's name in a bucket), replacing
 	// what is stored there: a repeat converges, so it is an effect only when the name is
 	// made anew on every run (a random or clock source), which stores a new object each time.
+	// With Field the name is that field of the params in Arg (S3's PutObjectInput.Key); with
+	// Receiver it is whatever the receiver was made from (GCS's bucket.Object(name)).
 	NameArg
 )
 
@@ -113,7 +115,7 @@ type Sink struct {
 	// commits with it (River's InsertTx).
 	InTx bool
 	// Field is the params field ("pkg.Type.Field") holding the update expression, for shape
-	// UpdateExpression.
+	// UpdateExpression, or the object's name, for shape NameArg.
 	Field string
 	// URLArg is the index of the URL argument of an http.post, http.form or builder sink,
 	// -1 when the model gives none: a POST to a read endpoint is no effect.
@@ -127,7 +129,8 @@ type Sink struct {
 	// time)").
 	Unkeyed string
 	// Receiver: the params are the call's receiver (a request value whose Do sends it), for
-	// shape ProviderParams; Arg is then -1.
+	// shape ProviderParams, or the receiver names the object written, for shape NameArg;
+	// Arg is then -1.
 	Receiver bool
 	// Topic is 1 + the index of the argument that names where a publish goes, 0 for none
 	// (see SinkEntry.TopicArg); Library is the model's library, in which topics are named.

@@ -296,10 +296,10 @@ func checkSink(at string, s SinkEntry, c *checker) Sink {
 	}
 	arg := -1
 	switch {
-	case s.Receiver && shape != ProviderParams:
-		c.bad(at+".receiver", "field receiver: only shape provider.params reads its params from the receiver")
+	case s.Receiver && shape != ProviderParams && shape != NameArg:
+		c.bad(at+".receiver", "field receiver: only shapes provider.params (its params) and name.arg (the object it writes) read the receiver")
 	case s.Receiver && s.Arg != nil:
-		c.bad(at+".arg", "field arg: a sink with receiver: true reads its params from the receiver, not an argument")
+		c.bad(at+".arg", "field arg: a sink with receiver: true reads the receiver, not an argument")
 	case s.Receiver:
 	case s.Arg != nil:
 		arg = *s.Arg
@@ -310,12 +310,12 @@ func checkSink(at string, s SinkEntry, c *checker) Sink {
 	switch {
 	case shape == UpdateExpression && s.Field == "":
 		c.bad(at, "sink: field field is required for shape update.expression: the params field holding the expression, pkg/path.Type.Field")
-	case shape == UpdateExpression:
+	case shape == UpdateExpression, shape == NameArg && s.Field != "":
 		if msg := fieldProblem("field", s.Field); msg != "" {
 			c.bad(at+".field", "field field: %s", msg)
 		}
 	case s.Field != "":
-		c.bad(at+".field", "field field: only shape update.expression reads a field")
+		c.bad(at+".field", "field field: only shapes update.expression (the expression) and name.arg (the object's name) read a field")
 	}
 	what := s.What
 	if what == "" {

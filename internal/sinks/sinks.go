@@ -123,6 +123,10 @@ func (j *Judge) Eval(call *ast.CallExpr, s *model.Sink, fn *types.Func, sc Scope
 	case model.UpdateValues:
 		return j.statements().Values(mk, call, s.Arg)
 	case model.NameArg:
+		if s.Field != "" {
+			// PutObject(ctx, &s3.PutObjectInput{Bucket: b, Key: aws.String(name)})
+			arg = j.statements().FieldValue(arg, s.Field[strings.LastIndex(s.Field, ".")+1:])
+		}
 		return j.keys().Named(mk, s, arg)
 	case model.KeyArg:
 		return j.keys().Keyed(mk, s, arg, arg != nil && !j.Defs.IsEmptyString(arg), sc)

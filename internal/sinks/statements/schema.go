@@ -205,7 +205,7 @@ func (rd Reader) PassKeyArg(args []ast.Expr, callee string, e effect.Effect, sc 
 		}
 		value := args[i]
 		if field != "" {
-			if value = rd.fieldValue(value, field); value == nil {
+			if value = rd.FieldValue(value, field); value == nil {
 				return e // the field's value is not in view: the verdict stands
 			}
 		}
@@ -227,10 +227,10 @@ func (rd Reader) PassKeyArg(args []ast.Expr, callee string, e effect.Effect, sc 
 	return e
 }
 
-// fieldValue is the value a struct argument's field is given: in its composite literal
+// FieldValue is the value a struct argument's field is given: in its composite literal
 // (given directly, by address, or defined once in a local variable), or assigned to the
 // variable's field; nil when none is in view.
-func (rd Reader) fieldValue(arg ast.Expr, field string) ast.Expr {
+func (rd Reader) FieldValue(arg ast.Expr, field string) ast.Expr {
 	lit, sets := rd.Defs.StructValue(arg)
 	for _, a := range sets {
 		for i, l := range a.Lhs {
