@@ -18,11 +18,11 @@ import (
 )
 
 // lookupVerbs are the names a lookup function starts with; checkWords, the camel-case
-// words of one that answers whether it has seen the key (Exists, HasPayment, IsProcessed,
-// WasHandled, Seen).
+// words of one that answers whether it has seen the key (Exists, IsExist, HasPayment,
+// IsProcessed, WasHandled, Seen).
 var (
 	lookupVerbs = []string{"Get", "Find", "Lookup", "Load", "Fetch", "Read"}
-	checkWords  = []string{"Exists", "Has", "Processed", "Handled", "Seen", "Duplicate"}
+	checkWords  = []string{"Exists", "Exist", "Has", "Processed", "Handled", "Seen", "Duplicate"}
 )
 
 // existenceGate returns the gate of an if statement whose condition is true when a lookup

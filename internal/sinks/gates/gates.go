@@ -32,7 +32,7 @@ func (rd Reader) Gates(body *ast.BlockStmt, sc keys.Scope, of ClaimOf) []*Gate {
 			return
 		}
 		en.init = ifs.Init
-		if g := rd.gateCheck(body, ifs, en.end, en, sc, of, locks); g != nil {
+		if g := rd.gateCheck(body, ifs, rd.guardedEnd(en), en, sc, of, locks); g != nil {
 			gates = append(gates, g)
 		}
 		if g := rd.duplicateCheck(ifs, en); g != nil {

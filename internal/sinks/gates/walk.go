@@ -5,6 +5,7 @@ package gates
 
 import (
 	"go/ast"
+	"go/constant"
 	"go/token"
 	"go/types"
 
@@ -19,7 +20,7 @@ type gateWalk struct {
 }
 
 func (w *gateWalk) block(list []ast.Stmt, end token.Pos) {
-	w.stack = append(w.stack, envBlock{list: list})
+	w.stack = append(w.stack, envBlock{list: list, end: end})
 	top := len(w.stack) - 1
 	for i, st := range list {
 		w.stack[top].idx = i
@@ -61,6 +62,63 @@ type env struct {
 type envBlock struct {
 	list []ast.Stmt
 	idx  int
+	end  token.Pos
+}
+
+// guardedEnd returns where a gate checked at en stops guarding: the end of its block, or,
+// when that block is the body of an if with no else that only tests that a value is there
+// (if msg.MessageId != "" { if seen { return } }), the end of the block around that if, and
+// so on outwards. Such an if dedupes the deliveries that carry a key; one without a key
+// has nothing to be deduplicated by, so what follows the if is guarded as far as it can be.
+func (rd Reader) guardedEnd(en env) token.Pos {
+	end := en.end
+	for b := len(en.blocks) - 1; b > 0; b-- {
+		outer := en.blocks[b-1]
+		ifs, ok := outer.list[outer.idx].(*ast.IfStmt)
+		inner := en.blocks[b].list
+		if !ok || ifs.Else != nil || len(inner) == 0 || len(ifs.Body.List) == 0 || &ifs.Body.List[0] != &inner[0] || !rd.presenceTest(ifs.Cond) {
+			break
+		}
+		end = outer.end
+	}
+	return end
+}
+
+// presenceTest reports whether cond only tests that a value is there: x != "", x != nil,
+// x != 0, len(x) > 0.
+func (rd Reader) presenceTest(cond ast.Expr) bool {
+	c, ok := ast.Unparen(cond).(*ast.BinaryExpr)
+	if !ok {
+		return false
+	}
+	zero := func(e ast.Expr) bool {
+		if rd.isNil(e) {
+			return true
+		}
+		tv, ok := rd.info().Types[e]
+		if !ok || tv.Value == nil {
+			return false
+		}
+		switch tv.Value.Kind() {
+		case constant.String:
+			return constant.StringVal(tv.Value) == ""
+		case constant.Int:
+			return constant.Sign(tv.Value) == 0
+		}
+		return false
+	}
+	switch c.Op {
+	case token.NEQ:
+		return zero(c.Y) || zero(c.X)
+	case token.GTR:
+		call, ok := ast.Unparen(c.X).(*ast.CallExpr)
+		if !ok || len(call.Args) != 1 || !zero(c.Y) {
+			return false
+		}
+		b, ok := rd.info().Uses[ast.Unparen(call.Fun).(*ast.Ident)].(*types.Builtin)
+		return ok && b.Name() == "len"
+	}
+	return false
 }
 
 // valueOf returns the expression last assigned to v before the condition, and which of

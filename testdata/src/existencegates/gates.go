@@ -172,3 +172,53 @@ func Logged(ctx context.Context, t *asynq.Task) error { // want Logged:`effects 
 	}
 	return payments.Create(ctx, orderID) // want `^handler Logged: SQL write not safe to repeat`
 }
+
+var seen *repo.Cache
+
+// IfKeyed checks the message's key only when it carries one (a broker's message id), and
+// returns when it was seen: the charge after the check is claimed.
+func IfKeyed(ctx context.Context, t *asynq.Task) error { // want IfKeyed:`effects http.write:claimed\(http.Post\)`
+	id := t.ResultWriter().TaskID()
+	key := "charged:" + id
+	if id != "" {
+		exists, err := seen.IsExist(ctx, key)
+		if err != nil {
+			log.Printf("check %s: %v", key, err)
+		}
+		if exists {
+			return nil
+		}
+	}
+	if err := charge(string(t.Payload())); err != nil {
+		return err
+	}
+	return seen.Set(ctx, key)
+}
+
+// IfEnabled checks the key only when a setting says so: when it is off, every redelivery
+// charges again.
+func IfEnabled(ctx context.Context, t *asynq.Task) error { // want IfEnabled:`effects http.write:unprotected\(http.Post\)`
+	id := t.ResultWriter().TaskID()
+	if dedupe {
+		if exists, _ := seen.IsExist(ctx, id); exists {
+			return nil
+		}
+	}
+	return charge(string(t.Payload())) // want `^handler IfEnabled: HTTP POST`
+}
+
+// IfKeyedElse checks the key when there is one, and does something else when there is not:
+// the check guards only its own branch.
+func IfKeyedElse(ctx context.Context, t *asynq.Task) error { // want IfKeyedElse:`effects http.write:unprotected\(http.Post\)`
+	id := t.ResultWriter().TaskID()
+	if id != "" {
+		if exists, _ := seen.IsExist(ctx, id); exists {
+			return nil
+		}
+	} else {
+		log.Print("no id")
+	}
+	return charge(string(t.Payload())) // want `^handler IfKeyedElse: HTTP POST`
+}
+
+var dedupe = true

@@ -61,3 +61,12 @@ func (s *Store) MarkProcessing(ctx context.Context, orderID string) error { // w
 func (s *Store) FetchOrder(ctx context.Context, orderID string) error {
 	return s.db.QueryRowContext(ctx, "SELECT 1 FROM orders WHERE id = $1", orderID).Scan(new(int))
 }
+
+// Cache remembers the keys of handled messages.
+type Cache struct{ keys map[string]bool }
+
+// IsExist says whether key was recorded.
+func (c *Cache) IsExist(ctx context.Context, key string) (bool, error) { return c.keys[key], nil }
+
+// Set records key.
+func (c *Cache) Set(ctx context.Context, key string) error { c.keys[key] = true; return nil }
