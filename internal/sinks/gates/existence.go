@@ -289,7 +289,7 @@ func (rd Reader) assignsConstant(body *ast.BlockStmt, start, end token.Pos, v co
 		}
 		if as, ok := x.(*ast.AssignStmt); ok && as.Pos() >= start {
 			for _, r := range as.Rhs {
-				if tv := rd.info().Types[r]; tv.Value != nil && constant.Compare(tv.Value, token.EQL, v) {
+				if tv := rd.info().Types[r]; equalConstants(tv.Value, v) {
 					found = as.Pos()
 					return false
 				}
@@ -348,7 +348,7 @@ func (rd Reader) givenKey(call *ast.CallExpr, sc keys.Scope) bool {
 func (rd Reader) passesConstant(body *ast.BlockStmt, start, end token.Pos, v constant.Value) token.Pos {
 	return rd.firstCall(body, start, end, func(call *ast.CallExpr) bool {
 		for _, a := range call.Args {
-			if tv := rd.info().Types[a]; tv.Value != nil && constant.Compare(tv.Value, token.EQL, v) {
+			if tv := rd.info().Types[a]; equalConstants(tv.Value, v) {
 				return true
 			}
 		}
@@ -406,6 +406,22 @@ func startsWithWord(name string, verbs []string) bool {
 		}
 	}
 	return false
+}
+
+// equalConstants reports whether a and b are the same constant value. Values of different
+// kinds are not equal: constant.Compare panics on a bool against a string (a status check
+// `role == "presentation"` beside a call given `false`).
+func equalConstants(a, b constant.Value) bool {
+	if a == nil || b == nil {
+		return false
+	}
+	numeric := func(k constant.Kind) bool {
+		return k == constant.Int || k == constant.Float || k == constant.Complex
+	}
+	if ka, kb := a.Kind(), b.Kind(); ka != kb && !(numeric(ka) && numeric(kb)) || ka == constant.Unknown || kb == constant.Unknown {
+		return false
+	}
+	return constant.Compare(a, token.EQL, b)
 }
 
 // nilable reports whether a value of t can be nil: what a lookup returns when it finds

@@ -1,6 +1,9 @@
 package gates
 
-import "testing"
+import (
+	"go/constant"
+	"testing"
+)
 
 // TestExistenceNames checks which method names read as a lookup or as a check of a key
 // seen before, and their twins that are neither.
@@ -15,11 +18,33 @@ func TestExistenceNames(t *testing.T) {
 	}
 	for name, want := range map[string]bool{
 		"Exists": true, "PaymentExists": true, "HasPayment": true, "IsProcessed": true,
-		"WasHandled": true, "Seen": true, "IsDuplicate": true,
+		"WasHandled": true, "Seen": true, "IsDuplicate": true, "IsExist": true,
 		"HashKey": false, "Hashed": false, "Valid": false, "IsReady": false,
 	} {
 		if got := checkName(name); got != want {
 			t.Errorf("checkName(%q) = %v, want %v", name, got, want)
+		}
+	}
+}
+
+// TestEqualConstants checks that constants of different kinds are unequal rather than a
+// panic (constant.Compare panics on a bool against a string), and that numbers of different
+// kinds still compare.
+func TestEqualConstants(t *testing.T) {
+	for _, c := range []struct {
+		a, b constant.Value
+		want bool
+	}{
+		{constant.MakeString("presentation"), constant.MakeBool(false), false},
+		{constant.MakeBool(false), constant.MakeString(""), false},
+		{constant.MakeString("done"), constant.MakeString("done"), true},
+		{constant.MakeInt64(2), constant.MakeFloat64(2), true},
+		{constant.MakeInt64(2), constant.MakeString("2"), false},
+		{constant.MakeUnknown(), constant.MakeUnknown(), false},
+		{nil, constant.MakeBool(true), false},
+	} {
+		if got := equalConstants(c.a, c.b); got != c.want {
+			t.Errorf("equalConstants(%v, %v) = %v, want %v", c.a, c.b, got, c.want)
 		}
 	}
 }
