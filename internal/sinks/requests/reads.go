@@ -27,10 +27,12 @@ func (rd Reader) Reads(url, body ast.Expr) bool {
 }
 
 // queryPath reports whether the URL text u (with holes where it is built at run time) is of
-// a query or search endpoint: its last path segment, as far as it is known, is or ends in
-// "query" or is "search" ("/api/v1/query", "/_search", "/gallery/extensionquery"): a POST
-// there asks for an answer and changes nothing. A segment that only ends in "search"
-// ("/savedsearch") may create something and is not one.
+// a query, search or list endpoint: its last path segment, as far as it is known, is or
+// ends in "query", or is "search" or "list" ("/api/v1/query", "/_search",
+// "/gallery/extensionquery", "/v3/product/list": marketplace APIs list with a POST whose
+// body holds the filter and the page): a POST there asks for an answer and changes nothing.
+// A segment that only ends in "search" ("/savedsearch") may create something and is not
+// one, nor is "/lists" (a mailing API creates a list there).
 func queryPath(u string) bool {
 	if i := strings.IndexAny(u, "?#"); i >= 0 {
 		u = u[:i]
@@ -41,7 +43,7 @@ func queryPath(u string) bool {
 		return false
 	}
 	seg := strings.ToLower(strings.TrimLeft(u[i+1:], "_"))
-	return strings.HasSuffix(seg, "query") || seg == "search"
+	return strings.HasSuffix(seg, "query") || seg == "search" || seg == "list"
 }
 
 // bodyReads reports whether a request body asks only to read: it is built (through local

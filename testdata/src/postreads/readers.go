@@ -91,3 +91,32 @@ func InstallationToken(ctx context.Context, t *asynq.Task) error {
 	_, err := client.Do(req)
 	return err
 }
+
+// bankAPI mints its access token the way a Django REST JWT API does: POST /token/new/ with
+// the secrets, and /token/refresh/ with the refresh token; both read.
+type bankAPI struct{ base string }
+
+func (b bankAPI) newToken(ctx context.Context, secretID, secretKey string) error {
+	body, _ := json.Marshal(map[string]string{"secret_id": secretID, "secret_key": secretKey})
+	req, _ := http.NewRequestWithContext(ctx, http.MethodPost, b.base+"/api/v2/token/new/", bytes.NewReader(body))
+	_, err := http.DefaultClient.Do(req)
+	return err
+}
+
+// SyncAccounts logs in before it reads: no effect.
+func SyncAccounts(ctx context.Context, t *asynq.Task) error {
+	return bankAPI{base: "https://bank.example.com"}.newToken(ctx, "id", string(t.Payload()))
+}
+
+// ListProducts reads a marketplace's products page by page with a POST to /v3/product/list.
+func ListProducts(ctx context.Context, t *asynq.Task) error {
+	body, _ := json.Marshal(map[string]any{"filter": map[string]any{}, "last_id": string(t.Payload()), "limit": 100})
+	_, err := http.Post("https://seller.example.com/v3/product/list", "application/json", bytes.NewReader(body))
+	return err
+}
+
+// ImportPrices POSTs to /v1/product/import/prices: a write, reported.
+func ImportPrices(ctx context.Context, t *asynq.Task) error { // want ImportPrices:`effects http.write:unprotected\(http.Post\)`
+	_, err := http.Post("https://seller.example.com/v1/product/import/prices", "application/json", bytes.NewReader(t.Payload())) // want `handler ImportPrices: HTTP POST`
+	return err
+}

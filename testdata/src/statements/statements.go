@@ -90,6 +90,18 @@ func RecordAttempt(ctx context.Context, t *asynq.Task) error {
 	return err
 }
 
+// RecordRun writes the runner's own record of the run, a built-in append-only table.
+func RecordRun(ctx context.Context, t *asynq.Task) error {
+	_, err := db.ExecContext(ctx, "INSERT INTO job_runs (id, task_type, status) VALUES ($1, $2, 'running')", uuid.NewString(), t.Type())
+	return err
+}
+
+// RecordRunOutcome writes a business table named like a run log: reported.
+func RecordRunOutcome(ctx context.Context, t *asynq.Task) error { // want RecordRunOutcome:`effects sql.write:unprotected\(\(\*sql.DB\).ExecContext\)`
+	_, err := db.ExecContext(ctx, "INSERT INTO payout_runs (id, job) VALUES ($1, $2)", uuid.NewString(), t.Type()) // want `handler RecordRunOutcome: SQL write not safe to repeat: INSERT without conflict handling into payout_runs`
+	return err
+}
+
 func Charge(ctx context.Context, t *asynq.Task) error { // want Charge:`effects sql.write:unprotected\(\(\*sql.DB\).ExecContext\)`
 	_, err := db.ExecContext(ctx, "INSERT INTO charges (id, job) VALUES ($1, $2)", uuid.NewString(), t.Type()) // want `handler Charge: SQL write not safe to repeat: INSERT without conflict handling into charges: a new row on every run \(made from uuid.NewString\); a table that takes one per run by design is named under append_only in the models \(Charge -> \(\*sql.DB\).ExecContext\)`
 	return err
