@@ -180,7 +180,8 @@ const (
 // PATCH, and none where the method stays unknown.
 func (e Effect) Conditional() bool { return e.MethodParam != 0 || e.RequestParam != 0 }
 
-// BodyRead says which part of a request's JSON body a parameter gives (Effect.ReadsParam).
+// BodyRead says which part of a request a parameter gives (Effect.ReadsParam): of its JSON
+// body, or the end of its URL.
 type BodyRead uint8
 
 // The parts of a body that decide whether a POST reads.
@@ -188,6 +189,7 @@ const (
 	NoBodyRead   BodyRead = iota
 	GraphQLQuery          // the "query" of a GraphQL request
 	RPCMethod             // the "method" of a JSON-RPC call
+	URLPath               // the end of the URL: a client's do(ctx, path, body) POSTs to base+path
 )
 
 // TxMode says how an effect relates to a database transaction.
@@ -483,7 +485,10 @@ func (f *Fact) String() string {
 		if e.OptsParam != 0 {
 			parts[i] += fmt.Sprintf("[options from param %d]", e.OptsParam-1)
 		}
-		if e.ReadsParam != 0 {
+		switch {
+		case e.ReadsParam != 0 && e.ReadsBy == URLPath:
+			parts[i] += fmt.Sprintf("[url from param %d]", e.ReadsParam-1)
+		case e.ReadsParam != 0:
 			parts[i] += fmt.Sprintf("[body from param %d]", e.ReadsParam-1)
 		}
 		switch e.Step {

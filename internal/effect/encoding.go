@@ -145,7 +145,7 @@ func (f *Fact) UnmarshalBinary(data []byte) error {
 		e.OptsParam = r.byte()
 		e.ArgsParam = r.byte()
 		e.ReadsParam = r.byte()
-		if e.ReadsBy = BodyRead(r.byte()); e.ReadsBy > RPCMethod {
+		if e.ReadsBy = BodyRead(r.byte()); e.ReadsBy > URLPath {
 			r.fail("reads by")
 		}
 		if e.Step = StepMode(r.byte()); e.Step > InTxStep {

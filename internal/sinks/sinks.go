@@ -74,6 +74,9 @@ func (j *Judge) Eval(call *ast.CallExpr, s *model.Sink, fn *types.Func, sc Scope
 		}
 		e := mk(effect.Unprotected, "HTTP POST without an Idempotency-Key header (this call cannot set one)"+d)
 		p, by := j.requests().BodyParam(arg, sc)
+		if p == 0 {
+			p, by = j.requests().URLPathParam(defuse.ArgAt(call, s.URLArg), sc), effect.URLPath
+		}
 		e.ReadsParam, e.ReadsBy = uint8(p), by
 		return e
 	case model.HTTPDo:

@@ -8,6 +8,8 @@ package requests
 
 import (
 	"go/ast"
+	"go/token"
+	"go/types"
 	"strings"
 
 	"github.com/chokaq/idemlint/internal/defuse"
@@ -44,6 +46,32 @@ func (rd Reader) BodyParam(body ast.Expr, sc keys.Scope) (int, effect.BodyRead) 
 		}
 	}
 	return 0, effect.NoBodyRead
+}
+
+// URLPathParam returns 1 + the index of the string parameter of sc's function that ends the
+// URL url (c.baseURL + path, directly or through a local variable), or 0: a client's
+// do(ctx, path, payload) helper POSTs to whatever path its callers give, and each caller's
+// constant path says whether it reads (PassReads).
+func (rd Reader) URLPathParam(url ast.Expr, sc keys.Scope) int {
+	if url == nil || sc.Func == nil {
+		return 0
+	}
+	e := ast.Unparen(url)
+	if v := rd.Defs.RootVar(e); v != nil && len(rd.Defs.Defs(v)) == 1 && rd.Defs.Def(v) != nil {
+		e = ast.Unparen(rd.Defs.Def(v)) // u := c.baseURL + path
+	}
+	if be, ok := e.(*ast.BinaryExpr); ok && be.Op == token.ADD {
+		e = ast.Unparen(be.Y) // the last operand of the concatenation
+	}
+	id, ok := e.(*ast.Ident)
+	if !ok {
+		return 0
+	}
+	v, _ := rd.info().Uses[id].(*types.Var)
+	if v == nil || !defuse.IsString(v.Type()) || len(rd.Defs.Defs(v)) != 0 {
+		return 0 // a parameter never assigned in the body
+	}
+	return keys.ParamIndex(sc, v)
 }
 
 // marshalledLiteral returns the literal a request body is json.Marshal of, or nil.
@@ -88,9 +116,10 @@ func (rd Reader) marshalledLiteral(body ast.Expr) *ast.CompositeLit {
 	return lit
 }
 
-// PassReads checks, at a call of a function whose POST takes its body's query or method
-// from a parameter (e.ReadsParam), what the caller (in scope sc) passes there: a GraphQL
-// query, or a JSON-RPC method that reads, makes the POST no effect; the caller's own string
+// PassReads checks, at a call of a function whose POST takes its body's query or method,
+// or the end of its URL, from a parameter (e.ReadsParam), what the caller (in scope sc)
+// passes there: a GraphQL query, a JSON-RPC method that reads, or a path of a read endpoint
+// (a login, a query, search or list endpoint) makes the POST no effect; the caller's own string
 // parameter passes the question on; anything else (a mutation, a writing method, a value
 // not known) keeps the effect. It reports whether the effect is kept.
 func (rd Reader) PassReads(args []ast.Expr, e effect.Effect, sc keys.Scope) (effect.Effect, bool) {
@@ -103,6 +132,8 @@ func (rd Reader) PassReads(args []ast.Expr, e effect.Effect, sc keys.Scope) (eff
 	switch {
 	case by == effect.GraphQLQuery && graphQLQuery(text), by == effect.RPCMethod && readMethod(text):
 		return e, false
+	case by == effect.URLPath && (rd.Models.Index.ReadEndpoint(text) || queryPath(text)):
+		return e, false // do(ctx, "/v3/product/list", filter): a read endpoint
 	}
 	if p := rd.methodParam(args[i], sc); p != 0 {
 		e.ReadsParam, e.ReadsBy = uint8(p), by

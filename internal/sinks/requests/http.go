@@ -140,6 +140,11 @@ func (rd Reader) readBuilt(v *types.Var, src ast.Expr, sc keys.Scope) built {
 	if !b.reads && bodyExpr != nil {
 		b.readsParam, b.readsBy = rd.BodyParam(bodyExpr, sc)
 	}
+	if !b.reads && b.readsParam == 0 {
+		if p := rd.URLPathParam(urlExpr, sc); p != 0 {
+			b.readsParam, b.readsBy = p, effect.URLPath
+		}
+	}
 	b.url = urlExpr
 	if bodyExpr != nil {
 		b.body, b.hasBody = rd.bodyKeyOf(bodyExpr)

@@ -120,3 +120,43 @@ func ImportPrices(ctx context.Context, t *asynq.Task) error { // want ImportPric
 	_, err := http.Post("https://seller.example.com/v1/product/import/prices", "application/json", bytes.NewReader(t.Payload())) // want `handler ImportPrices: HTTP POST`
 	return err
 }
+
+// seller is a marketplace client whose do helper POSTs every call to base+path: each
+// caller's path says whether it reads.
+type seller struct{ base string }
+
+func (s seller) do(ctx context.Context, path string, payload any) error { // want do:`effects http.write:unprotected\(\(\*http.Client\).Do\)\[url from param 1\]`
+	body, _ := json.Marshal(payload)
+	req, _ := http.NewRequestWithContext(ctx, http.MethodPost, s.base+path, bytes.NewReader(body))
+	_, err := http.DefaultClient.Do(req)
+	return err
+}
+
+func (s seller) listPostings(ctx context.Context, path string) error { // want listPostings:`effects http.write:unprotected\(\(\*http.Client\).Do\)\[url from param 1\]`
+	return s.do(ctx, path, map[string]int{"limit": 1000})
+}
+
+// Postings lists two kinds of postings through a helper that passes the path on: reads.
+func Postings(ctx context.Context, t *asynq.Task) error {
+	s := seller{base: "https://seller.example.com"}
+	if err := s.listPostings(ctx, "/v2/posting/fbo/list"); err != nil {
+		return err
+	}
+	return s.do(ctx, "/v3/product/list", map[string]string{"last_id": string(t.Payload())})
+}
+
+// UpdatePrices sends new prices through the same helper: reported.
+func UpdatePrices(ctx context.Context, t *asynq.Task) error { // want UpdatePrices:`effects http.write:unprotected\(\(\*http.Client\).Do\)`
+	return seller{base: "https://seller.example.com"}.do(ctx, "/v1/product/import/prices", t.Payload()) // want `handler UpdatePrices: HTTP POST`
+}
+
+// PostToPath POSTs to a path it is given by its caller: the path is not known, reported.
+func PostToPath(ctx context.Context, t *asynq.Task) error { // want PostToPath:`effects http.write:unprotected\(http.Post\)`
+	path := string(t.Payload())
+	return postTo(path) // want `handler PostToPath: HTTP POST`
+}
+
+func postTo(path string) error {
+	_, err := http.Post("https://seller.example.com"+path, "application/json", nil)
+	return err
+}
