@@ -121,7 +121,8 @@ func (rd Reader) lookupErr(e ast.Expr, en env, sc keys.Scope) *ast.CallExpr {
 // absentGate returns the gate of an if statement whose body runs only when a lookup by the
 // job's key found nothing, the hand-written upsert (if result.Error ==
 // gorm.ErrRecordNotFound { tx.Create(run) } else { tx.Updates(...) }; errors.Is(err,
-// ErrNotFound); x == nil after x, err := repo.GetX(ctx, key)): what the body writes, a
+// ErrNotFound); x == nil after x, err := repo.GetX(ctx, key); !ok after ok :=
+// store.IsCacheExists(ctx, key)): what the body writes, a
 // redelivery finds, and does not write again. The gate covers the body.
 func (rd Reader) absentGate(ifs *ast.IfStmt, en env, sc keys.Scope) *Gate {
 	var lookup *ast.CallExpr
@@ -147,6 +148,13 @@ func (rd Reader) absentGate(ifs *ast.IfStmt, en env, sc keys.Scope) *Gate {
 	case *ast.CallExpr:
 		if fn := callee(rd.info(), c); fn != nil && fn.FullName() == "errors.Is" && len(c.Args) == 2 && notFound(rd.info(), c.Args[1]) {
 			lookup = rd.lookupErr(c.Args[0], en, sc)
+		}
+	case *ast.UnaryExpr: // ok, _ := store.IsCacheExists(ctx, key); if !ok { create } else { update }
+		if c.Op != token.NOT || !isBool(rd.info().TypeOf(c.X)) {
+			return nil
+		}
+		if call, fn := rd.resultOf(c.X); call != nil && checkName(fn.Name()) && isBool(fn.Signature().Results().At(0).Type()) && rd.givenKey(call, sc) {
+			lookup = call
 		}
 	}
 	if lookup == nil {

@@ -2,7 +2,8 @@
 // effects after them as the runtime middleware's claim does: a modelled claim (a Redis
 // SETNX), an SQL statement that changes no row the second time, a row locked FOR UPDATE on
 // a transaction and written in it, a duplicate-key error taken as done, a lookup by the
-// job's key whose finding (or status, the one the code writes) ends the job. It also reads what a
+// job's key whose finding (or status, the one the code writes) ends the job, a write of
+// what such a lookup did not find (a set difference). It also reads what a
 // helper's result says of a claim its body makes (ReturnedClaim), for its callers' gates.
 //
 // Its input is a Reader (the package's def-use index, the models, the file set for
@@ -41,6 +42,9 @@ func (rd Reader) Gates(body *ast.BlockStmt, sc keys.Scope, of ClaimOf) []*Gate {
 		if g := rd.absentGate(ifs, en, sc); g != nil {
 			gates = append(gates, g)
 		}
+		if g := rd.differenceGate(ifs, sc); g != nil {
+			gates = append(gates, g)
+		}
 	}}
 	w.block(body.List, body.Rbrace)
 	return gates
@@ -76,6 +80,9 @@ func (rd Reader) gateCheck(body *ast.BlockStmt, ifs *ast.IfStmt, end token.Pos, 
 			return g
 		}
 		if g := rd.existenceGate(ifs, end, en, sc); g != nil {
+			return g
+		}
+		if g := rd.containsGate(ifs, end, sc); g != nil {
 			return g
 		}
 		if g := rd.statusGate(body, ifs, end, sc); g != nil {
