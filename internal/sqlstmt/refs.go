@@ -57,7 +57,35 @@ func (r columnRefs) refers(from, to int, col, lhsQual string, c *setCtx) bool {
 			!r.keptByCase(start, end, depth, from, to)
 		return found
 	})
-	return found
+	return found && !r.setAddCase(from, to)
+}
+
+// setAddCase reports whether the expression [from, to) is the set-add idiom on an array
+// column: CASE WHEN v = ANY(col) THEN col ELSE array_append(col, v) END, one WHEN testing
+// membership with = ANY and an ELSE that is one array_append call. A repeat finds the value
+// in the array and keeps it. That the value tested is the value appended is not checked.
+func (r columnRefs) setAddCase(from, to int) bool {
+	if !r.kw(from, to, "CASE") || !r.kw(to-1, to, "END") {
+		return false
+	}
+	whens, member, elseAt, depth := 0, false, -1, 0
+	for i := from + 1; i < to-1; i++ {
+		switch {
+		case r.is(i, to, '('):
+			depth++
+		case r.is(i, to, ')'):
+			depth--
+		case depth != 0:
+		case r.kw(i, to, "WHEN"):
+			whens++
+		case r.kw(i, to, "ANY") && r.op(i-1, to, "=") && r.is(i+1, to, '(') && elseAt < 0:
+			member = true
+		case r.kw(i, to, "ELSE"):
+			elseAt = i
+		}
+	}
+	return whens == 1 && member && elseAt > 0 && r.kw(elseAt+1, to, "ARRAY_APPEND") && r.is(elseAt+2, to, '(') &&
+		r.close(elseAt+2, to) == to-2
 }
 
 // refs calls fn with the first and last token and the parenthesis depth of every column

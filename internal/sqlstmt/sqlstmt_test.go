@@ -127,6 +127,10 @@ var cases = []tcase{
 	// on from a tested value, or computes from it, does not.
 	{"UPDATE images SET state = $1, started_at = CASE WHEN $1 IN ('resync', 'initialized') AND state IN ('resync', 'initialized') AND started_at IS NOT NULL THEN started_at WHEN $1 IN ('resync', 'initialized') THEN NOW() WHEN $1 = 'updated' THEN started_at ELSE NULL END WHERE name = $2", Converging, "absolute UPDATE"},
 	{"UPDATE t SET seen_at = CASE WHEN seen_at IS NULL THEN now() ELSE seen_at END WHERE id = $1", Converging, ""},
+	{"UPDATE s SET ids = CASE WHEN $2 = ANY(COALESCE(s.ids, '{}'::uuid[])) THEN s.ids ELSE array_append(COALESCE(s.ids, '{}'::uuid[]), $2) END WHERE s.id = $1", Converging, ""},
+	{"UPDATE s SET ids = array_append(ids, $2) WHERE id = $1", NonIdempotent, "relative UPDATE of ids"},
+	{"UPDATE s SET ids = CASE WHEN $2 = ANY(ids) THEN ids ELSE array_append(ids, $2) END || $3 WHERE id = $1", NonIdempotent, "relative UPDATE of ids"},
+	{"UPDATE s SET ids = CASE WHEN cardinality(ids) > 3 THEN ids ELSE array_append(ids, $2) END WHERE id = $1", NonIdempotent, "relative UPDATE of ids"},
 	{"UPDATE t SET stage = CASE WHEN stage = 'a' THEN 'b' WHEN stage = 'b' THEN 'c' ELSE stage END WHERE id = $1", NonIdempotent, "relative UPDATE of stage"},
 	{"UPDATE t SET n = CASE WHEN n IS NULL THEN 1 ELSE n + 1 END WHERE id = $1", NonIdempotent, "relative UPDATE of n"},
 	{"UPDATE t SET n = CASE WHEN $1 THEN n ELSE 0 END + 1 WHERE id = $2", NonIdempotent, "relative UPDATE of n"},
