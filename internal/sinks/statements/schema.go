@@ -81,7 +81,7 @@ func judgeKeys(t *schema.Table, cols, stable []string) keyVerdict {
 	v.unkeyed = true
 	for i := range t.Keys {
 		k := &t.Keys[i]
-		if v.enforced == nil && k.Covers(stable) {
+		if v.enforced == nil && k.Covers(stable) && partialHolds(k.Partial, cols) {
 			v.enforced = k
 		}
 		freshCol := ""
@@ -97,6 +97,37 @@ func judgeKeys(t *schema.Table, cols, stable []string) keyVerdict {
 		}
 	}
 	return v
+}
+
+// partialHolds reports whether every row an insert of the columns cols adds falls under a
+// partial key's predicate (pred; "" for a key on every row): a conjunction of col IS NULL
+// tests of columns the insert does not set (deleted_at IS NULL). Any other predicate
+// (status = 'pending') depends on values the insert may not give, so the key cannot be
+// said to turn a repeat away.
+func partialHolds(pred string, cols []string) bool {
+	if pred == "" {
+		return true
+	}
+	p := strings.Trim(strings.TrimSpace(pred), "()")
+	for _, c := range splitAnd(p) {
+		f := strings.Fields(strings.ToLower(strings.Trim(strings.TrimSpace(c), "()")))
+		if len(f) != 3 || f[1] != "is" || f[2] != "null" || slices.Contains(cols, strings.Trim(f[0], `"`)) {
+			return false
+		}
+	}
+	return true
+}
+
+// splitAnd splits a predicate at its ANDs, in any case.
+func splitAnd(p string) []string {
+	var out []string
+	for {
+		i := strings.Index(strings.ToUpper(p), " AND ")
+		if i < 0 {
+			return append(out, p)
+		}
+		out, p = append(out, p[:i]), p[i+5:]
+	}
 }
 
 // Record judges an ORM insert of a record (what: "GORM Create of Order") into table t, the

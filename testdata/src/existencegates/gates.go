@@ -11,7 +11,6 @@ import (
 	"errors"
 	"log"
 	"net/http"
-	"slices"
 	"strings"
 
 	"github.com/hibiken/asynq"
@@ -174,56 +173,6 @@ func Logged(ctx context.Context, t *asynq.Task) error { // want Logged:`effects 
 	return payments.Create(ctx, orderID) // want `^handler Logged: SQL write not safe to repeat`
 }
 
-var seen *repo.Cache
-
-// IfKeyed checks the message's key only when it carries one (a broker's message id), and
-// returns when it was seen: the charge after the check is claimed.
-func IfKeyed(ctx context.Context, t *asynq.Task) error { // want IfKeyed:`effects http.write:claimed\(http.Post\)`
-	id := t.ResultWriter().TaskID()
-	key := "charged:" + id
-	if id != "" {
-		exists, err := seen.IsExist(ctx, key)
-		if err != nil {
-			log.Printf("check %s: %v", key, err)
-		}
-		if exists {
-			return nil
-		}
-	}
-	if err := charge(string(t.Payload())); err != nil {
-		return err
-	}
-	return seen.Set(ctx, key)
-}
-
-// IfEnabled checks the key only when a setting says so: when it is off, every redelivery
-// charges again.
-func IfEnabled(ctx context.Context, t *asynq.Task) error { // want IfEnabled:`effects http.write:unprotected\(http.Post\)`
-	id := t.ResultWriter().TaskID()
-	if dedupe {
-		if exists, _ := seen.IsExist(ctx, id); exists {
-			return nil
-		}
-	}
-	return charge(string(t.Payload())) // want `^handler IfEnabled: HTTP POST`
-}
-
-// IfKeyedElse checks the key when there is one, and does something else when there is not:
-// the check guards only its own branch.
-func IfKeyedElse(ctx context.Context, t *asynq.Task) error { // want IfKeyedElse:`effects http.write:unprotected\(http.Post\)`
-	id := t.ResultWriter().TaskID()
-	if id != "" {
-		if exists, _ := seen.IsExist(ctx, id); exists {
-			return nil
-		}
-	} else {
-		log.Print("no id")
-	}
-	return charge(string(t.Payload())) // want `^handler IfKeyedElse: HTTP POST`
-}
-
-var dedupe = true
-
 type table struct{ attrs map[string]string }
 
 func getAttribute(t *table, name string) string { return t.attrs[name] }
@@ -244,73 +193,4 @@ func markTable(tb *table) {
 func Presentation(ctx context.Context, t *asynq.Task) error { // want Presentation:`effects http.write:unprotected\(http.Post\)`
 	markTable(&table{})
 	return charge(string(t.Payload())) // want `^handler Presentation: HTTP POST`
-}
-
-// SyncTags links the tags the bookmark lacks, one at a time, skipping those a lookup by the
-// bookmark found: a redelivery finds them all and links nothing.
-func SyncTags(ctx context.Context, t *asynq.Task) error { // want SyncTags:`effects sql.write:claimed\(\(\*sql.DB\).ExecContext\)`
-	id := t.ResultWriter().TaskID()
-	existing, err := payments.ListTags(ctx, id)
-	if err != nil {
-		return err
-	}
-	for _, tag := range strings.Split(string(t.Payload()), ",") {
-		if slices.Contains(existing, tag) {
-			continue
-		}
-		if err := payments.LinkTags(ctx, id, []string{tag}); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-// SyncTagsAtOnce links the set difference between the wanted tags and the linked ones.
-func SyncTagsAtOnce(ctx context.Context, t *asynq.Task) error { // want SyncTagsAtOnce:`effects sql.write:claimed\(\(\*sql.DB\).ExecContext\)`
-	id := t.ResultWriter().TaskID()
-	current, err := payments.ListTags(ctx, id)
-	if err != nil {
-		return err
-	}
-	toAdd := difference(strings.Split(string(t.Payload()), ","), current)
-	if len(toAdd) > 0 {
-		return payments.LinkTags(ctx, id, toAdd)
-	}
-	return nil
-}
-
-// SkipDefaults skips the tags of a fixed list, not of a lookup: every redelivery links
-// the others again.
-func SkipDefaults(ctx context.Context, t *asynq.Task) error { // want SkipDefaults:`effects sql.write:unprotected\(\(\*sql.DB\).ExecContext\)`
-	id := t.ResultWriter().TaskID()
-	defaults := []string{"inbox"}
-	for _, tag := range strings.Split(string(t.Payload()), ",") {
-		if slices.Contains(defaults, tag) {
-			continue
-		}
-		if err := payments.LinkTags(ctx, id, []string{tag}); err != nil { // want `^handler SkipDefaults: SQL write not safe to repeat`
-			return err
-		}
-	}
-	return nil
-}
-
-// AddAgain takes the difference against what the payload says, not what is stored.
-func AddAgain(ctx context.Context, t *asynq.Task) error { // want AddAgain:`effects sql.write:unprotected\(\(\*sql.DB\).ExecContext\)`
-	id := t.ResultWriter().TaskID()
-	toAdd := difference(strings.Split(string(t.Payload()), ","), []string{"inbox"})
-	if len(toAdd) > 0 {
-		return payments.LinkTags(ctx, id, toAdd) // want `^handler AddAgain: SQL write not safe to repeat`
-	}
-	return nil
-}
-
-func difference(a, b []string) []string {
-	var out []string
-	for _, x := range a {
-		if !slices.Contains(b, x) {
-			out = append(out, x)
-		}
-	}
-	return out
 }
