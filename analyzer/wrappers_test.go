@@ -46,3 +46,13 @@ func handlerRecords(t *testing.T, pkg string) []*analyzer.Handler {
 	}
 	return out
 }
+
+// A constructor registered for its result (mux.Handle(t, NewSettleHandler(svc))) is no
+// handler when it returns a struct whose method the framework calls: the inventory lists
+// (*SettleHandler).ProcessTask once, not also NewSettleHandler with no effects.
+func TestConstructorIsNoHandler(t *testing.T) {
+	names := handlersOf(t, "constructors")
+	if slices.Contains(names, "NewSettleHandler") || !slices.Contains(names, "(*SettleHandler).ProcessTask") {
+		t.Errorf("handlers of constructors: %q; want (*SettleHandler).ProcessTask and not NewSettleHandler", names)
+	}
+}

@@ -537,8 +537,9 @@ func (f *finder) interfaceValue(fn *types.Func, iface *types.Interface, pos toke
 }
 
 // factoryValues hands over what a factory of this package called at a registration
-// builds: the literals it returns, each as itself, or else the factory (not to the
-// middleware, whose handlers have a shape of their own).
+// builds: the literals it returns, each as itself; or the handler methods of the type it
+// returns (a constructor of a handler struct); or else the factory (not to the middleware,
+// whose handlers have a shape of their own).
 func (f *finder) factoryValues(n *callgraph.Node, mode handOver, accept func(*callgraph.Node, *types.Signature), local func(*callgraph.Node)) {
 	if lits := f.returnedLits(n); len(lits) > 0 {
 		for _, ln := range lits {
@@ -547,9 +548,21 @@ func (f *finder) factoryValues(n *callgraph.Node, mode handOver, accept func(*ca
 		}
 		return
 	}
-	if mode != toMiddleware {
-		local(n)
+	if mode == toMiddleware {
+		return
 	}
+	if n.Sig != nil && n.Sig.Results().Len() > 0 {
+		// NewSettleHandler(svc) returning &SettleHandler{...}: the handler is the type's
+		// method the framework calls (its ProcessTask), not the constructor.
+		if _, fn := n.Sig.Results().At(0).Type().Underlying().(*types.Signature); !fn {
+			handed := false
+			f.typeMethods(n.Sig.Results().At(0).Type(), mode, func(m *callgraph.Node) { handed = true; local(m) })
+			if handed {
+				return
+			}
+		}
+	}
+	local(n)
 }
 
 // retentionExplicit reports whether a call into the middleware (m.Wrap(h),
