@@ -45,6 +45,9 @@ func (rd Reader) Gates(body *ast.BlockStmt, sc keys.Scope, of ClaimOf) []*Gate {
 		if g := rd.differenceGate(ifs, sc); g != nil {
 			gates = append(gates, g)
 		}
+		if g := rd.affirmedGate(ifs, en, sc, of); g != nil {
+			gates = append(gates, g)
+		}
 	}}
 	w.block(body.List, body.Rbrace)
 	return gates
