@@ -43,14 +43,11 @@ func (rd Reader) differenceGate(ifs *ast.IfStmt, sc keys.Scope) *Gate {
 	if !ok || be.Op != token.GTR && be.Op != token.NEQ {
 		return nil
 	}
-	lenCall, ok := ast.Unparen(be.X).(*ast.CallExpr)
-	if !ok || len(lenCall.Args) != 1 || !rd.zeroInt(be.Y) {
+	x := rd.lenOf(be.X)
+	if x == nil || !rd.isZero(be.Y) {
 		return nil
 	}
-	if b, ok := rd.info().Uses[identOf(lenCall.Fun)].(*types.Builtin); !ok || b.Name() != "len" {
-		return nil
-	}
-	diff, fn := rd.resultOf(lenCall.Args[0])
+	diff, fn := rd.resultOf(x)
 	if diff == nil || !differenceName(fn.Name()) {
 		return nil
 	}
@@ -86,16 +83,17 @@ func differenceName(name string) bool {
 	return false
 }
 
-// zeroInt reports whether e is the constant 0.
-func (rd Reader) zeroInt(e ast.Expr) bool {
-	tv, ok := rd.info().Types[e]
-	return ok && tv.Value != nil && tv.Value.String() == "0"
-}
-
-// identOf returns the identifier e is, or nil.
-func identOf(e ast.Expr) *ast.Ident {
-	id, _ := ast.Unparen(e).(*ast.Ident)
-	return id
+// lenOf returns the argument of e when e is a call of the builtin len, or nil.
+func (rd Reader) lenOf(e ast.Expr) ast.Expr {
+	call, ok := ast.Unparen(e).(*ast.CallExpr)
+	if !ok || len(call.Args) != 1 {
+		return nil
+	}
+	id, _ := ast.Unparen(call.Fun).(*ast.Ident)
+	if b, ok := rd.info().Uses[id].(*types.Builtin); !ok || b.Name() != "len" {
+		return nil
+	}
+	return call.Args[0]
 }
 
 // isBranch reports whether st is a branch statement of kind tok (continue, break).

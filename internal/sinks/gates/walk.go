@@ -92,31 +92,17 @@ func (rd Reader) presenceTest(cond ast.Expr) bool {
 		return false
 	}
 	zero := func(e ast.Expr) bool {
-		if rd.isNil(e) {
+		if rd.isNil(e) || rd.isZero(e) {
 			return true
 		}
 		tv, ok := rd.info().Types[e]
-		if !ok || tv.Value == nil {
-			return false
-		}
-		switch tv.Value.Kind() {
-		case constant.String:
-			return constant.StringVal(tv.Value) == ""
-		case constant.Int:
-			return constant.Sign(tv.Value) == 0
-		}
-		return false
+		return ok && tv.Value != nil && tv.Value.Kind() == constant.String && constant.StringVal(tv.Value) == ""
 	}
 	switch c.Op {
 	case token.NEQ:
 		return zero(c.Y) || zero(c.X)
 	case token.GTR:
-		call, ok := ast.Unparen(c.X).(*ast.CallExpr)
-		if !ok || len(call.Args) != 1 || !zero(c.Y) {
-			return false
-		}
-		b, ok := rd.info().Uses[ast.Unparen(call.Fun).(*ast.Ident)].(*types.Builtin)
-		return ok && b.Name() == "len"
+		return rd.lenOf(c.X) != nil && rd.isZero(c.Y)
 	}
 	return false
 }
