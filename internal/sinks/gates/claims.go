@@ -35,7 +35,14 @@ func (rd Reader) ReturnedClaim(body *ast.BlockStmt, sig *types.Signature, sc key
 			return
 		}
 		ret, ok := st.(*ast.ReturnStmt)
-		if !ok || out != nil || len(ret.Results) != sig.Results().Len() {
+		if !ok || out != nil {
+			return
+		}
+		if len(ret.Results) == 1 && sig.Results().Len() > 1 {
+			out = rd.forwardedClaim(ret.Results[0], sig, of) // return repo.Finish(ctx, id)
+			return
+		}
+		if len(ret.Results) != sig.Results().Len() {
 			return
 		}
 		for i, r := range ret.Results {
@@ -64,4 +71,23 @@ func (rd Reader) resultClaim(r ast.Expr, t types.Type, en env, sc keys.Scope, of
 		return rd.sqlCount(r, en, of), effect.ReadCount
 	}
 	return nil, 0
+}
+
+// forwardedClaim returns the claim of a function whose return statement hands back all the
+// results of a call (return s.queries.FinishTask(ctx, id)): the callee's claim, when the
+// callee's results are the function's own.
+func (rd Reader) forwardedClaim(r ast.Expr, sig *types.Signature, of ClaimOf) *effect.Claim {
+	call, ok := ast.Unparen(r).(*ast.CallExpr)
+	if !ok || of == nil {
+		return nil
+	}
+	fn := callee(rd.info(), call)
+	if fn == nil || !types.Identical(fn.Signature().Results(), sig.Results()) {
+		return nil
+	}
+	c := of(fn.Origin())
+	if c == nil {
+		return nil
+	}
+	return &effect.Claim{Result: c.Result, Read: c.Read, What: effect.FuncName(fn, nil) + " " + c.What}
 }

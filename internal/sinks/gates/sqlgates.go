@@ -112,6 +112,11 @@ func countClaims(op token.Token, n int) bool {
 // sqlAffirmed finds the SQL claim that a boolean e says was made: a count test
 // (tag.RowsAffected() > 0), or a helper's result that reports a claim.
 func (rd Reader) sqlAffirmed(e ast.Expr, en env, of ClaimOf) *claim {
+	if v := rd.local(e); v != nil && isBool(v.Type()) {
+		if cl := rd.scannedClaim(v, en); cl != nil {
+			return cl
+		}
+	}
 	x, idx := rd.resolve(e, en)
 	switch x := x.(type) {
 	case *ast.BinaryExpr:
@@ -409,4 +414,54 @@ func (rd Reader) unkeyedClaim(text string) string {
 	}
 	return "its WHERE picks " + t.Name + " rows by " + fixed + ", which no unique key of " + t.Name + " covers (" + have +
 		"), so it claims every matching row, and one added before a redelivery is claimed by it again: add the job's key to the WHERE, or claim by a unique key"
+}
+
+// scannedClaim returns the SQL claim a bool variable v is scanned from before the
+// condition: a conditional UPDATE in a CTE whose statement selects whether it changed a row
+// (WITH u AS (UPDATE ... WHERE id = $1 AND status = 'pending' RETURNING id) SELECT EXISTS
+// (SELECT 1 FROM u)), its row's Scan(&v) in an earlier statement of an enclosing block. nil
+// otherwise.
+func (rd Reader) scannedClaim(v *types.Var, en env) *claim {
+	for b := len(en.blocks) - 1; b >= 0; b-- {
+		blk := en.blocks[b]
+		for k := blk.idx - 1; k >= 0; k-- {
+			var found *claim
+			ast.Inspect(blk.list[k], func(x ast.Node) bool {
+				if _, lit := x.(*ast.FuncLit); lit || found != nil {
+					return false
+				}
+				call, ok := x.(*ast.CallExpr)
+				if !ok || len(call.Args) != 1 {
+					return true
+				}
+				sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
+				u, isAddr := ast.Unparen(call.Args[0]).(*ast.UnaryExpr)
+				if !ok || sel.Sel.Name != "Scan" || !isAddr || u.Op != token.AND || rd.local(u.X) != v {
+					return true
+				}
+				q, _ := rd.resolve(sel.X, en)
+				if qc, ok := q.(*ast.CallExpr); ok {
+					if arg, ok := rd.statementCall(qc); ok && arg != nil && selectsExists(rd.Defs.Text(arg)) {
+						found, _ = rd.sqlGateCall(qc)
+					}
+				}
+				return false
+			})
+			if found != nil {
+				return found
+			}
+		}
+	}
+	return nil
+}
+
+// selectsExists reports whether a statement's result is one EXISTS: SELECT EXISTS (...).
+func selectsExists(text string) bool {
+	f := strings.Fields(strings.ToUpper(text))
+	for i := 0; i+1 < len(f); i++ {
+		if f[i] == "SELECT" && (f[i+1] == "EXISTS" || strings.HasPrefix(f[i+1], "EXISTS(")) {
+			return true
+		}
+	}
+	return false
 }

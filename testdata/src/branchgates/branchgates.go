@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/hibiken/asynq"
+	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/redis/go-redis/v9"
 
 	"sqlgates/repo"
@@ -68,6 +69,61 @@ func SharedKey(ctx context.Context, t *asynq.Task) error { // want SharedKey:`ef
 	ok, _ := rdb.SetNX(ctx, "notified", 1, time.Hour).Result()
 	if ok {
 		return notify(string(t.Payload())) // want `^handler SharedKey: HTTP POST .*guards nothing`
+	}
+	return nil
+}
+
+// store finishes orders with a CTE whose conditional UPDATE's EXISTS it scans.
+type store struct{ pool *pgxpool.Pool }
+
+// FinishOnce moves the order from pending to done, and reports whether this call did.
+func (s store) FinishOnce(ctx context.Context, id string) (bool, error) { // want FinishOnce:`effects sql.write:protected\(\(\*pgxpool.Pool\).QueryRow\) claims\(result 0\)`
+	var done bool
+	err := s.pool.QueryRow(ctx, `WITH u AS (UPDATE orders SET status = 'done' WHERE id = $1 AND status = 'pending' RETURNING id)
+		SELECT EXISTS (SELECT 1 FROM u)`, id).Scan(&done)
+	return done, err
+}
+
+// Touched says whether the order exists, through the same scan of an EXISTS that is no
+// claim.
+func (s store) Touched(ctx context.Context, id string) (bool, error) {
+	var found bool
+	err := s.pool.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM orders WHERE id = $1)`, id).Scan(&found)
+	return found, err
+}
+
+var orderStore store
+
+// FinishAndNotify notifies when its transition took place.
+func FinishAndNotify(ctx context.Context, t *asynq.Task) error { // want FinishAndNotify:`effects http.write:claimed\(http.Post\) sql.write:protected\(\(\*pgxpool.Pool\).QueryRow\)`
+	id := string(t.Payload())
+	if done, err := orderStore.FinishOnce(ctx, id); err != nil || !done {
+		return err
+	}
+	return notify(id)
+}
+
+// NotifyIfFound notifies whenever the order exists: every redelivery does.
+func NotifyIfFound(ctx context.Context, t *asynq.Task) error { // want NotifyIfFound:`effects http.write:unprotected\(http.Post\)`
+	id := string(t.Payload())
+	if found, _ := orderStore.Touched(ctx, id); found {
+		return notify(id) // want `^handler NotifyIfFound: HTTP POST`
+	}
+	return nil
+}
+
+// finishVia hands back the store's results as they are: its claim is the store's.
+func finishVia(ctx context.Context, id string) (bool, error) { return orderStore.FinishOnce(ctx, id) }
+
+// FinishThroughHelper notifies when the helper's forwarded transition took place.
+func FinishThroughHelper(ctx context.Context, t *asynq.Task) error { // want FinishThroughHelper:`effects http.write:claimed\(http.Post\) sql.write:protected\(\(\*pgxpool.Pool\).QueryRow\)`
+	id := string(t.Payload())
+	done, err := finishVia(ctx, id)
+	if err != nil {
+		return err
+	}
+	if done {
+		return notify(id)
 	}
 	return nil
 }
