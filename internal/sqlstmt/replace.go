@@ -73,17 +73,24 @@ func InsertBinds(text string) (table string, binds []ColumnParam, ok bool) {
 	cols := j
 	colsEnd := c.close(cols, n)
 	src := colsEnd + 1
-	if !c.kw(src, n, "VALUES") || !c.is(src+1, n, '(') {
+	// The row's values: VALUES (...), or the select list of INSERT ... SELECT $1, u.sku FROM
+	// unnest(...), whose items are the columns' values in order.
+	var first, rowEnd int
+	switch {
+	case c.kw(src, n, "VALUES") && c.is(src+1, n, '('):
+		first, rowEnd = src+2, c.close(src+1, n)
+	case c.kw(src, n, "SELECT") && !c.kw(src+1, n, "DISTINCT"):
+		first, rowEnd = src+1, c.findOr(src+1, n, "FROM", "WHERE", "UNION", "ON")
+	default:
 		return "", nil, false
 	}
-	rowEnd := c.close(src+1, n)
 	var names, values [maxItems][2]int
 	nn := ins.items(cols+1, colsEnd, &names)
-	nv := ins.items(src+2, rowEnd, &values)
+	nv := ins.items(first, rowEnd, &values)
 	if nn <= 0 || nv != nn {
 		return "", nil, false
 	}
-	q := c.paramsBefore(src + 2)
+	q := c.paramsBefore(first)
 	for i := range nn {
 		col, v := names[i], values[i]
 		if v[1]-v[0] != 1 || c.toks[v[0]].kind != tParam {

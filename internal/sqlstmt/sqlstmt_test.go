@@ -486,6 +486,16 @@ func TestReplaceStatements(t *testing.T) {
 	if _, _, ok := InsertBinds("INSERT INTO t SELECT * FROM u"); ok {
 		t.Error("InsertBinds of INSERT ... SELECT ok")
 	}
+	table, binds, ok = InsertBinds("INSERT INTO hourly (cabinet_id, sku, hour) SELECT $1, u.sku, u.hour FROM unnest($2::bigint[], $3::int[]) AS u(sku, hour)")
+	if !ok || table != "hourly" || len(binds) != 1 || binds[0] != (ColumnParam{"cabinet_id", 1}) {
+		t.Errorf("InsertBinds of INSERT ... SELECT $1, u.sku = %q %v %v", table, binds, ok)
+	}
+	if _, _, ok := InsertBinds("INSERT INTO hourly (cabinet_id, sku) SELECT $1 FROM u"); ok {
+		t.Error("InsertBinds of a select list shorter than the columns ok")
+	}
+	if _, _, ok := InsertBinds("INSERT INTO hourly (cabinet_id) SELECT DISTINCT $1 FROM u"); ok {
+		t.Error("InsertBinds of SELECT DISTINCT ok")
+	}
 }
 
 func TestWhereEquals(t *testing.T) {

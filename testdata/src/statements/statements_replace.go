@@ -78,3 +78,35 @@ func ReplaceAfter(ctx context.Context, t *asynq.Task) error { // want ReplaceAft
 	_, err = tx.Exec(ctx, "DELETE FROM order_lines WHERE order_id = $1 AND sku <> $2", orderID, lines[0].SKU)
 	return err
 }
+
+// ReplaceHeatmap rewrites a cabinet's rows with one DELETE and one INSERT ... SELECT from
+// unnest on a transaction it begins: a repeat replaces them.
+func ReplaceHeatmap(ctx context.Context, t *asynq.Task) error { // want ReplaceHeatmap:`effects sql.write:protected\(\(pgx.Tx\).Exec\)`
+	cabinet, _ := decodeLines(t)
+	tx, err := pool.Begin(ctx)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback(ctx)
+	if _, err := tx.Exec(ctx, "DELETE FROM heatmap WHERE cabinet_id = $1", cabinet); err != nil {
+		return err
+	}
+	if _, err := tx.Exec(ctx, "INSERT INTO heatmap (cabinet_id, sku, hour) SELECT $1, u.sku, u.hour FROM unnest($2::bigint[], $3::int[]) AS u(sku, hour)", cabinet, []int64{1}, []int32{2}); err != nil {
+		return err
+	}
+	return tx.Commit(ctx)
+}
+
+// AppendHeatmap inserts the same rows with no DELETE before: every run adds them again.
+func AppendHeatmap(ctx context.Context, t *asynq.Task) error { // want AppendHeatmap:`effects sql.write:unprotected\(\(pgx.Tx\).Exec\)`
+	cabinet, _ := decodeLines(t)
+	tx, err := pool.Begin(ctx)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback(ctx)
+	if _, err := tx.Exec(ctx, "INSERT INTO heatmap (cabinet_id, sku, hour) SELECT $1, u.sku, u.hour FROM unnest($2::bigint[], $3::int[]) AS u(sku, hour)", cabinet, []int64{1}, []int32{2}); err != nil { // want `handler AppendHeatmap: SQL write not safe to repeat: INSERT without conflict handling`
+		return err
+	}
+	return tx.Commit(ctx)
+}
