@@ -126,7 +126,7 @@ func (j *Judge) Eval(call *ast.CallExpr, s *model.Sink, fn *types.Func, sc Scope
 	case model.UpdateValues:
 		return j.statements().Values(mk, call, s.Arg)
 	case model.NameArg:
-		if s.Field != "" {
+		if s.Field != "" && arg != nil {
 			// PutObject(ctx, &s3.PutObjectInput{Bucket: b, Key: aws.String(name)})
 			arg = j.statements().FieldValue(arg, s.Field[strings.LastIndex(s.Field, ".")+1:])
 		}

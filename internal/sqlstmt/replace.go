@@ -80,7 +80,7 @@ func InsertBinds(text string) (table string, binds []ColumnParam, ok bool) {
 	case c.kw(src, n, "VALUES") && c.is(src+1, n, '('):
 		first, rowEnd = src+2, c.close(src+1, n)
 	case c.kw(src, n, "SELECT") && !c.kw(src+1, n, "DISTINCT"):
-		first, rowEnd = src+1, c.findOr(src+1, n, "FROM", "WHERE", "UNION", "ON")
+		first, rowEnd = src+1, c.findOr(src+1, n, "FROM", "WHERE", "UNION", "ON", "RETURNING")
 	default:
 		return "", nil, false
 	}

@@ -490,6 +490,9 @@ func TestReplaceStatements(t *testing.T) {
 	if !ok || table != "hourly" || len(binds) != 1 || binds[0] != (ColumnParam{"cabinet_id", 1}) {
 		t.Errorf("InsertBinds of INSERT ... SELECT $1, u.sku = %q %v %v", table, binds, ok)
 	}
+	if _, binds, ok := InsertBinds("INSERT INTO hourly (cabinet_id) SELECT $1 RETURNING id"); !ok || len(binds) != 1 {
+		t.Errorf("InsertBinds of INSERT ... SELECT $1 RETURNING = %v %v", binds, ok)
+	}
 	if _, _, ok := InsertBinds("INSERT INTO hourly (cabinet_id, sku) SELECT $1 FROM u"); ok {
 		t.Error("InsertBinds of a select list shorter than the columns ok")
 	}
