@@ -204,6 +204,27 @@ func (ix *Index) assign(x *ast.AssignStmt) {
 // Defs returns the expressions assigned to v (nil entries: a value not known).
 func (ix *Index) Defs(v *types.Var) []ast.Expr { return ix.defs[v] }
 
+// StructField is the value a struct value e's field is given: in its composite literal
+// (given directly, by address, or defined once in a local variable), or assigned to the
+// variable's field; nil when none is in view.
+func (ix *Index) StructField(e ast.Expr, field string) ast.Expr {
+	lit, sets := ix.StructValue(e)
+	for _, a := range sets {
+		for i, l := range a.Lhs {
+			if sel, ok := ast.Unparen(l).(*ast.SelectorExpr); ok && sel.Sel.Name == field && len(a.Lhs) == len(a.Rhs) {
+				return a.Rhs[i]
+			}
+		}
+	}
+	if lit == nil {
+		return nil
+	}
+	if v, ok := FieldValue(lit, field); ok {
+		return v
+	}
+	return nil
+}
+
 // StructValue returns the composite literal a struct value e is made of (given directly, by
 // address, or defined once in a local variable, itself possibly by address) and, for a
 // variable, the assignments to its fields (returned even when no literal defines it); lit

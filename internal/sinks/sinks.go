@@ -128,7 +128,7 @@ func (j *Judge) Eval(call *ast.CallExpr, s *model.Sink, fn *types.Func, sc Scope
 	case model.NameArg:
 		if s.Field != "" && arg != nil {
 			// PutObject(ctx, &s3.PutObjectInput{Bucket: b, Key: aws.String(name)})
-			arg = j.statements().FieldValue(arg, s.Field[strings.LastIndex(s.Field, ".")+1:])
+			arg = j.Defs.StructField(arg, s.Field[strings.LastIndex(s.Field, ".")+1:])
 		}
 		return j.keys().Named(mk, s, arg)
 	case model.KeyArg:

@@ -522,3 +522,27 @@ func TestWhereEquals(t *testing.T) {
 		}
 	}
 }
+
+// TestNullTests checks the partial-index predicates read as IS NULL tests only, and their
+// twins that test anything else.
+func TestNullTests(t *testing.T) {
+	for _, tc := range []struct {
+		pred, cols string
+		ok         bool
+	}{
+		{"deleted_at IS NULL", "deleted_at", true},
+		{"(deleted_at is null)", "deleted_at", true},
+		{`"Deleted_At" IS NULL AND archived_at IS NULL`, "deleted_at,archived_at", true},
+		{"((deleted_at IS NULL) AND (archived_at IS NULL))", "deleted_at,archived_at", true},
+		{"status = 'pending'", "", false},
+		{"deleted_at IS NOT NULL", "", false},
+		{"deleted_at IS NULL OR archived_at IS NULL", "", false},
+		{"deleted_at IS NULL AND", "", false},
+		{"", "", false},
+	} {
+		cols, ok := NullTests(tc.pred)
+		if ok != tc.ok || strings.Join(cols, ",") != tc.cols {
+			t.Errorf("NullTests(%q) = %q %v, want %q %v", tc.pred, cols, ok, tc.cols, tc.ok)
+		}
+	}
+}

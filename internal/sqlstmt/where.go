@@ -1,5 +1,7 @@
 package sqlstmt
 
+import "strings"
+
 // WhereEquals reads the condition of UPDATE [ONLY] table ... WHERE ... or DELETE FROM table
 // WHERE ...: the table as written (without quotes) and the columns the condition fixes,
 // each compared with = to one value (c = $1, c = 'pending', t.c = ?) in a conjunction at
@@ -61,4 +63,44 @@ func WhereEquals(text string) (table string, cols []string, ok bool) {
 		from = to + 1
 	}
 	return table, cols, true
+}
+
+// NullTests reads a partial index's predicate that is only a conjunction of IS NULL tests of
+// columns (deleted_at IS NULL AND archived_at IS NULL, each or all parenthesized or not)
+// and returns the columns, in lower case. ok is false for any other predicate (status =
+// 'pending').
+func NullTests(pred string) (cols []string, ok bool) {
+	c, n, ok := single(pred)
+	if !ok {
+		return nil, false
+	}
+	cols, ok = c.nullTests(0, n, nil)
+	return cols, ok && len(cols) > 0
+}
+
+// nullTests appends to cols the columns of the IS NULL conjuncts of [from, to); ok is false
+// when a conjunct is anything else.
+func (cur *cursor) nullTests(from, to int, cols []string) ([]string, bool) {
+	for from < to && cur.is(from, to, '(') && cur.close(from, to) == to-1 {
+		from, to = from+1, to-1
+	}
+	for from < to {
+		end := cur.findOr(from, to, "AND")
+		switch {
+		case cur.is(from, end, '(') && cur.close(from, end) == end-1:
+			var ok bool
+			if cols, ok = cur.nullTests(from, end, cols); !ok {
+				return nil, false
+			}
+		case end-from == 3 && cur.isName(from, end) && cur.kw(from+1, end, "IS") && cur.kw(from+2, end, "NULL"):
+			cols = append(cols, strings.ToLower(cur.name(from)))
+		default:
+			return nil, false
+		}
+		if end < to && end+1 >= to {
+			return nil, false // a trailing AND
+		}
+		from = end + 1
+	}
+	return cols, true
 }

@@ -5,7 +5,6 @@ package gates
 
 import (
 	"go/ast"
-	"go/constant"
 	"go/token"
 	"go/types"
 
@@ -91,13 +90,7 @@ func (rd Reader) presenceTest(cond ast.Expr) bool {
 	if !ok {
 		return false
 	}
-	zero := func(e ast.Expr) bool {
-		if rd.isNil(e) || rd.isZero(e) {
-			return true
-		}
-		tv, ok := rd.info().Types[e]
-		return ok && tv.Value != nil && tv.Value.Kind() == constant.String && constant.StringVal(tv.Value) == ""
-	}
+	zero := func(e ast.Expr) bool { return rd.isNil(e) || rd.isZero(e) || rd.Defs.IsEmptyString(e) }
 	switch c.Op {
 	case token.NEQ:
 		return zero(c.Y) || zero(c.X)

@@ -10,7 +10,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/chokaq/idemlint/internal/defuse"
 	"github.com/chokaq/idemlint/internal/effect"
 	"github.com/chokaq/idemlint/internal/schema"
 	"github.com/chokaq/idemlint/internal/sinks/keys"
@@ -108,26 +107,16 @@ func partialHolds(pred string, cols []string) bool {
 	if pred == "" {
 		return true
 	}
-	p := strings.Trim(strings.TrimSpace(pred), "()")
-	for _, c := range splitAnd(p) {
-		f := strings.Fields(strings.ToLower(strings.Trim(strings.TrimSpace(c), "()")))
-		if len(f) != 3 || f[1] != "is" || f[2] != "null" || slices.Contains(cols, strings.Trim(f[0], `"`)) {
+	nulls, ok := sqlstmt.NullTests(pred)
+	if !ok {
+		return false
+	}
+	for _, c := range nulls {
+		if slices.Contains(cols, c) {
 			return false
 		}
 	}
 	return true
-}
-
-// splitAnd splits a predicate at its ANDs, in any case.
-func splitAnd(p string) []string {
-	var out []string
-	for {
-		i := strings.Index(strings.ToUpper(p), " AND ")
-		if i < 0 {
-			return append(out, p)
-		}
-		out, p = append(out, p[:i]), p[i+5:]
-	}
 }
 
 // Record judges an ORM insert of a record (what: "GORM Create of Order") into table t, the
@@ -236,7 +225,7 @@ func (rd Reader) PassKeyArg(args []ast.Expr, callee string, e effect.Effect, sc 
 		}
 		value := args[i]
 		if field != "" {
-			if value = rd.FieldValue(value, field); value == nil {
+			if value = rd.Defs.StructField(value, field); value == nil {
 				return e // the field's value is not in view: the verdict stands
 			}
 		}
@@ -256,25 +245,4 @@ func (rd Reader) PassKeyArg(args []ast.Expr, callee string, e effect.Effect, sc 
 		e.KeyArg, e.KeyArgFields, e.KeyArgFresh = 1, strings.Join(next, ","), fresh
 	}
 	return e
-}
-
-// FieldValue is the value a struct argument's field is given: in its composite literal
-// (given directly, by address, or defined once in a local variable), or assigned to the
-// variable's field; nil when none is in view.
-func (rd Reader) FieldValue(arg ast.Expr, field string) ast.Expr {
-	lit, sets := rd.Defs.StructValue(arg)
-	for _, a := range sets {
-		for i, l := range a.Lhs {
-			if sel, ok := ast.Unparen(l).(*ast.SelectorExpr); ok && sel.Sel.Name == field && len(a.Lhs) == len(a.Rhs) {
-				return a.Rhs[i]
-			}
-		}
-	}
-	if lit == nil {
-		return nil
-	}
-	if v, ok := defuse.FieldValue(lit, field); ok {
-		return v
-	}
-	return nil
 }
