@@ -1,8 +1,9 @@
 // POSTs whose body takes its GraphQL query or JSON-RPC method from a parameter: a client's
 // MakeGraphQLRequest(query string, ...) marshals {"query": query}, an RpcCall(method
-// string, ...) marshals Request{Method: method}. Whether the POST reads is the callers' to
-// say: each one's constant query or method decides (PassReads), as a method parameter's
-// callers decide an HTTP method (PassMethod).
+// string, ...) marshals Request{Method: method}; and POSTs whose URL ends in a parameter (a
+// client's do(ctx, path, payload) sends to c.baseURL + path). Whether the POST reads is the
+// callers' to say: each one's constant query, method or path decides (PassReads), as a
+// method parameter's callers decide an HTTP method (PassMethod).
 
 package requests
 
