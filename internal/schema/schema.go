@@ -168,3 +168,13 @@ func normColumn(c string) string {
 	c = strings.NewReplacer(`"`, "", "`", "", " ", "", "\t", "", "\n", "").Replace(c)
 	return strings.ToLower(c)
 }
+
+// ClockDefault reports whether a column's fresh default (Table.Fresh's value) is the time
+// of the insert.
+func ClockDefault(def string) bool {
+	switch def {
+	case "now()", "clock_timestamp()", "current_timestamp", "localtimestamp":
+		return true
+	}
+	return false
+}

@@ -32,7 +32,10 @@ func (rd Reader) Reads(url, body ast.Expr) bool {
 // "/gallery/extensionquery", "/v3/product/list": marketplace APIs list with a POST whose
 // body holds the filter and the page): a POST there asks for an answer and changes nothing.
 // A segment that only ends in "search" ("/savedsearch") may create something and is not
-// one, nor is "/lists" (a mailing API creates a list there).
+// one, nor is "/lists" (a mailing API creates a list there). An "info" segment, last or
+// followed by one that names what is asked for, asks for information too
+// ("/v2/product/info", "/v5/product/info/prices"); "/info/update" does not, nor does a
+// deeper path (Git's "/info/lfs/objects/batch" uploads).
 func queryPath(u string) bool {
 	if i := strings.IndexAny(u, "?#"); i >= 0 {
 		u = u[:i]
@@ -43,7 +46,25 @@ func queryPath(u string) bool {
 		return false
 	}
 	seg := strings.ToLower(strings.TrimLeft(u[i+1:], "_"))
-	return strings.HasSuffix(seg, "query") || seg == "search" || seg == "list"
+	if strings.HasSuffix(seg, "query") || seg == "search" || seg == "list" || seg == "info" {
+		return true
+	}
+	j := strings.LastIndex(u[:i], "/")
+	return j >= 0 && strings.EqualFold(u[j+1:i], "info") && !writeWord(seg)
+}
+
+// writeWord reports whether a path segment starts with a writing verb (writeVerbs, and
+// "import"), or is built at run time, and so may be anything.
+func writeWord(seg string) bool {
+	if strings.Contains(seg, strval.Hole) || strings.HasPrefix(seg, "import") {
+		return true
+	}
+	for _, verb := range writeVerbs {
+		if strings.HasPrefix(seg, verb) {
+			return true
+		}
+	}
+	return false
 }
 
 // bodyReads reports whether a request body asks only to read: it is built (through local

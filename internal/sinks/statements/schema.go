@@ -26,7 +26,11 @@ type keyVerdict struct {
 	// has a column the insert leaves to a default made anew (id serial) or the table has no
 	// unique key: a repeat adds a row, and conflict handling has nothing to absorb.
 	unkeyed bool
-	table   *schema.Table
+	// sample, for an unkeyed insert, is the column that says when the row was taken,
+	// left to the clock's default (captured_at DEFAULT now()): the row is an observation,
+	// and a repeat takes one more a moment later, as the next scheduled run would.
+	sample string
+	table  *schema.Table
 	// fresh names the generated columns of the table's keys, for the message.
 	fresh []string
 	// keyArgs, for an enforced key whose values are parameters of the function the insert
@@ -95,7 +99,28 @@ func judgeKeys(t *schema.Table, cols, stable []string) keyVerdict {
 			v.fresh = append(v.fresh, freshCol)
 		}
 	}
+	if v.unkeyed {
+		v.sample = sampleColumn(t, cols)
+	}
 	return v
+}
+
+// sampleColumns name a column that says when a row was taken. A table with one, set by the
+// clock, records observations (a stock level, a delivery quote, a keyword's frequency, a
+// score): it takes a row per look by design, and a second look is true. created_at and
+// recorded_at say only when a row was written, of any table, and are not among them.
+var sampleColumns = []string{"captured_at", "observed_at", "measured_at", "sampled_at", "checked_at",
+	"scraped_at", "polled_at", "snapshot_at", "taken_at", "analyzed_at", "analysed_at"}
+
+// sampleColumn returns the column of t that says when its row was taken and that an insert
+// of the columns cols leaves to a clock default, or "".
+func sampleColumn(t *schema.Table, cols []string) string {
+	for _, c := range sampleColumns {
+		if def, ok := t.Fresh[c]; ok && schema.ClockDefault(def) && !slices.Contains(cols, c) {
+			return c
+		}
+	}
+	return ""
 }
 
 // partialHolds reports whether every row an insert of the columns cols adds falls under a
@@ -138,6 +163,8 @@ func (rd Reader) Record(mk keys.Make, what string, t *schema.Table, cols []strin
 		}
 	}
 	switch {
+	case v.sample != "":
+		return nil
 	case guarded && v.unkeyed:
 		return mk(effect.Unprotected, what+" with conflict handling absorbs nothing: "+v.unkeyedText()+", so the conflict never happens and a repeat inserts another row")
 	case guarded:

@@ -51,6 +51,8 @@ func (rd Reader) sqlEffect(mk keys.Make, text string, query bool, args []ast.Exp
 	case sqlstmt.NonIdempotent:
 		if v, ok := rd.insertKeys(text, args); ok && res.Table != "" {
 			switch {
+			case v.sample != "":
+				return nil // an observation, taken again (keyVerdict.sample)
 			case v.enforced != nil:
 				e := mk(effect.Unprotected, "SQL write not safe to repeat: "+v.enforcedText())
 				if len(v.keyArgs) > 0 {
@@ -68,7 +70,7 @@ func (rd Reader) sqlEffect(mk keys.Make, text string, query bool, args []ast.Exp
 		if src := rd.freshConflictKey(res, args); src != "" {
 			return mk(effect.Unprotected, "SQL write not safe to repeat: "+res.Reason+" on a key made anew on every run (from "+src+"): a repeat inserts another row")
 		}
-		if v, ok := rd.insertKeys(text, args); ok && res.OnKey && v.unkeyed {
+		if v, ok := rd.insertKeys(text, args); ok && res.OnKey && v.unkeyed && v.sample == "" {
 			return mk(effect.Unprotected, "SQL write not safe to repeat: "+res.Reason+" absorbs nothing: "+v.unkeyedText()+", so the conflict never happens and a repeat inserts another row")
 		}
 		return mk(effect.Protected, res.Reason)

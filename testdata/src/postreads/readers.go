@@ -145,6 +145,17 @@ func Postings(ctx context.Context, t *asynq.Task) error {
 	return s.do(ctx, "/v3/product/list", map[string]string{"last_id": string(t.Payload())})
 }
 
+// Prices reads the prices of products through the helper with a POST to an info path:
+// no effect.
+func Prices(ctx context.Context, t *asynq.Task) error {
+	return seller{base: "https://seller.example.com"}.do(ctx, "/v5/product/info/prices", map[string]string{"last_id": string(t.Payload())})
+}
+
+// UpdateInfo changes a product's information: a writing verb after "info", reported.
+func UpdateInfo(ctx context.Context, t *asynq.Task) error { // want UpdateInfo:`effects http.write:unprotected\(\(\*http.Client\).Do\)`
+	return seller{base: "https://seller.example.com"}.do(ctx, "/v1/product/info/update", t.Payload()) // want `handler UpdateInfo: HTTP POST`
+}
+
 // UpdatePrices sends new prices through the same helper: reported.
 func UpdatePrices(ctx context.Context, t *asynq.Task) error { // want UpdatePrices:`effects http.write:unprotected\(\(\*http.Client\).Do\)`
 	return seller{base: "https://seller.example.com"}.do(ctx, "/v1/product/import/prices", t.Payload()) // want `handler UpdatePrices: HTTP POST`

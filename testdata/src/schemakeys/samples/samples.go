@@ -1,0 +1,39 @@
+// Package samples exercises observation tables: a row stamped by the clock with the time it // want package:"has effects"
+// was taken is a sample, and a repeat takes one more; a row whose time the job gives, or
+// one stamped only with when it was written, is reported.
+package samples
+
+import (
+	"context"
+	"database/sql"
+	"time"
+
+	"github.com/hibiken/asynq"
+)
+
+var db *sql.DB
+
+// CollectFrequency records a keyword's frequency as of now: no effect.
+func CollectFrequency(ctx context.Context, t *asynq.Task) error {
+	_, err := db.ExecContext(ctx, "INSERT INTO keyword_frequency_samples (keyword_id, frequency) VALUES ($1, $2)", string(t.Payload()), 7)
+	return err
+}
+
+// QuoteDelivery records a delivery quote keyed by the time it was taken: no effect.
+func QuoteDelivery(ctx context.Context, t *asynq.Task) error {
+	_, err := db.ExecContext(ctx, "INSERT INTO delivery_quotes (product_id, region, days) VALUES ($1, $2, $3)", string(t.Payload()), "north", 2)
+	return err
+}
+
+// CheckedAt gives the sample's time from the job: a repeat writes the same sample again.
+func CheckedAt(ctx context.Context, t *asynq.Task) error { // want CheckedAt:`effects sql.write:unprotected\(\(\*sql.DB\).ExecContext\)`
+	at, _ := time.Parse(time.RFC3339, t.Type())
+	_, err := db.ExecContext(ctx, "INSERT INTO keyword_frequency_samples (keyword_id, frequency, checked_at) VALUES ($1, $2, $3)", string(t.Payload()), 7, at) // want `handler CheckedAt: SQL write not safe to repeat: INSERT into keyword_frequency_samples adds a row on every run: keyword_frequency_samples has no unique key besides id`
+	return err
+}
+
+// LogShipment writes a shipment's log row, stamped only with when it was written: reported.
+func LogShipment(ctx context.Context, t *asynq.Task) error { // want LogShipment:`effects sql.write:unprotected\(\(\*sql.DB\).ExecContext\)`
+	_, err := db.ExecContext(ctx, "INSERT INTO shipment_log (order_id) VALUES ($1)", string(t.Payload())) // want `handler LogShipment: SQL write not safe to repeat: INSERT into shipment_log adds a row on every run: shipment_log has no unique key besides id`
+	return err
+}
