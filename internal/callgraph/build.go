@@ -60,6 +60,10 @@ func (b *builder) build() {
 	for _, n := range b.Nodes {
 		b.resolve(n)
 	}
+	c := collections{builder: b, fills: map[fillKey]fill{}}
+	for _, n := range b.Nodes {
+		c.mark(n)
+	}
 	if len(b.stepArgs) > 0 {
 		b.markSteps()
 	}
@@ -175,7 +179,7 @@ func (b *builder) resolve(n *Node) {
 // attachGates attaches to each site of n the gates covering it: those with a stable key,
 // else one without (which says why it guards nothing).
 func (b *builder) attachGates(n *Node) {
-	gates := b.in.Judge.Gates(n.Body, n.scope, b.ClaimOf)
+	gates := b.gatesOf(n)
 	for i := range n.Sites {
 		s := &n.Sites[i]
 		var stable []*sinks.Gate
@@ -194,6 +198,14 @@ func (b *builder) attachGates(n *Node) {
 			s.gates = []*sinks.Gate{unstable}
 		}
 	}
+}
+
+// gatesOf returns the claims checked in n's body, read once.
+func (b *builder) gatesOf(n *Node) []*sinks.Gate {
+	if !n.gatesRead {
+		n.gates, n.gatesRead = b.in.Judge.Gates(n.Body, n.scope, b.ClaimOf), true
+	}
+	return n.gates
 }
 
 // valueRef handles a function used as a value: a method value, a callback, a handler handed

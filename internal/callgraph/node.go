@@ -53,6 +53,9 @@ type Node struct {
 	Effects effect.Set // after the function's own directives: what callers see
 	From    map[effect.Kind]Origin
 	scope   sinks.Scope
+	// gates are the claims checked in the body (builder.gatesOf), read once.
+	gates     []*sinks.Gate
+	gatesRead bool
 	// region, on a node made by Region, is the function it is part of and the span it
 	// covers, [from, to): that function's open calls in the span are the region's.
 	region   *Node
@@ -97,6 +100,12 @@ type Site struct {
 	// modelled step call (idempotency.Step), whose effects are recorded per step
 	// (effect.Effect.Step).
 	step effect.StepMode
+	// elems, on a site inside a range loop over a slice or map parameter of the node, is 1
+	// + that parameter's index: the effects it brings are made per element
+	// (effect.Effect.ElemsParam). claimed maps the index of an argument that is a local
+	// collection filled only under a claim to that claim's gate (collections.go).
+	elems   uint8
+	claimed map[int]*sinks.Gate
 	// regional marks a site inside one of the node's receive regions (Input.ReceiveSpan):
 	// its effects are that region's handler's, per message received, and not the node's
 	// own, which its callers see (who starts a consumer loop does not handle its messages).

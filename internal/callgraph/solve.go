@@ -1,6 +1,9 @@
 package callgraph
 
 import (
+	"go/ast"
+	"go/types"
+
 	"github.com/chokaq/idemlint/internal/directive"
 	"github.com/chokaq/idemlint/internal/effect"
 )
@@ -122,6 +125,9 @@ func (sv *solver) through(n *Node, s *Site, e effect.Effect) (effect.Effect, boo
 		if e.KeyArg != 0 {
 			e = sv.in.Judge.PassKeyArg(s.args, s.callee, e, n.scope)
 		}
+		if e.ElemsParam != 0 {
+			e = sv.passElems(n, s, e)
+		}
 		if e.TextParam != 0 {
 			var keep bool
 			if e, keep = sv.in.Judge.PassText(s.args, e, n.scope); !keep {
@@ -143,8 +149,14 @@ func (sv *solver) through(n *Node, s *Site, e effect.Effect) (effect.Effect, boo
 	if s.step > e.Step {
 		e.Step = s.step // a recovery point records it: see effect.Effect.Step
 	}
+	if s.inline {
+		e.ElemsParam = 0 // a literal's parameters: its callers' arguments are not in view
+	}
 	for _, gt := range s.gates {
 		e = gt.Guard(e)
+	}
+	if s.elems != 0 && e.ElemsParam == 0 && e.State < effect.Claimed {
+		e.ElemsParam = s.elems
 	}
 	if s.guard != "" && e.Kind == s.guard && e.State != effect.Protected {
 		// The write the generated call reaches is an upsert (its conflict options come
@@ -183,4 +195,26 @@ func (sv *solver) use(d *directive.Directive) {
 		sv.usedSet[d] = true
 		sv.used = append(sv.used, d)
 	}
+}
+
+// passElems decides, at a call, an effect the callee makes per element of its parameter
+// (e.ElemsParam): the caller's argument there is a local collection it fills only under a
+// claim (the effect is claimed), its own parameter (the question is passed on), or anything
+// else (the effect stays as it is).
+func (sv *solver) passElems(n *Node, s *Site, e effect.Effect) effect.Effect {
+	i := int(e.ElemsParam) - 1
+	e.ElemsParam = 0
+	if g := s.claimed[i]; g != nil {
+		return g.Guard(e)
+	}
+	if i < len(s.args) {
+		if id, ok := ast.Unparen(s.args[i]).(*ast.Ident); ok {
+			if v, ok := sv.in.Info.Uses[id].(*types.Var); ok {
+				if j := paramIndex(n.Sig, v); j >= 0 {
+					e.ElemsParam = uint8(j + 1)
+				}
+			}
+		}
+	}
+	return e
 }

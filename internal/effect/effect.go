@@ -149,6 +149,13 @@ type Effect struct {
 	// a caller that passes a query, or a reading method, makes it no effect (PassReads).
 	ReadsParam uint8
 	ReadsBy    BodyRead
+	// ElemsParam marks an effect made for each element of a slice or map parameter of the
+	// function at the start of the chain (1 + its index; 0: none): it runs inside a range
+	// loop over the parameter (a send(ctx, pending) helper that sends each delivery). A
+	// caller that passes a collection it fills only under a claim (keys claimed one by one
+	// and collected) makes it claimed; one passing its own parameter passes the question on
+	// (callgraph's passElems).
+	ElemsParam uint8
 	// Step says whether the effect runs inside a recovery point (the function given to
 	// the runtime's idempotency.Step, StepInTx or sqlstore.StepTx: a model's steps and
 	// tx_steps), whose result is recorded once it succeeds, so a redelivery after a later
@@ -286,6 +293,9 @@ func (e Effect) key() string {
 	}
 	if e.ReadsParam != 0 {
 		fmt.Fprintf(&b, "|reads=%d.%d", e.ReadsParam, e.ReadsBy)
+	}
+	if e.ElemsParam != 0 {
+		fmt.Fprintf(&b, "|elems=%d", e.ElemsParam)
 	}
 	if e.Step != NoStep {
 		fmt.Fprintf(&b, "|step=%d", e.Step)
@@ -490,6 +500,9 @@ func (f *Fact) String() string {
 			parts[i] += fmt.Sprintf("[url from param %d]", e.ReadsParam-1)
 		case e.ReadsParam != 0:
 			parts[i] += fmt.Sprintf("[body from param %d]", e.ReadsParam-1)
+		}
+		if e.ElemsParam != 0 {
+			parts[i] += fmt.Sprintf("[per element of param %d]", e.ElemsParam-1)
 		}
 		switch e.Step {
 		case InStep:

@@ -495,6 +495,7 @@ var none = &Entry{}
 type Index struct {
 	entries      map[string]*Entry
 	methodSinks  map[string][]*Sink // sinks that are methods, by method name, sorted
+	methodGates  map[string][]*Gate // claims made by a condition that are methods, by method name
 	unstablePkgs map[string]bool    // packages all of whose functions are unstable
 	neutralPkgs  map[string]bool    // packages all of whose functions are neutral (Neutral)
 	keyFields    map[string]bool
@@ -516,6 +517,7 @@ func Compile(libs []Library) *Index {
 	ix := &Index{
 		entries:      map[string]*Entry{},
 		methodSinks:  map[string][]*Sink{},
+		methodGates:  map[string][]*Gate{},
 		unstablePkgs: map[string]bool{},
 		neutralPkgs:  map[string]bool{},
 		keyFields:    map[string]bool{},
@@ -656,6 +658,10 @@ func imports(pkg *types.Package, path string) bool {
 // MethodSinks returns the sinks that are methods named name, sorted by full name, for
 // resolving calls through interfaces that such a method implements.
 func (ix *Index) MethodSinks(name string) []*Sink { return ix.methodSinks[name] }
+
+// MethodGates returns the claims made by a condition (Gate.Params) that are methods named
+// name, for a call through an application's interface that mirrors the client.
+func (ix *Index) MethodGates(name string) []*Gate { return ix.methodGates[name] }
 
 // KeyField reports whether the field named "pkg.Type.Field" carries an idempotency key.
 func (ix *Index) KeyField(name string) bool { return ix.keyFields[Normalize(name)] }

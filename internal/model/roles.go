@@ -440,6 +440,10 @@ func compileGates(ix *Index, lib *Library) {
 		g := &lib.Gates[i]
 		ix.entry(g.Func).Gate = g
 		ix.packages[Normalize(PackageOf(g.Func))] = true
+		if g.Params != 0 && strings.HasPrefix(g.Func, "(") {
+			name := g.Func[strings.LastIndex(g.Func, ".")+1:]
+			ix.methodGates[name] = append(ix.methodGates[name], g)
+		}
 	}
 }
 

@@ -159,6 +159,22 @@ func (j *Judge) Gates(body *ast.BlockStmt, sc Scope, of ClaimOf) []*Gate {
 	return j.gates().Gates(body, sc, of)
 }
 
+// Collection is a region of a body that acts on what a collection holds (gates.Collection).
+type Collection = gates.Collection
+
+// FillOf says how a function adds to a collection it is given (gates.FillOf).
+type FillOf = gates.FillOf
+
+// Collections returns the regions of body that act on a collection's elements
+// (gates.Reader.Collections).
+func (j *Judge) Collections(body *ast.BlockStmt) []Collection { return j.gates().Collections(body) }
+
+// ClaimedFill returns the claim under which body adds to the collection v, if every
+// addition is made under one (gates.Reader.ClaimedFill).
+func (j *Judge) ClaimedFill(body *ast.BlockStmt, v *types.Var, local bool, gs []*Gate, of FillOf) (*Gate, bool) {
+	return j.gates().ClaimedFill(body, v, local, gs, of)
+}
+
 // ReturnedClaim returns what a function's results say of a claim its body makes, or nil
 // (gates.Reader.ReturnedClaim).
 func (j *Judge) ReturnedClaim(body *ast.BlockStmt, sig *types.Signature, sc Scope, of ClaimOf) *effect.Claim {

@@ -6,6 +6,7 @@ package gates
 
 import (
 	"go/ast"
+	"go/constant"
 	"go/types"
 
 	"github.com/chokaq/idemlint/internal/effect"
@@ -24,6 +25,9 @@ func (rd Reader) ReturnedClaim(body *ast.BlockStmt, sig *types.Signature, sc key
 	}
 	var out *effect.Claim
 	errIdx := errorResult(sig)
+	if errIdx >= 0 && rd.swallowsErr(body, errIdx) {
+		errIdx = -1 // a failed claim returns no error: the error result reports none
+	}
 	locks := rd.lockScans(body)
 	w := gateWalk{}
 	w.visit = func(st ast.Stmt, en env) {
@@ -46,6 +50,9 @@ func (rd Reader) ReturnedClaim(body *ast.BlockStmt, sig *types.Signature, sc key
 			return
 		}
 		for i, r := range ret.Results {
+			if errIdx < 0 && isError(sig.Results().At(i).Type()) {
+				continue
+			}
 			if cl, read := rd.resultClaim(r, sig.Results().At(i).Type(), en, sc, of); cl != nil && cl.why == "" {
 				out = &effect.Claim{Result: uint8(i), Read: read, What: cl.what}
 				return
@@ -65,6 +72,11 @@ func (rd Reader) resultClaim(r ast.Expr, t types.Type, en env, sc keys.Scope, of
 		}
 		return rd.errClaim(r, en, sc, of), effect.ReadErr
 	case types.Identical(t.Underlying(), types.Typ[types.Bool]):
+		if rd.isTrue(r) {
+			if cl := rd.errClaimPassed(en, sc, of); cl != nil {
+				return cl, effect.ReadTrue
+			}
+		}
 		return rd.sqlAffirmed(r, en, of), effect.ReadTrue
 	}
 	if b, ok := t.Underlying().(*types.Basic); ok && b.Info()&types.IsInteger != 0 {
@@ -90,4 +102,58 @@ func (rd Reader) forwardedClaim(r ast.Expr, sig *types.Signature, of ClaimOf) *e
 		return nil
 	}
 	return &effect.Claim{Result: c.Result, Read: c.Read, What: effect.FuncName(fn, nil) + " " + c.What}
+}
+
+// errClaimPassed returns the claim failing with an error that the statements before en, in
+// its block, leave on: `if err != nil { ...; return false, ... }` after a conditional
+// update, so that a `return true, nil` after it says the claim was made (a helper that
+// turns ConditionalCheckFailedException into false). nil otherwise.
+func (rd Reader) errClaimPassed(en env, sc keys.Scope, of ClaimOf) *claim {
+	if len(en.blocks) == 0 {
+		return nil
+	}
+	top := en.blocks[len(en.blocks)-1]
+	for k := top.idx - 1; k >= 0; k-- {
+		ifs, ok := top.list[k].(*ast.IfStmt)
+		if !ok || len(ifs.Body.List) == 0 || !endsBlock(ifs.Body.List[len(ifs.Body.List)-1]) {
+			continue
+		}
+		at := en
+		at.blocks = append(append([]envBlock(nil), en.blocks[:len(en.blocks)-1]...), envBlock{list: top.list, idx: k, end: top.end})
+		at.init = ifs.Init
+		if cl := rd.errClaimFailed(ifs.Cond, at, sc, of); cl != nil {
+			return cl
+		}
+	}
+	return nil
+}
+
+// isTrue reports whether e is the constant true.
+func (rd Reader) isTrue(e ast.Expr) bool {
+	tv, ok := rd.info().Types[e]
+	return ok && tv.Value != nil && tv.Value.Kind() == constant.Bool && constant.BoolVal(tv.Value)
+}
+
+// swallowsErr reports whether body takes one error for none: an `if errors.Is(err, ...)`
+// or `errors.As` whose body returns nil as result i (a failed condition turned into false,
+// nil). Such a function's error does not say whether its claim was made.
+func (rd Reader) swallowsErr(body *ast.BlockStmt, i int) bool {
+	found := false
+	ast.Inspect(body, func(x ast.Node) bool {
+		switch x := x.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.IfStmt:
+			call, ok := ast.Unparen(x.Cond).(*ast.CallExpr)
+			if !ok || len(x.Body.List) == 0 {
+				return true
+			}
+			if rd.errorsTest(call) {
+				ret, ok := x.Body.List[len(x.Body.List)-1].(*ast.ReturnStmt)
+				found = found || ok && i < len(ret.Results) && rd.isNil(ret.Results[i])
+			}
+		}
+		return !found
+	})
+	return found
 }

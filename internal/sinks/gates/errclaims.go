@@ -9,9 +9,12 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"regexp"
+	"strings"
 
 	"github.com/chokaq/idemlint/internal/defuse"
 	"github.com/chokaq/idemlint/internal/effect"
+	"github.com/chokaq/idemlint/internal/model"
 	"github.com/chokaq/idemlint/internal/sinks/keys"
 	"github.com/chokaq/idemlint/internal/sinks/params"
 )
@@ -40,11 +43,17 @@ func (rd Reader) errClaimFailed(cond ast.Expr, en env, sc keys.Scope, of ClaimOf
 			}
 		}
 	case *ast.CallExpr:
-		if fn := callee(rd.info(), c); fn != nil && (fn.FullName() == "errors.Is" || fn.FullName() == "errors.As") && len(c.Args) == 2 {
+		if rd.errorsTest(c) {
 			return rd.errClaim(c.Args[0], en, sc, of)
 		}
 	}
 	return nil
+}
+
+// errorsTest reports whether call is errors.Is(err, target) or errors.As(err, &target).
+func (rd Reader) errorsTest(call *ast.CallExpr) bool {
+	fn := callee(rd.info(), call)
+	return fn != nil && (fn.FullName() == "errors.Is" || fn.FullName() == "errors.As") && len(call.Args) == 2
 }
 
 // errClaim returns the claim whose error e is: the last result of a modelled gate made by
@@ -63,8 +72,12 @@ func (rd Reader) errClaim(e ast.Expr, en env, sc keys.Scope, of ClaimOf) *claim 
 	if res.Len() == 0 || idx != res.Len()-1 || !isError(res.At(idx).Type()) {
 		return nil
 	}
-	if g := rd.Models.Of(fn.Origin()).Gate; g != nil {
-		if g.Params == 0 || !(params.Reader{Defs: rd.Defs, Models: rd.Models}).Conditioned(defuse.ArgAt(call, g.Params-1)) {
+	if g := rd.gateOf(fn); g != nil {
+		if g.Params == 0 {
+			return nil
+		}
+		p := defuse.ArgAt(call, g.Params-1)
+		if !(params.Reader{Defs: rd.Defs, Models: rd.Models}).Conditioned(p) || !rd.setsTested(p) {
 			return nil
 		}
 		return &claim{at: call.Pos(), what: g.What}
@@ -73,6 +86,31 @@ func (rd Reader) errClaim(e ast.Expr, en env, sc keys.Scope, of ClaimOf) *claim 
 		return cl
 	}
 	return rd.runnerClaim(call, sc, of)
+}
+
+// gateOf returns the claim model of fn: its own, or, for a method of an interface of the
+// application's own that mirrors a modelled client (a scopeAPI interface with the
+// UpdateItem of *dynamodb.Client, there to be mocked), that of the client's method of the
+// same name whose params argument is of the client's package. nil when there is none.
+func (rd Reader) gateOf(fn *types.Func) *model.Gate {
+	if g := rd.Models.Of(fn.Origin()).Gate; g != nil {
+		return g
+	}
+	recv := fn.Signature().Recv()
+	if recv == nil || !types.IsInterface(recv.Type()) {
+		return nil
+	}
+	for _, g := range rd.Models.Index.MethodGates(fn.Name()) {
+		ps := fn.Signature().Params()
+		if g.Params > ps.Len() {
+			continue
+		}
+		if named, ok := defuse.Deref(ps.At(g.Params - 1).Type()).(*types.Named); ok && named.Obj().Pkg() != nil &&
+			model.Normalize(named.Obj().Pkg().Path()) == model.Normalize(model.PackageOf(g.Func)) {
+			return g
+		}
+	}
+	return nil
 }
 
 // runnerClaim returns the claim of a call that runs a function literal it is given and
@@ -131,3 +169,31 @@ func errorResult(sig *types.Signature) int {
 	}
 	return n - 1
 }
+
+// setsTested reports whether conditional params claim what they write: params with an
+// update expression (DynamoDB's UpdateItemInput) claim only when the condition tests that
+// an attribute is not there (attribute_not_exists(x)) and the update sets it (SET x = ...):
+// the second run finds it set and fails. An update that sets something else (SET hits =
+// hits + :one under attribute_not_exists(deletedAt)) passes its condition again. Params
+// with no update expression (a put, which writes the whole item) claim by their condition.
+func (rd Reader) setsTested(p ast.Expr) bool {
+	upd := rd.Defs.StructField(p, "UpdateExpression")
+	if upd == nil {
+		return true
+	}
+	cond := rd.Defs.StructField(p, "ConditionExpression")
+	if cond == nil {
+		return false
+	}
+	set := strings.ToLower(rd.Defs.Text(defuse.Unwrap(upd)))
+	for _, m := range notExists.FindAllStringSubmatch(strings.ToLower(rd.Defs.Text(defuse.Unwrap(cond))), -1) {
+		if regexp.MustCompile(`(^|[\s,])set\b.*?(^|[\s,])` + regexp.QuoteMeta(m[1]) + `\s*=`).MatchString(set) {
+			return true
+		}
+	}
+	return false
+}
+
+// notExists matches attribute_not_exists(name) in a condition expression, the name
+// (#alias, a.b) as group 1.
+var notExists = regexp.MustCompile(`attribute_not_exists\s*\(\s*([#\w.]+)\s*\)`)
