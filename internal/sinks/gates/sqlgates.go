@@ -310,6 +310,10 @@ func gateStatement(text string) string {
 		return "INSERT ... ON CONFLICT DO NOTHING"
 	case r.Class == sqlstmt.Guarded && containsWord(text, "IGNORE") && containsWord(text, "INSERT"):
 		return "INSERT IGNORE"
+	case r.Class == sqlstmt.Guarded && r.Reason == "insert guarded by NOT EXISTS":
+		// INSERT ... SELECT ... WHERE NOT EXISTS (SELECT 1 FROM the same table ...): the
+		// second run finds the first's row and inserts nothing.
+		return "INSERT ... WHERE NOT EXISTS"
 	}
 	return ""
 }
