@@ -125,13 +125,19 @@ func Conflict(text string) (ConflictTarget, bool) {
 
 // InsertColumns reads the column list of INSERT [INTO] table (c1, ...) ...: the table as
 // InsertBinds writes it and the columns (without quotes). ok is false without a list (the
-// columns are then the table's, in order), for a Hole, or for several statements.
+// columns are then the table's, in order), for a Hole, or for several statements. The
+// INSERT may follow a WITH list whose statements change nothing a repeat would change
+// again (mainStatement).
 func InsertColumns(text string) (table string, cols []string, ok bool) {
 	c, n, ok := single(text)
-	if !ok || !c.kw(0, n, "INSERT") {
+	if !ok {
 		return "", nil, false
 	}
-	j := 1
+	i, ok := c.mainStatement(n)
+	if !ok || !c.kw(i, n, "INSERT") {
+		return "", nil, false
+	}
+	j := i + 1
 	for j < n && !c.kw(j, n, "INTO") {
 		j++
 	}
@@ -157,4 +163,52 @@ func InsertColumns(text string) (table string, cols []string, ok bool) {
 		cols = append(cols, c.name(it[0]))
 	}
 	return unquote(c.s[tgt.span[0]:tgt.span[1]]), cols, true
+}
+
+// mainStatement returns the first token of the statement after a leading WITH list (0 when
+// there is none). ok is false when the list is not understood or one of its statements is a
+// write a repeat makes again (a relative UPDATE, an INSERT without conflict handling), so
+// that what the main statement's table says cannot speak for the whole text; a CTE that
+// reads or converges (WITH updated AS (UPDATE products SET stock = $2 ... RETURNING ...))
+// leaves the main statement to decide.
+func (c *cursor) mainStatement(n int) (int, bool) {
+	if !c.kw(0, n, "WITH") {
+		return 0, true
+	}
+	st := statements{c}
+	j := 1
+	if c.kw(j, n, "RECURSIVE") {
+		j++
+	}
+	for {
+		if !c.isName(j, n) {
+			return 0, false
+		}
+		j++
+		if c.is(j, n, '(') {
+			j = c.close(j, n) + 1
+		}
+		if !c.kw(j, n, "AS") {
+			return 0, false
+		}
+		j++
+		if c.kw(j, n, "NOT") {
+			j++
+		}
+		if c.kw(j, n, "MATERIALIZED") {
+			j++
+		}
+		if !c.is(j, n, '(') {
+			return 0, false
+		}
+		end := c.close(j, n)
+		if r := st.stmt(j+1, end, 1); r.Class == NonIdempotent || r.Class == Unknown {
+			return 0, false
+		}
+		j = end + 1
+		if !c.is(j, n, ',') {
+			return j, j < n
+		}
+		j++
+	}
 }

@@ -54,6 +54,14 @@ func TestInsertColumns(t *testing.T) {
 		{`INSERT INTO t SELECT * FROM s`, "", ""},
 		{`INSERT INTO t (SELECT * FROM s)`, "", ""},
 		{`UPDATE t SET a = 1`, "", ""},
+		// A writable CTE that converges leaves the INSERT to decide; one that a repeat
+		// makes again does not.
+		{`WITH u AS (UPDATE p SET stock = $2, updated_at = now() WHERE id = $1 RETURNING id, stock)
+			INSERT INTO snapshots (product_id, stock) SELECT id, stock FROM u`, "snapshots", "product_id,stock"},
+		{`WITH RECURSIVE r (n) AS (SELECT 1), s AS NOT MATERIALIZED (SELECT 2) INSERT INTO t (a) SELECT n FROM r`, "t", "a"},
+		{`WITH u AS (UPDATE p SET hits = hits + 1 RETURNING id) INSERT INTO log (id) SELECT id FROM u`, "", ""},
+		{`WITH u AS (INSERT INTO p (a) VALUES ($1) RETURNING id) INSERT INTO log (id) SELECT id FROM u`, "", ""},
+		{`WITH u AS (SELECT 1)`, "", ""},
 	} {
 		table, cols, _ := InsertColumns(tc.text)
 		if table != tc.table || strings.Join(cols, ",") != tc.cols {

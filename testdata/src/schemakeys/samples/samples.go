@@ -37,3 +37,20 @@ func LogShipment(ctx context.Context, t *asynq.Task) error { // want LogShipment
 	_, err := db.ExecContext(ctx, "INSERT INTO shipment_log (order_id) VALUES ($1)", string(t.Payload())) // want `handler LogShipment: SQL write not safe to repeat: INSERT into shipment_log adds a row on every run: shipment_log has no unique key besides id`
 	return err
 }
+
+// SetStock sets a product's stock and records a snapshot of it, in one statement whose
+// update converges: no effect.
+func SetStock(ctx context.Context, t *asynq.Task) error {
+	_, err := db.ExecContext(ctx, `WITH u AS (UPDATE products SET stock = $2 WHERE id = $1 RETURNING id, stock)
+		INSERT INTO stock_snapshots (product_id, stock) SELECT id, stock FROM u`, string(t.Payload()), 3)
+	return err
+}
+
+// AddStock adds to the stock before its snapshot: a repeat adds again, reported.
+func AddStock(ctx context.Context, t *asynq.Task) error { // want AddStock:`effects sql.write:unprotected\(\(\*sql.DB\).ExecContext\)`
+	_, err := db.ExecContext(ctx, addStock, string(t.Payload()), 3) // want `^handler AddStock: SQL write not safe to repeat: relative UPDATE of stock`
+	return err
+}
+
+const addStock = `WITH u AS (UPDATE products SET stock = stock + $2 WHERE id = $1 RETURNING id, stock)
+	INSERT INTO stock_snapshots (product_id, stock) SELECT id, stock FROM u`

@@ -22,3 +22,10 @@ CREATE TABLE shipment_log (
   order_id text NOT NULL,
   created_at timestamptz NOT NULL DEFAULT now()
 );
+
+CREATE TABLE stock_snapshots (
+  id uuid PRIMARY KEY DEFAULT gen_random_uuid(),
+  product_id bigint NOT NULL,
+  stock int NOT NULL,
+  captured_at timestamptz NOT NULL DEFAULT now()
+);
