@@ -21,14 +21,13 @@ type Collection struct {
 }
 
 // Collections returns the regions of body (not of nested literals) that act on the
-// elements of a slice or map variable: `for ... range v { ... }` and `if len(v) > 0 { ... }`
-// (also as a term of a conjunction: `len(v) > 0 && s.notify != nil`).
+// elements of a slice or map variable: `for ... range v { ... }`, `if len(v) > 0 { ... }`
+// (also as a term of a conjunction: `len(v) > 0 && s.notify != nil`), and what follows
+// `if len(v) == 0 { return }` in its block.
 func (rd Reader) Collections(body *ast.BlockStmt) []Collection {
 	var out []Collection
-	ast.Inspect(body, func(x ast.Node) bool {
-		switch x := x.(type) {
-		case *ast.FuncLit:
-			return false
+	w := gateWalk{visit: func(st ast.Stmt, en env) {
+		switch x := st.(type) {
 		case *ast.RangeStmt:
 			if v := rd.collectionVar(x.X); v != nil {
 				out = append(out, Collection{Var: v, Start: x.Body.Lbrace, End: x.Body.Rbrace})
@@ -37,10 +36,33 @@ func (rd Reader) Collections(body *ast.BlockStmt) []Collection {
 			if v := rd.nonEmptyTest(x.Cond); v != nil {
 				out = append(out, Collection{Var: v, Start: x.Body.Lbrace, End: x.Body.Rbrace})
 			}
+			if v := rd.emptyTest(x.Cond); v != nil && x.Else == nil && len(x.Body.List) > 0 && endsBlock(x.Body.List[len(x.Body.List)-1]) {
+				out = append(out, Collection{Var: v, Start: x.End(), End: en.end})
+			}
 		}
-		return true
-	})
+	}}
+	w.block(body.List, body.Rbrace)
 	return out
+}
+
+// emptyTest returns the collection cond tests for no elements: len(v) == 0, 0 == len(v),
+// len(v) < 1; nil otherwise.
+func (rd Reader) emptyTest(cond ast.Expr) *types.Var {
+	be, ok := ast.Unparen(cond).(*ast.BinaryExpr)
+	if !ok {
+		return nil
+	}
+	switch {
+	case be.Op == token.EQL && rd.isZero(be.Y):
+		return rd.collectionVar(rd.lenOf(be.X))
+	case be.Op == token.EQL && rd.isZero(be.X):
+		return rd.collectionVar(rd.lenOf(be.Y))
+	case be.Op == token.LSS:
+		if n, ok := rd.Defs.ConstInt(be.Y); ok && n == 1 {
+			return rd.collectionVar(rd.lenOf(be.X))
+		}
+	}
+	return nil
 }
 
 // nonEmptyTest returns the collection cond (or one term of its conjunction) tests for

@@ -57,6 +57,21 @@ func NotifyNew(ctx context.Context, t *asynq.Task) error { // want NotifyNew:`ef
 	return nil
 }
 
+// NotifyBatch leaves when it claimed nothing, then notifies what it claimed.
+func NotifyBatch(ctx context.Context, t *asynq.Task) error { // want NotifyBatch:`effects http.write:claimed\(http.Post\) sql.write:protected\(\(\*pgxpool.Pool\).Exec\)`
+	fresh := make([]string, 0, 8)
+	for _, id := range decode(t).IDs {
+		if ok, err := orders.MarkNotified(ctx, id); err != nil || !ok {
+			continue
+		}
+		fresh = append(fresh, id)
+	}
+	if len(fresh) == 0 {
+		return nil
+	}
+	return notifyAll(fresh)
+}
+
 // NotifySeen collects every order before its claim: a redelivery notifies them all again.
 func NotifySeen(ctx context.Context, t *asynq.Task) error { // want NotifySeen:`effects http.write:unprotected\(http.Post\) sql.write:protected\(\(\*pgxpool.Pool\).Exec\)`
 	var seen []string
