@@ -2,8 +2,8 @@ package callgraph
 
 // Collections filled under a claim (gates.Reader.ClaimedFill): keys claimed one by one and
 // collected, then acted on. A site inside a region that acts on a local collection every
-// addition to which is claimed gets that claim as its gate. A site inside a range loop over
-// a parameter marks its effects as made per element of that parameter
+// addition to which is claimed gets that claim as its gate. A site inside a region that acts
+// on a parameter marks its effects as made only on that parameter's elements
 // (effect.Effect.ElemsParam), and each caller's argument decides them (solver.passElems):
 // a local collection it fills only under claims, here or in the functions of the package it
 // hands the collection to.

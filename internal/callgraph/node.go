@@ -100,8 +100,9 @@ type Site struct {
 	// modelled step call (idempotency.Step), whose effects are recorded per step
 	// (effect.Effect.Step).
 	step effect.StepMode
-	// elems, on a site inside a range loop over a slice or map parameter of the node, is 1
-	// + that parameter's index: the effects it brings are made per element
+	// elems, on a site inside a region acting on a slice or map parameter of the node (a
+	// range over it, an if that tests it for elements: gates.Collection), is 1 + that
+	// parameter's index: the effects it brings are made only on its elements
 	// (effect.Effect.ElemsParam). claimed maps the index of an argument that is a local
 	// collection filled only under a claim to that claim's gate (collections.go).
 	elems   uint8

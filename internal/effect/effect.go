@@ -149,12 +149,13 @@ type Effect struct {
 	// a caller that passes a query, or a reading method, makes it no effect (PassReads).
 	ReadsParam uint8
 	ReadsBy    BodyRead
-	// ElemsParam marks an effect made for each element of a slice or map parameter of the
-	// function at the start of the chain (1 + its index; 0: none): it runs inside a range
-	// loop over the parameter (a send(ctx, pending) helper that sends each delivery). A
-	// caller that passes a collection it fills only under a claim (keys claimed one by one
-	// and collected) makes it claimed; one passing its own parameter passes the question on
-	// (callgraph's passElems).
+	// ElemsParam marks an effect made only on the elements of a slice or map parameter of
+	// the function at the start of the chain (1 + its index; 0: none): inside a range loop
+	// over it, an if that tests it for elements, or after an early return when it has none
+	// (a send(ctx, pending) helper that sends each delivery). A caller that passes a
+	// collection it fills only under a claim (keys claimed one by one and collected) makes
+	// it claimed; one passing its own parameter passes the question on (callgraph's
+	// passElems).
 	ElemsParam uint8
 	// Step says whether the effect runs inside a recovery point (the function given to
 	// the runtime's idempotency.Step, StepInTx or sqlstore.StepTx: a model's steps and
@@ -502,7 +503,7 @@ func (f *Fact) String() string {
 			parts[i] += fmt.Sprintf("[body from param %d]", e.ReadsParam-1)
 		}
 		if e.ElemsParam != 0 {
-			parts[i] += fmt.Sprintf("[per element of param %d]", e.ElemsParam-1)
+			parts[i] += fmt.Sprintf("[on the elements of param %d]", e.ElemsParam-1)
 		}
 		switch e.Step {
 		case InStep:

@@ -165,7 +165,7 @@ func collect(id string, pending map[string]delivery) error {
 }
 
 // Send sends each pending delivery, one goroutine each.
-func Send(pending map[string]delivery) error { // want Send:`effects http.write:unprotected\(http.Post\)\[per element of param 0\]`
+func Send(pending map[string]delivery) error { // want Send:`effects http.write:unprotected\(http.Post\)\[on the elements of param 0\]`
 	errs := make(chan error, len(pending))
 	for _, d := range pending {
 		go func(d delivery) {
