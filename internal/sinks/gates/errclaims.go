@@ -9,8 +9,6 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
-	"regexp"
-	"strings"
 
 	"github.com/chokaq/idemlint/internal/defuse"
 	"github.com/chokaq/idemlint/internal/effect"
@@ -77,7 +75,7 @@ func (rd Reader) errClaim(e ast.Expr, en env, sc keys.Scope, of ClaimOf) *claim 
 			return nil
 		}
 		p := defuse.ArgAt(call, g.Params-1)
-		if !(params.Reader{Defs: rd.Defs, Models: rd.Models}).Conditioned(p) || !rd.setsTested(p) {
+		if !rd.params().Conditioned(p) || !rd.params().ConditionTestsWrite(p) {
 			return nil
 		}
 		return &claim{at: call.Pos(), what: g.What}
@@ -170,30 +168,4 @@ func errorResult(sig *types.Signature) int {
 	return n - 1
 }
 
-// setsTested reports whether conditional params claim what they write: params with an
-// update expression (DynamoDB's UpdateItemInput) claim only when the condition tests that
-// an attribute is not there (attribute_not_exists(x)) and the update sets it (SET x = ...):
-// the second run finds it set and fails. An update that sets something else (SET hits =
-// hits + :one under attribute_not_exists(deletedAt)) passes its condition again. Params
-// with no update expression (a put, which writes the whole item) claim by their condition.
-func (rd Reader) setsTested(p ast.Expr) bool {
-	upd := rd.Defs.StructField(p, "UpdateExpression")
-	if upd == nil {
-		return true
-	}
-	cond := rd.Defs.StructField(p, "ConditionExpression")
-	if cond == nil {
-		return false
-	}
-	set := strings.ToLower(rd.Defs.Text(defuse.Unwrap(upd)))
-	for _, m := range notExists.FindAllStringSubmatch(strings.ToLower(rd.Defs.Text(defuse.Unwrap(cond))), -1) {
-		if regexp.MustCompile(`(^|[\s,])set\b.*?(^|[\s,])` + regexp.QuoteMeta(m[1]) + `\s*=`).MatchString(set) {
-			return true
-		}
-	}
-	return false
-}
-
-// notExists matches attribute_not_exists(name) in a condition expression, the name
-// (#alias, a.b) as group 1.
-var notExists = regexp.MustCompile(`attribute_not_exists\s*\(\s*([#\w.]+)\s*\)`)
+func (rd Reader) params() params.Reader { return params.Reader{Defs: rd.Defs, Models: rd.Models} }

@@ -14,7 +14,8 @@ import (
 // Update judges a write by its update expression (DynamoDB UpdateItem): only a
 // relative one is an effect, since an absolute SET converges on a repeat. An expression
 // not given in view, or whose text is not known, is not reported. A relative update is
-// guarded by a condition field (attribute_not_exists) or a key field on the params.
+// guarded by a condition field (attribute_not_exists of an attribute it sets:
+// ConditionTestsWrite) or a key field on the params.
 func (rd Reader) Update(mk keys.Make, s *model.Sink, params ast.Expr, sc keys.Scope) *effect.Effect {
 	expr, ok := rd.paramsField(params, s.Field)
 	if !ok {
@@ -24,12 +25,52 @@ func (rd Reader) Update(mk keys.Make, s *model.Sink, params ast.Expr, sc keys.Sc
 	if why == "" {
 		return nil
 	}
+	if rd.Conditioned(params) && !rd.ConditionTestsWrite(params) {
+		return mk(effect.Unprotected, s.What+" whose condition a repeat passes again ("+why+"; its attribute_not_exists tests no attribute the update sets)")
+	}
 	e := rd.Provider(mk, s, params, sc)
 	if e.State == effect.Unprotected {
 		e.Detail += " (" + why + ")"
 	}
 	return e
 }
+
+// ConditionTestsWrite reports whether conditional params that carry an update expression
+// (DynamoDB's UpdateItemInput) test, with attribute_not_exists(x) in their condition, an
+// attribute x the expression sets (SET x = ...): the second run finds it set and fails. An
+// update that sets something else (SET hits = hits + :one under
+// attribute_not_exists(deletedAt)) passes its condition again. Params with no update
+// expression (a put, which writes the whole item) are judged by their condition alone: true.
+func (rd Reader) ConditionTestsWrite(params ast.Expr) bool {
+	upd := rd.Defs.StructField(params, "UpdateExpression")
+	if upd == nil {
+		return true
+	}
+	cond := rd.Defs.StructField(params, "ConditionExpression")
+	if cond == nil {
+		return false
+	}
+	set := strings.ToLower(rd.Defs.Text(defuse.Unwrap(upd)))
+	loc := setClause.FindStringIndex(set)
+	if loc == nil {
+		return false
+	}
+	set = " " + set[loc[1]:]
+	for _, m := range notExists.FindAllStringSubmatch(strings.ToLower(rd.Defs.Text(defuse.Unwrap(cond))), -1) {
+		if regexp.MustCompile(`[\s,]` + regexp.QuoteMeta(m[1]) + `\s*=`).MatchString(set) {
+			return true
+		}
+	}
+	return false
+}
+
+var (
+	// setClause matches the start of an update expression's SET clause (lower case).
+	setClause = regexp.MustCompile(`\bset\s`)
+	// notExists matches attribute_not_exists(name) in a condition expression (lower
+	// case), the name (#alias, a.b) as group 1.
+	notExists = regexp.MustCompile(`attribute_not_exists\s*\(\s*([#\w.]+)\s*\)`)
+)
 
 // paramsField finds the value given to the field named field ("pkg.Type.Field") in the
 // params literal, the literal assigned to the params variable, or an assignment of the

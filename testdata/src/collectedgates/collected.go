@@ -9,21 +9,15 @@ package collectedgates
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"net/http"
 	"strings"
 
 	"github.com/hibiken/asynq"
-	"github.com/jackc/pgx/v5"
 
-	"collectedgates/alerts"
 	"sqlgates/repo"
 )
 
-var (
-	orders *repo.Repo
-	store  *alerts.Store
-)
+var orders *repo.Repo
 
 type batch struct{ IDs []string }
 
@@ -103,40 +97,6 @@ func NotifyRetried(ctx context.Context, t *asynq.Task) error { // want NotifyRet
 	}
 	if len(fresh) > 0 {
 		return notifyAll(fresh) // want `^handler NotifyRetried: HTTP POST`
-	}
-	return nil
-}
-
-// AlertNew opens an alert per product unless one is open, and notifies the new ones.
-func AlertNew(ctx context.Context, t *asynq.Task) error { // want AlertNew:`effects http.write:claimed\(http.Post\) sql.write:protected\(\(\*pgxpool.Pool\).QueryRow\)`
-	var opened []string
-	for _, p := range decode(t).IDs {
-		_, err := store.Open(ctx, p)
-		if errors.Is(err, pgx.ErrNoRows) {
-			continue // already open
-		}
-		if err != nil {
-			continue
-		}
-		opened = append(opened, p)
-	}
-	if len(opened) > 0 {
-		return notifyAll(opened)
-	}
-	return nil
-}
-
-// AlertUnmuted opens alerts guarded by another table: reported.
-func AlertUnmuted(ctx context.Context, t *asynq.Task) error { // want AlertUnmuted:`effects http.write:unprotected\(http.Post\) sql.write:unprotected\(\(\*pgxpool.Pool\).QueryRow\)`
-	var opened []string
-	for _, p := range decode(t).IDs {
-		if _, err := store.OpenUnlisted(ctx, p); err != nil { // want `^handler AlertUnmuted: SQL write not safe to repeat: INSERT without conflict handling`
-			continue
-		}
-		opened = append(opened, p)
-	}
-	if len(opened) > 0 {
-		return notifyAll(opened) // want `^handler AlertUnmuted: HTTP POST`
 	}
 	return nil
 }

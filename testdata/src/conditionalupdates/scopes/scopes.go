@@ -35,9 +35,8 @@ func (s *Store) ClaimEpisode(ctx context.Context, key, episode string) (bool, er
 }
 
 // Seen counts a sighting of a scope not deleted: its condition holds again on a repeat, so
-// it claims nothing. (The count itself is judged by the update's sink, which takes any
-// attribute_not_exists condition for a guard.)
-func (s *Store) Seen(ctx context.Context, key string) (bool, error) { // want Seen:`effects store.write:protected\(\(\*dynamodb.Client\).UpdateItem\)`
+// it claims nothing, and the count is added again.
+func (s *Store) Seen(ctx context.Context, key string) (bool, error) { // want Seen:`effects store.write:unprotected\(\(\*dynamodb.Client\).UpdateItem\)`
 	_, err := s.DB.UpdateItem(ctx, &dynamodb.UpdateItemInput{
 		TableName:           aws.String("scopes"),
 		UpdateExpression:    aws.String("SET hits = hits + :one"),
@@ -77,4 +76,15 @@ func (m *Mirror) ClaimEpisode(ctx context.Context, key, episode string) (bool, e
 		return false, err
 	}
 	return true, nil
+}
+
+// Visit counts a first visit: the condition tests the attribute the update sets, so a
+// repeat fails it and the count is not added again.
+func (s *Store) Visit(ctx context.Context, key string) error { // want Visit:`effects store.write:protected\(\(\*dynamodb.Client\).UpdateItem\)`
+	_, err := s.DB.UpdateItem(ctx, &dynamodb.UpdateItemInput{
+		TableName:           aws.String("scopes"),
+		UpdateExpression:    aws.String("SET visitedAt = :now ADD visits :one"),
+		ConditionExpression: aws.String("attribute_not_exists(visitedAt)"),
+	})
+	return err
 }

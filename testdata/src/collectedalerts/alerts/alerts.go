@@ -1,4 +1,4 @@
-// Package alerts stores the alerts of package collectedgates: an insert of an alert only // want package:"has effects"
+// Package alerts stores the alerts of package collectedalerts: an insert of an alert only // want package:"has effects"
 // when none is open for the product claims it (INSERT ... WHERE NOT EXISTS ... RETURNING,
 // pgx.ErrNoRows when one is); an insert guarded by another table's rows claims nothing.
 package alerts
