@@ -25,8 +25,8 @@ func (rd Reader) ReturnedClaim(body *ast.BlockStmt, sig *types.Signature, sc key
 	}
 	var out *effect.Claim
 	errIdx := errorResult(sig)
-	if errIdx >= 0 && rd.swallowsErr(body, errIdx) {
-		errIdx = -1 // a failed claim returns no error: the error result reports none
+	if errIdx >= 0 && boolResult(sig) && rd.swallowsErr(body, errIdx) {
+		errIdx = -1 // a failed claim returns false, nil: the bool reports it, the error none
 	}
 	locks := rd.lockScans(body)
 	w := gateWalk{}
@@ -132,6 +132,16 @@ func (rd Reader) errClaimPassed(en env, sc keys.Scope, of ClaimOf) *claim {
 func (rd Reader) isTrue(e ast.Expr) bool {
 	tv, ok := rd.info().Types[e]
 	return ok && tv.Value != nil && tv.Value.Kind() == constant.Bool && constant.BoolVal(tv.Value)
+}
+
+// boolResult reports whether one of sig's results is a bool.
+func boolResult(sig *types.Signature) bool {
+	for i := 0; i < sig.Results().Len(); i++ {
+		if types.Identical(sig.Results().At(i).Type().Underlying(), types.Typ[types.Bool]) {
+			return true
+		}
+	}
+	return false
 }
 
 // swallowsErr reports whether body takes one error for none: an `if errors.Is(err, ...)`

@@ -168,4 +168,6 @@ func errorResult(sig *types.Signature) int {
 	return n - 1
 }
 
+// params is the reader of provider params (conditions, update expressions) over the same
+// index and models.
 func (rd Reader) params() params.Reader { return params.Reader{Defs: rd.Defs, Models: rd.Models} }
