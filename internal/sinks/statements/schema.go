@@ -106,17 +106,32 @@ func judgeKeys(t *schema.Table, cols, stable []string) keyVerdict {
 }
 
 // sampleColumns name a column that says when a row was taken. A table with one, set by the
-// clock, records observations (a stock level, a delivery quote, a keyword's frequency, a
-// score): it takes a row per look by design, and a second look is true. created_at and
+// clock, may record observations (a stock level, a delivery quote, a keyword's frequency, a
+// score), a row per look by design, where a second look is true. created_at and
 // recorded_at say only when a row was written, of any table, and are not among them.
 var sampleColumns = []string{"captured_at", "observed_at", "measured_at", "sampled_at", "checked_at",
-	"scraped_at", "polled_at", "snapshot_at", "taken_at", "analyzed_at", "analysed_at"}
+	"scraped_at", "polled_at", "snapshot_at", "analyzed_at", "analysed_at"}
+
+// observationWords, in a table's name, say that it keeps observations: without one (or a
+// unique key on the time taken), captured_at may be when a payment was captured or a lead
+// came in, and a second row is a business duplicate.
+var observationWords = []string{"snapshot", "histor", "sample", "observation", "measurement", "metric",
+	"stats", "statistic", "reading", "analys", "telemetry"}
 
 // sampleColumn returns the column of t that says when its row was taken and that an insert
-// of the columns cols leaves to a clock default, or "".
+// of the columns cols leaves to a clock default, or "", when t keeps observations: its name
+// says so (observationWords), or a unique key holds that time (UNIQUE (product_id, region,
+// captured_at): one row per look).
 func sampleColumn(t *schema.Table, cols []string) string {
+	named := false
+	for _, w := range observationWords {
+		named = named || strings.Contains(t.Name, w)
+	}
 	for _, c := range sampleColumns {
-		if def, ok := t.Fresh[c]; ok && schema.ClockDefault(def) && !slices.Contains(cols, c) {
+		if def, ok := t.Fresh[c]; !ok || !schema.ClockDefault(def) || slices.Contains(cols, c) {
+			continue
+		}
+		if named || slices.ContainsFunc(t.Keys, func(k schema.Key) bool { return slices.Contains(k.Columns, c) }) {
 			return c
 		}
 	}

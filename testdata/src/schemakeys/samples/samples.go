@@ -1,6 +1,8 @@
 // Package samples exercises observation tables: a row stamped by the clock with the time it // want package:"has effects"
-// was taken is a sample, and a repeat takes one more; a row whose time the job gives, or
-// one stamped only with when it was written, is reported.
+// was taken, in a table whose name says it keeps observations or whose key holds that
+// time, is a sample, and a repeat takes one more; a row whose time the job gives, one
+// stamped only with when it was written, and one of a table that keeps captures, not
+// observations, are reported.
 package samples
 
 import (
@@ -35,6 +37,13 @@ func CheckedAt(ctx context.Context, t *asynq.Task) error { // want CheckedAt:`ef
 // LogShipment writes a shipment's log row, stamped only with when it was written: reported.
 func LogShipment(ctx context.Context, t *asynq.Task) error { // want LogShipment:`effects sql.write:unprotected\(\(\*sql.DB\).ExecContext\)`
 	_, err := db.ExecContext(ctx, "INSERT INTO shipment_log (order_id) VALUES ($1)", string(t.Payload())) // want `handler LogShipment: SQL write not safe to repeat: INSERT into shipment_log adds a row on every run: shipment_log has no unique key besides id`
+	return err
+}
+
+// CaptureCard records a card payment captured now: a capture, not an observation (the
+// table's name says nothing of one, no key holds the time), reported.
+func CaptureCard(ctx context.Context, t *asynq.Task) error { // want CaptureCard:`effects sql.write:unprotected\(\(\*sql.DB\).ExecContext\)`
+	_, err := db.ExecContext(ctx, "INSERT INTO card_captures (order_id) VALUES ($1)", string(t.Payload())) // want `handler CaptureCard: SQL write not safe to repeat: INSERT into card_captures adds a row on every run`
 	return err
 }
 

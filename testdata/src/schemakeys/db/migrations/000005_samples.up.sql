@@ -29,3 +29,10 @@ CREATE TABLE stock_snapshots (
   stock int NOT NULL,
   captured_at timestamptz NOT NULL DEFAULT now()
 );
+
+-- A payment captured at the time of the insert: a capture, not an observation.
+CREATE TABLE card_captures (
+  id bigserial PRIMARY KEY,
+  order_id text NOT NULL,
+  captured_at timestamptz NOT NULL DEFAULT now()
+);
