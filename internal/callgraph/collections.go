@@ -42,10 +42,10 @@ func (c collections) mark(n *Node) {
 		return
 	}
 	for _, r := range c.in.Judge.Collections(n.Body) {
-		if i := paramIndex(n.Sig, r.Var); i >= 0 {
+		if i := sinks.ParamIndex(n.scope, r.Var); i > 0 {
 			for k := range n.Sites {
 				if s := &n.Sites[k]; r.Start <= s.Pos && s.Pos < r.End && s.elems == 0 {
-					s.elems = uint8(i + 1)
+					s.elems = uint8(i)
 				}
 			}
 			continue
@@ -69,7 +69,7 @@ func (c collections) mark(n *Node) {
 				continue
 			}
 			v, ok := c.in.Info.Uses[id].(*types.Var)
-			if !ok || paramIndex(n.Sig, v) >= 0 {
+			if !ok || sinks.ParamIndex(n.scope, v) > 0 {
 				continue
 			}
 			if g := c.claimedLocal(n, v); g != nil {
@@ -130,17 +130,4 @@ func stableGates(gs []*sinks.Gate) []*sinks.Gate {
 		}
 	}
 	return out
-}
-
-// paramIndex returns the index of v among sig's parameters, or -1.
-func paramIndex(sig *types.Signature, v *types.Var) int {
-	if sig == nil {
-		return -1
-	}
-	for i := 0; i < sig.Params().Len(); i++ {
-		if sig.Params().At(i) == v {
-			return i
-		}
-	}
-	return -1
 }

@@ -6,6 +6,7 @@ import (
 
 	"github.com/chokaq/idemlint/internal/directive"
 	"github.com/chokaq/idemlint/internal/effect"
+	"github.com/chokaq/idemlint/internal/sinks"
 )
 
 // solver propagates effects from callees to callers along the sites the builder resolved,
@@ -210,9 +211,7 @@ func (sv *solver) passElems(n *Node, s *Site, e effect.Effect) effect.Effect {
 	if i < len(s.args) {
 		if id, ok := ast.Unparen(s.args[i]).(*ast.Ident); ok {
 			if v, ok := sv.in.Info.Uses[id].(*types.Var); ok {
-				if j := paramIndex(n.Sig, v); j >= 0 {
-					e.ElemsParam = uint8(j + 1)
-				}
+				e.ElemsParam = uint8(sinks.ParamIndex(n.scope, v))
 			}
 		}
 	}

@@ -500,6 +500,12 @@ func (ix *Index) IsEmptyString(e ast.Expr) bool {
 	return ok && tv.Value != nil && tv.Value.Kind() == constant.String && constant.StringVal(tv.Value) == ""
 }
 
+// IsTrue reports whether e is the constant true.
+func (ix *Index) IsTrue(e ast.Expr) bool {
+	tv, ok := ix.Info.Types[e]
+	return ok && tv.Value != nil && tv.Value.Kind() == constant.Bool && constant.BoolVal(tv.Value)
+}
+
 // IsFalse reports whether e is the constant false.
 func (ix *Index) IsFalse(e ast.Expr) bool {
 	tv, ok := ix.Info.Types[e]

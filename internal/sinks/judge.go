@@ -159,6 +159,10 @@ func (j *Judge) Gates(body *ast.BlockStmt, sc Scope, of ClaimOf) []*Gate {
 	return j.gates().Gates(body, sc, of)
 }
 
+// ParamIndex returns 1 + the index of v among the parameters of sc's declared function, or
+// 0 (keys.ParamIndex): the form the effects' parameter questions are recorded in.
+func ParamIndex(sc Scope, v *types.Var) int { return keys.ParamIndex(sc, v) }
+
 // Collection is a region of a body that acts on what a collection holds (gates.Collection).
 type Collection = gates.Collection
 

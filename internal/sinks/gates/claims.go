@@ -6,7 +6,6 @@ package gates
 
 import (
 	"go/ast"
-	"go/constant"
 	"go/types"
 
 	"github.com/chokaq/idemlint/internal/effect"
@@ -72,7 +71,7 @@ func (rd Reader) resultClaim(r ast.Expr, t types.Type, en env, sc keys.Scope, of
 		}
 		return rd.errClaim(r, en, sc, of), effect.ReadErr
 	case types.Identical(t.Underlying(), types.Typ[types.Bool]):
-		if rd.isTrue(r) {
+		if rd.Defs.IsTrue(r) {
 			if cl := rd.errClaimPassed(en, sc, of); cl != nil {
 				return cl, effect.ReadTrue
 			}
@@ -126,12 +125,6 @@ func (rd Reader) errClaimPassed(en env, sc keys.Scope, of ClaimOf) *claim {
 		}
 	}
 	return nil
-}
-
-// isTrue reports whether e is the constant true.
-func (rd Reader) isTrue(e ast.Expr) bool {
-	tv, ok := rd.info().Types[e]
-	return ok && tv.Value != nil && tv.Value.Kind() == constant.Bool && constant.BoolVal(tv.Value)
 }
 
 // boolResult reports whether one of sig's results is a bool.

@@ -223,7 +223,7 @@ func (rd Reader) callFill(call *ast.CallExpr, is func(ast.Expr) bool, gates []*G
 // nil.
 func claimAt(gates []*Gate, pos token.Pos) *Gate {
 	for _, g := range gates {
-		if g.Why == "" && g.Weak == "" && g.OnTx == nil && !g.Duplicate && g.Covers(pos) {
+		if g.claims() && g.Covers(pos) {
 			return g
 		}
 	}
@@ -233,12 +233,7 @@ func claimAt(gates []*Gate, pos token.Pos) *Gate {
 // appendTo reports whether e is append(v, ...) for the collection is names.
 func (rd Reader) appendTo(e ast.Expr, is func(ast.Expr) bool) bool {
 	call, ok := ast.Unparen(e).(*ast.CallExpr)
-	if !ok || len(call.Args) == 0 || !is(call.Args[0]) {
-		return false
-	}
-	id, _ := ast.Unparen(call.Fun).(*ast.Ident)
-	b, ok := rd.info().Uses[id].(*types.Builtin)
-	return ok && b.Name() == "append"
+	return ok && len(call.Args) > 0 && is(call.Args[0]) && rd.isBuiltin(call, "append")
 }
 
 // emptyValue reports whether e makes an empty slice or map: make(map[K]V[, n]),
@@ -250,8 +245,7 @@ func (rd Reader) emptyValue(e ast.Expr) bool {
 	case *ast.Ident:
 		return x.Name == "nil" && rd.info().Uses[x] == types.Universe.Lookup("nil")
 	case *ast.CallExpr:
-		id, _ := ast.Unparen(x.Fun).(*ast.Ident)
-		if b, ok := rd.info().Uses[id].(*types.Builtin); !ok || b.Name() != "make" || len(x.Args) == 0 {
+		if !rd.isBuiltin(x, "make") || len(x.Args) == 0 {
 			return false
 		}
 		if _, isMap := rd.info().TypeOf(x.Args[0]).Underlying().(*types.Map); isMap {

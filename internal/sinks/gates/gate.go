@@ -35,6 +35,12 @@ type Gate struct {
 	Duplicate bool
 }
 
+// claims reports whether the gate claims the job's key on its own: a stable key, a claim of
+// one row, not one that holds only on a transaction, not a duplicate check.
+func (g *Gate) claims() bool {
+	return g.Why == "" && g.Weak == "" && g.OnTx == nil && !g.Duplicate
+}
+
 // Covers reports whether pos is in the gate's guarded region.
 func (g *Gate) Covers(pos token.Pos) bool {
 	if g.OnTx != nil {

@@ -39,6 +39,13 @@ func (rd Reader) keys() keys.Reader { return keys.Reader{Defs: rd.Defs, Models: 
 // and, through their facts, of its dependencies.
 type ClaimOf func(*types.Func) *effect.Claim
 
+// isBuiltin reports whether call calls the builtin function name (len, append, make).
+func (rd Reader) isBuiltin(call *ast.CallExpr, name string) bool {
+	id, _ := ast.Unparen(call.Fun).(*ast.Ident)
+	b, ok := rd.info().Uses[id].(*types.Builtin)
+	return ok && b.Name() == name
+}
+
 // callee is the function a call calls, or nil (a function value, a conversion).
 func callee(info *types.Info, call *ast.CallExpr) *types.Func {
 	fn, _ := typeutil.Callee(info, call).(*types.Func)

@@ -86,11 +86,7 @@ func differenceName(name string) bool {
 // lenOf returns the argument of e when e is a call of the builtin len, or nil.
 func (rd Reader) lenOf(e ast.Expr) ast.Expr {
 	call, ok := ast.Unparen(e).(*ast.CallExpr)
-	if !ok || len(call.Args) != 1 {
-		return nil
-	}
-	id, _ := ast.Unparen(call.Fun).(*ast.Ident)
-	if b, ok := rd.info().Uses[id].(*types.Builtin); !ok || b.Name() != "len" {
+	if !ok || len(call.Args) != 1 || !rd.isBuiltin(call, "len") {
 		return nil
 	}
 	return call.Args[0]

@@ -55,9 +55,12 @@ func (rd Reader) ConditionTestsWrite(params ast.Expr) bool {
 	if loc == nil {
 		return false
 	}
-	set = " " + set[loc[1]:]
+	assigned := map[string]bool{}
+	for _, m := range setTarget.FindAllStringSubmatch(" "+set[loc[1]:], -1) {
+		assigned[m[1]] = true
+	}
 	for _, m := range notExists.FindAllStringSubmatch(strings.ToLower(rd.Defs.Text(defuse.Unwrap(cond))), -1) {
-		if regexp.MustCompile(`[\s,]` + regexp.QuoteMeta(m[1]) + `\s*=`).MatchString(set) {
+		if assigned[m[1]] {
 			return true
 		}
 	}
@@ -67,6 +70,9 @@ func (rd Reader) ConditionTestsWrite(params ast.Expr) bool {
 var (
 	// setClause matches the start of an update expression's SET clause (lower case).
 	setClause = regexp.MustCompile(`\bset\s`)
+	// setTarget matches an assignment after it, the attribute assigned (#alias, a.b) as
+	// group 1.
+	setTarget = regexp.MustCompile(`[\s,]([#\w.]+)\s*=`)
 	// notExists matches attribute_not_exists(name) in a condition expression (lower
 	// case), the name (#alias, a.b) as group 1.
 	notExists = regexp.MustCompile(`attribute_not_exists\s*\(\s*([#\w.]+)\s*\)`)
