@@ -4,6 +4,7 @@
 package statements
 
 import (
+	"cmp"
 	"go/ast"
 	"go/types"
 	"slices"
@@ -28,7 +29,9 @@ type keyVerdict struct {
 	unkeyed bool
 	// sample, for an unkeyed insert, is the column that says when the row was taken,
 	// left to the clock's default (captured_at DEFAULT now()): the row is an observation,
-	// and a repeat takes one more a moment later, as the next scheduled run would.
+	// and a repeat takes one more a moment later, as the next scheduled run would; or the
+	// column that says when a run began (runColumn): the row records the run that makes
+	// it, and a repeat is one more run, recorded as truly.
 	sample string
 	table  *schema.Table
 	// fresh names the generated columns of the table's keys, for the message.
@@ -100,7 +103,7 @@ func judgeKeys(t *schema.Table, cols, stable []string) keyVerdict {
 		}
 	}
 	if v.unkeyed {
-		v.sample = sampleColumn(t, cols)
+		v.sample = cmp.Or(sampleColumn(t, cols), runColumn(t, cols))
 	}
 	return v
 }
@@ -134,6 +137,22 @@ func sampleColumn(t *schema.Table, cols []string) string {
 		if named || slices.ContainsFunc(t.Keys, func(k schema.Key) bool { return slices.Contains(k.Columns, c) }) {
 			return c
 		}
+	}
+	return ""
+}
+
+// runColumn returns "started_at" when t is a table of runs (its name's last word is "runs":
+// sync_runs, strategy_evaluation_runs) whose started_at has a clock default that an insert
+// of the columns cols leaves to it: the row says the run began when it was written, so it
+// records the run of the code that writes it, not one it asks for (a queued pipeline_runs
+// row, picked up later, has no start yet). A repeat is a second run, and its row is as true
+// as the first; the built-in append_only tables (job_runs, ...) are judged so by name alone.
+func runColumn(t *schema.Table, cols []string) string {
+	if t.Name != "runs" && !strings.HasSuffix(t.Name, "_runs") {
+		return ""
+	}
+	if def, ok := t.Fresh["started_at"]; ok && schema.ClockDefault(def) && !slices.Contains(cols, "started_at") {
+		return "started_at"
 	}
 	return ""
 }

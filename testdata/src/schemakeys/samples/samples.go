@@ -2,7 +2,8 @@
 // was taken, in a table whose name says it keeps observations or whose key holds that
 // time, is a sample, and a repeat takes one more; a row whose time the job gives, one
 // stamped only with when it was written, and one of a table that keeps captures, not
-// observations, are reported.
+// observations, are reported. So are run records: a run's row that starts it now is not
+// reported; a run asked for, or one whose start the job gives, is.
 package samples
 
 import (
@@ -63,3 +64,29 @@ func AddStock(ctx context.Context, t *asynq.Task) error { // want AddStock:`effe
 
 const addStock = `WITH u AS (UPDATE products SET stock = stock + $2 WHERE id = $1 RETURNING id, stock)
 	INSERT INTO stock_snapshots (product_id, stock) SELECT id, stock FROM u`
+
+// Evaluate records the evaluation it starts: a repeat is a second run, no effect.
+func Evaluate(ctx context.Context, t *asynq.Task) error {
+	_, err := db.ExecContext(ctx, "INSERT INTO strategy_evaluation_runs (strategy_id) VALUES ($1)", string(t.Payload()))
+	return err
+}
+
+// EvaluateAt gives the run's start from the job: a repeat records the same run twice.
+func EvaluateAt(ctx context.Context, t *asynq.Task) error { // want EvaluateAt:`effects sql.write:unprotected\(\(\*sql.DB\).ExecContext\)`
+	at, _ := time.Parse(time.RFC3339, t.Type())
+	_, err := db.ExecContext(ctx, "INSERT INTO strategy_evaluation_runs (strategy_id, started_at) VALUES ($1, $2)", string(t.Payload()), at) // want `handler EvaluateAt: SQL write not safe to repeat: INSERT into strategy_evaluation_runs adds a row on every run`
+	return err
+}
+
+// QueuePipeline asks for a pipeline run that a runner starts later: a repeat runs the
+// pipeline twice, reported.
+func QueuePipeline(ctx context.Context, t *asynq.Task) error { // want QueuePipeline:`effects sql.write:unprotected\(\(\*sql.DB\).ExecContext\)`
+	_, err := db.ExecContext(ctx, "INSERT INTO pipeline_runs (pipeline_id) VALUES ($1)", string(t.Payload())) // want `handler QueuePipeline: SQL write not safe to repeat: INSERT into pipeline_runs adds a row on every run`
+	return err
+}
+
+// StartShift starts a courier's shift now: the table is no record of runs, reported.
+func StartShift(ctx context.Context, t *asynq.Task) error { // want StartShift:`effects sql.write:unprotected\(\(\*sql.DB\).ExecContext\)`
+	_, err := db.ExecContext(ctx, "INSERT INTO courier_shifts (courier_id) VALUES ($1)", string(t.Payload())) // want `handler StartShift: SQL write not safe to repeat: INSERT into courier_shifts adds a row on every run`
+	return err
+}

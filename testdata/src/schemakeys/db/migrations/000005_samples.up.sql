@@ -36,3 +36,29 @@ CREATE TABLE card_captures (
   order_id text NOT NULL,
   captured_at timestamptz NOT NULL DEFAULT now()
 );
+
+-- A run of an evaluation, recorded as it starts: the row says when the run began, left to
+-- the clock.
+CREATE TABLE strategy_evaluation_runs (
+  id uuid PRIMARY KEY DEFAULT gen_random_uuid(),
+  strategy_id uuid NOT NULL,
+  outcome text NOT NULL DEFAULT 'evaluating',
+  started_at timestamptz NOT NULL DEFAULT now(),
+  finished_at timestamptz
+);
+
+-- A run asked for, to be picked up by a runner later: it has not started when written.
+CREATE TABLE pipeline_runs (
+  id bigserial PRIMARY KEY,
+  pipeline_id text NOT NULL,
+  status text NOT NULL DEFAULT 'queued',
+  queued_at timestamptz NOT NULL DEFAULT now(),
+  started_at timestamptz
+);
+
+-- A courier's shift, started when written: a business row, not a run's record.
+CREATE TABLE courier_shifts (
+  id bigserial PRIMARY KEY,
+  courier_id text NOT NULL,
+  started_at timestamptz NOT NULL DEFAULT now()
+);
