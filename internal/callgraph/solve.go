@@ -135,7 +135,7 @@ func (sv *solver) through(n *Node, s *Site, e effect.Effect) (effect.Effect, boo
 				return e, false
 			}
 		}
-		if e.ReadsParam != 0 {
+		if e.ReadsParam != 0 || e.PayloadParam != 0 {
 			var keep bool
 			if e, keep = sv.in.Judge.PassReads(s.args, e, n.scope); !keep {
 				return e, false

@@ -149,6 +149,11 @@ type Effect struct {
 	// a caller that passes a query, or a reading method, makes it no effect (PassReads).
 	ReadsParam uint8
 	ReadsBy    BodyRead
+	// PayloadParam marks an HTTP POST whose JSON body is json.Marshal of an interface
+	// parameter of the function at the start of the chain (1 + its index; 0: none), a
+	// client's do(ctx, path, payload any): a caller that passes a body that pages (limit
+	// and offset, a cursor) or otherwise reads makes it no effect (PassReads).
+	PayloadParam uint8
 	// ElemsParam marks an effect made only on the elements of a slice or map parameter of
 	// the function at the start of the chain (1 + its index; 0: none): inside a range loop
 	// over it, an if that tests it for elements, or after an early return when it has none
@@ -294,6 +299,9 @@ func (e Effect) key() string {
 	}
 	if e.ReadsParam != 0 {
 		fmt.Fprintf(&b, "|reads=%d.%d", e.ReadsParam, e.ReadsBy)
+	}
+	if e.PayloadParam != 0 {
+		fmt.Fprintf(&b, "|payload=%d", e.PayloadParam)
 	}
 	if e.ElemsParam != 0 {
 		fmt.Fprintf(&b, "|elems=%d", e.ElemsParam)
@@ -501,6 +509,9 @@ func (f *Fact) String() string {
 			parts[i] += fmt.Sprintf("[url from param %d]", e.ReadsParam-1)
 		case e.ReadsParam != 0:
 			parts[i] += fmt.Sprintf("[body from param %d]", e.ReadsParam-1)
+		}
+		if e.PayloadParam != 0 {
+			parts[i] += fmt.Sprintf("[payload from param %d]", e.PayloadParam-1)
 		}
 		if e.ElemsParam != 0 {
 			parts[i] += fmt.Sprintf("[on the elements of param %d]", e.ElemsParam-1)

@@ -12,15 +12,15 @@ import (
 // and all, which is most of the bytes of a small fact. The encoding is deterministic (the
 // set is sorted, no maps) and versioned by its first byte.
 //
-//	fact   = version(17) flags uvarint(calls) [claim] [str(checks)] [str(receives)] [request] nEffects effect* nRegs reg*
+//	fact   = version(18) flags uvarint(calls) [claim] [str(checks)] [str(receives)] [request] nEffects effect* nRegs reg*
 //	         (flags: 1 completes in tx, 2 claim, 4 checks, 8 receives, 16 request)
 //	claim  = result read str(what)
 //	request = str(method) methodParam reads(0|1) header
 //	reg    = param flags(1 methods, 2 factory) str(framework) str(once) str(method)
-//	effect = str(kind) state str(detail) uvarint(keyParams) tx methodParam requestParam textParam optsParam argsParam readsParam readsBy step(0|1|2) elemsParam keyArg [str(keyArgFields) str(keyArgFresh)] nHops hop*
+//	effect = str(kind) state str(detail) uvarint(keyParams) tx methodParam requestParam textParam optsParam argsParam readsParam readsBy payloadParam step(0|1|2) elemsParam keyArg [str(keyArgFields) str(keyArgFresh)] nHops hop*
 //	hop    = str(func) str(pos)
 //	str    = uvarint(len) bytes
-const factEncoding = 17
+const factEncoding = 18
 
 // MarshalBinary encodes f; gob uses it for facts.
 func (f *Fact) MarshalBinary() ([]byte, error) {
@@ -68,7 +68,7 @@ func (f *Fact) MarshalBinary() ([]byte, error) {
 		b = append(b, byte(e.State))
 		b = appendString(b, e.Detail)
 		b = binary.AppendUvarint(b, e.KeyParams)
-		b = append(b, byte(e.Tx), e.MethodParam, e.RequestParam, e.TextParam, e.OptsParam, e.ArgsParam, e.ReadsParam, byte(e.ReadsBy), byte(e.Step), e.ElemsParam)
+		b = append(b, byte(e.Tx), e.MethodParam, e.RequestParam, e.TextParam, e.OptsParam, e.ArgsParam, e.ReadsParam, byte(e.ReadsBy), e.PayloadParam, byte(e.Step), e.ElemsParam)
 		b = append(b, e.KeyArg)
 		if e.KeyArg != 0 {
 			b = appendString(b, e.KeyArgFields)
@@ -148,6 +148,7 @@ func (f *Fact) UnmarshalBinary(data []byte) error {
 		if e.ReadsBy = BodyRead(r.byte()); e.ReadsBy > URLPath {
 			r.fail("reads by")
 		}
+		e.PayloadParam = r.byte()
 		if e.Step = StepMode(r.byte()); e.Step > InTxStep {
 			r.fail("step")
 		}

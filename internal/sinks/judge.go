@@ -121,7 +121,8 @@ func (j *Judge) PassMethod(args []ast.Expr, e effect.Effect, sc Scope) (effect.E
 }
 
 // PassReads checks, at a call of a function whose POST takes its body's GraphQL query or
-// JSON-RPC method from a parameter (e.ReadsParam), what the caller passes there
+// JSON-RPC method, the end of its URL (e.ReadsParam) or its whole body (e.PayloadParam)
+// from a parameter, what the caller passes there
 // (requests.Reader.PassReads); it reports whether the effect is kept.
 func (j *Judge) PassReads(args []ast.Expr, e effect.Effect, sc Scope) (effect.Effect, bool) {
 	return j.requests().PassReads(args, e, sc)

@@ -78,6 +78,7 @@ func (j *Judge) Eval(call *ast.CallExpr, s *model.Sink, fn *types.Func, sc Scope
 			p, by = j.requests().URLPathParam(defuse.ArgAt(call, s.URLArg), sc), effect.URLPath
 		}
 		e.ReadsParam, e.ReadsBy = uint8(p), by
+		e.PayloadParam = uint8(j.requests().PayloadParam(arg, sc))
 		return e
 	case model.HTTPDo:
 		return j.requests().Request(mk, arg, sc)

@@ -77,32 +77,7 @@ func (rd Reader) URLPathParam(url ast.Expr, sc keys.Scope) int {
 
 // marshalledLiteral returns the literal a request body is json.Marshal of, or nil.
 func (rd Reader) marshalledLiteral(body ast.Expr) *ast.CompositeLit {
-	if body == nil {
-		return nil
-	}
-	var arg ast.Expr
-	rd.Defs.Find(body, defuse.Value, func(x ast.Node) bool {
-		switch x := x.(type) {
-		case *ast.Ident:
-			return false
-		case *ast.CallExpr:
-			if tv, ok := rd.info().Types[x.Fun]; ok && tv.IsType() && len(x.Args) == 1 {
-				return false // []byte(s)
-			}
-			switch bodyFunc(rd.info(), x) {
-			case "bytes.NewReader", "bytes.NewBuffer", "io.NopCloser":
-				return false
-			case "encoding/json.Marshal":
-				arg = defuse.ArgAt(x, 0)
-			}
-		}
-		return true
-	}, defuse.Through(func(x ast.Expr) []ast.Expr {
-		if c, ok := x.(*ast.CallExpr); ok && len(c.Args) > 0 {
-			return []ast.Expr{c.Args[0]}
-		}
-		return nil
-	}))
+	arg := rd.marshalledArg(body)
 	if arg == nil {
 		return nil
 	}
@@ -118,15 +93,26 @@ func (rd Reader) marshalledLiteral(body ast.Expr) *ast.CompositeLit {
 }
 
 // PassReads checks, at a call of a function whose POST takes its body's query or method,
-// or the end of its URL, from a parameter (e.ReadsParam), what the caller (in scope sc)
-// passes there: a GraphQL query, a JSON-RPC method that reads, or a path of a read endpoint
-// (a login, a query, search or list endpoint) makes the POST no effect; the caller's own string
-// parameter passes the question on; anything else (a mutation, a writing method, a value
-// not known) keeps the effect. It reports whether the effect is kept.
+// or the end of its URL, from a parameter (e.ReadsParam), or its whole JSON body
+// (e.PayloadParam), what the caller (in scope sc) passes there: a GraphQL query, a JSON-RPC
+// method that reads, a path of a read endpoint (a login, a query, search or list endpoint),
+// or a body that pages makes the POST no effect; the caller's own parameter passes the
+// question on; anything else (a mutation, a writing method, a value not known) keeps the
+// effect. It reports whether the effect is kept.
 func (rd Reader) PassReads(args []ast.Expr, e effect.Effect, sc keys.Scope) (effect.Effect, bool) {
-	i, by := int(e.ReadsParam)-1, e.ReadsBy
-	e.ReadsParam, e.ReadsBy = 0, effect.NoBodyRead
-	if args == nil || i >= len(args) {
+	i, by, pi := int(e.ReadsParam)-1, e.ReadsBy, int(e.PayloadParam)-1
+	e.ReadsParam, e.ReadsBy, e.PayloadParam = 0, effect.NoBodyRead, 0
+	if args == nil {
+		return e, true
+	}
+	if pi >= 0 && pi < len(args) {
+		reads, p := rd.passPayload(args[pi], sc)
+		if reads {
+			return e, false // do(ctx, path, request{Limit: 100, Offset: n}): a page
+		}
+		e.PayloadParam = uint8(p)
+	}
+	if i < 0 || i >= len(args) {
 		return e, true
 	}
 	text := rd.Defs.Text(args[i])

@@ -30,7 +30,7 @@ func (rd Reader) Request(mk keys.Make, reqExpr ast.Expr, sc keys.Scope) *effect.
 	e := rd.headerEffect(mk, what, b, sc)
 	e.MethodParam, e.RequestParam = uint8(b.methodParam), uint8(b.requestParam)
 	if e.State == effect.Unprotected {
-		e.ReadsParam, e.ReadsBy = uint8(b.readsParam), b.readsBy
+		e.ReadsParam, e.ReadsBy, e.PayloadParam = uint8(b.readsParam), b.readsBy, uint8(b.payloadParam)
 	}
 	return e
 }
@@ -48,7 +48,10 @@ type built struct {
 	// reads (BodyParam).
 	readsParam int
 	readsBy    effect.BodyRead
-	v          *types.Var
+	// payloadParam is 1 + the index of the scope's interface parameter its JSON body
+	// marshals: its callers say whether it pages (PayloadParam).
+	payloadParam int
+	v            *types.Var
 	// header is the Idempotency-Key header the helper that built it (helper) set.
 	header effect.Header
 	helper string
@@ -144,6 +147,9 @@ func (rd Reader) readBuilt(v *types.Var, src ast.Expr, sc keys.Scope) built {
 		if p := rd.URLPathParam(urlExpr, sc); p != 0 {
 			b.readsParam, b.readsBy = p, effect.URLPath
 		}
+	}
+	if !b.reads {
+		b.payloadParam = rd.PayloadParam(bodyExpr, sc)
 	}
 	b.url = urlExpr
 	if bodyExpr != nil {
@@ -270,7 +276,7 @@ func (rd Reader) PassRequest(args []ast.Expr, e effect.Effect, sc keys.Scope) (e
 		}
 		e = *rd.headerEffect(mk, what, b, sc)
 		if e.State == effect.Unprotected {
-			e.ReadsParam, e.ReadsBy = uint8(b.readsParam), b.readsBy
+			e.ReadsParam, e.ReadsBy, e.PayloadParam = uint8(b.readsParam), b.readsBy, uint8(b.payloadParam)
 		}
 	} else {
 		e.Detail = strings.Replace(e.Detail, "HTTP "+methodUnknown, what, 1)

@@ -1,7 +1,8 @@
 // POSTs that read: a request sent as POST whose repeat changes nothing, known from its URL
 // (a read endpoint the models name: the built-in ones are login, token, classification and
 // scanning paths), or from its body (an OAuth2 token grant, as a form, form text or JSON; a
-// JSON-RPC call of a reading method; a GraphQL query; a Git LFS batch download).
+// JSON-RPC call of a reading method; a GraphQL query; a Git LFS batch download; a body
+// that pages, pages.go).
 
 package requests
 
@@ -16,7 +17,8 @@ import (
 	"github.com/chokaq/idemlint/internal/strval"
 )
 
-// Reads reports whether a POST to the URL url with body body (either may be nil) reads.
+// Reads reports whether a POST to the URL url with body body (either may be nil) reads: a
+// read endpoint, a query path, or a body that reads (bodyReads) or pages (pages.go).
 func (rd Reader) Reads(url, body ast.Expr) bool {
 	if url != nil {
 		if u := rd.Defs.Text(url); rd.Models.Index.ReadEndpoint(u) || queryPath(u) {
@@ -90,7 +92,8 @@ func (rd Reader) bodyReads(e ast.Expr) bool {
 					reads = rd.TokenRequest(sel.X)
 				}
 			case "encoding/json.Marshal":
-				reads = rd.literalReads(defuse.ArgAt(x, 0))
+				arg := defuse.ArgAt(x, 0)
+				reads = rd.literalReads(arg) || rd.valuePages(arg)
 			case "fmt.Sprintf":
 				reads = bodyTextReads(rd.Defs.Text(x))
 			}

@@ -81,3 +81,27 @@ func TestQueryPath(t *testing.T) {
 		}
 	}
 }
+
+// TestPagedNames checks what makes a body page: a page size and a page place, in any
+// spelling of snake, kebab or camel case; either alone does not.
+func TestPagedNames(t *testing.T) {
+	for _, tc := range []struct {
+		names []string
+		want  bool
+	}{
+		{[]string{"date_from", "limit", "offset"}, true},
+		{[]string{"filter", "last_id", "limit"}, true},
+		{[]string{"query", "pageSize", "pageToken"}, true},
+		{[]string{"page", "per-page"}, true},
+		{[]string{"Take", "Skip"}, true},
+		{[]string{"limit"}, false},
+		{[]string{"page", "name"}, false},
+		{[]string{"offset", "amount"}, false},
+		{[]string{"name", "price"}, false},
+		{nil, false},
+	} {
+		if got := pagedNames(tc.names); got != tc.want {
+			t.Errorf("pagedNames(%q) = %v, want %v", tc.names, got, tc.want)
+		}
+	}
+}
