@@ -60,48 +60,91 @@ func DeleteKeys(text string) (table string, keys []ColumnParam, ok bool) {
 // InsertBinds reads INSERT INTO table (c1, ...) VALUES (v1, ...), one row, and returns the
 // table as DeleteKeys writes it and the columns bound to a placeholder, with it.
 func InsertBinds(text string) (table string, binds []ColumnParam, ok bool) {
-	c, n, ok := single(text)
-	if !ok || !c.kw(0, n, "INSERT") || !c.kw(1, n, "INTO") {
+	row, ok := insertRow(text)
+	if !ok {
 		return "", nil, false
 	}
-	tgt, j := c.target(2, n)
-	if tgt.name == "" || tgt.hole || !c.is(j, n, '(') {
-		return "", nil, false
-	}
-	table = unquote(c.s[tgt.span[0]:tgt.span[1]])
-	ins := inserts{c}
-	cols := j
-	colsEnd := c.close(cols, n)
-	src := colsEnd + 1
-	// The row's values: VALUES (...), or the select list of INSERT ... SELECT $1, u.sku FROM
-	// unnest(...), whose items are the columns' values in order.
-	var first, rowEnd int
-	switch {
-	case c.kw(src, n, "VALUES") && c.is(src+1, n, '('):
-		first, rowEnd = src+2, c.close(src+1, n)
-	case c.kw(src, n, "SELECT") && !c.kw(src+1, n, "DISTINCT"):
-		first, rowEnd = src+1, c.findOr(src+1, n, "FROM", "WHERE", "UNION", "ON", "RETURNING")
-	default:
-		return "", nil, false
-	}
-	var names, values [maxItems][2]int
-	nn := ins.items(cols+1, colsEnd, &names)
-	nv := ins.items(first, rowEnd, &values)
-	if nn <= 0 || nv != nn {
-		return "", nil, false
-	}
-	q := c.paramsBefore(first)
-	for i := range nn {
-		col, v := names[i], values[i]
+	c := row.c
+	q := c.paramsBefore(row.first)
+	for i := range row.n {
+		col, v := row.names[i], row.values[i]
 		if v[1]-v[0] != 1 || c.toks[v[0]].kind != tParam {
 			c.countParams(v[0], v[1], &q)
 			continue
 		}
-		if p := c.paramNumber(v[0], &q); p > 0 && col[1]-col[0] == 1 && c.isName(col[0], n) {
+		if p := c.paramNumber(v[0], &q); p > 0 && col[1]-col[0] == 1 && c.isName(col[0], row.end) {
 			binds = append(binds, ColumnParam{Column: c.name(col[0]), Param: p})
 		}
 	}
-	return table, binds, true
+	return row.table, binds, true
+}
+
+// InsertClocked returns the columns of a one-row INSERT (as InsertBinds reads it) whose
+// value is the time of the insert: now(), CURRENT_TIMESTAMP, clock_timestamp(),
+// LOCALTIMESTAMP, in lower case.
+func InsertClocked(text string) []string {
+	row, ok := insertRow(text)
+	if !ok {
+		return nil
+	}
+	c := row.c
+	var out []string
+	for i := range row.n {
+		col, v := row.names[i], row.values[i]
+		if col[1]-col[0] != 1 || !c.isName(col[0], row.end) {
+			continue
+		}
+		switch strings.ToLower(strings.Join(strings.Fields(c.s[c.toks[v[0]].start:c.toks[v[1]-1].end]), "")) {
+		case "now()", "current_timestamp", "clock_timestamp()", "localtimestamp":
+			out = append(out, strings.ToLower(c.name(col[0])))
+		}
+	}
+	return out
+}
+
+// insertedRow is the one row an INSERT gives: its columns' and values' token spans, as
+// many of each (n), where the values start (first), and the statement's token count (end).
+type insertedRow struct {
+	c             *cursor
+	table         string
+	names, values [maxItems][2]int
+	n, first, end int
+}
+
+// insertRow reads INSERT INTO table (c1, ...) VALUES (v1, ...), or SELECT v1, ... (the
+// select list of INSERT ... SELECT $1, u.sku FROM unnest(...), whose items are the columns'
+// values in order).
+func insertRow(text string) (row insertedRow, ok bool) {
+	c, n, ok := single(text)
+	if !ok || !c.kw(0, n, "INSERT") || !c.kw(1, n, "INTO") {
+		return row, false
+	}
+	tgt, j := c.target(2, n)
+	if tgt.name == "" || tgt.hole || !c.is(j, n, '(') {
+		return row, false
+	}
+	row.c, row.end = c, n
+	row.table = unquote(c.s[tgt.span[0]:tgt.span[1]])
+	ins := inserts{c}
+	cols := j
+	colsEnd := c.close(cols, n)
+	src := colsEnd + 1
+	var rowEnd int
+	switch {
+	case c.kw(src, n, "VALUES") && c.is(src+1, n, '('):
+		row.first, rowEnd = src+2, c.close(src+1, n)
+	case c.kw(src, n, "SELECT") && !c.kw(src+1, n, "DISTINCT"):
+		row.first, rowEnd = src+1, c.findOr(src+1, n, "FROM", "WHERE", "UNION", "ON", "RETURNING")
+	default:
+		return row, false
+	}
+	nn := ins.items(cols+1, colsEnd, &row.names)
+	nv := ins.items(row.first, rowEnd, &row.values)
+	if nn <= 0 || nv != nn {
+		return row, false
+	}
+	row.n = nn
+	return row, true
 }
 
 // single tokenizes text, which must be one statement (a trailing ';' allowed) with no

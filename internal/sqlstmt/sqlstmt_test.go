@@ -499,6 +499,19 @@ func TestReplaceStatements(t *testing.T) {
 	if _, _, ok := InsertBinds("INSERT INTO hourly (cabinet_id) SELECT DISTINCT $1 FROM u"); ok {
 		t.Error("InsertBinds of SELECT DISTINCT ok")
 	}
+	for text, want := range map[string]string{
+		"INSERT INTO sync_runs (source, started_at) VALUES ($1, now())":                       "started_at",
+		"INSERT INTO sync_runs (started_at, source) VALUES (CURRENT_TIMESTAMP, $1)":           "started_at",
+		"insert into runs (a, Started_At, b) values ($1, clock_timestamp(), now() - $2)":      "started_at",
+		"INSERT INTO sync_runs (source, started_at) VALUES ($1, $2)":                          "",
+		"INSERT INTO sync_runs (source, started_at) VALUES ($1, now() - interval '1 hour')":   "",
+		"INSERT INTO sync_runs (source, started_at) SELECT $1, now() FROM sources WHERE a=$2": "started_at",
+		"INSERT INTO sync_runs SELECT * FROM u":                                               "",
+	} {
+		if got := strings.Join(InsertClocked(text), ","); got != want {
+			t.Errorf("InsertClocked(%q) = %q, want %q", text, got, want)
+		}
+	}
 }
 
 func TestWhereEquals(t *testing.T) {

@@ -56,11 +56,17 @@ func (rd Reader) insertKeys(text string, args []ast.Expr) (v keyVerdict, ok bool
 	if t == nil {
 		return v, false
 	}
-	var stable []string
+	var stable, clocked []string
 	refs := map[string]string{} // column -> the parameter (and field) its value is
 	if _, binds, ok := sqlstmt.InsertBinds(text); ok {
 		for _, b := range binds {
-			if b.Param <= len(args) && rd.keys().UnstableSource(args[b.Param-1]) == "" {
+			if b.Param > len(args) {
+				continue
+			}
+			switch rd.keys().UnstableSource(args[b.Param-1]) {
+			case "time.Now":
+				clocked = append(clocked, strings.ToLower(b.Column))
+			case "":
 				col := strings.ToLower(b.Column)
 				stable = append(stable, col)
 				if ref, ok := rd.paramRef(args[b.Param-1], rd.Scope); ok {
@@ -69,7 +75,8 @@ func (rd Reader) insertKeys(text string, args []ast.Expr) (v keyVerdict, ok bool
 			}
 		}
 	}
-	v = judgeKeys(t, schema.NormColumns(cols), stable)
+	clocked = append(clocked, sqlstmt.InsertClocked(text)...)
+	v = judgeKeys(t, schema.NormColumns(cols), stable, clocked)
 	if v.enforced != nil {
 		for _, c := range v.enforced.Columns {
 			if ref, ok := refs[c]; ok && !slices.Contains(v.keyArgs, ref) {
@@ -81,8 +88,9 @@ func (rd Reader) insertKeys(text string, args []ast.Expr) (v keyVerdict, ok bool
 }
 
 // judgeKeys is what the keys of table t say of an insert that writes the columns cols, of
-// which stable receive values the job carries.
-func judgeKeys(t *schema.Table, cols, stable []string) keyVerdict {
+// which stable receive values the job carries and clocked the time of the insert
+// (time.Now()).
+func judgeKeys(t *schema.Table, cols, stable, clocked []string) keyVerdict {
 	v := keyVerdict{table: t}
 	v.unkeyed = true
 	for i := range t.Keys {
@@ -103,7 +111,7 @@ func judgeKeys(t *schema.Table, cols, stable []string) keyVerdict {
 		}
 	}
 	if v.unkeyed {
-		v.sample = cmp.Or(sampleColumn(t, cols), runColumn(t, cols))
+		v.sample = cmp.Or(sampleColumn(t, cols), runColumn(t, cols, clocked))
 	}
 	return v
 }
@@ -142,17 +150,19 @@ func sampleColumn(t *schema.Table, cols []string) string {
 }
 
 // runColumn returns "started_at" when t is a table of runs (its name's last word is "runs":
-// sync_runs, strategy_evaluation_runs) whose started_at has a clock default that an insert
-// of the columns cols leaves to it: the row says the run began when it was written, so it
+// sync_runs, strategy_evaluation_runs) whose started_at an insert of the columns cols
+// leaves to a clock default, or sets to the time of the insert (clocked: time.Now()): the
+// row says the run began when it was written, so it
 // records the run of the code that writes it, not one it asks for (a queued pipeline_runs
 // row, picked up later, has no start yet). A repeat is a second run, and its row is as true
 // as the first; the built-in append_only tables (job_runs, ...) are judged so by name alone.
-func runColumn(t *schema.Table, cols []string) string {
+func runColumn(t *schema.Table, cols, clocked []string) string {
 	if t.Name != "runs" && !strings.HasSuffix(t.Name, "_runs") {
 		return ""
 	}
-	if def, ok := t.Fresh["started_at"]; ok && schema.ClockDefault(def) && !slices.Contains(cols, "started_at") {
-		return "started_at"
+	const started = "started_at"
+	if def, ok := t.Fresh[started]; ok && schema.ClockDefault(def) && !slices.Contains(cols, started) || slices.Contains(clocked, started) {
+		return started
 	}
 	return ""
 }
@@ -182,13 +192,16 @@ func partialHolds(pred string, cols []string) bool {
 // schema's, that sets the columns cols to values; guarded: its chain makes it an upsert. It
 // returns nil where the schema changes nothing and the builder's own verdict stands.
 func (rd Reader) Record(mk keys.Make, what string, t *schema.Table, cols []string, values map[string]ast.Expr, guarded bool) *effect.Effect {
-	var stable []string
+	var stable, clocked []string
 	for _, c := range cols {
-		if rd.keys().UnstableSource(values[c]) == "" {
+		switch rd.keys().UnstableSource(values[c]) {
+		case "time.Now":
+			clocked = append(clocked, c)
+		case "":
 			stable = append(stable, c)
 		}
 	}
-	v := judgeKeys(t, cols, stable)
+	v := judgeKeys(t, cols, stable, clocked)
 	if v.enforced != nil {
 		for _, c := range v.enforced.Columns {
 			if ref, ok := rd.paramRef(values[c], rd.Scope); ok && !slices.Contains(v.keyArgs, ref) {

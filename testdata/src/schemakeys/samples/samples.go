@@ -78,6 +78,18 @@ func EvaluateAt(ctx context.Context, t *asynq.Task) error { // want EvaluateAt:`
 	return err
 }
 
+// SyncNow records the sync it starts, stamped with now() in the statement: no effect.
+func SyncNow(ctx context.Context, t *asynq.Task) error {
+	_, err := db.ExecContext(ctx, "INSERT INTO sync_runs (source, started_at) VALUES ($1, now())", string(t.Payload()))
+	return err
+}
+
+// SyncClock records the sync it starts, stamped with time.Now(): no effect.
+func SyncClock(ctx context.Context, t *asynq.Task) error {
+	_, err := db.ExecContext(ctx, "INSERT INTO sync_runs (source, started_at) VALUES ($1, $2)", string(t.Payload()), time.Now().UTC())
+	return err
+}
+
 // QueuePipeline asks for a pipeline run that a runner starts later: a repeat runs the
 // pipeline twice, reported.
 func QueuePipeline(ctx context.Context, t *asynq.Task) error { // want QueuePipeline:`effects sql.write:unprotected\(\(\*sql.DB\).ExecContext\)`

@@ -47,6 +47,14 @@ CREATE TABLE strategy_evaluation_runs (
   finished_at timestamptz
 );
 
+-- A sync's runs, whose start the code gives.
+CREATE TABLE sync_runs (
+  id bigserial PRIMARY KEY,
+  source text NOT NULL,
+  started_at timestamptz NOT NULL,
+  finished_at timestamptz
+);
+
 -- A run asked for, to be picked up by a runner later: it has not started when written.
 CREATE TABLE pipeline_runs (
   id bigserial PRIMARY KEY,
