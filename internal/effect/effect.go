@@ -87,6 +87,12 @@ func (s State) String() string {
 // end is reported by the importing package and the sink end names the effect.
 const MaxChain = 6
 
+// Cut is the Func of the hop that stands, in a chain cut at MaxChain, for the calls left
+// out between the first hops and the sink: a message shows "f -> ... -> (*http.Client).Do",
+// not a call f never makes. It counts for no hop: not in a chain's depth (Worse), nor in a
+// finding's identity (result.Finding.Identity), so a cut chain keeps its fingerprint.
+const Cut = "..."
+
 // Hop is one function on a chain from a handler to a sink.
 type Hop struct {
 	Func string // short qualified name: "billing.Charge", "(*pgxpool.Pool).Exec"
@@ -267,7 +273,16 @@ func (e Effect) Worse(old Effect) bool {
 		// a completion stored in the handler's transaction covers only what commits with it.
 		return e.Tx.txRank() > old.Tx.txRank()
 	}
-	return len(e.Chain) < len(old.Chain)
+	return e.Depth() < old.Depth()
+}
+
+// Depth is the number of calls e's chain holds, the Cut mark not counted.
+func (e Effect) Depth() int {
+	n := len(e.Chain)
+	if slices.ContainsFunc(e.Chain, func(h Hop) bool { return h.Func == Cut }) {
+		n--
+	}
+	return n
 }
 
 func (e Effect) key() string {
@@ -320,12 +335,15 @@ func (e Effect) key() string {
 
 // Prepend returns e as seen from a caller that reaches it through a call to fn at pos.
 func (e Effect) Prepend(fn, pos string) Effect {
-	chain := make([]Hop, 0, len(e.Chain)+1)
+	chain := make([]Hop, 0, len(e.Chain)+2)
 	chain = append(chain, Hop{Func: fn, Pos: pos})
 	chain = append(chain, e.Chain...)
-	if len(chain) > MaxChain {
-		// Keep the first hops (they explain the caller's side) and the sink.
-		chain = append(chain[:MaxChain-1:MaxChain-1], chain[len(chain)-1])
+	if i := slices.IndexFunc(chain, func(h Hop) bool { return h.Func == Cut }); i > 0 {
+		// Already cut: the new hop pushes out the last one before the mark.
+		chain = slices.Delete(chain, i-1, i)
+	} else if len(chain) > MaxChain {
+		// Keep the first hops (they explain the caller's side), the mark and the sink.
+		chain = append(chain[:MaxChain-1:MaxChain-1], Hop{Func: Cut}, chain[len(chain)-1])
 	}
 	e.Chain = chain
 	return e

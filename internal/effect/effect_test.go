@@ -3,7 +3,9 @@ package effect
 import (
 	"bytes"
 	"encoding/gob"
+	"fmt"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -87,14 +89,27 @@ func TestSetKeepsWorstAndShortest(t *testing.T) {
 
 func TestPrependBoundsChain(t *testing.T) {
 	e := Effect{Kind: Payment, Chain: []Hop{{Func: "sink"}}}
-	for i := 0; i < 10; i++ {
-		e = e.Prepend("f", "")
+	for i := range 10 {
+		e = e.Prepend(fmt.Sprint("f", i), "")
+		if want := min(i+2, MaxChain); e.Depth() != want {
+			t.Fatalf("after %d hops: depth %d, want %d: %v", i+1, e.Depth(), want, e.Chain)
+		}
 	}
-	if len(e.Chain) != MaxChain {
-		t.Fatalf("chain length %d, want %d", len(e.Chain), MaxChain)
+	var funcs []string
+	for _, h := range e.Chain {
+		funcs = append(funcs, h.Func)
 	}
-	if e.Chain[len(e.Chain)-1].Func != "sink" {
-		t.Fatalf("the sink must stay at the end of a cut chain: %v", e.Chain)
+	// The first hops (the last prepended) stay, then the mark of the calls left out, then
+	// the sink.
+	if got, want := strings.Join(funcs, " "), "f9 f8 f7 f6 f5 ... sink"; got != want {
+		t.Fatalf("cut chain %q, want %q", got, want)
+	}
+	short := Effect{Kind: Payment, Chain: []Hop{{Func: "sink"}}}.Prepend("a", "").Prepend("b", "")
+	if len(short.Chain) != 3 || short.Depth() != 3 {
+		t.Fatalf("a chain under MaxChain is not cut: %v", short.Chain)
+	}
+	if !short.Worse(e) || e.Worse(short) {
+		t.Fatal("the shorter chain must win, the mark not counted")
 	}
 }
 

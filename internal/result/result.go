@@ -15,6 +15,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/chokaq/idemlint/internal/effect"
 )
 
 // Run is the outcome of one run over a set of packages.
@@ -127,7 +129,9 @@ func (f *Finding) Identity() string {
 	if f.IsEffect() {
 		parts = append(parts, f.Handler)
 		for _, h := range f.Chain {
-			parts = append(parts, h.Func)
+			if h.Func != effect.Cut { // a cut chain's mark: the identity of before it was shown
+				parts = append(parts, h.Func)
+			}
 		}
 	} else {
 		parts = append(parts, path.Base(f.Pos.File), f.Message)

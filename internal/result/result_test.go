@@ -3,6 +3,7 @@ package result_test
 import (
 	"testing"
 
+	"github.com/chokaq/idemlint/internal/effect"
 	"github.com/chokaq/idemlint/internal/result"
 )
 
@@ -31,6 +32,13 @@ func TestFingerprint(t *testing.T) {
 	same.State = "unstable-key"
 	if got := same.ComputeFingerprint(); got != fp {
 		t.Errorf("moving the finding changed its fingerprint")
+	}
+	// The mark of a cut chain (effect.Cut) was not shown before: a cut finding keeps the
+	// fingerprint its baseline entry recorded.
+	cut := finding()
+	cut.Chain = []result.Hop{cut.Chain[0], {Func: effect.Cut}, cut.Chain[1]}
+	if got := cut.ComputeFingerprint(); got != fp {
+		t.Errorf("the mark of a cut chain changed its fingerprint")
 	}
 	for name, change := range map[string]func(*result.Finding){
 		"handler": func(f *result.Finding) { f.Handler = "G" },

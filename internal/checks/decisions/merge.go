@@ -11,6 +11,7 @@ import (
 	"github.com/chokaq/idemlint/internal/callgraph"
 	"github.com/chokaq/idemlint/internal/checklist"
 	"github.com/chokaq/idemlint/internal/checks"
+	"github.com/chokaq/idemlint/internal/effect"
 	"github.com/chokaq/idemlint/internal/handlers"
 )
 
@@ -120,6 +121,9 @@ func merged(c candidate, rc rootCause, n int) checks.Verdict {
 	v := c.verdict
 	path := c.h.Paths[c.open.Effect.Kind]
 	for j, hop := range c.open.Effect.Chain {
+		if hop.Func == effect.Cut {
+			break // the path's hops end where the chain was cut
+		}
 		if hop.Func == rc.through && j < len(path.Hops) && path.Hops[j].Pos.IsValid() {
 			// The finding moves to the hop's call: that hop leaves the related
 			// information, and the handler's own call to the chain enters it.

@@ -118,12 +118,13 @@ func plural(n int, one, many string) string {
 // sharedFunc names the outermost function that the handler's chain and every other
 // handler's chain to the same sink run through: where the shared effect sits. It is "" when
 // the chains share only the sink call and the function holding it is not known for sure
-// (a chain cut at effect.MaxChain drops its middle hops).
+// (a chain cut at effect.MaxChain drops its middle hops: the common part stops at the
+// effect.Cut mark).
 func sharedFunc(name string, own []effect.Hop, shared []sharer) string {
 	common := len(own)
 	for _, s := range shared {
 		n := 0
-		for n < len(own) && n < len(s.chain) && own[len(own)-1-n].Func == s.chain[len(s.chain)-1-n].Func {
+		for n < len(own) && n < len(s.chain) && own[len(own)-1-n].Func == s.chain[len(s.chain)-1-n].Func && own[len(own)-1-n].Func != effect.Cut {
 			n++
 		}
 		common = min(common, n)
