@@ -2,7 +2,7 @@
 // (a read endpoint the models name: the built-in ones are login, token, classification and
 // scanning paths), or from its body (an OAuth2 token grant, as a form, form text or JSON; a
 // JSON-RPC call of a reading method; a GraphQL query; a Git LFS batch download; a body
-// that pages, pages.go).
+// that pages or asks a model, shapes.go).
 
 package requests
 
@@ -18,7 +18,7 @@ import (
 )
 
 // Reads reports whether a POST to the URL url with body body (either may be nil) reads: a
-// read endpoint, a query path, or a body that reads (bodyReads) or pages (pages.go).
+// read endpoint, a query path, or a body that reads (bodyReads) or pages or asks a model (shapes.go).
 func (rd Reader) Reads(url, body ast.Expr) bool {
 	if url != nil {
 		if u := rd.Defs.Text(url); rd.Models.Index.ReadEndpoint(u) || queryPath(u) {
@@ -93,7 +93,7 @@ func (rd Reader) bodyReads(e ast.Expr) bool {
 				}
 			case "encoding/json.Marshal":
 				arg := defuse.ArgAt(x, 0)
-				reads = rd.literalReads(arg) || rd.valuePages(arg)
+				reads = rd.literalReads(arg) || rd.valueReads(arg)
 			case "fmt.Sprintf":
 				reads = bodyTextReads(rd.Defs.Text(x))
 			}

@@ -82,9 +82,10 @@ func TestQueryPath(t *testing.T) {
 	}
 }
 
-// TestPagedNames checks what makes a body page: a page size and a page place, in any
-// spelling of snake, kebab or camel case; either alone does not.
-func TestPagedNames(t *testing.T) {
+// TestReadingNames checks what makes a body read by its shape: a page size and a page
+// place, in any spelling of snake, kebab or camel case, or a model and what to give it;
+// either half alone does not.
+func TestReadingNames(t *testing.T) {
 	for _, tc := range []struct {
 		names []string
 		want  bool
@@ -98,10 +99,16 @@ func TestPagedNames(t *testing.T) {
 		{[]string{"page", "name"}, false},
 		{[]string{"offset", "amount"}, false},
 		{[]string{"name", "price"}, false},
+		{[]string{"model", "input", "truncate"}, true},
+		{[]string{"Model", "Messages", "max_tokens"}, true},
+		{[]string{"model", "prompt"}, true},
+		{[]string{"model", "contents"}, true},
+		{[]string{"model", "name", "price"}, false},
+		{[]string{"input", "channel"}, false},
 		{nil, false},
 	} {
-		if got := pagedNames(tc.names); got != tc.want {
-			t.Errorf("pagedNames(%q) = %v, want %v", tc.names, got, tc.want)
+		if got := readingNames(tc.names); got != tc.want {
+			t.Errorf("readingNames(%q) = %v, want %v", tc.names, got, tc.want)
 		}
 	}
 }

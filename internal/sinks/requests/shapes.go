@@ -1,8 +1,12 @@
-// POSTs that page: a JSON body that says how many items a page holds and where it starts
-// (limit and offset, a cursor, the last id seen, a page token) asks for one page of a list.
-// Marketplace, analytics and search APIs take their filter in a POST body this way (Ozon's
-// /v1/analytics/data with limit and offset, a /v3/posting/list with last_id): a repeat asks
-// for the same page again and changes nothing. A write does not page what it writes.
+// POSTs that read by the shape of their JSON body. A body that says how many items a page
+// holds and where it starts (limit and offset, a cursor, the last id seen, a page token)
+// asks for one page of a list: marketplace, analytics and search APIs take their filter in
+// a POST body this way (Ozon's /v1/analytics/data with limit and offset, a
+// /v3/posting/list with last_id), and a repeat asks for the same page again. A body that
+// names a model and gives it messages, an input or a prompt asks a language or embedding
+// model for an answer (OpenAI's /responses and /chat/completions, Ollama's /api/embed,
+// Anthropic's /v1/messages), wherever the API is served: a repeat costs a second answer and
+// changes nothing the job owns. A write does neither.
 
 package requests
 
@@ -27,24 +31,29 @@ var (
 		"startcursor", "after", "searchafter", "skip"}
 )
 
-// pagedNames reports whether the top-level field names of a body hold a page size and a
-// page place.
-func pagedNames(names []string) bool {
-	size, place := false, false
+// modelInputs name, normalised, what a body gives the model it names (a "model" field):
+// chat messages, an input to embed or answer, a prompt, Gemini's contents.
+var modelInputs = []string{"messages", "input", "prompt", "contents"}
+
+// readingNames reports whether the top-level field names of a body say it reads: a page
+// size with a page place, or a model with what to give it.
+func readingNames(names []string) bool {
+	size, place, model, input := false, false, false, false
 	for _, n := range names {
 		n = strings.NewReplacer("_", "", "-", "").Replace(strings.ToLower(n))
 		size = size || slices.Contains(pageSizes, n)
 		place = place || slices.Contains(pagePlaces, n)
+		model = model || n == "model"
+		input = input || slices.Contains(modelInputs, n)
 	}
-	return size && place
+	return size && place || model && input
 }
 
-// typePages reports whether values of type t (a struct, or a pointer to one) marshal to a
-// JSON object that pages: its fields' JSON names (the json tag's, else the field's) hold a
-// page size and a page place. Fields of embedded structs count, as encoding/json
-// flattens them.
-func typePages(t types.Type) bool {
-	return pagedNames(jsonFields(t, 0))
+// typeReads reports whether values of type t (a struct, or a pointer to one) marshal to a
+// JSON object that reads (readingNames of its fields' JSON names: the json tag's, else the
+// field's). Fields of embedded structs count, as encoding/json flattens them.
+func typeReads(t types.Type) bool {
+	return readingNames(jsonFields(t, 0))
 }
 
 // jsonFields returns the JSON names of the fields of t (a struct, or a pointer to one), of
@@ -74,15 +83,15 @@ func jsonFields(t types.Type, depth int) []string {
 	return names
 }
 
-// valuePages reports whether the value e that a body marshals pages: its type does
-// (typePages), or it is a map literal, or a variable defined by one and then given keys
-// (m["offset"] = n), whose constant keys do.
-func (rd Reader) valuePages(e ast.Expr) bool {
+// valueReads reports whether the value e that a body marshals reads by its shape: its type
+// does (typeReads), or it is a map literal, or a variable defined by one and then given
+// keys (m["offset"] = n), whose constant keys do (readingNames).
+func (rd Reader) valueReads(e ast.Expr) bool {
 	e = ast.Unparen(e)
 	if u, ok := e.(*ast.UnaryExpr); ok {
 		e = ast.Unparen(u.X)
 	}
-	if typePages(rd.info().TypeOf(e)) {
+	if typeReads(rd.info().TypeOf(e)) {
 		return true
 	}
 	var names []string
@@ -99,9 +108,9 @@ func (rd Reader) valuePages(e ast.Expr) bool {
 		}
 	}
 	if lit == nil {
-		return pagedNames(names)
+		return readingNames(names)
 	}
-	if typePages(rd.info().TypeOf(lit)) {
+	if typeReads(rd.info().TypeOf(lit)) {
 		return true
 	}
 	for _, elt := range lit.Elts {
@@ -109,12 +118,12 @@ func (rd Reader) valuePages(e ast.Expr) bool {
 			names = append(names, rd.Defs.ConstString(kv.Key))
 		}
 	}
-	return pagedNames(names)
+	return readingNames(names)
 }
 
 // PayloadParam returns 1 + the index of the parameter of sc's function, of an interface
 // type and never assigned, that a JSON body is json.Marshal of (a client's do(ctx, path,
-// payload any)), or 0: its callers' arguments say whether it pages (PassReads).
+// payload any)), or 0: its callers' arguments say whether it reads (PassReads).
 func (rd Reader) PayloadParam(body ast.Expr, sc keys.Scope) int {
 	if sc.Func == nil {
 		return 0
@@ -131,11 +140,11 @@ func (rd Reader) PayloadParam(body ast.Expr, sc keys.Scope) int {
 }
 
 // passPayload judges, at a call of a function whose POST marshals its parameter i, what
-// the caller passes there: a value that pages, or that reads by the body rules
-// (literalReads), makes the POST no effect (reads true); the caller's own interface
+// the caller passes there: a value that reads by its shape (valueReads) or by the body
+// rules (literalReads) makes the POST no effect (reads true); the caller's own interface
 // parameter passes the question on (p, 1 + its index).
 func (rd Reader) passPayload(arg ast.Expr, sc keys.Scope) (reads bool, p int) {
-	if rd.valuePages(arg) || rd.literalReads(arg) {
+	if rd.valueReads(arg) || rd.literalReads(arg) {
 		return true, 0
 	}
 	if id, ok := ast.Unparen(arg).(*ast.Ident); ok && sc.Func != nil {
