@@ -87,6 +87,12 @@ func (s State) String() string {
 // end is reported by the importing package and the sink end names the effect.
 const MaxChain = 6
 
+// CheckedFirst is what a claimed effect's detail says of a gate that is a read before the
+// write (an existence check by the job's key, gates.Gate.Lookup): it turns a redelivery away
+// only once what it looks up is written, so a crash before that repeats the effect. The
+// inventory tells such an effect ("checked first") from one a claim makes at most once.
+const CheckedFirst = "turns a redelivery away once what it looks up is written"
+
 // Cut is the Func of the hop that stands, in a chain cut at MaxChain, for the calls left
 // out between the first hops and the sink: a message shows "f -> ... -> (*http.Client).Do",
 // not a call f never makes. It counts for no hop: not in a chain's depth (Worse), nor in a

@@ -344,6 +344,9 @@ func effectOf(h *result.FoundHandler, e result.Effect, findings []*result.Findin
 	case e.State != effect.Protected.String() && h.AtMostOnce != "":
 		ev.Guard = "at most once: " + h.AtMostOnce + "; nothing runs it again (a lost one is not retried either)"
 		ev.setDecisions(nil)
+	case e.State == effect.Claimed.String() && strings.Contains(e.Detail, effect.CheckedFirst):
+		ev.Guard = checkedFirst + " (a read before the write): " + claimOf(e.Detail)
+		ev.setDecisions(nil)
 	case e.State == effect.Claimed.String():
 		ev.Guard = "at most once after a crash (claims first): " + claimOf(e.Detail)
 		ev.setDecisions(nil)
@@ -447,10 +450,17 @@ func status(row *Row, h *result.FoundHandler, run *result.Run) (status, note str
 }
 
 // claims reports whether one of a row's effects runs after a claim the code checks first:
-// with nothing reported, the handler runs it at most once.
+// with nothing reported, the handler runs it at most once. A read before the write
+// (checkedFirst) is no claim: a crash before its record repeats the effect.
 func claims(row *Row) bool {
-	return slices.ContainsFunc(row.Effects, func(e Effect) bool { return e.State == effect.Claimed.String() })
+	return slices.ContainsFunc(row.Effects, func(e Effect) bool {
+		return e.State == effect.Claimed.String() && !strings.HasPrefix(e.Guard, checkedFirst)
+	})
 }
+
+// checkedFirst begins the guard of an effect behind a read before the write.
+const checkedFirst = "checked first"
+
 
 // silencing describes the directives of pkg in use that hide effects from callers
 // ("1 //idemlint:idempotent, 2 //idemlint:ignore"), or "" when there are none.

@@ -36,6 +36,9 @@ func sampleRun() *result.Run {
 			{Name: "Gated", Package: "q", Framework: "asynq", Pos: pos("q/s.go", 90), Effects: []result.Effect{
 				{Kind: "email.send", State: "claimed", Detail: "email sent with no deduplication; the conditional UPDATE gate at s.go:91 turns a redelivery away, but a crash between the claim and this effect loses it (at most once)"},
 			}},
+			{Name: "Looked", Package: "q", Framework: "river", Pos: pos("q/s.go", 60), Effects: []result.Effect{
+				{Kind: "http.write", State: "claimed", Detail: "HTTP POST without an Idempotency-Key header; the existence check GetByJobID at s.go:61 turns a redelivery away once what it looks up is written: a crash before that runs this effect again, and two deliveries at once both pass it"},
+			}},
 			{Name: "Ping", Package: "p", Framework: "asynq", Pos: pos("p/h.go", 28), Directives: []*result.Directive{ignore}},
 			{Name: "Sync", Package: "q", Framework: "asynq", Pos: pos("q/s.go", 5), Effects: []result.Effect{
 				{Kind: "email.send", State: "unprotected", Detail: "email", Disabled: true},
@@ -54,7 +57,7 @@ func sampleRun() *result.Run {
 func TestBuild(t *testing.T) {
 	v := inventory.Build("t", sampleRun())
 	s := v.Summary
-	if s.Handlers != 6 || s.WithFindings != 1 || s.Protected != 3 || s.Unchecked != 1 || s.Declared != 1 || s.Findings != 2 || s.Known != 1 || s.Directives != 1 {
+	if s.Handlers != 7 || s.WithFindings != 1 || s.Protected != 4 || s.Unchecked != 1 || s.Declared != 1 || s.Findings != 2 || s.Known != 1 || s.Directives != 1 {
 		t.Errorf("summary %+v", s)
 	}
 	if len(v.Frameworks) != 2 || v.Frameworks[0].Name != "asynq" || len(v.Frameworks[0].Packages) != 2 {
@@ -76,10 +79,15 @@ func TestBuild(t *testing.T) {
 	if g := guards["(*W).Work store.write"]; g != "at most once after a crash (claims first): the Redis SETNX gate at h.go:11 turns a redelivery away, but a crash between the claim and this effect loses it (at most once)" {
 		t.Errorf("guard of a claimed effect: %q", g)
 	}
+	// A read before the write claims nothing: a crash before its record repeats the effect,
+	// so the handler is protected, not at most once.
+	if g := guards["Looked http.write"]; g != "checked first (a read before the write): the existence check GetByJobID at s.go:61 turns a redelivery away once what it looks up is written: a crash before that runs this effect again, and two deliveries at once both pass it" {
+		t.Errorf("guard of an effect behind an existence check: %q", g)
+	}
 	if g := guards["(*W).Work publish"]; g != "a message id its consumers must deduplicate by" {
 		t.Errorf("guard of a keyed publish: %q", g)
 	}
-	for name, want := range map[string]string{"(*W).Work": "findings", "Ping": "declared", "Sync": "not checked", "Wrapped": "protected", "Once": "at most once", "Gated": "at most once"} {
+	for name, want := range map[string]string{"(*W).Work": "findings", "Ping": "declared", "Sync": "not checked", "Wrapped": "protected", "Once": "at most once", "Gated": "at most once", "Looked": "protected"} {
 		if status[name] != want {
 			t.Errorf("%s: status %q, want %q", name, status[name], want)
 		}
@@ -126,8 +134,8 @@ func TestHTML(t *testing.T) {
 	if strings.Contains(page, "<script>alert(1)") {
 		t.Errorf("title not escaped")
 	}
-	if n := strings.Count(page, `<tr class="handler"`); n != 6 {
-		t.Errorf("%d handler rows, want 6", n)
+	if n := strings.Count(page, `<tr class="handler"`); n != 7 {
+		t.Errorf("%d handler rows, want 7", n)
 	}
 	for _, want := range []string{`data-status="declared"`, `data-status="at most once"`, "runs at most once", `data-kinds="sql.write payment store.write publish"`, `id="filter"`, "1 in baseline"} {
 		if !strings.Contains(page, want) {

@@ -67,7 +67,7 @@ func (rd Reader) existenceGate(ifs *ast.IfStmt, end token.Pos, en env, sc keys.S
 	if !rd.givenKey(call, sc) { // last: every `if err != nil` after a call comes here
 		return nil
 	}
-	return &Gate{Start: ifs.End(), End: end, What: "existence check " + fn.Name() + " at " + rd.shortPos(call.Pos())}
+	return &Gate{Start: ifs.End(), End: end, What: "existence check " + fn.Name() + " at " + rd.shortPos(call.Pos()), Lookup: true}
 }
 
 // foundGate returns the gate of `if err == nil { return ... }` after a lookup by the job's
@@ -87,7 +87,7 @@ func (rd Reader) foundGate(ifs *ast.IfStmt, end token.Pos, c *ast.BinaryExpr, en
 	if lookup == nil {
 		return nil
 	}
-	return &Gate{Start: ifs.End(), End: end, What: "existence check " + callee(rd.info(), lookup).Name() + " at " + rd.shortPos(lookup.Pos())}
+	return &Gate{Start: ifs.End(), End: end, What: "existence check " + callee(rd.info(), lookup).Name() + " at " + rd.shortPos(lookup.Pos()), Lookup: true}
 }
 
 // lookupErr returns the lookup by the job's key whose error e is (nil when it found a row),
@@ -160,7 +160,7 @@ func (rd Reader) absentGate(ifs *ast.IfStmt, en env, sc keys.Scope) *Gate {
 	if lookup == nil {
 		return nil
 	}
-	return &Gate{Start: ifs.Body.Lbrace, End: ifs.Body.Rbrace, What: "existence check " + callee(rd.info(), lookup).Name() + " at " + rd.shortPos(lookup.Pos())}
+	return &Gate{Start: ifs.Body.Lbrace, End: ifs.Body.Rbrace, What: "existence check " + callee(rd.info(), lookup).Name() + " at " + rd.shortPos(lookup.Pos()), Lookup: true}
 }
 
 // notFound reports whether e names a "not found" error variable (gorm's ErrRecordNotFound,

@@ -2,7 +2,10 @@ package gates
 
 import (
 	"go/constant"
+	"strings"
 	"testing"
+
+	"github.com/chokaq/idemlint/internal/effect"
 )
 
 // TestExistenceNames checks which method names read as a lookup or as a check of a key
@@ -46,5 +49,22 @@ func TestEqualConstants(t *testing.T) {
 		if got := equalConstants(c.a, c.b); got != c.want {
 			t.Errorf("equalConstants(%v, %v) = %v, want %v", c.a, c.b, got, c.want)
 		}
+	}
+}
+
+// TestLookupGuard checks what a read before the write says of the effect it guards: not
+// reported, and, unlike a claim, no "at most once": a crash before the record repeats it.
+func TestLookupGuard(t *testing.T) {
+	e := effect.Effect{Kind: effect.HTTPWrite, State: effect.Unprotected, Detail: "HTTP POST"}
+	lookup := (&Gate{What: "existence check GetByJobID at jobs.go:69", Lookup: true}).Guard(e)
+	claim := (&Gate{What: "Redis SETNX gate at h.go:11"}).Guard(e)
+	if lookup.State != effect.Claimed || claim.State != effect.Claimed {
+		t.Fatalf("states %v and %v, want both claimed", lookup.State, claim.State)
+	}
+	if !strings.Contains(lookup.Detail, effect.CheckedFirst) || strings.Contains(lookup.Detail, "at most once") {
+		t.Errorf("lookup: %q", lookup.Detail)
+	}
+	if strings.Contains(claim.Detail, effect.CheckedFirst) || !strings.Contains(claim.Detail, "at most once") {
+		t.Errorf("claim: %q", claim.Detail)
 	}
 }

@@ -33,6 +33,10 @@ type Gate struct {
 	// Duplicate marks the check of a call's unique-violation error taken as success: the
 	// INSERT the call makes is the unique-constraint pattern. Start is the call.
 	Duplicate bool
+	// Lookup marks a read before the write (an existence check by the job's key): it claims
+	// nothing, and turns a redelivery away only once what it looks up is written, mostly by
+	// the job's last write; a crash before that runs the effects again.
+	Lookup bool
 }
 
 // claims reports whether the gate claims the job's key on its own: a stable key, a claim of
@@ -74,6 +78,10 @@ func (g *Gate) Guard(e effect.Effect) effect.Effect {
 		return e
 	}
 	e.State = effect.Claimed
+	if g.Lookup {
+		e.Detail += "; the " + g.What + " " + effect.CheckedFirst + ": a crash before that runs this effect again, and two deliveries at once both pass it"
+		return e
+	}
 	e.Detail += "; the " + g.What + " turns a redelivery away, but a crash between the claim and this effect loses it (at most once)"
 	return e
 }
