@@ -170,6 +170,8 @@ func (ins inserts) onConflict(j, to int, tgt target) (Result, int) {
 		return Result{Class: Unknown, Reason: "upsert condition not known (text built at run time)"}, stop
 	case setRelativeConditional:
 		return Result{Class: Guarded, Reason: "upsert with conditional update"}, stop
+	case setAbsoluteConditional:
+		return Result{Class: Guarded, Reason: ReasonTransitionUpsert}, stop
 	}
 	return guarded, stop
 }

@@ -94,3 +94,10 @@ const (
 	reasonNotUnders  = "statement text not understood"
 	reasonDDLHole    = "DDL not known (text built at run time)"
 )
+
+// ReasonTransitionUpsert is the Reason of an INSERT ... ON CONFLICT DO UPDATE whose update
+// is absolute and whose WHERE tests a column it assigns (SET state = 'pending' WHERE
+// t.state = 'failed'): a second run finds the row moved on and changes nothing, so the
+// analyzer reads its zero rows affected as a claim.
+const ReasonTransitionUpsert = "upsert with conditional state transition"
+

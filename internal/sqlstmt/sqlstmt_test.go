@@ -96,6 +96,8 @@ var cases = []tcase{
 	{"INSERT IGNORE INTO t VALUES (1) ON DUPLICATE KEY UPDATE n = n + 1", NonIdempotent, "upsert with relative update of n"},
 	{"INSERT INTO t (a, n) VALUES ($1, $2) ON CONFLICT (a) DO UPDATE SET n = t.n + 1 WHERE t.n < 10", NonIdempotent, ""},
 	{"INSERT INTO t AS c (a) VALUES ($1) ON CONFLICT (a) DO UPDATE SET n = c.n + 1, v = excluded.v WHERE c.v < excluded.v", Guarded, "upsert with conditional update"},
+	{"INSERT INTO events (delivery_id, payload) VALUES ($1, $2) ON CONFLICT (delivery_id) DO UPDATE SET payload = EXCLUDED.payload, state = 'pending' WHERE events.state = 'failed'", Guarded, ReasonTransitionUpsert},
+	{"INSERT INTO events (delivery_id, payload) VALUES ($1, $2) ON CONFLICT (delivery_id) DO UPDATE SET payload = EXCLUDED.payload WHERE events.state = 'failed'", Guarded, "upsert (ON CONFLICT)"},
 	{"MERGE INTO t USING s ON t.id = s.id WHEN MATCHED THEN UPDATE SET n = t.n + s.n", NonIdempotent, "MERGE with relative update of n"},
 	{"MERGE INTO t USING s ON t.id = s.id WHEN MATCHED AND t.v < s.v THEN UPDATE SET n = t.n + s.n, v = s.v", Guarded, "MERGE"},
 

@@ -308,6 +308,10 @@ func gateStatement(text string) string {
 		return "DELETE"
 	case r.Class == sqlstmt.Guarded && containsWord(text, "NOTHING") && containsWord(text, "INSERT"):
 		return "INSERT ... ON CONFLICT DO NOTHING"
+	case r.Class == sqlstmt.Guarded && r.Reason == sqlstmt.ReasonTransitionUpsert:
+		// ON CONFLICT DO UPDATE SET state = 'pending' WHERE t.state = 'failed': a second
+		// run finds the first's row moved on, updates nothing and inserts nothing.
+		return "INSERT ... ON CONFLICT DO UPDATE ... WHERE"
 	case r.Class == sqlstmt.Guarded && containsWord(text, "IGNORE") && containsWord(text, "INSERT"):
 		return "INSERT IGNORE"
 	case r.Class == sqlstmt.Guarded && r.Reason == "insert guarded by NOT EXISTS":
