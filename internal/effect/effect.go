@@ -164,7 +164,8 @@ type Effect struct {
 	// PayloadParam marks an HTTP POST whose JSON body is json.Marshal of an interface
 	// parameter of the function at the start of the chain (1 + its index; 0: none), a
 	// client's do(ctx, path, payload any): a caller that passes a body that pages (limit
-	// and offset, a cursor) or otherwise reads makes it no effect (PassReads).
+	// and offset, a cursor), asks a model (model and messages) or otherwise reads makes it
+	// no effect (PassReads).
 	PayloadParam uint8
 	// ElemsParam marks an effect made only on the elements of a slice or map parameter of
 	// the function at the start of the chain (1 + its index; 0: none): inside a range loop

@@ -96,7 +96,7 @@ func (rd Reader) marshalledLiteral(body ast.Expr) *ast.CompositeLit {
 // or the end of its URL, from a parameter (e.ReadsParam), or its whole JSON body
 // (e.PayloadParam), what the caller (in scope sc) passes there: a GraphQL query, a JSON-RPC
 // method that reads, a path of a read endpoint (a login, a query, search or list endpoint),
-// or a body that pages makes the POST no effect; the caller's own parameter passes the
+// or a body that reads by its shape (it pages, or asks a model) makes the POST no effect; the caller's own parameter passes the
 // question on; anything else (a mutation, a writing method, a value not known) keeps the
 // effect. It reports whether the effect is kept.
 func (rd Reader) PassReads(args []ast.Expr, e effect.Effect, sc keys.Scope) (effect.Effect, bool) {
@@ -108,7 +108,7 @@ func (rd Reader) PassReads(args []ast.Expr, e effect.Effect, sc keys.Scope) (eff
 	if pi >= 0 && pi < len(args) {
 		reads, p := rd.passPayload(args[pi], sc)
 		if reads {
-			return e, false // do(ctx, path, request{Limit: 100, Offset: n}): a page
+			return e, false // do(ctx, path, request{Limit: 100, Offset: n}): a page, or a model's answer
 		}
 		e.PayloadParam = uint8(p)
 	}

@@ -49,7 +49,7 @@ type built struct {
 	readsParam int
 	readsBy    effect.BodyRead
 	// payloadParam is 1 + the index of the scope's interface parameter its JSON body
-	// marshals: its callers say whether it pages (PayloadParam).
+	// marshals: its callers say whether it reads by its shape (PayloadParam).
 	payloadParam int
 	v            *types.Var
 	// header is the Idempotency-Key header the helper that built it (helper) set.

@@ -1,6 +1,8 @@
 package requests
 
 import (
+	"go/types"
+	"strings"
 	"testing"
 
 	"github.com/chokaq/idemlint/internal/strval"
@@ -110,5 +112,27 @@ func TestReadingNames(t *testing.T) {
 		if got := readingNames(tc.names); got != tc.want {
 			t.Errorf("readingNames(%q) = %v, want %v", tc.names, got, tc.want)
 		}
+	}
+}
+
+// TestJSONFields checks the names encoding/json gives a struct's fields: the tag's, the
+// field's, an embedded struct's flattened, and none for unexported, "-" or non-struct types.
+func TestJSONFields(t *testing.T) {
+	pkg := types.NewPackage("p", "p")
+	field := func(name string, typ types.Type, embedded bool) *types.Var {
+		return types.NewField(0, pkg, name, typ, embedded)
+	}
+	str, num := types.Typ[types.String], types.Typ[types.Int]
+	page := types.NewNamed(types.NewTypeName(0, pkg, "Page", nil),
+		types.NewStruct([]*types.Var{field("Limit", num, false), field("LastID", str, false)}, []string{`json:"limit"`, `json:"last_id,omitempty"`}), nil)
+	req := types.NewStruct([]*types.Var{
+		field("Filter", str, false), field("secret", str, false), field("Skip", num, false), field("Page", page, true), field("Note", str, false),
+	}, []string{`json:"filter"`, `json:"offset"`, `json:"-"`, ``, ``})
+	got := strings.Join(jsonFields(types.NewPointer(req), 0), ",")
+	if want := "filter,limit,last_id,Note"; got != want {
+		t.Errorf("jsonFields = %q, want %q", got, want)
+	}
+	if jsonFields(nil, 0) != nil || jsonFields(str, 0) != nil {
+		t.Error("jsonFields of no type or a string: want none")
 	}
 }

@@ -57,13 +57,16 @@ func typeReads(t types.Type) bool {
 }
 
 // jsonFields returns the JSON names of the fields of t (a struct, or a pointer to one), of
-// embedded structs too (to depth 2).
+// embedded structs too (to depth 2); nil for any other type, or none known.
 func jsonFields(t types.Type, depth int) []string {
+	if t == nil || depth > 2 {
+		return nil
+	}
 	if p, ok := types.Unalias(t).(*types.Pointer); ok {
 		t = p.Elem()
 	}
 	st, ok := t.Underlying().(*types.Struct)
-	if !ok || depth > 2 {
+	if !ok {
 		return nil
 	}
 	var names []string
@@ -74,9 +77,11 @@ func jsonFields(t types.Type, depth int) []string {
 		case name == "-":
 		case f.Embedded() && name == "":
 			names = append(names, jsonFields(f.Type(), depth+1)...)
+		case !f.Exported():
+			// encoding/json leaves unexported fields out, tagged or not
 		case name != "":
 			names = append(names, name)
-		case f.Exported():
+		default:
 			names = append(names, f.Name())
 		}
 	}
@@ -123,7 +128,7 @@ func (rd Reader) valueReads(e ast.Expr) bool {
 
 // PayloadParam returns 1 + the index of the parameter of sc's function, of an interface
 // type and never assigned, that a JSON body is json.Marshal of (a client's do(ctx, path,
-// payload any)), or 0: its callers' arguments say whether it reads (PassReads).
+// payload any)), or 0: its callers' arguments say whether it reads by its shape (PassReads).
 func (rd Reader) PayloadParam(body ast.Expr, sc keys.Scope) int {
 	if sc.Func == nil {
 		return 0

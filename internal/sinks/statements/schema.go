@@ -151,8 +151,8 @@ func sampleColumn(t *schema.Table, cols []string) string {
 
 // runColumn returns "started_at" when t is a table of runs (its name's last word is "runs":
 // sync_runs, strategy_evaluation_runs) whose started_at an insert of the columns cols
-// leaves to a clock default, or sets to the time of the insert (clocked: time.Now()): the
-// row says the run began when it was written, so it
+// leaves to a clock default, or sets to the time of the insert (clocked: now() in the
+// statement, time.Now() in Go). The row says the run began when it was written, so it
 // records the run of the code that writes it, not one it asks for (a queued pipeline_runs
 // row, picked up later, has no start yet). A repeat is a second run, and its row is as true
 // as the first; the built-in append_only tables (job_runs, ...) are judged so by name alone.
