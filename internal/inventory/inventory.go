@@ -461,7 +461,6 @@ func claims(row *Row) bool {
 // checkedFirst begins the guard of an effect behind a read before the write.
 const checkedFirst = "checked first"
 
-
 // silencing describes the directives of pkg in use that hide effects from callers
 // ("1 //idemlint:idempotent, 2 //idemlint:ignore"), or "" when there are none.
 func silencing(run *result.Run, pkg string) string {

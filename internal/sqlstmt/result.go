@@ -100,4 +100,3 @@ const (
 // t.state = 'failed'): a second run finds the row moved on and changes nothing, so the
 // analyzer reads its zero rows affected as a claim.
 const ReasonTransitionUpsert = "upsert with conditional state transition"
-

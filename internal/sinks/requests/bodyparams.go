@@ -81,14 +81,7 @@ func (rd Reader) marshalledLiteral(body ast.Expr) *ast.CompositeLit {
 	if arg == nil {
 		return nil
 	}
-	e := ast.Unparen(arg)
-	if v := rd.Defs.RootVar(e); v != nil && rd.Defs.Def(v) != nil {
-		e = ast.Unparen(rd.Defs.Def(v))
-	}
-	if u, ok := e.(*ast.UnaryExpr); ok {
-		e = ast.Unparen(u.X)
-	}
-	lit, _ := e.(*ast.CompositeLit)
+	lit, _ := rd.literalOf(arg)
 	return lit
 }
 
@@ -96,9 +89,9 @@ func (rd Reader) marshalledLiteral(body ast.Expr) *ast.CompositeLit {
 // or the end of its URL, from a parameter (e.ReadsParam), or its whole JSON body
 // (e.PayloadParam), what the caller (in scope sc) passes there: a GraphQL query, a JSON-RPC
 // method that reads, a path of a read endpoint (a login, a query, search or list endpoint),
-// or a body that reads by its shape (it pages, or asks a model) makes the POST no effect; the caller's own parameter passes the
-// question on; anything else (a mutation, a writing method, a value not known) keeps the
-// effect. It reports whether the effect is kept.
+// or a body that reads by its shape (it pages, or asks a model) makes the POST no effect;
+// the caller's own parameter passes the question on; anything else (a mutation, a writing
+// method, a value not known) keeps the effect. It reports whether the effect is kept.
 func (rd Reader) PassReads(args []ast.Expr, e effect.Effect, sc keys.Scope) (effect.Effect, bool) {
 	i, by, pi := int(e.ReadsParam)-1, e.ReadsBy, int(e.PayloadParam)-1
 	e.ReadsParam, e.ReadsBy, e.PayloadParam = 0, effect.NoBodyRead, 0

@@ -125,15 +125,8 @@ func bodyFunc(info *types.Info, call *ast.CallExpr) string {
 // query, a token grant or a Git LFS download: a "method", "query" or "operation" key or
 // field with constant text, or a "grant_type" key.
 func (rd Reader) literalReads(e ast.Expr) bool {
-	e = ast.Unparen(e)
-	if v := rd.Defs.RootVar(e); v != nil && rd.Defs.Def(v) != nil {
-		e = ast.Unparen(rd.Defs.Def(v))
-	}
-	if u, ok := e.(*ast.UnaryExpr); ok {
-		e = ast.Unparen(u.X)
-	}
-	lit, ok := e.(*ast.CompositeLit)
-	if !ok {
+	lit, _ := rd.literalOf(e)
+	if lit == nil {
 		return false
 	}
 	for _, elt := range lit.Elts {
@@ -155,6 +148,24 @@ func (rd Reader) literalReads(e ast.Expr) bool {
 		}
 	}
 	return false
+}
+
+// literalOf returns the composite literal e is (through parentheses and &), or the one the
+// local variable e names is defined by, with that variable (nil for a literal given
+// directly); nil when e is neither.
+func (rd Reader) literalOf(e ast.Expr) (*ast.CompositeLit, *types.Var) {
+	e = ast.Unparen(e)
+	v := rd.Defs.RootVar(e)
+	if v != nil && rd.Defs.Def(v) != nil {
+		e = ast.Unparen(rd.Defs.Def(v))
+	} else {
+		v = nil
+	}
+	if u, ok := e.(*ast.UnaryExpr); ok {
+		e = ast.Unparen(u.X)
+	}
+	lit, _ := e.(*ast.CompositeLit)
+	return lit, v
 }
 
 // elementKey names a literal element's key: a map key's constant text, or a struct field.

@@ -92,18 +92,12 @@ func jsonFields(t types.Type, depth int) []string {
 // does (typeReads), or it is a map literal, or a variable defined by one and then given
 // keys (m["offset"] = n), whose constant keys do (readingNames).
 func (rd Reader) valueReads(e ast.Expr) bool {
-	e = ast.Unparen(e)
-	if u, ok := e.(*ast.UnaryExpr); ok {
-		e = ast.Unparen(u.X)
-	}
 	if typeReads(rd.info().TypeOf(e)) {
 		return true
 	}
 	var names []string
-	lit, _ := e.(*ast.CompositeLit)
-	v := rd.Defs.RootVar(e)
-	if v != nil && rd.Defs.Def(v) != nil {
-		lit, _ = ast.Unparen(rd.Defs.Def(v)).(*ast.CompositeLit)
+	lit, v := rd.literalOf(e)
+	if v != nil {
 		for _, as := range rd.Defs.FieldSets(v) {
 			for _, l := range as.Lhs {
 				if ix, ok := ast.Unparen(l).(*ast.IndexExpr); ok {
