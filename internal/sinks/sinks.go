@@ -56,7 +56,7 @@ func (j *Judge) Eval(call *ast.CallExpr, s *model.Sink, fn *types.Func, sc Scope
 		}
 		return e
 	case model.SQLPrepared:
-		return j.statementsIn(sc).Prepared(mk, call)
+		return j.statementsIn(sc).Prepared(mk, call, !strings.Contains(fn.Name(), "Exec"))
 	case model.SQLBatch:
 		return j.statements().Batch(mk, arg, sc)
 	case model.SQLCopy:

@@ -11,7 +11,21 @@ package sqlstmt
 type cursor struct {
 	s    string
 	toks []token
+	// ctes[:nctes] are the WITH-list entries in view of the statement being read (the
+	// WITH reader adds each one before it reads the next and the main statement): an
+	// UPDATE that joins one of them is read with the rows it selects. An array, so that
+	// Classify allocates nothing; entries past it are not kept.
+	ctes  [maxCTEs]cte
+	nctes int
 }
+
+// maxCTEs bounds the WITH-list entries kept in view.
+const maxCTEs = 16
+
+// cte is a WITH-list entry: the token of its name and the tokens of its body, [from, to).
+// Indexes, not the name itself: a string stored through the cursor would make Classify
+// allocate.
+type cte struct{ name, from, to int }
 
 func (cur *cursor) text(i int) string { t := cur.toks[i]; return cur.s[t.start:t.end] }
 

@@ -50,7 +50,7 @@ func (a assignments) judgeSet(from, to, wFrom, wTo int, c *setCtx) (v setVerdict
 	}
 	cond, hole := false, false
 	if wFrom >= 0 {
-		cond, hole = a.constrains(wFrom, wTo, from, to, c)
+		cond, hole = a.constrains(wFrom, wTo, from, to, c, c)
 	}
 	switch {
 	case col < 0 && cond:
@@ -80,16 +80,18 @@ func VersionColumn(name string) bool {
 // assignment list [setFrom, setTo) sets, in a way the first run makes false: the
 // statement is then a state transition that a repeat does not apply again
 // ("SET status = 'done' ... WHERE status = 'pending'", optimistic locking on version).
-// hole reports a predicate built at run time, which could be such a test.
-func (a assignments) constrains(wFrom, wTo, setFrom, setTo int, c *setCtx) (constrained, hole bool) {
+// hole reports a predicate built at run time, which could be such a test. cond says which
+// references of the condition mean the target's columns, set which ones of the assignment
+// list do: they differ when the condition is a joined CTE's, which names the table its own way.
+func (a assignments) constrains(wFrom, wTo, setFrom, setTo int, cond, set *setCtx) (constrained, hole bool) {
 	for i := wFrom; i < wTo; i++ {
 		if a.isHole(i, wTo) && a.predicateStart(i-1, wFrom) {
 			hole = true
 		}
 	}
 	budget := maxCondRefs
-	columnRefs{a.cursor}.refs(wFrom, wTo, c, "", func(start, end, _ int) bool {
-		found, rel := a.assigned(setFrom, setTo, a.name(end), c)
+	columnRefs{a.cursor}.refs(wFrom, wTo, cond, "", func(start, end, _ int) bool {
+		found, rel := a.assigned(setFrom, setTo, a.name(end), set)
 		constrained = found && a.testsColumn(start, end, wFrom, wTo, rel)
 		budget--
 		return constrained || budget == 0

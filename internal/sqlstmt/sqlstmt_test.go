@@ -143,6 +143,17 @@ var cases = []tcase{
 	{"UPDATE t SET n = n + 1, done = true WHERE id = $1 AND NOT done", Converging, "conditional state transition"},
 	{"UPDATE t SET n = n + 1, v = $2 WHERE id = $1 AND v < $2", Converging, "conditional state transition"},
 	{"UPDATE t SET n = n + 1, s = 'b' WHERE id = $1 AND s IN ('a', 'c')", Converging, "conditional state transition"},
+	// A sweep whose rows a joined CTE selects by a test its SET makes false: the CTE's
+	// condition is the UPDATE's, joined on the same column of the same table.
+	{"WITH idle AS (SELECT t.team_id FROM teams t JOIN team_settings ts ON ts.team_id = t.team_id WHERE ts.auto_create = true AND t.created_at < now() - interval '90 days'), updated AS (UPDATE team_settings ts SET auto_create = false, updated_at = now() FROM idle i WHERE ts.team_id = i.team_id RETURNING ts.team_id) SELECT team_id FROM updated", Converging, "conditional state transition"},
+	{"WITH stale AS (SELECT stories.id FROM public.stories JOIN statuses st ON stories.status_id = st.status_id WHERE st.category IN ('unstarted', 'started') AND stories.updated_at < CURRENT_DATE - INTERVAL '1 month' LIMIT $1) UPDATE stories SET status_id = $2, updated_at = CURRENT_TIMESTAMP FROM stale WHERE stories.id = stale.id RETURNING stories.id", Converging, "conditional state transition"},
+	{"WITH d AS (SELECT id FROM t WHERE done = false) UPDATE t SET n = n + 1, done = true FROM d WHERE t.id = d.id", Converging, "conditional state transition"},
+	// ... and not when the CTE tests no column the SET moves, joins on another column, or
+	// selects another table.
+	{"WITH due AS (SELECT id FROM reminders WHERE remind_at < now()) UPDATE reminders SET last_sent_at = now() FROM due WHERE reminders.id = due.id RETURNING reminders.id", Converging, "absolute UPDATE"},
+	{"WITH d AS (SELECT id FROM items WHERE sent = false) UPDATE items SET sent = true FROM d WHERE items.owner_id = d.id", Converging, "absolute UPDATE"},
+	{"WITH d AS (SELECT id FROM queue WHERE sent = false) UPDATE items SET sent = true FROM d WHERE items.id = d.id", Converging, "absolute UPDATE"},
+	{"WITH d AS (SELECT id FROM t WHERE done = false) UPDATE t SET n = n + 1 FROM d WHERE t.id = d.id", NonIdempotent, "relative UPDATE of n"},
 	{"UPDATE t SET n = n + 1, s = 'b' FROM o WHERE o.s = 'a'", NonIdempotent, ""},
 	// A JSON object merge converges; || on a column that may hold an array or text appends.
 	{"UPDATE m SET attrs = COALESCE(attrs, '{}' :: jsonb) || $1, e = $2 WHERE id = $3", Converging, "absolute UPDATE"},

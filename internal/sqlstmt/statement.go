@@ -154,6 +154,13 @@ func (st statements) explain(i, to, depth int) Result {
 // with classifies every CTE body and the main statement; the worst decides, so a
 // data-modifying CTE makes the whole statement a write.
 func (st statements) with(i, to, depth int) Result {
+	n := st.nctes
+	r := st.withList(i, to, depth)
+	st.nctes = n // the entries are in view of this statement only
+	return r
+}
+
+func (st statements) withList(i, to, depth int) Result {
 	var worst Result
 	j := i + 1
 	if st.kw(j, to, "RECURSIVE") {
@@ -163,6 +170,7 @@ func (st statements) with(i, to, depth int) Result {
 		if !st.isName(j, to) && !st.isHole(j, to) {
 			return worse(worst, Result{Class: Unknown, Reason: "WITH clause not understood"})
 		}
+		name := j
 		j++
 		if st.is(j, to, '(') { // column list
 			j = st.close(j, to) + 1
@@ -183,6 +191,10 @@ func (st statements) with(i, to, depth int) Result {
 		end := st.close(j, to)
 		if end > j+1 {
 			worst = worse(worst, st.stmt(j+1, end, depth+1))
+		}
+		if st.isName(name, to) && st.nctes < maxCTEs {
+			st.ctes[st.nctes] = cte{name: name, from: j + 1, to: end}
+			st.nctes++
 		}
 		j = end + 1
 		// Skip SEARCH / CYCLE clauses up to the next CTE or the main statement.

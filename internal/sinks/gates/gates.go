@@ -28,6 +28,9 @@ func (rd Reader) Gates(body *ast.BlockStmt, sc keys.Scope, of ClaimOf) []*Gate {
 	var gates []*Gate
 	locks := rd.lockScans(body)
 	w := gateWalk{visit: func(st ast.Stmt, en env) {
+		if g := rd.rowsGate(st, en); g != nil {
+			gates = append(gates, g)
+		}
 		ifs, ok := st.(*ast.IfStmt)
 		if !ok {
 			return

@@ -132,6 +132,9 @@ func (rd Reader) sqlAffirmed(e ast.Expr, en env, of ClaimOf) *claim {
 // sqlCount finds the SQL claim whose affected-row count e is: RowsAffected() of what a
 // gate statement returned (a pgconn.CommandTag, a sql.Result), or a helper's count.
 func (rd Reader) sqlCount(e ast.Expr, en env, of ClaimOf) *claim {
+	if rows := rd.lenOf(e); rows != nil {
+		return rd.rowsClaim(rows, en) // len(claimed) == 0: the sweep returned no row
+	}
 	x, idx := rd.resolve(e, en)
 	call, ok := x.(*ast.CallExpr)
 	if !ok {

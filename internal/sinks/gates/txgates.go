@@ -210,21 +210,7 @@ func (rd Reader) callsOnTx(tx *types.Var, en env) []*ast.CallExpr {
 		return nil
 	}
 	blk := en.blocks[len(en.blocks)-1]
-	var out []*ast.CallExpr
-	for _, st := range blk.list[blk.idx+1:] {
-		ast.Inspect(st, func(x ast.Node) bool {
-			switch x := x.(type) {
-			case *ast.FuncLit:
-				return false
-			case *ast.CallExpr:
-				if rd.onTx(x, tx) {
-					out = append(out, x)
-				}
-			}
-			return true
-		})
-	}
-	return out
+	return rd.callsOnTxIn(tx, blk.list[blk.idx+1:])
 }
 
 // onTx reports whether a call is made on tx: its receiver or an argument is tx (or a field

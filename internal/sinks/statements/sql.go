@@ -12,6 +12,7 @@ import (
 
 	"github.com/chokaq/idemlint/internal/defuse"
 	"github.com/chokaq/idemlint/internal/effect"
+	"github.com/chokaq/idemlint/internal/schema"
 	"github.com/chokaq/idemlint/internal/sinks/keys"
 	"github.com/chokaq/idemlint/internal/sqlstmt"
 	"github.com/chokaq/idemlint/internal/strval"
@@ -24,9 +25,11 @@ func (rd Reader) Statement(mk keys.Make, arg ast.Expr, query bool, args []ast.Ex
 	return rd.worstSQL(mk, rd.statementTexts(arg), query, args)
 }
 
-// Prepared judges a call made on a prepared statement by the text it was prepared from.
-func (rd Reader) Prepared(mk keys.Make, call *ast.CallExpr) *effect.Effect {
-	return rd.sqlEffect(mk, rd.preparedText(call), false, call.Args)
+// Prepared judges a call made on a prepared statement by the text it was prepared from;
+// query is set for its Query-, Select- and Get-style methods, which write only when the
+// text says so.
+func (rd Reader) Prepared(mk keys.Make, call *ast.CallExpr, query bool) *effect.Effect {
+	return rd.sqlEffect(mk, rd.PreparedText(call), query, call.Args)
 }
 
 // sqlEffect classifies statement text. query is set for Query*-style calls, which are
@@ -70,11 +73,38 @@ func (rd Reader) sqlEffect(mk keys.Make, text string, query bool, args []ast.Exp
 		if src := rd.freshConflictKey(res, args); src != "" {
 			return mk(effect.Unprotected, "SQL write not safe to repeat: "+res.Reason+" on a key made anew on every run (from "+src+"): a repeat inserts another row")
 		}
-		if v, ok := rd.insertKeys(text, args); ok && res.OnKey && v.unkeyed && v.sample == "" {
+		if v, ok := rd.insertKeys(text, args); ok && res.OnKey && v.unkeyed && v.sample == "" && !rd.rejectedTarget(text) {
 			return mk(effect.Unprotected, "SQL write not safe to repeat: "+res.Reason+" absorbs nothing: "+v.unkeyedText()+", so the conflict never happens and a repeat inserts another row")
 		}
 		return mk(effect.Protected, res.Reason)
 	}
+}
+
+// rejectedTarget reports whether an upsert's ON CONFLICT names columns that no unique key
+// of its table (as the schema declares it) matches. The database rejects such an INSERT on
+// every run (the sql.conflict check reports it), so no repeat adds a row; and where the
+// database has the key after all, the upsert converges on it.
+func (rd Reader) rejectedTarget(text string) bool {
+	ct, ok := sqlstmt.Conflict(text)
+	if !ok || rd.Schema == nil || len(ct.Columns) == 0 {
+		return false
+	}
+	t := rd.Schema.Table(ct.Table)
+	if t == nil {
+		return false
+	}
+	cols := schema.NormColumns(ct.Columns)
+	for _, c := range cols {
+		if strings.ContainsAny(c, "%{$?:@") {
+			return false // a template's verb or a bind: not the target the database sees
+		}
+	}
+	for _, k := range t.Keys {
+		if k.Matches(cols, true) {
+			return false
+		}
+	}
+	return true
 }
 
 // freshConflictKey returns what makes a value bound to an upsert's conflict target anew on
@@ -180,8 +210,9 @@ func (rd Reader) freshRow(res sqlstmt.Result, args []ast.Expr) string {
 	return ""
 }
 
-// preparedText finds the text given to Prepare for the statement a call executes on.
-func (rd Reader) preparedText(call *ast.CallExpr) string {
+// PreparedText finds the text given to Prepare for the statement a call executes on
+// (strval.Hole when it is not in view).
+func (rd Reader) PreparedText(call *ast.CallExpr) string {
 	sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
 	if !ok {
 		return strval.Hole

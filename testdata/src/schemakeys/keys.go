@@ -51,6 +51,14 @@ func AppendEventOnce(ctx context.Context, t *asynq.Task) error { // want AppendE
 	return err
 }
 
+// AppendEventByPayload names a conflict target that no key of events matches: the database
+// rejects it on every run (the sql.conflict check's finding), so no repeat adds a row, and
+// where the database has such a key after all, the upsert converges on it.
+func AppendEventByPayload(ctx context.Context, t *asynq.Task) error { // want AppendEventByPayload:`effects sql.write:protected\(\(\*sql.DB\).ExecContext\)`
+	_, err := db.ExecContext(ctx, "INSERT INTO events (payload) VALUES ($1) ON CONFLICT (payload) DO NOTHING", t.Payload()) // want `ON CONFLICT \(payload\) matches no unique key of events`
+	return err
+}
+
 // StoreEventByID supplies the id itself, from the job: the primary key enforces it, and
 // DO NOTHING absorbs the repeat.
 func StoreEventByID(ctx context.Context, t *asynq.Task) error { // want StoreEventByID:`effects sql.write:protected\(\(\*sql.DB\).ExecContext\)`

@@ -78,6 +78,9 @@ func (db *DB) QueryRowxContext(ctx context.Context, query string, args ...interf
 // Beginx begins a transaction.
 func (db *DB) Beginx() (*Tx, error) { panic("stub") }
 
+// BeginTxx begins a transaction.
+func (db *DB) BeginTxx(ctx context.Context, opts *sql.TxOptions) (*Tx, error) { panic("stub") }
+
 // PrepareNamed prepares a named statement.
 func (db *DB) PrepareNamed(query string) (*NamedStmt, error) { panic("stub") }
 
@@ -232,5 +235,113 @@ func MustExec(e Execer, query string, args ...interface{}) sql.Result { panic("s
 
 // MustExecContext runs a statement on e and panics on error.
 func MustExecContext(ctx context.Context, e ExecerContext, query string, args ...interface{}) sql.Result {
+	panic("stub")
+}
+
+// Select scans every row into dest, a slice.
+func (db *DB) Select(dest interface{}, query string, args ...interface{}) error { panic("stub") }
+
+// SelectContext scans every row into dest, a slice.
+func (db *DB) SelectContext(ctx context.Context, dest interface{}, query string, args ...interface{}) error {
+	panic("stub")
+}
+
+// PrepareNamedContext prepares a named statement.
+func (db *DB) PrepareNamedContext(ctx context.Context, query string) (*NamedStmt, error) {
+	panic("stub")
+}
+
+// Select scans every row into dest, a slice.
+func (tx *Tx) Select(dest interface{}, query string, args ...interface{}) error { panic("stub") }
+
+// SelectContext scans every row into dest, a slice.
+func (tx *Tx) SelectContext(ctx context.Context, dest interface{}, query string, args ...interface{}) error {
+	panic("stub")
+}
+
+// PrepareNamed prepares a named statement on the transaction.
+func (tx *Tx) PrepareNamed(query string) (*NamedStmt, error) { panic("stub") }
+
+// PrepareNamedContext prepares a named statement on the transaction.
+func (tx *Tx) PrepareNamedContext(ctx context.Context, query string) (*NamedStmt, error) {
+	panic("stub")
+}
+
+// Preparex prepares a statement on the transaction.
+func (tx *Tx) Preparex(query string) (*Stmt, error) { panic("stub") }
+
+// Select scans every row into dest, a slice.
+func (n *NamedStmt) Select(dest interface{}, arg interface{}) error { panic("stub") }
+
+// SelectContext scans every row into dest, a slice.
+func (n *NamedStmt) SelectContext(ctx context.Context, dest interface{}, arg interface{}) error {
+	panic("stub")
+}
+
+// Get scans one row into dest.
+func (n *NamedStmt) Get(dest interface{}, arg interface{}) error { panic("stub") }
+
+// GetContext scans one row into dest.
+func (n *NamedStmt) GetContext(ctx context.Context, dest interface{}, arg interface{}) error {
+	panic("stub")
+}
+
+// Queryx runs the statement.
+func (n *NamedStmt) Queryx(arg interface{}) (*Rows, error) { panic("stub") }
+
+// QueryxContext runs the statement.
+func (n *NamedStmt) QueryxContext(ctx context.Context, arg interface{}) (*Rows, error) {
+	panic("stub")
+}
+
+// QueryRowx runs the statement for one row.
+func (n *NamedStmt) QueryRowx(arg interface{}) *Row { panic("stub") }
+
+// QueryRowxContext runs the statement for one row.
+func (n *NamedStmt) QueryRowxContext(ctx context.Context, arg interface{}) *Row { panic("stub") }
+
+// Select scans every row into dest, a slice.
+func (s *Stmt) Select(dest interface{}, args ...interface{}) error { panic("stub") }
+
+// SelectContext scans every row into dest, a slice.
+func (s *Stmt) SelectContext(ctx context.Context, dest interface{}, args ...interface{}) error {
+	panic("stub")
+}
+
+// Get scans one row into dest.
+func (s *Stmt) Get(dest interface{}, args ...interface{}) error { panic("stub") }
+
+// GetContext scans one row into dest.
+func (s *Stmt) GetContext(ctx context.Context, dest interface{}, args ...interface{}) error {
+	panic("stub")
+}
+
+// Queryx runs the statement.
+func (s *Stmt) Queryx(args ...interface{}) (*Rows, error) { panic("stub") }
+
+// QueryxContext runs the statement.
+func (s *Stmt) QueryxContext(ctx context.Context, args ...interface{}) (*Rows, error) {
+	panic("stub")
+}
+
+// QueryRowx runs the statement for one row.
+func (s *Stmt) QueryRowx(args ...interface{}) *Row { panic("stub") }
+
+// QueryRowxContext runs the statement for one row.
+func (s *Stmt) QueryRowxContext(ctx context.Context, args ...interface{}) *Row { panic("stub") }
+
+// Select scans every row of a query into dest, a slice.
+func Select(q Queryer, dest interface{}, query string, args ...interface{}) error { panic("stub") }
+
+// SelectContext scans every row of a query into dest, a slice.
+func SelectContext(ctx context.Context, q QueryerContext, dest interface{}, query string, args ...interface{}) error {
+	panic("stub")
+}
+
+// Get scans one row of a query into dest.
+func Get(q Queryer, dest interface{}, query string, args ...interface{}) error { panic("stub") }
+
+// GetContext scans one row of a query into dest.
+func GetContext(ctx context.Context, q QueryerContext, dest interface{}, query string, args ...interface{}) error {
 	panic("stub")
 }
