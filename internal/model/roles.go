@@ -226,10 +226,11 @@ func textList(key string, problem func(string) string, from func(*File) []string
 	}
 }
 
-// endpointProblem checks a read endpoint: a URL path, "/" and more, without a query.
+// endpointProblem checks a read endpoint: a URL path, "/" and more, or a custom method,
+// ":" and more (Google APIs' models/{model}:generateContent), without a query.
 func endpointProblem(p string) string {
-	if len(p) < 2 || p[0] != '/' || strings.ContainsAny(p, "?# \t\n") {
-		return fmt.Sprintf("a read endpoint is a URL path such as \"/oauth/token\" (no query), got %q", p)
+	if len(p) < 2 || (p[0] != '/' && p[0] != ':') || strings.ContainsAny(p, "?# \t\n") {
+		return fmt.Sprintf("a read endpoint is a URL path such as \"/oauth/token\", or a custom method such as \":generateContent\" (no query), got %q", p)
 	}
 	return ""
 }

@@ -12,7 +12,43 @@ import (
 // earlier CREATE declared.
 func (s *Schema) Add(file string, text string) {
 	s.Files = append(s.Files, file)
-	s.addText(file, upSection(text), 0, false)
+	s.addText(file, copyData(upSection(text)), 0, false)
+}
+
+// copyData blanks, keeping every line where it was, the rows of the COPY ... FROM stdin
+// statements of a pg_dump file: the lines after one, up to and with the line "\.". They
+// are data, not SQL: a quote or a dollar sign in them (a bcrypt hash's "$2a$10$") would
+// make the rest of the file one literal, and hide the dump's keys, which it adds last
+// (ALTER TABLE ONLY ... ADD CONSTRAINT ... PRIMARY KEY).
+func copyData(text string) string {
+	var b []byte
+	data := false
+	for off := 0; off < len(text); {
+		end := strings.IndexByte(text[off:], '\n')
+		if end < 0 {
+			end = len(text)
+		} else {
+			end += off
+		}
+		line := strings.TrimSpace(text[off:end])
+		switch {
+		case data:
+			if b == nil {
+				b = []byte(text)
+			}
+			for i := off; i < end; i++ {
+				b[i] = ' '
+			}
+			data = line != `\.` // the end marker goes too: it would start the next statement
+		case strings.HasSuffix(asciiLower(line), "from stdin;") && strings.HasPrefix(asciiLower(line), "copy "):
+			data = true
+		}
+		off = end + 1
+	}
+	if b == nil {
+		return text
+	}
+	return string(b)
 }
 
 // addText reads DDL text found at line base+1 of file: a migration file's text (base 0),

@@ -54,6 +54,13 @@ func TestKeys(t *testing.T) {
 				`CREATE TABLE payments (id serial PRIMARY KEY, order_id bigint, attempt int, note text UNIQUE);`,
 				`ALTER TABLE payments ADD CONSTRAINT payments_attempt_key UNIQUE (order_id, attempt), DROP COLUMN note;
 				 ALTER TABLE ONLY payments RENAME COLUMN order_id TO order_ref;`}},
+		{"a pg_dump: keys added after COPY rows that hold quotes and dollar signs", "mfa_codes", "mfa_codes_pkey=user_id,device_id!",
+			[]string{"CREATE TABLE public.mfa_codes (\n    user_id text NOT NULL,\n    device_id text NOT NULL,\n    code text\n);\n\n" +
+				"COPY public.mfa_codes (user_id, device_id, code) FROM stdin;\n" +
+				"u1\td1\t$2a$10$d/OrXRFJQoYb528yA61jX.b8h26\n" +
+				"u2\td2\tit's\n" +
+				"\\.\n\n" +
+				"ALTER TABLE ONLY public.mfa_codes\n    ADD CONSTRAINT mfa_codes_pkey PRIMARY KEY (user_id, device_id);\n"}},
 		{"drop constraint", "events", "events_pkey=id!",
 			[]string{`CREATE TABLE events (id int PRIMARY KEY, event_id text CONSTRAINT events_event_uq UNIQUE);
 				ALTER TABLE events DROP CONSTRAINT IF EXISTS events_event_uq;`}},

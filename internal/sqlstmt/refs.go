@@ -170,14 +170,43 @@ func (r columnRefs) wrapped(start, end, depth, from, to int) bool {
 // the whole expression [from, to), a result that keeps the column (THEN col, ELSE col) or a
 // NULL test of it (WHEN col IS NULL, col IS NOT NULL): the set-once pattern "CASE WHEN col
 // IS NULL THEN now() ELSE col END" (COALESCE written out), or keeping a value a first run
-// set ("WHEN state IN (...) AND col IS NOT NULL THEN col"). A repeat keeps what the first
+// set ("WHEN state IN (...) AND col IS NOT NULL THEN col"), or a result that is an
+// idempotent function of it ("THEN COALESCE(col, now())"). A repeat keeps what the first
 // run wrote. Any other test of the column in a condition (WHEN col = 'a' THEN 'b') can move
 // the value on again, and counts.
 func (r columnRefs) keptByCase(start, end, depth, from, to int) bool {
-	if depth != 0 || !r.kw(from, to, "CASE") || !r.kw(to-1, to, "END") {
+	if !r.kw(from, to, "CASE") || !r.kw(to-1, to, "END") {
 		return false
 	}
-	if (r.kw(start-1, to, "THEN") || r.kw(start-1, to, "ELSE")) && (r.kw(end+1, to, "WHEN") || r.kw(end+1, to, "ELSE") || r.kw(end+1, to, "END")) {
+	result := func(first, last int) bool { // [first, last] is a whole THEN or ELSE result
+		return (r.kw(first-1, to, "THEN") || r.kw(first-1, to, "ELSE")) &&
+			(r.kw(last+1, to, "WHEN") || r.kw(last+1, to, "ELSE") || r.kw(last+1, to, "END"))
+	}
+	if depth == 1 {
+		// THEN COALESCE(col, now()): a result that is an idempotent function of the column
+		// (the column a whole argument) keeps what the first run wrote, as COALESCE alone does.
+		if !r.is(start-1, to, ',') && !r.is(start-1, to, '(') {
+			return false
+		}
+		open := start - 1
+		for d := 0; open > from; open-- {
+			if r.is(open, to, ')') {
+				d++
+			} else if r.is(open, to, '(') {
+				if d == 0 {
+					break
+				}
+				d--
+			}
+		}
+		closing := r.close(open, to)
+		return open > from+1 && r.toks[open-1].kind == tWord && isIdempotentFn(r.text(open-1)) &&
+			(r.is(end+1, to, ',') || end+1 == closing) && result(open-1, closing)
+	}
+	if depth != 0 {
+		return false
+	}
+	if result(start, end) {
 		return true
 	}
 	return r.kw(end+1, to, "IS") && (r.kw(end+2, to, "NULL") || r.kw(end+2, to, "NOT") && r.kw(end+3, to, "NULL"))

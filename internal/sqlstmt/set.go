@@ -90,13 +90,74 @@ func (a assignments) constrains(wFrom, wTo, setFrom, setTo int, cond, set *setCt
 		}
 	}
 	budget := maxCondRefs
-	columnRefs{a.cursor}.refs(wFrom, wTo, cond, "", func(start, end, _ int) bool {
-		found, rel := a.assigned(setFrom, setTo, a.name(end), set)
-		constrained = found && a.testsColumn(start, end, wFrom, wTo, rel)
-		budget--
-		return constrained || budget == 0
+	return a.falsified(wFrom, wTo, setFrom, setTo, cond, set, 0, &budget), hole
+}
+
+// falsified reports whether the assignments [setFrom, setTo) make the condition [from, to)
+// false: for alternatives joined by OR, every one; for terms joined by AND, one of them; a
+// parenthesised group is read the same way inside, up to maxDepth groups deep. A term is
+// made false when it tests a column the list sets, in a way its value makes false
+// (falsifies). budget bounds the column references matched.
+func (a assignments) falsified(from, to, setFrom, setTo int, cond, set *setCtx, depth int, budget *int) bool {
+	if depth > maxDepth || *budget <= 0 {
+		return false
+	}
+	if a.partEnd(from, to, "OR") < to {
+		for p := from; p <= to; {
+			e := a.partEnd(p, to, "OR")
+			if !a.falsified(p, e, setFrom, setTo, cond, set, depth+1, budget) {
+				return false
+			}
+			p = e + 1
+		}
+		return true
+	}
+	for p := from; p < to; {
+		e := a.partEnd(p, to, "AND")
+		if a.termFalsified(p, e, setFrom, setTo, cond, set, depth, budget) {
+			return true
+		}
+		p = e + 1
+	}
+	return false
+}
+
+// termFalsified reports whether the assignments make the term [from, to) of an AND false:
+// a parenthesised group, read as a condition; else a test of a column the list sets, in a
+// way its value makes false (falsifies).
+func (a assignments) termFalsified(from, to, setFrom, setTo int, cond, set *setCtx, depth int, budget *int) bool {
+	if a.is(from, to, '(') && a.close(from, to) == to-1 && !a.isSubquery(from, to) {
+		return a.falsified(from+1, to-1, setFrom, setTo, cond, set, depth+1, budget)
+	}
+	made := false
+	columnRefs{a.cursor}.refs(from, to, cond, "", func(start, end, _ int) bool {
+		found, rel, vFrom, vTo := a.assigned(setFrom, setTo, a.name(end), set)
+		made = found && a.testsColumn(start, end, from, to, rel) && a.falsifies(start, end, to, vFrom, vTo)
+		*budget--
+		return made || *budget <= 0
 	})
-	return constrained, hole
+	return made
+}
+
+// partEnd returns where the part of a condition starting at i ends: at the next keyword kw
+// at parenthesis depth 0 (an AND that closes a BETWEEN is not one), or at to.
+func (a assignments) partEnd(i, to int, kw string) int {
+	between := false
+	for ; i < to; i++ {
+		switch {
+		case a.is(i, to, '('):
+			i = a.close(i, to)
+		case a.kw(i, to, "BETWEEN"):
+			between = true
+		case a.kw(i, to, kw):
+			if kw == "AND" && between {
+				between = false
+				continue
+			}
+			return i
+		}
+	}
+	return to
 }
 
 // maxCondRefs bounds how many column references of a condition are matched against the
@@ -113,21 +174,26 @@ func (a assignments) predicateStart(prev, wFrom int) bool {
 	return prev < wFrom || a.kw(prev, n, "AND") || a.kw(prev, n, "OR") || a.kw(prev, n, "NOT") || a.kw(prev, n, "WHERE")
 }
 
-// assigned reports whether the list [from, to) sets column col, and whether relatively.
-func (a assignments) assigned(from, to int, col string, c *setCtx) (found, relative bool) {
+// assigned reports whether the list [from, to) sets column col, whether relatively, and
+// the value it gives: [vFrom, vTo), or -1, -1 for a tuple assignment ((a, b) = (...)).
+func (a assignments) assigned(from, to int, col string, c *setCtx) (found, relative bool, vFrom, vTo int) {
 	for it := from; it < to; {
 		end := a.itemEnd(it, to)
 		if eq := a.eqAt(it, end); eq >= 0 {
 			lf, lt := a.lhsRange(it, eq)
 			for k, n := lf, 0; k < lt && n < maxTuple; k, n = a.itemEnd(k, lt)+1, n+1 {
 				if col0, _ := a.column(k, lt); col0 >= 0 && eqFold(a.name(col0), col) {
-					return true, columnRefs{a.cursor}.selfRef(it, eq, end, c) >= 0
+					vFrom, vTo = eq+1, end
+					if a.is(it, eq, '(') {
+						vFrom, vTo = -1, -1
+					}
+					return true, columnRefs{a.cursor}.selfRef(it, eq, end, c) >= 0, vFrom, vTo
 				}
 			}
 		}
 		it = end + 1
 	}
-	return false, false
+	return false, false, -1, -1
 }
 
 // testsColumn reports whether the reference [start, end] in the condition [wFrom, wTo) is

@@ -129,6 +129,9 @@ var cases = []tcase{
 	// on from a tested value, or computes from it, does not.
 	{"UPDATE images SET state = $1, started_at = CASE WHEN $1 IN ('resync', 'initialized') AND state IN ('resync', 'initialized') AND started_at IS NOT NULL THEN started_at WHEN $1 IN ('resync', 'initialized') THEN NOW() WHEN $1 = 'updated' THEN started_at ELSE NULL END WHERE name = $2", Converging, "absolute UPDATE"},
 	{"UPDATE t SET seen_at = CASE WHEN seen_at IS NULL THEN now() ELSE seen_at END WHERE id = $1", Converging, ""},
+	{"UPDATE r SET state = $2, live_at = CASE WHEN $2 = 'live' THEN COALESCE(live_at, now()) ELSE live_at END WHERE id = $1 AND state <> 'hold'", Converging, "absolute UPDATE"},
+	{"UPDATE r SET n = CASE WHEN $2 = 'live' THEN COALESCE(n, 0) + 1 ELSE n END WHERE id = $1", NonIdempotent, "relative UPDATE of n"},
+	{"UPDATE r SET n = CASE WHEN $2 = 'live' THEN GREATEST(n + 1, 5) ELSE n END WHERE id = $1", NonIdempotent, "relative UPDATE of n"},
 	{"UPDATE s SET ids = CASE WHEN $2 = ANY(COALESCE(s.ids, '{}'::uuid[])) THEN s.ids ELSE array_append(COALESCE(s.ids, '{}'::uuid[]), $2) END WHERE s.id = $1", Converging, ""},
 	{"UPDATE s SET ids = array_append(ids, $2) WHERE id = $1", NonIdempotent, "relative UPDATE of ids"},
 	{"UPDATE s SET ids = CASE WHEN $2 = ANY(ids) THEN ids ELSE array_append(ids, $2) END || $3 WHERE id = $1", NonIdempotent, "relative UPDATE of ids"},
@@ -143,6 +146,33 @@ var cases = []tcase{
 	{"UPDATE t SET n = n + 1, done = true WHERE id = $1 AND NOT done", Converging, "conditional state transition"},
 	{"UPDATE t SET n = n + 1, v = $2 WHERE id = $1 AND v < $2", Converging, "conditional state transition"},
 	{"UPDATE t SET n = n + 1, s = 'b' WHERE id = $1 AND s IN ('a', 'c')", Converging, "conditional state transition"},
+	// A transition is one whose value makes the test false: a value still selected (IN a
+	// list that holds it, <> another value, NOT IN final states it is not one of, an
+	// alternative of an OR it keeps true, the value tested itself) or a lease that ends
+	// (now() + interval against now()) leaves the rows where a repeat finds them again.
+	{"UPDATE tasks SET status = 'processing', attempts = attempts + 1 WHERE status IN ('pending', 'processing') AND run_at < now()", NonIdempotent, "relative UPDATE of attempts"},
+	{"UPDATE tasks SET status = 'processing' WHERE status IN ('pending', 'processing') RETURNING email", Converging, "absolute UPDATE"},
+	{"UPDATE tasks SET status = 'sent' WHERE status <> 'failed' RETURNING email", Converging, "absolute UPDATE"},
+	{"UPDATE tasks SET status = 'processing' WHERE status = 'pending' OR status = 'processing' RETURNING email", Converging, "absolute UPDATE"},
+	{"UPDATE tasks SET status = 'pending' WHERE status = 'pending' AND run_at < now() RETURNING email", Converging, "absolute UPDATE"},
+	{"UPDATE recipients SET status = $1 WHERE message_id = $2 AND status NOT IN ('delivered', 'failed') RETURNING campaign_id", Converging, "absolute UPDATE"},
+	{"UPDATE tasks SET locked_until = now() + interval '5 minutes' WHERE (locked_until IS NULL OR locked_until < now()) AND status = 'pending' RETURNING email", Converging, "absolute UPDATE"},
+	{"UPDATE t SET deleted_at = NULL WHERE id = $1 AND deleted_at IS NULL", Converging, "absolute UPDATE"},
+	{"UPDATE t SET n = n + 1, v = $2 WHERE id = $1 AND v IS NOT DISTINCT FROM $2", NonIdempotent, "relative UPDATE of n"},
+	{"UPDATE t SET n = n + 1, v = $2 WHERE id = $1 AND v IS DISTINCT FROM $3", NonIdempotent, "relative UPDATE of n"},
+	// ... and one whose value leaves what the test selects is.
+	{"UPDATE t SET n = n + 1, status = 'done' WHERE id = $1 AND status NOT IN ('done', 'failed')", Converging, "conditional state transition"},
+	{"UPDATE t SET n = n + 1, status = $2 WHERE id = $1 AND status <> $2", Converging, "conditional state transition"},
+	{"UPDATE t SET n = n + 1, status = 'sent' WHERE id = $1 AND status <> 'sent'", Converging, "conditional state transition"},
+	{"UPDATE t SET n = n + 1, status = 'done' WHERE id = $1 AND (status = 'pending' OR status = 'retry')", Converging, "conditional state transition"},
+	{"UPDATE t SET n = n + 1, status = 'done' WHERE status = 'pending' AND id = $1 OR status = 'retry' AND id = $1", Converging, "conditional state transition"},
+	{"UPDATE t SET n = n + 1, status = 'done'::text WHERE id = $1 AND status IN ('pending', 'retry')", Converging, "conditional state transition"},
+	{"UPDATE t SET n = n + 1, active = false WHERE id = $1 AND active", Converging, "conditional state transition"},
+	{"UPDATE t SET n = n + 1, active = true WHERE id = $1 AND active", NonIdempotent, "relative UPDATE of n"},
+	{"UPDATE t SET n = n + 1, done = true WHERE id = $1 AND done IS NOT TRUE", Converging, "conditional state transition"},
+	{"UPDATE t SET n = n + 1, v = 7 WHERE id = $1 AND v BETWEEN 1 AND 5", Converging, "conditional state transition"},
+	{"UPDATE t SET n = n + 1, v = $2 WHERE id = $1 AND v IS DISTINCT FROM $2", Converging, "conditional state transition"},
+	{"UPDATE t SET n = n + 1, v = 'b' WHERE id = $1 AND v IS NOT DISTINCT FROM 'a'", Converging, "conditional state transition"},
 	// A sweep whose rows a joined CTE selects by a test its SET makes false: the CTE's
 	// condition is the UPDATE's, joined on the same column of the same table.
 	{"WITH idle AS (SELECT t.team_id FROM teams t JOIN team_settings ts ON ts.team_id = t.team_id WHERE ts.auto_create = true AND t.created_at < now() - interval '90 days'), updated AS (UPDATE team_settings ts SET auto_create = false, updated_at = now() FROM idle i WHERE ts.team_id = i.team_id RETURNING ts.team_id) SELECT team_id FROM updated", Converging, "conditional state transition"},

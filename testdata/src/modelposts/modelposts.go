@@ -1,14 +1,16 @@
 // Package modelposts exercises POSTs that ask a language or embedding model for an answer: // want package:"has effects"
 // a JSON body that names a model and gives it messages, an input or a prompt, whatever the
 // URL, marshalled where it is sent or by a client's postJSON(ctx, path, body any) that each
-// caller hands its body. A body that names a model and nothing to give it (pulling or
-// creating the model) is a write, reported.
+// caller hands its body; or a Gemini URL that names the model (models/{m}:generateContent).
+// A body that names a model and nothing to give it (pulling or creating the model) is a
+// write, reported, and so is a push through FCM's messages:send.
 package modelposts
 
 import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"net/http"
 
 	"github.com/hibiken/asynq"
@@ -77,5 +79,20 @@ type ticket struct {
 func OpenTicket(ctx context.Context, t *asynq.Task) error { // want OpenTicket:`effects http.write:unprotected\(http.Post\)`
 	payload, _ := json.Marshal(ticket{Title: "x", Input: string(t.Payload())})
 	_, err := http.Post("https://desk.example.com/api/tickets", "application/json", bytes.NewReader(payload)) // want `handler OpenTicket: HTTP POST`
+	return err
+}
+
+// Extract asks Gemini to extract results from a document's text: the model's name is in
+// the URL (models/{model}:generateContent), the body gives it contents; it only answers.
+// The push it then sends through FCM (messages:send) is a write.
+func Extract(ctx context.Context, t *asynq.Task) error { // want Extract:`effects http.write:unprotected\(\(\*http.Client\).Do\)`
+	model, key, project := "gemini-2.0-flash", "k", "p"
+	url := fmt.Sprintf("https://generativelanguage.googleapis.com/v1beta/models/%s:generateContent?key=%s", model, key)
+	req, _ := http.NewRequestWithContext(ctx, http.MethodPost, url, bytes.NewReader(t.Payload()))
+	if _, err := http.DefaultClient.Do(req); err != nil {
+		return err
+	}
+	push, _ := http.NewRequestWithContext(ctx, http.MethodPost, fmt.Sprintf("https://fcm.googleapis.com/v1/projects/%s/messages:send", project), bytes.NewReader(t.Payload()))
+	_, err := http.DefaultClient.Do(push) // want `handler Extract: HTTP POST without an Idempotency-Key header`
 	return err
 }

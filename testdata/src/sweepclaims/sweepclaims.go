@@ -159,3 +159,33 @@ func RemindAll(ctx context.Context, t *asynq.Task) error { // want RemindAll:`ef
 	}
 	return nil
 }
+
+// RetakeStuck takes pending jobs and ones stuck in processing: 'processing' is still among
+// what it selects, so a repeat takes the same rows again and e-mails them again: reported.
+func RetakeStuck(ctx context.Context, t *asynq.Task) error { // want RetakeStuck:`effects email.send:unprotected\(smtp.SendMail\)`
+	var emails []string
+	if err := db.SelectContext(ctx, &emails, `UPDATE tasks SET status = 'processing' WHERE status IN ('pending', 'processing') RETURNING email`); err != nil {
+		return err
+	}
+	for _, to := range emails {
+		if err := smtp.SendMail("mail:25", nil, "a@example.com", []string{to}, []byte("job")); err != nil { // want `handler RetakeStuck: email sent with no deduplication`
+			return err
+		}
+	}
+	return nil
+}
+
+// CountSent records a delivery receipt: its status guard is against final states, which
+// 'sent' is not, so a redelivered receipt updates the row again and counts it twice:
+// reported.
+func CountSent(ctx context.Context, t *asynq.Task) error { // want CountSent:`effects sql.write:unprotected\(\(\*sql.DB\).ExecContext\)`
+	var campaigns []string
+	if err := db.SelectContext(ctx, &campaigns, `UPDATE recipients SET status = $1 WHERE message_id = $2 AND status NOT IN ('delivered', 'failed') RETURNING campaign_id`, "sent", string(t.Payload())); err != nil {
+		return err
+	}
+	if len(campaigns) == 0 {
+		return nil
+	}
+	_, err := db.ExecContext(ctx, `UPDATE campaigns SET sent_count = sent_count + 1 WHERE id = $1`, campaigns[0]) // want `handler CountSent: SQL write not safe to repeat: relative UPDATE of sent_count`
+	return err
+}
