@@ -334,6 +334,9 @@ const (
 	// was prepared from, the body a request sends): a gate call somewhere inside an argument
 	// is not the value tested. Fills and Calls are not followed in this mode.
 	Value
+	// Ranged follows the value variable of a range statement to what it ranges over (for
+	// _, r := range rows: r's fields are rows' elements), outside Value mode.
+	Ranged
 )
 
 // An Option tells Find more about the value it follows, for the followers that need more
@@ -416,6 +419,11 @@ func (f *finder) look(e ast.Expr, depth int) {
 			if f.follow&Calls != 0 {
 				for _, c := range f.ix.callsOn[v] {
 					f.look(c, depth+1)
+				}
+			}
+			if f.follow&Ranged != 0 {
+				if over := f.ix.ranged[v]; over != nil {
+					f.look(over, depth+1)
 				}
 			}
 		case *ast.SelectorExpr:

@@ -40,6 +40,18 @@ func filled() string {
 	return s
 }
 
+func fillAll(p *[]string) {}
+
+func ranged() string {
+	var rows []string
+	fillAll(&rows)
+	last := ""
+	for _, r := range rows {
+		last = r
+	}
+	return last
+}
+
 func called() *opts {
 	o := &opts{}
 	o.Add("k")
@@ -81,6 +93,8 @@ func TestFind(t *testing.T) {
 		{"loop", "mark", 0, false}, // a cycle of assignments ends
 		{"filled", "fill", 0, false},
 		{"filled", "fill", defuse.Fills, true},
+		{"ranged", "fillAll", defuse.Fills, false}, // r's value is rows' element, not followed
+		{"ranged", "fillAll", defuse.Fills | defuse.Ranged, true},
 		{"called", "Add", 0, false},
 		{"called", "Add", defuse.Calls, true},
 	} {

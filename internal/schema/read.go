@@ -21,8 +21,24 @@ func (s *Schema) Add(file string, text string) {
 // make the rest of the file one literal, and hide the dump's keys, which it adds last
 // (ALTER TABLE ONLY ... ADD CONSTRAINT ... PRIMARY KEY).
 func copyData(text string) string {
-	var b []byte
 	data := false
+	return blankLines(text, func(line string) bool {
+		switch {
+		case data:
+			data = line != `\.` // the end marker goes too: it would start the next statement
+			return true
+		case strings.HasPrefix(line, "copy ") && strings.HasSuffix(line, "from stdin;"):
+			data = true
+		}
+		return false
+	})
+}
+
+// blankLines blanks, keeping every line where it was, the lines of text that blank says to,
+// asked of each line in order, trimmed and in lower case.
+func blankLines(text string, blank func(line string) bool) string {
+	lower := asciiLower(text) // the same length as text, so its offsets are text's
+	var b []byte
 	for off := 0; off < len(text); {
 		end := strings.IndexByte(text[off:], '\n')
 		if end < 0 {
@@ -30,18 +46,13 @@ func copyData(text string) string {
 		} else {
 			end += off
 		}
-		line := strings.TrimSpace(text[off:end])
-		switch {
-		case data:
+		if blank(strings.TrimSpace(lower[off:end])) {
 			if b == nil {
 				b = []byte(text)
 			}
 			for i := off; i < end; i++ {
 				b[i] = ' '
 			}
-			data = line != `\.` // the end marker goes too: it would start the next statement
-		case strings.HasSuffix(asciiLower(line), "from stdin;") && strings.HasPrefix(asciiLower(line), "copy "):
-			data = true
 		}
 		off = end + 1
 	}
@@ -653,7 +664,7 @@ func (d *ddl) renameIndex(old, nw string) {
 // "---- create above / drop below ----". In a file with an up marker, what comes before the
 // first marker is no migration either.
 func upSection(text string) string {
-	lower := asciiLower(text) // the same length as text, so its offsets are text's
+	lower := asciiLower(text)
 	ups := []string{"-- +goose up", "-- +migrate up", "-- migrate:up"}
 	downs := []string{"-- +goose down", "-- +migrate down", "-- migrate:down", "---- create above / drop below ----"}
 	keep := true
@@ -662,15 +673,7 @@ func upSection(text string) string {
 			keep = false
 		}
 	}
-	b := []byte(text)
-	for off := 0; off < len(text); {
-		end := strings.IndexByte(text[off:], '\n')
-		if end < 0 {
-			end = len(text)
-		} else {
-			end += off
-		}
-		line := strings.TrimSpace(lower[off:end])
+	return blankLines(text, func(line string) bool {
 		for _, u := range ups {
 			if strings.HasPrefix(line, u) {
 				keep = true
@@ -681,14 +684,8 @@ func upSection(text string) string {
 				keep = false
 			}
 		}
-		if !keep {
-			for i := off; i < end; i++ {
-				b[i] = ' '
-			}
-		}
-		off = end + 1
-	}
-	return string(b)
+		return !keep
+	})
 }
 
 func asciiLower(s string) string {

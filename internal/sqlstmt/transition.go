@@ -1,6 +1,6 @@
 package sqlstmt
 
-// transitions tell whether the value an assignment gives a column makes a test of that
+// Transitions: whether the value an assignment gives a column makes a test of that
 // column in the condition false: whether the statement moves the row out of what its
 // condition selects, so that a repeat finds it no more. Where both sides are literals it is
 // decided ('processing' is still IN ('pending', 'processing'); 'sent' is still NOT IN
@@ -15,8 +15,7 @@ func (a assignments) falsifies(start, end, wTo, vFrom, vTo int) bool {
 	val, known := a.literal(vFrom, vTo)
 	next := end + 1
 	other := func(i int) (string, bool) { // the literal operand at i, alone up to the predicate's end
-		lit, ok := a.literal(i, a.operandEnd(i, wTo))
-		return lit, ok
+		return a.literal(i, a.operandEnd(i, wTo))
 	}
 	switch {
 	case a.kw(next, wTo, "IS"):

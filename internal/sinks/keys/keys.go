@@ -57,8 +57,9 @@ func (r Reader) constantKey(key ast.Expr) bool {
 // fromInput reports whether a string key is derived from the job: it uses, directly or
 // through local variables, a parameter of the function that makes the call (or of the
 // functions enclosing it). Job data reaches a sink through parameters (the task, the
-// payload fields a handler passes to a helper, the context asynq.GetTaskID reads); a key
-// built only from configuration or package state is the same for every job.
+// payload fields a handler passes to a helper, the context asynq.GetTaskID reads, and so
+// the rows a query the job runs returns, a range over them included); a key built only
+// from configuration or package state is the same for every job.
 func (r Reader) fromInput(key ast.Expr, sc Scope) bool {
 	if key == nil || sc.Params == nil {
 		return true
@@ -66,7 +67,7 @@ func (r Reader) fromInput(key ast.Expr, sc Scope) bool {
 	if t := r.info().TypeOf(key); t == nil || !defuse.IsString(defuse.Deref(t)) {
 		return true
 	}
-	return r.Defs.Find(key, defuse.Fills, func(x ast.Node) bool {
+	return r.Defs.Find(key, defuse.Fills|defuse.Ranged, func(x ast.Node) bool {
 		id, ok := x.(*ast.Ident)
 		if !ok {
 			return false
