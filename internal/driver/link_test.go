@@ -263,20 +263,27 @@ func TestRiverKindLink(t *testing.T) {
 		"(*NotifyWorker).Work: SQL write not safe to repeat: INSERT without conflict handling via (*sql.DB).ExecContext",
 		"(*NotifyAllWorker).Work: River job inserted without an idempotency key, consumed in this program by (*NotifyWorker).Work, which is not safe to repeat: SQL write not safe to repeat: INSERT without conflict handling via (*river.Client).Insert",
 		"(*MixedWorker).Work: River jobs inserted without an idempotency key via (*river.Client).InsertMany",
+		// Through a wrapper that takes any args: the caller's args type routes the job.
+		"(*NotifyOneWorker).Work: River job inserted without an idempotency key, consumed in this program by (*NotifyWorker).Work, which is not safe to repeat: SQL write not safe to repeat: INSERT without conflict handling via (schedule.Enqueuer).Enqueue -> (*river.Client).Insert",
 	}
 	if !slices.Equal(got, want) {
 		t.Errorf("findings:\n got %q\nwant %q", got, want)
 	}
-	batch := ""
+	published := map[string]string{}
 	for _, h := range out.Run.Handlers {
 		for _, e := range h.Effects {
-			if h.Name == "(*RefreshAllWorker).Work" && e.Kind == "publish" {
-				batch = e.State + ": " + e.Detail
+			if e.Kind == "publish" {
+				published[h.Name] = e.State + ": " + e.Detail
 			}
 		}
 	}
-	if want := `protected: River jobs inserted for "riverjobs/jobs.RefreshArgs", whose consumers in this program are safe to repeat ((*RefreshWorker).Work)`; batch != want {
-		t.Errorf("the refresh batch: %q, want %q", batch, want)
+	for name, want := range map[string]string{
+		"(*RefreshAllWorker).Work": `protected: River jobs inserted for "riverjobs/jobs.RefreshArgs", whose consumers in this program are safe to repeat ((*RefreshWorker).Work)`,
+		"(*RefreshOneWorker).Work": `protected: River job inserted for "riverjobs/jobs.RefreshArgs", whose consumers in this program are safe to repeat ((*RefreshWorker).Work)`,
+	} {
+		if published[name] != want {
+			t.Errorf("%s's insert: %q, want %q", name, published[name], want)
+		}
 	}
 }
 

@@ -178,13 +178,19 @@ func (j *Judge) PassArgs(args []ast.Expr, e effect.Effect, sc Scope) effect.Effe
 	if args == nil || i < 0 || i >= len(args) || j.UniqueArgs == nil {
 		return e
 	}
+	what := strings.TrimSuffix(e.Detail, " without an idempotency key")
 	if j.UniqueArgs(j.info().TypeOf(args[i])) {
 		e.State = effect.Protected
-		e.Detail = strings.TrimSuffix(e.Detail, " without an idempotency key") + " unique by its args (UniqueOpts in its args type's InsertOpts)"
+		e.Detail = what + " unique by its args (UniqueOpts in its args type's InsertOpts)"
 		return e
 	}
 	if p := interfaceParam(j.info(), args[i], sc); p != 0 {
 		e.ArgsParam = uint8(p)
+		return e
+	}
+	if topic := j.valueType(args[i]); topic != "" && e.State < effect.Claimed && what != e.Detail {
+		// The caller's args type routes the job to its worker, as at a direct Insert.
+		j.linkConsumers(&e, frameworks.RiverPath, what, topic)
 	}
 	return e
 }

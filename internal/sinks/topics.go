@@ -37,7 +37,14 @@ func (j *Judge) toConsumers(e *effect.Effect, s *model.Sink, fn *types.Func, cal
 	if topic == "" {
 		return
 	}
-	m := topics.Message{Library: s.Library, Topic: topic}
+	j.linkConsumers(e, s.Library, s.What, topic)
+}
+
+// linkConsumers judges a publish (what: "asynq task enqueued") of topic by the consumers of
+// the program that take it: protected when every one is safe to repeat, else saying which
+// is not. It records the publish for the inventory.
+func (j *Judge) linkConsumers(e *effect.Effect, library, what, topic string) {
+	m := topics.Message{Library: library, Topic: topic}
 	if j.Published != nil {
 		j.Published(m)
 	}
@@ -56,7 +63,7 @@ func (j *Judge) toConsumers(e *effect.Effect, s *model.Sink, fn *types.Func, cal
 	}
 	if safe {
 		e.State = effect.Protected
-		e.Detail = s.What + " for " + strconv.Quote(topic) + ", whose consumers in this program are safe to repeat (" + strings.Join(names, ", ") + ")"
+		e.Detail = what + " for " + strconv.Quote(topic) + ", whose consumers in this program are safe to repeat (" + strings.Join(names, ", ") + ")"
 		return
 	}
 	e.Detail += topics.Unsafe + strings.Join(names, ", ") + ", which is not safe to repeat" + why

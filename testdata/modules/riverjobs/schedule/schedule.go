@@ -77,3 +77,48 @@ func (w *MixedWorker) Work(ctx context.Context, job *river.Job[MixedArgs]) error
 	})
 	return err
 }
+
+// Enqueuer wraps the River client, as services do, for any job's args: each caller's args
+// type routes its job to a worker.
+type Enqueuer struct{ Client *river.Client[any] }
+
+func (q Enqueuer) Enqueue(ctx context.Context, args river.JobArgs) error {
+	_, err := q.Client.Insert(ctx, args, nil)
+	return err
+}
+
+// RefreshOneArgs asks for one extension to be refreshed through the wrapper.
+type RefreshOneArgs struct {
+	Name string `json:"name"`
+}
+
+func (RefreshOneArgs) Kind() string { return "refresh_one" }
+
+// RefreshOneWorker enqueues a refresh through the wrapper: the refresh worker upserts, so
+// a repeated enqueue only refreshes again.
+type RefreshOneWorker struct {
+	river.WorkerDefaults[RefreshOneArgs]
+	Queue Enqueuer
+}
+
+func (w *RefreshOneWorker) Work(ctx context.Context, job *river.Job[RefreshOneArgs]) error {
+	return w.Queue.Enqueue(ctx, jobs.RefreshArgs{Name: job.Args.Name})
+}
+
+// NotifyOneArgs asks for one user to be notified through the wrapper.
+type NotifyOneArgs struct {
+	UserID string `json:"user_id"`
+}
+
+func (NotifyOneArgs) Kind() string { return "notify_one" }
+
+// NotifyOneWorker enqueues a notification through the wrapper: the notify worker inserts a
+// row each time, so a repeated enqueue notifies twice.
+type NotifyOneWorker struct {
+	river.WorkerDefaults[NotifyOneArgs]
+	Queue Enqueuer
+}
+
+func (w *NotifyOneWorker) Work(ctx context.Context, job *river.Job[NotifyOneArgs]) error {
+	return w.Queue.Enqueue(ctx, jobs.NotifyArgs{UserID: job.Args.UserID})
+}

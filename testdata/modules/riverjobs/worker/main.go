@@ -15,4 +15,6 @@ func main() {
 	river.AddWorker(workers, &schedule.RefreshAllWorker{})
 	river.AddWorker(workers, &schedule.NotifyAllWorker{})
 	river.AddWorker(workers, &schedule.MixedWorker{})
+	river.AddWorker(workers, &schedule.RefreshOneWorker{})
+	river.AddWorker(workers, &schedule.NotifyOneWorker{})
 }
