@@ -56,6 +56,8 @@ func (j *Judge) Eval(call *ast.CallExpr, s *model.Sink, fn *types.Func, sc Scope
 		}
 		return e
 	case model.SQLPrepared:
+		// Exec, ExecContext, MustExec run the statement; every other method of a prepared
+		// statement (Query*, Select*, Get*) asks for its rows.
 		return j.statementsIn(sc).Prepared(mk, call, !strings.Contains(fn.Name(), "Exec"))
 	case model.SQLBatch:
 		return j.statements().Batch(mk, arg, sc)
@@ -189,7 +191,8 @@ func (j *Judge) PassArgs(args []ast.Expr, e effect.Effect, sc Scope) effect.Effe
 		return e
 	}
 	if topic := j.valueType(args[i]); topic != "" && e.State < effect.Claimed && what != e.Detail {
-		// The caller's args type routes the job to its worker, as at a direct Insert.
+		// The caller's args type routes the job to its worker, as at a direct Insert. (what
+		// != e.Detail: the effect still says only that it has no key, nothing more.)
 		j.linkConsumers(&e, frameworks.RiverPath, what, topic)
 	}
 	return e
