@@ -129,6 +129,9 @@ func (a assignments) termFalsified(from, to, setFrom, setTo int, cond, set *setC
 	if a.is(from, to, '(') && a.close(from, to) == to-1 && !a.isSubquery(from, to) {
 		return a.falsified(from+1, to-1, setFrom, setTo, cond, set, depth+1, budget)
 	}
+	if a.kw(from, to, "NOT") && a.is(from+1, to, '(') {
+		return false // NOT (...): what makes the inside false makes the term true
+	}
 	made := false
 	columnRefs{a.cursor}.refs(from, to, cond, "", func(start, end, _ int) bool {
 		found, rel, vFrom, vTo := a.assigned(setFrom, setTo, a.name(end), set)

@@ -160,6 +160,7 @@ var cases = []tcase{
 	{"UPDATE t SET deleted_at = NULL WHERE id = $1 AND deleted_at IS NULL", Converging, "absolute UPDATE"},
 	{"UPDATE t SET n = n + 1, v = $2 WHERE id = $1 AND v IS NOT DISTINCT FROM $2", NonIdempotent, "relative UPDATE of n"},
 	{"UPDATE t SET n = n + 1, v = $2 WHERE id = $1 AND v IS DISTINCT FROM $3", NonIdempotent, "relative UPDATE of n"},
+	{"UPDATE t SET n = n + 1, status = 'done' WHERE id = $1 AND NOT (status = 'pending')", NonIdempotent, "relative UPDATE of n"},
 	// ... and one whose value leaves what the test selects is.
 	{"UPDATE t SET n = n + 1, status = 'done' WHERE id = $1 AND status NOT IN ('done', 'failed')", Converging, "conditional state transition"},
 	{"UPDATE t SET n = n + 1, status = $2 WHERE id = $1 AND status <> $2", Converging, "conditional state transition"},
