@@ -164,6 +164,19 @@ func NormColumns(cols []string) []string {
 	return out
 }
 
+// TargetColumns is an ON CONFLICT target's columns as keys hold them (NormColumns); ok is
+// false when one is not a column the database sees but a template's verb or a bind
+// ("%s", "{{.Col}}", "$1").
+func TargetColumns(cols []string) (norm []string, ok bool) {
+	norm = NormColumns(cols)
+	for _, c := range norm {
+		if strings.ContainsAny(c, "%{$?:@") {
+			return nil, false
+		}
+	}
+	return norm, true
+}
+
 func normColumn(c string) string {
 	c = strings.NewReplacer(`"`, "", "`", "", " ", "", "\t", "", "\n", "").Replace(c)
 	return strings.ToLower(c)

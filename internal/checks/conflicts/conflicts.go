@@ -120,11 +120,9 @@ func judge(s *schema.Schema, ct sqlstmt.ConflictTarget) string {
 	if ct.Constraint != "" {
 		return onConstraint(t, ct.Constraint)
 	}
-	cols := schema.NormColumns(ct.Columns)
-	for _, c := range cols {
-		if strings.ContainsAny(c, "%{$?:@") {
-			return "" // a template's verb or a bind: not the target the database sees
-		}
+	cols, ok := schema.TargetColumns(ct.Columns)
+	if !ok {
+		return "" // a template's verb or a bind: not the target the database sees
 	}
 	target := "ON CONFLICT (" + strings.Join(ct.Columns, ", ") + ")"
 	var partial *schema.Key

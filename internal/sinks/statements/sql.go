@@ -93,11 +93,9 @@ func (rd Reader) rejectedTarget(text string) bool {
 	if t == nil {
 		return false
 	}
-	cols := schema.NormColumns(ct.Columns)
-	for _, c := range cols {
-		if strings.ContainsAny(c, "%{$?:@") {
-			return false // a template's verb or a bind: not the target the database sees
-		}
+	cols, ok := schema.TargetColumns(ct.Columns)
+	if !ok {
+		return false // a template's verb or a bind: not the target the database sees
 	}
 	for _, k := range t.Keys {
 		if k.Matches(cols, true) {
