@@ -69,6 +69,7 @@ require (
 	github.com/zeromicro/go-queue v1.2.2
 	go.mongodb.org/mongo-driver/v2 v2.10.0
 	go.temporal.io/sdk v1.51.0
+	go.uber.org/mock v0.6.0
 	gocloud.dev v0.49.0
 	golang.org/x/tools v0.52.0
 	gopkg.in/gomail.v2 v2.0.0-20160411212932-81ebce5c23df

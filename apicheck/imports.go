@@ -137,6 +137,7 @@ import (
 	_ "go.temporal.io/sdk/activity"
 	_ "go.temporal.io/sdk/worker"
 	_ "go.temporal.io/sdk/workflow"
+	_ "go.uber.org/mock/gomock"
 	_ "gocloud.dev/pubsub"
 	_ "golang.org/x/oauth2"
 	_ "golang.org/x/oauth2/clientcredentials"

@@ -13,6 +13,7 @@ import (
 
 	"golang.org/x/tools/go/analysis"
 
+	"github.com/chokaq/idemlint/internal/defuse"
 	"github.com/chokaq/idemlint/internal/directive"
 	"github.com/chokaq/idemlint/internal/effect"
 	"github.com/chokaq/idemlint/internal/model"
@@ -135,12 +136,19 @@ func (c *core) ClaimOf(fn *types.Func) *effect.Claim {
 }
 
 // abstractClaim is what every implementation in view of the interface method m says of a
-// claim, when they all say the same; nil when none is in view or they differ.
+// claim, when they all say the same; nil when none is in view or they differ. A mock
+// generated into the package (isMock) never runs in the service and is left out. A decorator
+// of the interface (a type holding a value of it in a field: a generated metrics or tracing
+// wrapper) says what the value it wraps says, so it is left out: its own body, which hands
+// the call on to the interface, reads nil while this answer is being made.
 func (c *core) abstractClaim(m *types.Func) *effect.Claim {
 	var out *effect.Claim
 	for _, impl := range c.implementationsOf(m) {
+		if decorates(impl, m) || isMock(impl) {
+			continue
+		}
 		cl := c.ClaimOf(impl)
-		if cl == nil || (out != nil && (cl.Result != out.Result || cl.Read != out.Read)) {
+		if cl == nil || (out != nil && !cl.Same(out)) {
 			return nil
 		}
 		if out == nil {
@@ -148,6 +156,49 @@ func (c *core) abstractClaim(m *types.Func) *effect.Claim {
 		}
 	}
 	return out
+}
+
+// decorates reports whether impl's receiver type is a struct with a field of m's interface
+// type.
+func decorates(impl, m *types.Func) bool {
+	iface := m.Signature().Recv().Type()
+	return hasField(impl, func(t types.Type) bool { return types.Identical(t, iface) })
+}
+
+// mockPackages are the packages of the types a generated mock holds: gomock's controller,
+// testify's Mock.
+var mockPackages = map[string]string{
+	"github.com/golang/mock/gomock":    "Controller",
+	"go.uber.org/mock/gomock":          "Controller",
+	"github.com/stretchr/testify/mock": "Mock",
+}
+
+// isMock reports whether impl is a method of a generated mock (mockgen's, mockery's): its
+// receiver holds a gomock Controller or embeds testify's Mock. Mocks generated into a
+// package's own files, not its _test.go files, are as much test doubles as those.
+func isMock(impl *types.Func) bool {
+	return hasField(impl, func(t types.Type) bool {
+		n, ok := types.Unalias(defuse.Deref(t)).(*types.Named)
+		return ok && n.Obj().Pkg() != nil && mockPackages[n.Obj().Pkg().Path()] == n.Obj().Name()
+	})
+}
+
+// hasField reports whether fn's receiver type is a struct with a field whose type is.
+func hasField(fn *types.Func, is func(types.Type) bool) bool {
+	recv := fn.Signature().Recv()
+	if recv == nil {
+		return false
+	}
+	st, ok := types.Unalias(defuse.Deref(recv.Type())).Underlying().(*types.Struct)
+	if !ok {
+		return false
+	}
+	for i := 0; i < st.NumFields(); i++ {
+		if is(st.Field(i).Type()) {
+			return true
+		}
+	}
+	return false
 }
 
 // RequestOf says what fn's first result is of an HTTP request its body builds (a

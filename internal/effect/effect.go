@@ -464,6 +464,19 @@ type Claim struct {
 	Result uint8     // the result's index
 	Read   ClaimRead // how the result says whether the claim was made
 	What   string    // the claim in words, with its position: "conditional UPDATE at repo.go:12"
+	// On and Table are a ReadLocked claim's: what the locking read is made on (1 + the
+	// index of the parameter, or OnRecv) and the table it locks, upper case.
+	On    uint8
+	Table string
+}
+
+// OnRecv is a ReadLocked claim's On when the read is made on the receiver (sqlc's Queries,
+// made WithTx(tx) by the caller).
+const OnRecv = 255
+
+// Same reports whether two claims are read the same way by a caller.
+func (c *Claim) Same(o *Claim) bool {
+	return c.Result == o.Result && c.Read == o.Read && c.On == o.On && c.Table == o.Table
 }
 
 // Request says what a function that builds and returns an HTTP request (its first result)
@@ -495,6 +508,11 @@ const (
 	ReadCount                       // a row count, 0 when the claim failed
 	ReadNoRows                      // an error, ErrNoRows when the claim failed
 	ReadErr                         // an error, not nil when the claim failed (a conditional put's)
+	// ReadLocked: the result is a row read FOR UPDATE on what the caller passes (Claim.On):
+	// locked until the caller's transaction ends, when it passes one. The row is no claim
+	// by itself: a caller that returns on the state it read and writes that state on the
+	// same transaction makes one.
+	ReadLocked
 )
 
 // AFact marks Fact as an analysis fact.
@@ -559,7 +577,11 @@ func (f *Fact) String() string {
 		s = append(s, "calls-params("+bits(f.Calls)+")")
 	}
 	if f.Claim != nil {
-		s = append(s, fmt.Sprintf("claims(result %d)", f.Claim.Result))
+		if f.Claim.Read == ReadLocked {
+			s = append(s, fmt.Sprintf("locks(result %d)", f.Claim.Result))
+		} else {
+			s = append(s, fmt.Sprintf("claims(result %d)", f.Claim.Result))
+		}
 	}
 	if r := f.Request; r != nil {
 		m := r.Method

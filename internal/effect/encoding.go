@@ -12,15 +12,15 @@ import (
 // and all, which is most of the bytes of a small fact. The encoding is deterministic (the
 // set is sorted, no maps) and versioned by its first byte.
 //
-//	fact   = version(18) flags uvarint(calls) [claim] [str(checks)] [str(receives)] [request] nEffects effect* nRegs reg*
+//	fact   = version(19) flags uvarint(calls) [claim] [str(checks)] [str(receives)] [request] nEffects effect* nRegs reg*
 //	         (flags: 1 completes in tx, 2 claim, 4 checks, 8 receives, 16 request)
-//	claim  = result read str(what)
+//	claim  = result read str(what) [on str(table)]   (the last two when read is ReadLocked)
 //	request = str(method) methodParam reads(0|1) header
 //	reg    = param flags(1 methods, 2 factory) str(framework) str(once) str(method)
 //	effect = str(kind) state str(detail) uvarint(keyParams) tx methodParam requestParam textParam optsParam argsParam readsParam readsBy payloadParam step(0|1|2) elemsParam keyArg [str(keyArgFields) str(keyArgFresh)] nHops hop*
 //	hop    = str(func) str(pos)
 //	str    = uvarint(len) bytes
-const factEncoding = 18
+const factEncoding = 19
 
 // MarshalBinary encodes f; gob uses it for facts.
 func (f *Fact) MarshalBinary() ([]byte, error) {
@@ -47,6 +47,10 @@ func (f *Fact) MarshalBinary() ([]byte, error) {
 	if f.Claim != nil {
 		b = append(b, f.Claim.Result, byte(f.Claim.Read))
 		b = appendString(b, f.Claim.What)
+		if f.Claim.Read == ReadLocked {
+			b = append(b, f.Claim.On)
+			b = appendString(b, f.Claim.Table)
+		}
 	}
 	if f.Checks != "" {
 		b = appendString(b, f.Checks)
@@ -108,6 +112,9 @@ func (f *Fact) UnmarshalBinary(data []byte) error {
 	calls := r.uvarint()
 	if flags&2 != 0 {
 		f.Claim = &Claim{Result: r.byte(), Read: ClaimRead(r.byte()), What: r.string()}
+		if f.Claim.Read == ReadLocked {
+			f.Claim.On, f.Claim.Table = r.byte(), r.string()
+		}
 	}
 	checks := ""
 	if flags&4 != 0 {

@@ -27,7 +27,7 @@ func (rd Reader) ReturnedClaim(body *ast.BlockStmt, sig *types.Signature, sc key
 	if errIdx >= 0 && boolResult(sig) && rd.swallowsErr(body, errIdx) {
 		errIdx = -1 // a failed claim returns false, nil: the bool reports it, the error none
 	}
-	locks := rd.lockScans(body)
+	locks := rd.lockScans(body, of)
 	w := gateWalk{}
 	w.visit = func(st ast.Stmt, en env) {
 		if ifs, ok := st.(*ast.IfStmt); ok && out == nil && errIdx >= 0 {
@@ -59,6 +59,9 @@ func (rd Reader) ReturnedClaim(body *ast.BlockStmt, sig *types.Signature, sc key
 		}
 	}
 	w.block(body.List, body.Rbrace)
+	if out == nil {
+		out = rd.lockedResult(body, sig)
+	}
 	return out
 }
 
@@ -100,7 +103,25 @@ func (rd Reader) forwardedClaim(r ast.Expr, sig *types.Signature, of ClaimOf) *e
 	if c == nil {
 		return nil
 	}
-	return &effect.Claim{Result: c.Result, Read: c.Read, What: effect.FuncName(fn, nil) + " " + c.What}
+	out := &effect.Claim{Result: c.Result, Read: c.Read, What: effect.FuncName(fn, nil) + " " + c.What}
+	if c.Read == effect.ReadLocked {
+		// The handle the row is locked on is the callee's: it is the function's own when
+		// the function passes one of its parameters there.
+		if c.On == effect.OnRecv || int(c.On) > len(call.Args) {
+			return nil
+		}
+		out.On, out.Table = 0, c.Table
+		v := rd.Defs.RootVar(call.Args[c.On-1])
+		for i := 0; i < sig.Params().Len() && i < effect.OnRecv-1; i++ {
+			if sig.Params().At(i) == v {
+				out.On = uint8(i + 1)
+			}
+		}
+		if out.On == 0 {
+			return nil
+		}
+	}
+	return out
 }
 
 // errClaimPassed returns the claim failing with an error that the statements before en, in

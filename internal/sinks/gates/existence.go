@@ -312,10 +312,13 @@ func (rd Reader) assignsConstant(body *ast.BlockStmt, start, end token.Pos, v co
 // marksJob returns the position of the first call in body between start and end (not in
 // literals) that writes the job's state, a markVerbs call given the job's key, or NoPos.
 func (rd Reader) marksJob(body *ast.BlockStmt, start, end token.Pos, sc keys.Scope) token.Pos {
-	return rd.firstCall(body, start, end, func(call *ast.CallExpr) bool {
-		fn := callee(rd.info(), call)
-		return fn != nil && startsWithWord(fn.Name(), markVerbs) && rd.givenKey(call, sc)
-	})
+	return rd.firstCall(body, start, end, func(call *ast.CallExpr) bool { return rd.marks(call, sc) })
+}
+
+// marks reports whether call writes the job's state: a markVerbs call given the job's key.
+func (rd Reader) marks(call *ast.CallExpr, sc keys.Scope) bool {
+	fn := callee(rd.info(), call)
+	return fn != nil && startsWithWord(fn.Name(), markVerbs) && rd.givenKey(call, sc)
 }
 
 // resultOf returns the call the variable x is the first result of, and its function; nil

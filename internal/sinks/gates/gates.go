@@ -26,7 +26,7 @@ import (
 // their own), judged in scope sc; of says which functions return a claim.
 func (rd Reader) Gates(body *ast.BlockStmt, sc keys.Scope, of ClaimOf) []*Gate {
 	var gates []*Gate
-	locks := rd.lockScans(body)
+	locks := rd.lockScans(body, of)
 	w := gateWalk{visit: func(st ast.Stmt, en env) {
 		if g := rd.rowsGate(st, en); g != nil {
 			gates = append(gates, g)
@@ -82,7 +82,7 @@ func (rd Reader) gateCheck(body *ast.BlockStmt, ifs *ast.IfStmt, end token.Pos, 
 		cl = rd.errClaimFailed(ifs.Cond, en, sc, of)
 	}
 	if cl == nil {
-		if g := rd.lockGate(ifs, end, en, locks); g != nil {
+		if g := rd.lockGate(ifs, end, en, sc, locks); g != nil {
 			return g
 		}
 		if g := rd.existenceGate(ifs, end, en, sc); g != nil {

@@ -12,6 +12,7 @@ import (
 	"go/types"
 
 	"github.com/chokaq/idemlint/internal/defuse"
+	"github.com/chokaq/idemlint/internal/sinks/keys"
 )
 
 // lockRead is a locking read on a transaction whose row was scanned into variables.
@@ -22,13 +23,27 @@ type lockRead struct {
 	// gorm: a gorm read with a FOR UPDATE locking clause into a record (the table is the
 	// record's, which the writes after it name by the record or the transaction alone).
 	gorm bool
+	// via names the helper that made the read and returned the row (lockhelpers.go), "" for
+	// a read in the body.
+	via string
 }
 
 // lockScans finds the rows a body scans from a locking read on a transaction
-// (tx.QueryRow(ctx, "SELECT ... FOR UPDATE", id).Scan(&status)), by the variables filled.
-func (rd Reader) lockScans(body *ast.BlockStmt) map[*types.Var]*lockRead {
+// (tx.QueryRow(ctx, "SELECT ... FOR UPDATE", id).Scan(&status)), or is handed by a helper
+// that made one on the transaction passed to it (of says which functions do), by the
+// variables filled.
+func (rd Reader) lockScans(body *ast.BlockStmt, of ClaimOf) map[*types.Var]*lockRead {
 	var out map[*types.Var]*lockRead
 	ast.Inspect(body, func(x ast.Node) bool {
+		if as, ok := x.(*ast.AssignStmt); ok {
+			if v, lr := rd.helperLockScan(as, of); lr != nil {
+				if out == nil {
+					out = map[*types.Var]*lockRead{}
+				}
+				out[v] = lr
+			}
+			return true
+		}
 		call, ok := x.(*ast.CallExpr)
 		if !ok {
 			return true
@@ -140,23 +155,33 @@ func (rd Reader) forUpdate(e ast.Expr) bool {
 	return false
 }
 
-// lockingQuery returns the locking read on a transaction that row is (or was assigned
-// from), or nil.
-func (rd Reader) lockingQuery(row ast.Expr) *lockRead {
+// lockingCall returns the locking read (SELECT ... FOR UPDATE) that row is (or was
+// assigned from), and the table it locks; nil for none.
+func (rd Reader) lockingCall(row ast.Expr) (*ast.CallExpr, string) {
 	var call *ast.CallExpr
 	rd.Defs.Find(row, defuse.Value, func(x ast.Node) bool {
 		call, _ = x.(*ast.CallExpr)
 		return call != nil
 	})
 	if call == nil {
-		return nil
+		return nil, ""
 	}
 	arg, ok := rd.statementCall(call)
 	if !ok || arg == nil {
-		return nil
+		return nil, ""
 	}
 	table, ok := lockingRead(rd.Defs.Text(arg))
 	if !ok {
+		return nil, ""
+	}
+	return call, table
+}
+
+// lockingQuery returns the locking read on a transaction that row is (or was assigned
+// from), or nil.
+func (rd Reader) lockingQuery(row ast.Expr) *lockRead {
+	call, table := rd.lockingCall(row)
+	if call == nil {
 		return nil
 	}
 	sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
@@ -171,9 +196,11 @@ func (rd Reader) lockingQuery(row ast.Expr) *lockRead {
 }
 
 // lockGate returns the gate of an if statement (whose body ends in a return) that tests a
-// row a locking read filled, when the statements after it write that row's table on the
-// same transaction; nil otherwise.
-func (rd Reader) lockGate(ifs *ast.IfStmt, end token.Pos, en env, locks map[*types.Var]*lockRead) *Gate {
+// row a locking read filled, when the statements after it write that row's state on the
+// same transaction: a statement that writes its table, or a call that marks the job
+// (UpdateOutboxCompleted(ctx, tx, id): a markVerbs call given the job's key in scope sc),
+// whose text is a helper's. nil otherwise.
+func (rd Reader) lockGate(ifs *ast.IfStmt, end token.Pos, en env, sc keys.Scope, locks map[*types.Var]*lockRead) *Gate {
 	if len(locks) == 0 {
 		return nil
 	}
@@ -192,14 +219,18 @@ func (rd Reader) lockGate(ifs *ast.IfStmt, end token.Pos, en env, locks map[*typ
 	calls := rd.callsOnTx(lr.tx, en)
 	writes := lr.gorm && len(calls) > 0 // gorm writes name no table in text
 	for _, c := range calls {
-		if arg, ok := rd.statementCall(c); ok && arg != nil && writesTable(rd.Defs.Text(arg), lr.table) {
+		if arg, ok := rd.statementCall(c); ok && arg != nil && writesTable(rd.Defs.Text(arg), lr.table) || rd.marks(c, sc) {
 			writes = true
 		}
 	}
 	if !writes {
 		return nil // the state the check reads is not written with the transaction
 	}
-	return &Gate{Start: ifs.End(), End: end, What: "SELECT ... FOR UPDATE gate at " + rd.shortPos(lr.at), OnTx: positions(calls)}
+	what := "SELECT ... FOR UPDATE gate at " + rd.shortPos(lr.at)
+	if lr.via != "" {
+		what = lr.via + "'s " + what
+	}
+	return &Gate{Start: ifs.End(), End: end, What: what, OnTx: positions(calls)}
 }
 
 // callsOnTx returns the calls after the condition's statement, in its block, made on the

@@ -172,25 +172,3 @@ func Logged(ctx context.Context, t *asynq.Task) error { // want Logged:`effects 
 	}
 	return payments.Create(ctx, orderID) // want `^handler Logged: SQL write not safe to repeat`
 }
-
-type table struct{ attrs map[string]string }
-
-func getAttribute(t *table, name string) string { return t.attrs[name] }
-
-func setDataTable(t *table, v bool) { t.attrs["data"] = "" }
-
-// markTable compares an attribute read from its parameter with a string constant and
-// passes a bool constant after: no status gate, and no crash comparing the two.
-func markTable(tb *table) {
-	role := getAttribute(tb, "role")
-	if role == "presentation" {
-		return
-	}
-	setDataTable(tb, false)
-}
-
-// Presentation marks a table, then charges: reported.
-func Presentation(ctx context.Context, t *asynq.Task) error { // want Presentation:`effects http.write:unprotected\(http.Post\)`
-	markTable(&table{})
-	return charge(string(t.Payload())) // want `^handler Presentation: HTTP POST`
-}

@@ -1,0 +1,55 @@
+// Package tasksdb is query code in the shape sqlc generates: a Queries value over a pool // want package:"has effects"
+// or, made WithTx, over a transaction, whose LockTask reads a task FOR UPDATE.
+package tasksdb
+
+import (
+	"context"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
+)
+
+// DBTX is what Queries runs its statements on.
+type DBTX interface {
+	Exec(ctx context.Context, sql string, args ...any) (pgconn.CommandTag, error)
+	QueryRow(ctx context.Context, sql string, args ...any) pgx.Row
+}
+
+// Queries runs the package's statements.
+type Queries struct {
+	db DBTX
+}
+
+// New returns the queries over db.
+func New(db DBTX) *Queries { return &Queries{db: db} }
+
+// WithTx returns the queries over tx.
+func (q *Queries) WithTx(tx pgx.Tx) *Queries { return &Queries{db: tx} }
+
+// Task is a row of tasks.
+type Task struct {
+	ID     string
+	Status string
+}
+
+const lockTask = `SELECT id, status FROM tasks WHERE id = $1 FOR UPDATE`
+
+// LockTask reads the task and locks it until the transaction ends.
+func (q *Queries) LockTask(ctx context.Context, id string) (Task, error) { // want LockTask:`locks\(result 0\)`
+	row := q.db.QueryRow(ctx, lockTask, id)
+	var i Task
+	err := row.Scan(&i.ID, &i.Status)
+	return i, err
+}
+
+// InsertTaskLog adds a log line for the task: a new row on every call.
+func (q *Queries) InsertTaskLog(ctx context.Context, id string) error { // want InsertTaskLog:`effects sql.write:unprotected\(\(tasksdb.DBTX\).Exec\)`
+	_, err := q.db.Exec(ctx, `INSERT INTO task_log (task_id, line) VALUES ($1, 'finished')`, id)
+	return err
+}
+
+// SetTaskStatus sets the task's status.
+func (q *Queries) SetTaskStatus(ctx context.Context, id, status string) error { // want SetTaskStatus:`effects sql.write:protected\(\(tasksdb.DBTX\).Exec\)`
+	_, err := q.db.Exec(ctx, `UPDATE tasks SET status = $2 WHERE id = $1`, id, status)
+	return err
+}
