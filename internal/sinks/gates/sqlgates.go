@@ -68,6 +68,9 @@ func (rd Reader) sqlClaimFailed(cond ast.Expr, en env, of ClaimOf) *claim {
 		if fn, ok := typeutil.Callee(rd.info(), c).(*types.Func); ok && fn.FullName() == "errors.Is" && len(c.Args) == 2 && isNoRows(rd.info(), c.Args[1]) {
 			return rd.sqlNoRows(c.Args[0], en, of)
 		}
+		if u := rd.entNotFound(c, en); u != nil {
+			return rd.ormGateCall(u)
+		}
 	}
 	return nil
 }
@@ -135,6 +138,9 @@ func (rd Reader) sqlCount(e ast.Expr, en env, of ClaimOf) *claim {
 	if rows := rd.lenOf(e); rows != nil {
 		return rd.rowsClaim(rows, en) // len(claimed) == 0: the sweep returned no row
 	}
+	if u := rd.ormRowsAffected(e, en); u != nil {
+		return rd.ormGateCall(u) // res.RowsAffected of a gorm update
+	}
 	x, idx := rd.resolve(e, en)
 	call, ok := x.(*ast.CallExpr)
 	if !ok {
@@ -146,8 +152,14 @@ func (rd Reader) sqlCount(e ast.Expr, en env, of ClaimOf) *claim {
 			if cl, returning := rd.sqlGateCall(c); cl != nil && !returning {
 				return cl
 			}
+			return rd.ormGateCall(c) // a bun update's result
 		}
 		return nil
+	}
+	if idx == 0 {
+		if cl := rd.ormGateCall(call); cl != nil {
+			return cl // n, err := client.Job.Update().Where(...).SetStatus(...).Save(ctx)
+		}
 	}
 	return rd.helperClaim(call, idx, effect.ReadCount, of)
 }

@@ -16,6 +16,9 @@ type DB struct{}
 // NewInsert starts an INSERT.
 func (db *DB) NewInsert() *InsertQuery { panic("stub") }
 
+// NewUpdate returns an UPDATE builder.
+func (db *DB) NewUpdate() *UpdateQuery { panic("stub") }
+
 // Exec runs a statement.
 func (db *DB) Exec(query string, args ...any) (sql.Result, error) { panic("stub") }
 
@@ -44,6 +47,9 @@ type Tx struct{}
 
 // NewInsert starts an INSERT in the transaction.
 func (tx Tx) NewInsert() *InsertQuery { panic("stub") }
+
+// NewUpdate returns an UPDATE builder on the transaction.
+func (tx Tx) NewUpdate() *UpdateQuery { panic("stub") }
 
 // Exec runs a statement.
 func (tx Tx) Exec(query string, args ...any) (sql.Result, error) { panic("stub") }
@@ -97,3 +103,21 @@ func (q *InsertQuery) Scan(ctx context.Context, dest ...any) error { panic("stub
 
 // BaseModel, embedded in a model, carries its table: tag (bun:"table:orders,alias:o").
 type BaseModel = schema.BaseModel
+
+// UpdateQuery builds an UPDATE.
+type UpdateQuery struct{}
+
+// Model sets the model the update writes.
+func (q *UpdateQuery) Model(model any) *UpdateQuery { panic("stub") }
+
+// Set adds a SET assignment.
+func (q *UpdateQuery) Set(query string, args ...any) *UpdateQuery { panic("stub") }
+
+// WherePK adds the model's primary key to the WHERE clause.
+func (q *UpdateQuery) WherePK(cols ...string) *UpdateQuery { panic("stub") }
+
+// Where adds a condition.
+func (q *UpdateQuery) Where(query string, args ...any) *UpdateQuery { panic("stub") }
+
+// Exec runs the update.
+func (q *UpdateQuery) Exec(ctx context.Context, dest ...any) (sql.Result, error) { panic("stub") }

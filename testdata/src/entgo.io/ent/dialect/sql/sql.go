@@ -17,3 +17,9 @@ func DoNothing() ConflictOption { panic("stub") }
 
 // ResolveWithNewValues resolves a conflict by updating to the inserted values.
 func ResolveWithNewValues() ConflictOption { panic("stub") }
+
+// Selector is the SELECT builder a predicate narrows.
+type Selector struct{}
+
+// FieldEQ returns a predicate that the field equals v.
+func FieldEQ(name string, v any) func(*Selector) { panic("stub") }
