@@ -27,7 +27,7 @@ func (rd Reader) ReturnedClaim(body *ast.BlockStmt, sig *types.Signature, sc key
 	if errIdx >= 0 && boolResult(sig) && rd.swallowsErr(body, errIdx) {
 		errIdx = -1 // a failed claim returns false, nil: the bool reports it, the error none
 	}
-	locks := rd.lockScans(body, of)
+	locks := rd.lockScans(body, sc, of)
 	w := gateWalk{}
 	w.visit = func(st ast.Stmt, en env) {
 		if ifs, ok := st.(*ast.IfStmt); ok && out == nil && errIdx >= 0 {

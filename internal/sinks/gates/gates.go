@@ -26,7 +26,7 @@ import (
 // their own), judged in scope sc; of says which functions return a claim.
 func (rd Reader) Gates(body *ast.BlockStmt, sc keys.Scope, of ClaimOf) []*Gate {
 	var gates []*Gate
-	locks := rd.lockScans(body, of)
+	locks := rd.lockScans(body, sc, of)
 	w := gateWalk{visit: func(st ast.Stmt, en env) {
 		if g := rd.rowsGate(st, en); g != nil {
 			gates = append(gates, g)

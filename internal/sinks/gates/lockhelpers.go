@@ -8,10 +8,13 @@ package gates
 
 import (
 	"go/ast"
+	"go/constant"
 	"go/token"
 	"go/types"
 
+	"github.com/chokaq/idemlint/internal/defuse"
 	"github.com/chokaq/idemlint/internal/effect"
+	"github.com/chokaq/idemlint/internal/sinks/keys"
 )
 
 // lockedResult returns the claim of a function that returns a row it reads FOR UPDATE on
@@ -35,7 +38,7 @@ func (rd Reader) lockedResult(body *ast.BlockStmt, sig *types.Signature) *effect
 			if isError(sig.Results().At(i).Type()) {
 				continue
 			}
-			if l, ok := reads[rd.Defs.RootVar(r)]; ok && i < 256 {
+			if l, ok := reads[rd.Defs.RootVar(mapped(r))]; ok && i < 256 {
 				out = &effect.Claim{Result: uint8(i), Read: effect.ReadLocked, What: "SELECT ... FOR UPDATE at " + rd.shortPos(l.at), On: l.on, Table: l.table}
 				return false
 			}
@@ -43,6 +46,22 @@ func (rd Reader) lockedResult(body *ast.BlockStmt, sig *types.Signature) *effect
 		return true
 	})
 	return out
+}
+
+// mapped returns the value r maps, when r is a call of a mapper given one value (toModel(row),
+// Order(row), row.ToDomain()): the row it returns a view of. Otherwise r.
+func mapped(r ast.Expr) ast.Expr {
+	c, ok := ast.Unparen(r).(*ast.CallExpr)
+	if !ok {
+		return r
+	}
+	if len(c.Args) == 1 {
+		return c.Args[0]
+	}
+	if sel, ok := ast.Unparen(c.Fun).(*ast.SelectorExpr); ok && len(c.Args) == 0 {
+		return sel.X
+	}
+	return r
 }
 
 // helperLock is a locking read of a helper: where it is, what it is made on (see
@@ -144,7 +163,7 @@ func (rd Reader) lockedOn(call *ast.CallExpr, sig *types.Signature) uint8 {
 // (v of v, err := repo.OrderForUpdate(ctx, tx, id)), and the read, when what the caller
 // passes for the helper's handle is a transaction: the transaction itself, or a value made
 // from it (q of q := queries.WithTx(tx)). nil otherwise.
-func (rd Reader) helperLockScan(as *ast.AssignStmt, of ClaimOf) (*types.Var, *lockRead) {
+func (rd Reader) helperLockScan(as *ast.AssignStmt, sc keys.Scope, of ClaimOf) (*types.Var, *lockRead) {
 	if of == nil || len(as.Rhs) != 1 {
 		return nil, nil
 	}
@@ -173,7 +192,7 @@ func (rd Reader) helperLockScan(as *ast.AssignStmt, of ClaimOf) (*types.Var, *lo
 		return nil, nil
 	}
 	v, _ := rd.info().ObjectOf(id).(*types.Var)
-	tx := rd.txOf(handle)
+	tx := rd.txOf(handle, sc)
 	if v == nil || tx == nil {
 		return nil, nil
 	}
@@ -181,8 +200,11 @@ func (rd Reader) helperLockScan(as *ast.AssignStmt, of ClaimOf) (*types.Var, *lo
 }
 
 // txOf returns the transaction e is, or the one the value e names was made from (q of q :=
-// db.New(pool).WithTx(tx)); nil for neither.
-func (rd Reader) txOf(e ast.Expr) *types.Var {
+// db.New(pool).WithTx(tx)), or the value itself when it is a parameter of a function
+// literal (sc.Func nil) of a type that can be made over a transaction (sqlc's Queries, with
+// its WithTx method): the literal a store's execTx runs with q := New(tx), as sqlc's guides
+// write it. nil for none.
+func (rd Reader) txOf(e ast.Expr, sc keys.Scope) *types.Var {
 	if e == nil {
 		return nil
 	}
@@ -196,5 +218,55 @@ func (rd Reader) txOf(e ast.Expr) *types.Var {
 	if d, ok := ast.Unparen(rd.Defs.Def(v)).(*ast.CallExpr); ok {
 		return rd.txArg(d)
 	}
+	if sc.Func == nil && sc.Params[v] && hasMethod(v.Type(), "WithTx") {
+		return v
+	}
 	return nil
+}
+
+// hasMethod reports whether t (or a pointer to it) has a method of that name.
+func hasMethod(t types.Type, name string) bool {
+	obj, _, _ := types.LookupFieldOrMethod(t, true, nil, name)
+	_, ok := obj.(*types.Func)
+	return ok
+}
+
+// marksState reports whether a call writes the job's state, as a lock gate needs: a
+// Mark... call given the job's key (MarkDone: its name says the state), or another
+// markVerbs call given the key and the state it writes, a string or bool constant or a time
+// (UpdateOutboxCompleted(ctx, tx, id, time.Now()), SetStatus(ctx, tx, id, StatusDone)). A
+// call given only the key (UpdateRetryCount(ctx, tx, id)) is taken to write nothing the
+// check reads.
+func (rd Reader) marksState(call *ast.CallExpr, sc keys.Scope) bool {
+	if !rd.marks(call, sc) {
+		return false
+	}
+	if startsWithWord(callee(rd.info(), call).Name(), []string{"Mark"}) {
+		return true
+	}
+	for _, a := range call.Args {
+		if tv, ok := rd.info().Types[a]; ok && tv.Value != nil && (tv.Value.Kind() == constant.String || tv.Value.Kind() == constant.Bool) {
+			return true
+		}
+		if isTime(rd.info().TypeOf(a)) {
+			return true
+		}
+	}
+	return false
+}
+
+// isTime reports whether t is a time: time.Time, sql.NullTime, or a pointer to one.
+func isTime(t types.Type) bool {
+	if t == nil {
+		return false
+	}
+	n, ok := types.Unalias(defuse.Deref(t)).(*types.Named)
+	if !ok || n.Obj().Pkg() == nil {
+		return false
+	}
+	switch n.Obj().Pkg().Path() + "." + n.Obj().Name() {
+	case "time.Time", "database/sql.NullTime":
+		return true
+	}
+	return false
 }

@@ -32,11 +32,11 @@ type lockRead struct {
 // (tx.QueryRow(ctx, "SELECT ... FOR UPDATE", id).Scan(&status)), or is handed by a helper
 // that made one on the transaction passed to it (of says which functions do), by the
 // variables filled.
-func (rd Reader) lockScans(body *ast.BlockStmt, of ClaimOf) map[*types.Var]*lockRead {
+func (rd Reader) lockScans(body *ast.BlockStmt, sc keys.Scope, of ClaimOf) map[*types.Var]*lockRead {
 	var out map[*types.Var]*lockRead
 	ast.Inspect(body, func(x ast.Node) bool {
 		if as, ok := x.(*ast.AssignStmt); ok {
-			if v, lr := rd.helperLockScan(as, of); lr != nil {
+			if v, lr := rd.helperLockScan(as, sc, of); lr != nil {
 				if out == nil {
 					out = map[*types.Var]*lockRead{}
 				}
@@ -197,9 +197,8 @@ func (rd Reader) lockingQuery(row ast.Expr) *lockRead {
 
 // lockGate returns the gate of an if statement (whose body ends in a return) that tests a
 // row a locking read filled, when the statements after it write that row's state on the
-// same transaction: a statement that writes its table, or a call that marks the job
-// (UpdateOutboxCompleted(ctx, tx, id): a markVerbs call given the job's key in scope sc),
-// whose text is a helper's. nil otherwise.
+// same transaction: a statement that writes its table, or a call that writes the job's
+// state, whose text is a helper's (marksState). nil otherwise.
 func (rd Reader) lockGate(ifs *ast.IfStmt, end token.Pos, en env, sc keys.Scope, locks map[*types.Var]*lockRead) *Gate {
 	if len(locks) == 0 {
 		return nil
@@ -219,7 +218,7 @@ func (rd Reader) lockGate(ifs *ast.IfStmt, end token.Pos, en env, sc keys.Scope,
 	calls := rd.callsOnTx(lr.tx, en)
 	writes := lr.gorm && len(calls) > 0 // gorm writes name no table in text
 	for _, c := range calls {
-		if arg, ok := rd.statementCall(c); ok && arg != nil && writesTable(rd.Defs.Text(arg), lr.table) || rd.marks(c, sc) {
+		if arg, ok := rd.statementCall(c); ok && arg != nil && writesTable(rd.Defs.Text(arg), lr.table) || rd.marksState(c, sc) {
 			writes = true
 		}
 	}

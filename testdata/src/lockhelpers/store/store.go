@@ -34,6 +34,28 @@ func (s *Store) LockOutbox(ctx context.Context, id string, tx *sqlx.Tx) (*Outbox
 	return s.OutboxForUpdate(ctx, tx, id)
 }
 
+// View is what the service shows of a request.
+type View struct {
+	Done bool
+}
+
+func toView(o *Outbox) *View { return &View{Done: o.CompletedAt != nil} }
+
+// OutboxViewForUpdate locks the request's row and returns the service's view of it.
+func (s *Store) OutboxViewForUpdate(ctx context.Context, dbi sqlx.QueryerContext, id string) (*View, error) { // want OutboxViewForUpdate:`locks\(result 0\)`
+	row := &Outbox{}
+	if err := sqlx.GetContext(ctx, dbi, row, `SELECT request_id, completed_at FROM signing_outbox WHERE request_id = $1 FOR UPDATE`, id); err != nil {
+		return nil, err
+	}
+	return toView(row), nil
+}
+
+// UpdateRetryCount counts another attempt at the request.
+func (s *Store) UpdateRetryCount(ctx context.Context, tx *sqlx.Tx, id string) error { // want UpdateRetryCount:`effects sql.write:unprotected\(\(\*sql.Tx\).ExecContext\)`
+	_, err := tx.ExecContext(ctx, `UPDATE signing_outbox SET retries = retries + 1 WHERE request_id = $1`, id)
+	return err
+}
+
 // Outbox reads the request's row without locking it.
 func (s *Store) Outbox(ctx context.Context, dbi sqlx.QueryerContext, id string) (*Outbox, error) {
 	const q = `SELECT request_id, completed_at FROM signing_outbox WHERE request_id = $1`

@@ -7,6 +7,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/jackc/pgx/v5/pgxpool"
 )
 
 // DBTX is what Queries runs its statements on.
@@ -52,4 +53,22 @@ func (q *Queries) InsertTaskLog(ctx context.Context, id string) error { // want 
 func (q *Queries) SetTaskStatus(ctx context.Context, id, status string) error { // want SetTaskStatus:`effects sql.write:protected\(\(tasksdb.DBTX\).Exec\)`
 	_, err := q.db.Exec(ctx, `UPDATE tasks SET status = $2 WHERE id = $1`, id, status)
 	return err
+}
+
+// Store runs queries in a transaction, as sqlc's guides write it.
+type Store struct {
+	Pool *pgxpool.Pool
+}
+
+// ExecTx runs fn with queries over a new transaction, and commits when it returns nil.
+func (s *Store) ExecTx(ctx context.Context, fn func(*Queries) error) error { // want ExecTx:`calls-params\(1\)`
+	tx, err := s.Pool.Begin(ctx)
+	if err != nil {
+		return err
+	}
+	if err := fn(New(tx)); err != nil {
+		_ = tx.Rollback(ctx)
+		return err
+	}
+	return tx.Commit(ctx)
 }
