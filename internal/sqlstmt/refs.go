@@ -57,7 +57,77 @@ func (r columnRefs) refers(from, to int, col, lhsQual string, c *setCtx) bool {
 			!r.keptByCase(start, end, depth, from, to)
 		return found
 	})
-	return found && !r.setAddCase(from, to)
+	return found && !r.setAddCase(from, to) && !r.uniformCase(from, to, col, lhsQual, c)
+}
+
+// uniformCase reports whether the expression [from, to) is a CASE whose results are each
+// the column itself or one and the same other expression g that is idempotent on its own (a
+// value, COALESCE($1, col), a JSON object merge), whatever its conditions test: the
+// fill-if-empty idiom, THEN COALESCE($2, col) ELSE col END under a test that the column is
+// blank. A first run that keeps the column leaves the same input to the second; one that
+// writes g(col) leaves a value that either branch maps to itself, since g(g(col)) is
+// g(col). Two different results (WHEN col = 'a' THEN 'b' WHEN col = 'b' THEN 'c') can move
+// the value on again. A CASE in a result is not looked into.
+func (r columnRefs) uniformCase(from, to int, col, lhsQual string, c *setCtx) bool {
+	if !r.kw(from, to, "CASE") || !r.kw(to-1, to, "END") {
+		return false
+	}
+	set := [2]int{-1, -1}
+	result := func(a, b int) bool {
+		if a >= b || r.keeps(a, b, col, lhsQual, c) {
+			return a < b
+		}
+		if r.kw(a, b, "CASE") || r.refers(a, b, col, lhsQual, c) {
+			return false
+		}
+		if set[0] < 0 {
+			set = [2]int{a, b}
+			return true
+		}
+		return r.sameTokens(set[0], set[1], a, b)
+	}
+	depth, start := 0, -1
+	for i := from + 1; i < to-1; i++ {
+		switch {
+		case r.is(i, to, '(') || r.kw(i, to, "CASE"):
+			depth++
+		case r.is(i, to, ')') || r.kw(i, to, "END"):
+			depth--
+		case depth != 0:
+		case r.kw(i, to, "WHEN") || r.kw(i, to, "ELSE"):
+			if start >= 0 && !result(start, i) {
+				return false
+			}
+			start = -1
+			if r.kw(i, to, "ELSE") {
+				start = i + 1
+			}
+		case r.kw(i, to, "THEN"):
+			start = i + 1
+		}
+	}
+	return start >= 0 && result(start, to-1)
+}
+
+// keeps reports whether [a, b) is the column itself, qualified by the target or not.
+func (r columnRefs) keeps(a, b int, col, lhsQual string, c *setCtx) bool {
+	if b == a+1 {
+		return r.isName(a, b) && eqFold(r.name(a), col)
+	}
+	return b == a+3 && r.is(a+1, b, '.') && r.isName(a+2, b) && eqFold(r.name(a+2), col) && r.qualIsTarget(a, lhsQual, c)
+}
+
+// sameTokens reports whether [a, b) and [x, y) are the same tokens.
+func (r columnRefs) sameTokens(a, b, x, y int) bool {
+	if b-a != y-x {
+		return false
+	}
+	for k := 0; k < b-a; k++ {
+		if r.toks[a+k].kind != r.toks[x+k].kind || !eqFold(r.text(a+k), r.text(x+k)) {
+			return false
+		}
+	}
+	return true
 }
 
 // setAddCase reports whether the expression [from, to) is the set-add idiom on an array

@@ -138,6 +138,16 @@ var cases = []tcase{
 	{"UPDATE s SET ids = CASE WHEN cardinality(ids) > 3 THEN ids ELSE array_append(ids, $2) END WHERE id = $1", NonIdempotent, "relative UPDATE of ids"},
 	{"UPDATE t SET stage = CASE WHEN stage = 'a' THEN 'b' WHEN stage = 'b' THEN 'c' ELSE stage END WHERE id = $1", NonIdempotent, "relative UPDATE of stage"},
 	{"UPDATE t SET n = CASE WHEN n IS NULL THEN 1 ELSE n + 1 END WHERE id = $1", NonIdempotent, "relative UPDATE of n"},
+	// A CASE whose results are the column or one idempotent expression converges, whatever
+	// its conditions test: fill-if-empty, a guarded JSON object merge, a floor.
+	{"UPDATE m SET name = CASE WHEN COALESCE(NULLIF(btrim(name), ''), '') = '' THEN COALESCE($2, name) ELSE name END WHERE id = $1", Converging, "absolute UPDATE"},
+	{"UPDATE m SET data = CASE WHEN $2::jsonb IS NULL THEN data ELSE COALESCE(data, '{}'::jsonb) || $2::jsonb END WHERE id = $1", Converging, "absolute UPDATE"},
+	{"UPDATE m SET n = CASE WHEN m.n < 10 THEN 10 ELSE m.n END WHERE id = $1", Converging, "absolute UPDATE"},
+	{"UPDATE m SET name = CASE WHEN name = '' THEN $2 WHEN name IS NULL THEN $2 ELSE name END WHERE id = $1", Converging, "absolute UPDATE"},
+	// ... not when the results differ, one reads the column as it goes, or is itself a CASE.
+	{"UPDATE m SET name = CASE WHEN name = '' THEN $2 WHEN name IS NULL THEN $3 ELSE name END WHERE id = $1", NonIdempotent, "relative UPDATE of name"},
+	{"UPDATE m SET data = CASE WHEN data IS NULL THEN $2::jsonb ELSE data || $2::jsonb END WHERE id = $1", NonIdempotent, "relative UPDATE of data"},
+	{"UPDATE m SET n = CASE WHEN n < 10 THEN CASE WHEN n < 5 THEN 5 ELSE 10 END ELSE n END WHERE id = $1", NonIdempotent, "relative UPDATE of n"},
 	{"UPDATE t SET n = CASE WHEN $1 THEN n ELSE 0 END + 1 WHERE id = $2", NonIdempotent, "relative UPDATE of n"},
 	{"UPDATE t SET total = (SELECT sum(total) FROM items i WHERE i.oid = t.id)", Converging, ""},
 	{"UPDATE jobs SET attempts = attempts + 1, status = 'done' WHERE id = $1 AND status = 'pending'", Converging, "conditional state transition"},
