@@ -14,6 +14,7 @@ import (
 	"go/constant"
 	"go/token"
 	"go/types"
+	"reflect"
 	"strconv"
 	"strings"
 	"unicode"
@@ -101,18 +102,23 @@ func (rd Reader) gormChain(call *ast.CallExpr) *ormChain {
 		if v := rd.Defs.RootVar(m); v != nil && rd.Defs.Def(v) != nil {
 			m = ast.Unparen(rd.Defs.Def(v))
 		}
+		if u, ok := m.(*ast.UnaryExpr); ok && u.Op == token.AND {
+			m = ast.Unparen(u.X)
+		}
 		lit, ok := m.(*ast.CompositeLit)
 		if !ok {
 			return nil
 		}
-		if _, isMap := types.Unalias(rd.info().TypeOf(lit)).Underlying().(*types.Map); !isMap {
-			return nil // a struct's columns are gorm's naming of its fields
-		}
+		_, isMap := types.Unalias(rd.info().TypeOf(lit)).Underlying().(*types.Map)
+		st, _ := types.Unalias(rd.info().TypeOf(lit)).Underlying().(*types.Struct)
 		for _, elt := range lit.Elts {
 			kv, ok := elt.(*ast.KeyValueExpr)
 			col := ""
-			if ok {
+			switch {
+			case ok && isMap:
 				col = rd.Defs.ConstString(kv.Key)
+			case ok:
+				col = rd.gormColumn(st, kv.Key)
 			}
 			if col == "" {
 				return nil
@@ -132,6 +138,28 @@ func (rd Reader) gormChain(call *ast.CallExpr) *ormChain {
 		}
 	})
 	return ch
+}
+
+// gormColumn is the column gorm writes a struct literal's field key to: its gorm tag's
+// column, or its name in snake case (Status: status, PaidAt: paid_at); "" when key names no
+// field of st.
+func (rd Reader) gormColumn(st *types.Struct, key ast.Expr) string {
+	id, ok := key.(*ast.Ident)
+	if !ok || st == nil {
+		return ""
+	}
+	for i := 0; i < st.NumFields(); i++ {
+		if st.Field(i) != rd.info().Uses[id] {
+			continue
+		}
+		for _, part := range strings.Split(reflect.StructTag(st.Tag(i)).Get("gorm"), ";") {
+			if col, ok := strings.CutPrefix(strings.TrimSpace(part), "column:"); ok && col != "" {
+				return col
+			}
+		}
+		return snake(st.Field(i).Name())
+	}
+	return ""
 }
 
 // modelWithValues reports whether a gorm Model argument may hold a primary key: a variable
@@ -216,8 +244,31 @@ func (rd Reader) entPredicate(p ast.Expr, ch *ormChain) string {
 		return snake(strings.TrimSuffix(name, "NEQ")) + " <> " + rd.sqlValue(c.Args[0], ch)
 	case strings.HasSuffix(name, "EQ"):
 		return snake(strings.TrimSuffix(name, "EQ")) + " = " + rd.sqlValue(c.Args[0], ch)
+	case entShorthand(name):
+		// queue.Processing(true): the equality ent generates under the field's own name.
+		return snake(name) + " = " + rd.sqlValue(c.Args[0], ch)
 	}
 	return ""
+}
+
+// entOps are the suffixes of ent's generated predicates other than equality, and the names
+// of its combinators: a one-argument predicate named otherwise is the equality ent
+// generates under the field's own name.
+var entOps = []string{"EQ", "NEQ", "In", "NotIn", "GT", "GTE", "LT", "LTE", "Contains", "HasPrefix", "HasSuffix",
+	"EqualFold", "ContainsFold", "IsNil", "NotNil"}
+
+// entShorthand reports whether a generated predicate's name is a field's own (Processing,
+// Status), not an operator's (StatusIn), an edge's (HasOwner) or a combinator (And, Or, Not).
+func entShorthand(name string) bool {
+	if name == "And" || name == "Or" || name == "Not" || strings.HasPrefix(name, "Has") || name == "" || !unicode.IsUpper(rune(name[0])) {
+		return false
+	}
+	for _, op := range entOps {
+		if strings.HasSuffix(name, op) {
+			return false
+		}
+	}
+	return true
 }
 
 // entGenerated reports whether fn is of a package ent generated: one that imports ent's SQL
@@ -263,13 +314,16 @@ func (rd Reader) eachChainCall(x ast.Expr, f func(c *ast.CallExpr, name string))
 func (rd Reader) bind(text string, args []ast.Expr, ch *ormChain) string {
 	var b strings.Builder
 	i := 0
-	for _, r := range text {
+	for k, r := range text {
 		if r == '?' {
+			v := rd.bindName(ch)
 			if i < len(args) {
-				b.WriteString(rd.sqlValue(args[i], ch))
-			} else {
-				b.WriteString(rd.bindName(ch))
+				v = rd.sqlValue(args[i], ch)
 			}
+			if strings.HasPrefix(v, "(") && strings.HasSuffix(strings.TrimRight(b.String(), " "), "(") && strings.HasPrefix(strings.TrimLeft(text[k+1:], " "), ")") {
+				v = v[1 : len(v)-1] // IN (?) given a list
+			}
+			b.WriteString(v)
 			i++
 			continue
 		}
@@ -309,8 +363,33 @@ func (rd Reader) sqlValue(e ast.Expr, ch *ormChain) string {
 	if s := rd.Defs.ConstString(e); s != "" {
 		return "'" + strings.ReplaceAll(s, "'", "''") + "'"
 	}
+	if list := rd.constList(e); list != "" {
+		return list
+	}
 	ch.keyed = true
 	return rd.bindName(ch)
+}
+
+// constList writes a slice literal of constants ([]string{"processing", "completed"}), which
+// gorm and bun expand into a list for IN ?, as one: ('processing', 'completed'). "" for
+// anything else.
+func (rd Reader) constList(e ast.Expr) string {
+	lit, ok := ast.Unparen(e).(*ast.CompositeLit)
+	if !ok || len(lit.Elts) == 0 {
+		return ""
+	}
+	if _, ok := types.Unalias(rd.info().TypeOf(lit)).Underlying().(*types.Slice); !ok {
+		return ""
+	}
+	items := make([]string, 0, len(lit.Elts))
+	for _, elt := range lit.Elts {
+		tv, ok := rd.info().Types[elt]
+		if !ok || tv.Value == nil {
+			return ""
+		}
+		items = append(items, rd.sqlValue(elt, &ormChain{}))
+	}
+	return "(" + strings.Join(items, ", ") + ")"
 }
 
 // snake writes a Go field name as ent names its column (Status: status, PaidAt: paid_at).

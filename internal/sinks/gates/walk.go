@@ -111,6 +111,15 @@ func (rd Reader) valueOf(v *types.Var, en env) (ast.Expr, int) {
 	}
 	for b := len(en.blocks) - 1; b >= 0; b-- {
 		blk := en.blocks[b]
+		if b < len(en.blocks)-1 && blk.idx < len(blk.list) {
+			// The statement holding the inner block: its init is in view there (the err
+			// of `if _, err := u.Save(ctx); err != nil { if ent.IsNotFound(err) {...} }`).
+			if ifs, ok := blk.list[blk.idx].(*ast.IfStmt); ok && ifs.Init != nil {
+				if e, i, ok := rd.assignedIn(ifs.Init, v); ok {
+					return e, i
+				}
+			}
+		}
 		for k := blk.idx - 1; k >= 0; k-- {
 			if e, i, ok := rd.assignedIn(blk.list[k], v); ok {
 				return e, i

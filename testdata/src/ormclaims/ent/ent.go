@@ -57,6 +57,9 @@ func (u *JobUpdateOne) SetStatus(v job.Status) *JobUpdateOne {
 	return u
 }
 
+// SetClaimed sets the "claimed" field.
+func (u *JobUpdateOne) SetClaimed(v bool) *JobUpdateOne { return u }
+
 // Save updates the job, or returns a *NotFoundError when no row matches.
 func (u *JobUpdateOne) Save(ctx context.Context) (*Job, error) {
 	if err := sqlgraph.UpdateNode(ctx, u.driver, &sqlgraph.UpdateSpec{}); err != nil {

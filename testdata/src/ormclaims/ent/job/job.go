@@ -25,5 +25,8 @@ const (
 // ID filters vertices based on their ID field.
 func ID(id int) predicate.Job { return predicate.Job(sql.FieldEQ("id", id)) }
 
+// Claimed applies equality on the "claimed" field.
+func Claimed(v bool) predicate.Job { return predicate.Job(sql.FieldEQ("claimed", v)) }
+
 // StatusEQ applies the EQ predicate on the "status" field.
 func StatusEQ(v Status) predicate.Job { return predicate.Job(sql.FieldEQ(FieldStatus, v)) }
