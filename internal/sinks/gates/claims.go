@@ -107,7 +107,7 @@ func (rd Reader) forwardedClaim(r ast.Expr, sig *types.Signature, of ClaimOf) *e
 	if c.Read == effect.ReadLocked {
 		// The handle the row is locked on is the callee's: it is the function's own when
 		// the function passes one of its parameters there.
-		if c.On == effect.OnRecv || int(c.On) > len(call.Args) {
+		if c.On == 0 || c.On == effect.OnRecv || int(c.On) > len(call.Args) {
 			return nil
 		}
 		out.On, out.Table = 0, c.Table

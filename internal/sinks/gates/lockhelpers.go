@@ -129,18 +129,19 @@ func (rd Reader) helperLocks(body *ast.BlockStmt, sig *types.Signature) map[*typ
 }
 
 // lockedOn says what a locking read is made on (see effect.Claim.On): a parameter of sig,
-// or its receiver, that is a transaction or an interface a transaction may be behind
-// (sqlx.QueryerContext, sqlc's DBTX), as the call's receiver or an argument. 0 for none: a
-// read on a pool, or on a handle the function makes itself, ends its lock with the
-// statement.
+// or its receiver, that is a transaction or an interface with methods a transaction may be
+// behind (sqlx.QueryerContext, sqlc's DBTX; not any), as the call's receiver (looked at
+// first) or an argument. 0 for none: a read on a pool, or on a handle the function makes
+// itself, ends its lock with the statement.
 func (rd Reader) lockedOn(call *ast.CallExpr, sig *types.Signature) uint8 {
-	exprs := append([]ast.Expr(nil), call.Args...)
+	var exprs []ast.Expr
 	if sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr); ok {
 		exprs = append(exprs, sel.X)
 	}
+	exprs = append(exprs, call.Args...)
 	for _, e := range exprs {
 		t := rd.info().TypeOf(e)
-		if t == nil || isContext(t) || !rd.isTx(t) && !types.IsInterface(t) {
+		if t == nil || isContext(t) || !rd.isTx(t) && !handleInterface(t) {
 			continue
 		}
 		v := rd.Defs.RootVar(e)
@@ -157,6 +158,17 @@ func (rd Reader) lockedOn(call *ast.CallExpr, sig *types.Signature) uint8 {
 		}
 	}
 	return 0
+}
+
+// handleInterface reports whether t is an interface with methods (a database handle's, as
+// far as a type can say), not a type parameter or an empty interface a value of any kind
+// passes through.
+func handleInterface(t types.Type) bool {
+	if _, param := types.Unalias(t).(*types.TypeParam); param {
+		return false
+	}
+	i, ok := t.Underlying().(*types.Interface)
+	return ok && i.NumMethods() > 0
 }
 
 // helperLockScan returns the variable a call of a helper that returns a locked row fills

@@ -105,7 +105,34 @@ func FinishInStoreUnchecked(ctx context.Context, t *asynq.Task) error { // want 
 	})
 }
 
+// FinishByKey locks the task through a helper whose key parameter is of any type, given
+// before the handle the lock is on.
+func FinishByKey(ctx context.Context, t *asynq.Task) error { // want FinishByKey:`effects sql.write:protected\(\(tasksdb.DBTX\).Exec\)`
+	id := string(t.Payload())
+	tx, err := pool.Begin(ctx)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback(ctx)
+	task, err := tasksdb.LockTaskBy(ctx, id, tx)
+	if err != nil {
+		return err
+	}
+	if task.Status == "done" {
+		return nil
+	}
+	q := tasksdb.New(tx)
+	if err := q.InsertTaskLog(ctx, id); err != nil {
+		return err
+	}
+	if err := q.SetTaskStatus(ctx, id, "done"); err != nil {
+		return err
+	}
+	return tx.Commit(ctx)
+}
+
 func register(mux *asynq.ServeMux) {
+	mux.HandleFunc("finish:key", FinishByKey)
 	mux.HandleFunc("sign:viewed", SignViewed)
 	mux.HandleFunc("sign:retried", SignRetried)
 	mux.HandleFunc("finish:store", FinishInStore)

@@ -43,6 +43,15 @@ func (q *Queries) LockTask(ctx context.Context, id string) (Task, error) { // wa
 	return i, err
 }
 
+// LockTaskBy reads the task by a key of any type on db and locks it until the transaction
+// ends.
+func LockTaskBy(ctx context.Context, key any, db DBTX) (Task, error) { // want LockTaskBy:`locks\(result 0\)`
+	row := db.QueryRow(ctx, lockTask, key)
+	var i Task
+	err := row.Scan(&i.ID, &i.Status)
+	return i, err
+}
+
 // InsertTaskLog adds a log line for the task: a new row on every call.
 func (q *Queries) InsertTaskLog(ctx context.Context, id string) error { // want InsertTaskLog:`effects sql.write:unprotected\(\(tasksdb.DBTX\).Exec\)`
 	_, err := q.db.Exec(ctx, `INSERT INTO task_log (task_id, line) VALUES ($1, 'finished')`, id)
