@@ -313,6 +313,35 @@ func RootVar(info *types.Info, e ast.Expr) *types.Var {
 // RootVar is RootVar in this index's package.
 func (ix *Index) RootVar(e ast.Expr) *types.Var { return RootVar(ix.Info, e) }
 
+// maxChain bounds the calls ChainCalls follows down a receiver chain.
+const maxChain = 32
+
+// ChainCalls calls f with each method call down the receiver chain of x, a builder's (x
+// itself when it is one, then the call it is made on, and so on: db.Model(m).Where(...)
+// gives Where, then Model), with the method's name, following a variable to the value it was
+// assigned once (q := db.Where(...); q.Update(...)). It stops at anything else, or after
+// maxChain calls.
+func (ix *Index) ChainCalls(x ast.Expr, f func(c *ast.CallExpr, name string)) {
+	for range maxChain {
+		x = ast.Unparen(x)
+		if id, ok := x.(*ast.Ident); ok {
+			if v := ix.RootVar(id); v != nil && ix.Def(v) != nil {
+				x = ast.Unparen(ix.Def(v))
+			}
+		}
+		c, ok := x.(*ast.CallExpr)
+		if !ok {
+			return
+		}
+		sel, ok := ast.Unparen(c.Fun).(*ast.SelectorExpr)
+		if !ok {
+			return
+		}
+		f(c, sel.Sel.Name)
+		x = sel.X
+	}
+}
+
 // Follow says what Find follows besides the definitions of the variables it meets, and how.
 type Follow uint8
 

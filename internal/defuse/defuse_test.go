@@ -2,6 +2,7 @@ package defuse_test
 
 import (
 	"go/ast"
+	"strings"
 	"testing"
 
 	"github.com/chokaq/idemlint/internal/defuse"
@@ -120,5 +121,44 @@ func TestConstString(t *testing.T) {
 	c := p.Func(t, "chain").Body.List[0].(*ast.AssignStmt).Rhs[0].(*ast.CallExpr).Args[0]
 	if got := ix.ConstString(c); got != "x" {
 		t.Errorf("ConstString(\"x\") = %q", got)
+	}
+}
+
+const chainSrc = `package p
+
+type q struct{}
+
+func (q) Where(string) q { return q{} }
+func (q) Model(any) q    { return q{} }
+func (q) Update() q      { return q{} }
+
+var db q
+
+func direct() q { return db.Model(nil).Where("a").Update() }
+
+func viaVar() q {
+	w := db.Model(nil).Where("a")
+	return w.Where("b").Update()
+}
+
+func twice() q {
+	w := db.Where("a")
+	w = db.Where("b")
+	return w.Update()
+}
+`
+
+// ChainCalls walks a builder's receiver chain from the call under the last one, through a
+// variable assigned once, and stops at a variable assigned twice.
+func TestChainCalls(t *testing.T) {
+	p := testpkg.Check(t, "p", chainSrc)
+	ix := defuse.Build(p.Pkg, p.Info, []*ast.File{p.File})
+	for fn, want := range map[string]string{"direct": "Where Model", "viaVar": "Where Where Model", "twice": ""} {
+		update := returned(p.Func(t, fn)).(*ast.CallExpr)
+		var got []string
+		ix.ChainCalls(update.Fun.(*ast.SelectorExpr).X, func(_ *ast.CallExpr, name string) { got = append(got, name) })
+		if strings.Join(got, " ") != want {
+			t.Errorf("%s: ChainCalls = %q, want %q", fn, got, want)
+		}
 	}
 }

@@ -14,12 +14,12 @@ import (
 	"go/constant"
 	"go/token"
 	"go/types"
-	"reflect"
 	"strconv"
 	"strings"
 	"unicode"
 
 	"github.com/chokaq/idemlint/internal/defuse"
+	"github.com/chokaq/idemlint/internal/schema"
 )
 
 // ormChain is an update statement read from a builder chain: its SET and WHERE parts as SQL,
@@ -126,7 +126,7 @@ func (rd Reader) gormChain(call *ast.CallExpr) *ormChain {
 			ch.set = append(ch.set, col+" = "+rd.setValue(kv.Value, ch))
 		}
 	}
-	rd.eachChainCall(sel.X, func(c *ast.CallExpr, name string) {
+	rd.Defs.ChainCalls(sel.X, func(c *ast.CallExpr, name string) {
 		switch {
 		case name == "Where" && len(c.Args) > 0:
 			if text := rd.Defs.ConstString(c.Args[0]); text != "" {
@@ -140,24 +140,17 @@ func (rd Reader) gormChain(call *ast.CallExpr) *ormChain {
 	return ch
 }
 
-// gormColumn is the column gorm writes a struct literal's field key to: its gorm tag's
-// column, or its name in snake case (Status: status, PaidAt: paid_at); "" when key names no
-// field of st.
+// gormColumn is the column gorm writes a struct literal's field key to (schema.FieldColumn:
+// its gorm tag's column, or its name in snake case); "" when key names no field of st.
 func (rd Reader) gormColumn(st *types.Struct, key ast.Expr) string {
 	id, ok := key.(*ast.Ident)
 	if !ok || st == nil {
 		return ""
 	}
 	for i := 0; i < st.NumFields(); i++ {
-		if st.Field(i) != rd.info().Uses[id] {
-			continue
+		if st.Field(i) == rd.info().Uses[id] {
+			return schema.FieldColumn(st, i)
 		}
-		for _, part := range strings.Split(reflect.StructTag(st.Tag(i)).Get("gorm"), ";") {
-			if col, ok := strings.CutPrefix(strings.TrimSpace(part), "column:"); ok && col != "" {
-				return col
-			}
-		}
-		return snake(st.Field(i).Name())
 	}
 	return ""
 }
@@ -180,7 +173,7 @@ func modelWithValues(e ast.Expr) bool {
 func (rd Reader) bunChain(call *ast.CallExpr) *ormChain {
 	ch := &ormChain{}
 	sel, _ := ast.Unparen(call.Fun).(*ast.SelectorExpr)
-	rd.eachChainCall(sel.X, func(c *ast.CallExpr, name string) {
+	rd.Defs.ChainCalls(sel.X, func(c *ast.CallExpr, name string) {
 		switch name {
 		case "Set", "Where":
 			if len(c.Args) == 0 {
@@ -208,12 +201,12 @@ func (rd Reader) bunChain(call *ast.CallExpr) *ormChain {
 func (rd Reader) entChain(call *ast.CallExpr) *ormChain {
 	ch := &ormChain{}
 	sel, _ := ast.Unparen(call.Fun).(*ast.SelectorExpr)
-	rd.eachChainCall(sel.X, func(c *ast.CallExpr, name string) {
+	rd.Defs.ChainCalls(sel.X, func(c *ast.CallExpr, name string) {
 		switch {
 		case name == "UpdateOneID" && len(c.Args) == 1:
 			ch.where = append(ch.where, "(id = "+rd.sqlValue(c.Args[0], ch)+")")
 		case strings.HasPrefix(name, "Set") && len(name) > 3 && len(c.Args) == 1:
-			ch.set = append(ch.set, snake(name[3:])+" = "+rd.setValue(c.Args[0], ch))
+			ch.set = append(ch.set, schema.SnakeCase(name[3:])+" = "+rd.setValue(c.Args[0], ch))
 		case name == "Where":
 			for _, p := range c.Args {
 				if cond := rd.entPredicate(p, ch); cond != "" {
@@ -241,12 +234,12 @@ func (rd Reader) entPredicate(p ast.Expr, ch *ormChain) string {
 	case name == "ID":
 		return "id = " + rd.sqlValue(c.Args[0], ch)
 	case strings.HasSuffix(name, "NEQ"):
-		return snake(strings.TrimSuffix(name, "NEQ")) + " <> " + rd.sqlValue(c.Args[0], ch)
+		return schema.SnakeCase(strings.TrimSuffix(name, "NEQ")) + " <> " + rd.sqlValue(c.Args[0], ch)
 	case strings.HasSuffix(name, "EQ"):
-		return snake(strings.TrimSuffix(name, "EQ")) + " = " + rd.sqlValue(c.Args[0], ch)
+		return schema.SnakeCase(strings.TrimSuffix(name, "EQ")) + " = " + rd.sqlValue(c.Args[0], ch)
 	case entShorthand(name):
 		// queue.Processing(true): the equality ent generates under the field's own name.
-		return snake(name) + " = " + rd.sqlValue(c.Args[0], ch)
+		return schema.SnakeCase(name) + " = " + rd.sqlValue(c.Args[0], ch)
 	}
 	return ""
 }
@@ -284,30 +277,6 @@ func (rd Reader) entGenerated(fn *types.Func) bool {
 		}
 	}
 	return false
-}
-
-// eachChainCall calls f with each call down the receiver chain of x (the call x is, the one
-// it is called on, ...), followed through local variables assigned once (q := db.Where(...);
-// q.Update(...)).
-func (rd Reader) eachChainCall(x ast.Expr, f func(c *ast.CallExpr, name string)) {
-	for range 32 {
-		x = ast.Unparen(x)
-		if id, ok := x.(*ast.Ident); ok {
-			if v := rd.Defs.RootVar(id); v != nil && rd.Defs.Def(v) != nil {
-				x = ast.Unparen(rd.Defs.Def(v))
-			}
-		}
-		c, ok := x.(*ast.CallExpr)
-		if !ok {
-			return
-		}
-		sel, ok := ast.Unparen(c.Fun).(*ast.SelectorExpr)
-		if !ok {
-			return
-		}
-		f(c, sel.Sel.Name)
-		x = sel.X
-	}
 }
 
 // bind writes text with each ? replaced by the SQL of the argument it takes, in order.
@@ -390,22 +359,6 @@ func (rd Reader) constList(e ast.Expr) string {
 		items = append(items, rd.sqlValue(elt, &ormChain{}))
 	}
 	return "(" + strings.Join(items, ", ") + ")"
-}
-
-// snake writes a Go field name as ent names its column (Status: status, PaidAt: paid_at).
-func snake(name string) string {
-	var b strings.Builder
-	for i, r := range name {
-		if unicode.IsUpper(r) {
-			if i > 0 && !unicode.IsUpper(rune(name[i-1])) {
-				b.WriteByte('_')
-			}
-			b.WriteRune(unicode.ToLower(r))
-			continue
-		}
-		b.WriteRune(r)
-	}
-	return b.String()
 }
 
 // ormRowsAffected returns the ORM update a gorm result's RowsAffected field is of

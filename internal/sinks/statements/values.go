@@ -81,39 +81,24 @@ func (rd Reader) relativeValue(mk keys.Make, col string, value ast.Expr, where s
 	return mk(effect.Unprotected, "SQL write not safe to repeat: "+res.Reason+" ("+fn.Pkg().Name()+"."+fn.Name()+")")
 }
 
-// maxChain bounds the builder calls chainWhere follows down a receiver chain.
-const maxChain = 32
-
 // chainWhere returns the conditions of the builder chain an update is called on, as an SQL
 // WHERE clause (" WHERE (a) AND (b)"), or "": each Where call with constant text, on the
 // chain itself or on the builder variable it is called on (q := db.Where(...); q.Update).
 // Conditions that are not constant text (a struct, a map) are left out: they cannot make a
 // relative update converge here.
 func (rd Reader) chainWhere(call *ast.CallExpr) string {
+	sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
+	if !ok {
+		return ""
+	}
 	var conds []string
-	x := call.Fun
-	for range maxChain {
-		sel, ok := ast.Unparen(x).(*ast.SelectorExpr)
-		if !ok {
-			break
-		}
-		recv := ast.Unparen(sel.X)
-		if id, ok := recv.(*ast.Ident); ok {
-			if v := rd.Defs.RootVar(id); v != nil && rd.Defs.Def(v) != nil {
-				recv = ast.Unparen(rd.Defs.Def(v))
-			}
-		}
-		c, ok := recv.(*ast.CallExpr)
-		if !ok {
-			break
-		}
-		if s, ok := ast.Unparen(c.Fun).(*ast.SelectorExpr); ok && s.Sel.Name == "Where" && len(c.Args) > 0 {
+	rd.Defs.ChainCalls(sel.X, func(c *ast.CallExpr, name string) {
+		if name == "Where" && len(c.Args) > 0 {
 			if text := rd.Defs.ConstString(c.Args[0]); text != "" {
 				conds = append(conds, "("+text+")")
 			}
 		}
-		x = c.Fun
-	}
+	})
 	if len(conds) == 0 {
 		return ""
 	}
