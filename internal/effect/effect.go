@@ -216,6 +216,7 @@ const (
 	GraphQLQuery          // the "query" of a GraphQL request
 	RPCMethod             // the "method" of a JSON-RPC call
 	URLPath               // the end of the URL: a client's do(ctx, path, body) POSTs to base+path
+	BodyText              // the whole body's text: a gqlRequest(body string) helper POSTs what its callers write
 )
 
 // TxMode says how an effect relates to a database transaction.
@@ -550,6 +551,8 @@ func (f *Fact) String() string {
 		switch {
 		case e.ReadsParam != 0 && e.ReadsBy == URLPath:
 			parts[i] += fmt.Sprintf("[url from param %d]", e.ReadsParam-1)
+		case e.ReadsParam != 0 && e.ReadsBy == BodyText:
+			parts[i] += fmt.Sprintf("[body text from param %d]", e.ReadsParam-1)
 		case e.ReadsParam != 0:
 			parts[i] += fmt.Sprintf("[body from param %d]", e.ReadsParam-1)
 		}

@@ -12,7 +12,7 @@ import (
 // and all, which is most of the bytes of a small fact. The encoding is deterministic (the
 // set is sorted, no maps) and versioned by its first byte.
 //
-//	fact   = version(19) flags uvarint(calls) [claim] [str(checks)] [str(receives)] [request] nEffects effect* nRegs reg*
+//	fact   = version(20) flags uvarint(calls) [claim] [str(checks)] [str(receives)] [request] nEffects effect* nRegs reg*
 //	         (flags: 1 completes in tx, 2 claim, 4 checks, 8 receives, 16 request)
 //	claim  = result read str(what) [on str(table)]   (the last two when read is ReadLocked)
 //	request = str(method) methodParam reads(0|1) header
@@ -20,7 +20,7 @@ import (
 //	effect = str(kind) state str(detail) uvarint(keyParams) tx methodParam requestParam textParam optsParam argsParam readsParam readsBy payloadParam step(0|1|2) elemsParam keyArg [str(keyArgFields) str(keyArgFresh)] nHops hop*
 //	hop    = str(func) str(pos)
 //	str    = uvarint(len) bytes
-const factEncoding = 19
+const factEncoding = 20
 
 // MarshalBinary encodes f; gob uses it for facts.
 func (f *Fact) MarshalBinary() ([]byte, error) {
@@ -152,7 +152,7 @@ func (f *Fact) UnmarshalBinary(data []byte) error {
 		e.OptsParam = r.byte()
 		e.ArgsParam = r.byte()
 		e.ReadsParam = r.byte()
-		if e.ReadsBy = BodyRead(r.byte()); e.ReadsBy > URLPath {
+		if e.ReadsBy = BodyRead(r.byte()); e.ReadsBy > BodyText {
 			r.fail("reads by")
 		}
 		e.PayloadParam = r.byte()

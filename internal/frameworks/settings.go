@@ -2,6 +2,7 @@ package frameworks
 
 import (
 	"go/ast"
+	"go/constant"
 	"go/types"
 	"sort"
 	"strings"
@@ -41,7 +42,16 @@ func Imports(pkg *types.Package) (framework, middleware bool) {
 // Enqueue with a task type in view, River InsertOpts{MaxAttempts: n} returned by an args
 // type's InsertOpts method or given to Insert, and River Config{MaxAttempts: n}.
 func CollectRetries(defs *defuse.Index, files []*ast.File) Retries {
-	c := collector{defs: defs, best: map[[3]string]int{}, asynqSet: map[string]bool{}}
+	c := collector{defs: defs, best: map[[3]string]int{}, asynqSet: map[string]bool{}, decls: map[*types.Func]*ast.FuncDecl{}}
+	for _, f := range files {
+		for _, d := range f.Decls {
+			if fd, ok := d.(*ast.FuncDecl); ok && fd.Recv == nil {
+				if fn, ok := defs.Info.Defs[fd.Name].(*types.Func); ok {
+					c.decls[fn] = fd
+				}
+			}
+		}
+	}
 	for _, f := range files {
 		ast.Inspect(f, c.visit)
 	}
@@ -63,7 +73,9 @@ type collector struct {
 	best map[[3]string]int
 	// asynqSet holds the task types an Enqueue here gives MaxRetry.
 	asynqSet map[string]bool
-	rs       Retries
+	// decls are the package's functions (not methods), for options a helper returns.
+	decls map[*types.Func]*ast.FuncDecl
+	rs    Retries
 }
 
 func (c *collector) record(framework, job string, n int) { c.recordAs(framework, job, "", n) }
@@ -214,7 +226,10 @@ func (c *collector) maxRetry(opts []ast.Expr) (int, bool) {
 }
 
 // uniqueByArgs reports whether lit is a river.InsertOpts literal whose UniqueOpts is a
-// river.UniqueOpts literal with ByArgs: true (a constant).
+// river.UniqueOpts literal with ByArgs: true (a constant), or a call of a function of the
+// package whose every return is one (archiveUniqueOpts()), and whose ByState, when it is
+// given, keeps completed jobs: a uniqueness that ends when the first job completes lets a
+// producer's redelivery insert its job again.
 func (c *collector) uniqueByArgs(lit *ast.CompositeLit) bool {
 	if TypeName(c.defs.Info.TypeOf(lit)) != RiverPath+".InsertOpts" {
 		return false
@@ -223,16 +238,73 @@ func (c *collector) uniqueByArgs(lit *ast.CompositeLit) bool {
 	if !ok {
 		return false
 	}
-	u, ok := ast.Unparen(v).(*ast.CompositeLit)
+	lits := c.returnedLits(v)
+	for _, u := range lits {
+		by, ok := defuse.FieldValue(u, "ByArgs")
+		if !ok {
+			return false
+		}
+		if tv := c.defs.Info.Types[by]; tv.Value == nil || tv.Value.ExactString() != "true" {
+			return false
+		}
+		if states, ok := defuse.FieldValue(u, "ByState"); ok && !c.keepsCompleted(states) {
+			return false
+		}
+	}
+	return len(lits) > 0
+}
+
+// returnedLits returns the composite literals e is: e itself, or the results of every
+// return of the package's function e calls; nil when any is something else.
+func (c *collector) returnedLits(e ast.Expr) []*ast.CompositeLit {
+	e = ast.Unparen(e)
+	if lit, ok := e.(*ast.CompositeLit); ok {
+		return []*ast.CompositeLit{lit}
+	}
+	call, ok := e.(*ast.CallExpr)
+	if !ok {
+		return nil
+	}
+	fn, _ := typeutil.Callee(c.defs.Info, call).(*types.Func)
+	decl := c.decls[fn]
+	if fn == nil || decl == nil || decl.Body == nil {
+		return nil
+	}
+	var lits []*ast.CompositeLit
+	ok = true
+	ast.Inspect(decl.Body, func(x ast.Node) bool {
+		switch x := x.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.ReturnStmt:
+			var lit *ast.CompositeLit
+			if len(x.Results) == 1 {
+				lit, _ = ast.Unparen(x.Results[0]).(*ast.CompositeLit)
+			}
+			ok = ok && lit != nil
+			lits = append(lits, lit)
+		}
+		return true
+	})
+	if !ok {
+		return nil
+	}
+	return lits
+}
+
+// keepsCompleted reports whether a ByState value is a literal list that holds
+// rivertype.JobStateCompleted.
+func (c *collector) keepsCompleted(states ast.Expr) bool {
+	lit, ok := ast.Unparen(states).(*ast.CompositeLit)
 	if !ok {
 		return false
 	}
-	by, ok := defuse.FieldValue(u, "ByArgs")
-	if !ok {
-		return false
+	for _, elt := range lit.Elts {
+		if tv := c.defs.Info.Types[elt]; tv.Value != nil && tv.Value.Kind() == constant.String && constant.StringVal(tv.Value) == "completed" {
+			return true
+		}
 	}
-	tv := c.defs.Info.Types[by]
-	return tv.Value != nil && tv.Value.ExactString() == "true"
+	return false
 }
 
 // maxAttempts reads MaxAttempts from a river.InsertOpts literal (or its address).

@@ -79,6 +79,9 @@ func (j *Judge) Eval(call *ast.CallExpr, s *model.Sink, fn *types.Func, sc Scope
 		if p == 0 {
 			p, by = j.requests().URLPathParam(defuse.ArgAt(call, s.URLArg), sc), effect.URLPath
 		}
+		if p == 0 {
+			p, by = j.requests().BodyTextParam(arg, sc), effect.BodyText
+		}
 		e.ReadsParam, e.ReadsBy = uint8(p), by
 		e.PayloadParam = uint8(j.requests().PayloadParam(arg, sc))
 		return e

@@ -75,6 +75,80 @@ func (rd Reader) URLPathParam(url ast.Expr, sc keys.Scope) int {
 	return keys.ParamIndex(sc, v)
 }
 
+// BodyTextParam returns 1 + the index of the string or []byte parameter of sc's function,
+// never assigned, that is a body's whole text (through readers, conversions and local
+// variables: strings.NewReader(body)), or 0: a gqlRequest(body string) helper POSTs
+// whatever text its callers write, and each caller's text says whether it reads (PassReads).
+func (rd Reader) BodyTextParam(body ast.Expr, sc keys.Scope) int {
+	if body == nil || sc.Func == nil {
+		return 0
+	}
+	info := rd.info()
+	param := 0
+	rd.Defs.Find(body, defuse.Value, func(x ast.Node) bool { // true: decided
+		switch x := x.(type) {
+		case *ast.Ident:
+			v, _ := info.Uses[x].(*types.Var)
+			if v == nil || len(rd.Defs.Defs(v)) != 0 {
+				return false // a local variable: its definition is the body
+			}
+			if defuse.IsString(v.Type()) || isBytes(v.Type()) {
+				param = keys.ParamIndex(sc, v)
+			}
+			return true
+		case *ast.CallExpr:
+			if tv, ok := info.Types[x.Fun]; ok && tv.IsType() && len(x.Args) == 1 {
+				return false // []byte(s): its operand is the body
+			}
+			if reader(bodyFunc(info, x)) {
+				return false // a reader of its argument
+			}
+		}
+		return true
+	}, defuse.Through(func(x ast.Expr) []ast.Expr {
+		if c, ok := x.(*ast.CallExpr); ok && len(c.Args) > 0 {
+			return []ast.Expr{c.Args[0]} // the operand of a conversion, a reader's argument
+		}
+		return nil
+	}))
+	return param
+}
+
+// bodyOperand returns the text a body is made of, under the conversions and readers
+// around it ([]byte(s), strings.NewReader(s): s).
+func (rd Reader) bodyOperand(e ast.Expr) ast.Expr {
+	info := rd.info()
+	for {
+		c, ok := ast.Unparen(e).(*ast.CallExpr)
+		if !ok || len(c.Args) != 1 {
+			return e
+		}
+		if tv, ok := info.Types[c.Fun]; !(ok && tv.IsType()) && !reader(bodyFunc(info, c)) {
+			return e
+		}
+		e = c.Args[0]
+	}
+}
+
+// reader reports whether the function named (bodyFunc) reads its argument as a body.
+func reader(name string) bool {
+	switch name {
+	case "strings.NewReader", "bytes.NewReader", "bytes.NewBufferString", "bytes.NewBuffer", "io.NopCloser":
+		return true
+	}
+	return false
+}
+
+// isBytes reports whether t is []byte.
+func isBytes(t types.Type) bool {
+	s, ok := t.Underlying().(*types.Slice)
+	if !ok {
+		return false
+	}
+	b, ok := s.Elem().Underlying().(*types.Basic)
+	return ok && b.Kind() == types.Byte
+}
+
 // marshalledLiteral returns the literal a request body is json.Marshal of, or nil.
 func (rd Reader) marshalledLiteral(body ast.Expr) *ast.CompositeLit {
 	arg := rd.marshalledArg(body)
@@ -109,11 +183,22 @@ func (rd Reader) PassReads(args []ast.Expr, e effect.Effect, sc keys.Scope) (eff
 		return e, true
 	}
 	text := rd.Defs.Text(args[i])
+	if by == effect.BodyText {
+		text = rd.Defs.Text(rd.bodyOperand(args[i])) // []byte(`{"query": ...}`)
+	}
 	switch {
 	case by == effect.GraphQLQuery && graphQLQuery(text), by == effect.RPCMethod && readMethod(text):
 		return e, false
 	case by == effect.URLPath && (rd.Models.Index.ReadEndpoint(text) || queryPath(text)):
 		return e, false // do(ctx, "/v3/product/list", filter): a read endpoint
+	case by == effect.BodyText && bodyTextReads(text):
+		return e, false // gqlRequest(`{"query": "query{video(id:\"...\"){title}}"}`)
+	}
+	if by == effect.BodyText {
+		if p := rd.BodyTextParam(args[i], sc); p != 0 {
+			e.ReadsParam, e.ReadsBy = uint8(p), by
+		}
+		return e, true
 	}
 	if p := rd.methodParam(args[i], sc); p != 0 {
 		e.ReadsParam, e.ReadsBy = uint8(p), by

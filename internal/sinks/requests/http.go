@@ -148,6 +148,11 @@ func (rd Reader) readBuilt(v *types.Var, src ast.Expr, sc keys.Scope) built {
 			b.readsParam, b.readsBy = p, effect.URLPath
 		}
 	}
+	if !b.reads && b.readsParam == 0 {
+		if p := rd.BodyTextParam(bodyExpr, sc); p != 0 {
+			b.readsParam, b.readsBy = p, effect.BodyText
+		}
+	}
 	if !b.reads {
 		b.payloadParam = rd.PayloadParam(bodyExpr, sc)
 	}

@@ -84,9 +84,10 @@ func (rd Reader) bodyReads(e ast.Expr) bool {
 			if tv, ok := info.Types[x.Fun]; ok && tv.IsType() && len(x.Args) == 1 {
 				return false // []byte(s): its operand is the body
 			}
-			switch bodyFunc(info, x) {
-			case "strings.NewReader", "bytes.NewReader", "bytes.NewBufferString", "bytes.NewBuffer", "io.NopCloser":
+			if reader(bodyFunc(info, x)) {
 				return false // a reader of its argument
+			}
+			switch bodyFunc(info, x) {
 			case "net/url.Encode": // form.Encode()
 				if sel, ok := ast.Unparen(x.Fun).(*ast.SelectorExpr); ok {
 					reads = rd.TokenRequest(sel.X)
@@ -269,9 +270,11 @@ var (
 
 // graphQLQuery reports whether GraphQL document text (JSON-escaped, as in a body) is a
 // query: its first operation is "query" or the shorthand "{", and it holds no mutation or
-// subscription.
+// subscription. Text built at run time may only fill a string argument
+// (video(id:\"%s\")): a value there cannot turn the query into a mutation, a hole anywhere
+// else can.
 func graphQLQuery(doc string) bool {
-	if strings.Contains(doc, strval.Hole) {
+	if strings.Contains(strings.ReplaceAll(doc, `\"`+strval.Hole+`\"`, `\"\"`), strval.Hole) {
 		return false
 	}
 	d := strings.TrimLeft(strings.ReplaceAll(strings.ReplaceAll(doc, `\n`, " "), `\t`, " "), " \t\r\n")

@@ -13,7 +13,9 @@ type JobState string
 
 // The job states the linter's tests refer to.
 const (
+	JobStateAvailable JobState = "available"
 	JobStateCompleted JobState = "completed"
+	JobStatePending   JobState = "pending"
 	JobStateRunning   JobState = "running"
 )
 
