@@ -3,7 +3,8 @@
 // SETNX), an SQL statement that changes no row the second time, a row locked FOR UPDATE on
 // a transaction and written in it, a duplicate-key error taken as done, a lookup by the
 // job's key whose finding (or status, the one the code writes) ends the job, a write of
-// what such a lookup did not find (a set difference). It also reads what a
+// what such a lookup did not find (a set difference), a claim a function literal makes and
+// carries out in a flag its caller checks. It also reads what a
 // helper's result says of a claim its body makes (ReturnedClaim), for its callers' gates.
 //
 // Its input is a Reader (the package's def-use index, the models, the file set for
@@ -49,6 +50,9 @@ func (rd Reader) Gates(body *ast.BlockStmt, sc keys.Scope, of ClaimOf) []*Gate {
 			gates = append(gates, g)
 		}
 		if g := rd.affirmedGate(ifs, en, sc, of); g != nil {
+			gates = append(gates, g)
+		}
+		if g := rd.flagGate(body, ifs, rd.guardedEnd(en), sc, of); g != nil {
 			gates = append(gates, g)
 		}
 	}}

@@ -196,7 +196,8 @@ func (rd Reader) lockingQuery(row ast.Expr) *lockRead {
 }
 
 // lockGate returns the gate of an if statement (whose body ends in a return) that tests a
-// row a locking read filled, when the statements after it write that row's state on the
+// row a locking read filled, or the error of a gorm locking read filtered by a state
+// (filteredLock), when the statements after it write that row's state on the
 // same transaction: a statement that writes its table, or a call that writes the job's
 // state, whose text is a helper's (marksState). nil otherwise.
 func (rd Reader) lockGate(ifs *ast.IfStmt, end token.Pos, en env, sc keys.Scope, locks map[*types.Var]*lockRead) *Gate {
@@ -212,6 +213,9 @@ func (rd Reader) lockGate(ifs *ast.IfStmt, end token.Pos, en env, sc keys.Scope,
 		}
 		return lr == nil
 	})
+	if lr == nil {
+		lr = rd.filteredLock(ifs.Cond, en)
+	}
 	if lr == nil {
 		return nil
 	}
@@ -230,6 +234,56 @@ func (rd Reader) lockGate(ifs *ast.IfStmt, end token.Pos, en env, sc keys.Scope,
 		what = lr.via + "'s " + what
 	}
 	return &Gate{Start: ifs.End(), End: end, What: what, OnTx: positions(calls)}
+}
+
+// filteredLock returns the gorm locking read whose error cond tests (err != nil, err the
+// read's Error: tx.Clauses(clause.Locking{Strength: "UPDATE"}).Where("id = ? AND status
+// = ?", id, StatusPending).First(&row).Error) when its Where is given a constant beside its
+// text, a state: a row that has left that state is not found, and the check leaves as a
+// test of the row's state would. nil otherwise.
+func (rd Reader) filteredLock(cond ast.Expr, en env) *lockRead {
+	be, ok := ast.Unparen(cond).(*ast.BinaryExpr)
+	if !ok || be.Op != token.NEQ || !rd.isNil(be.Y) {
+		return nil
+	}
+	x := ast.Unparen(be.X)
+	if v := rd.local(x); v != nil {
+		d, _ := rd.valueOf(v, en)
+		x = ast.Unparen(d)
+	}
+	sel, ok := x.(*ast.SelectorExpr)
+	if !ok || sel.Sel.Name != "Error" {
+		return nil
+	}
+	call, ok := ast.Unparen(sel.X).(*ast.CallExpr)
+	if !ok {
+		return nil
+	}
+	fsel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
+	if !ok {
+		return nil
+	}
+	if _, lr := rd.gormLockRead(call, fsel); lr != nil && rd.filtersByConstant(fsel.X) {
+		return lr
+	}
+	return nil
+}
+
+// filtersByConstant reports whether a gorm chain has a Where given a constant argument
+// beside its text (Where("id = ? AND status = ?", id, StatusPending)).
+func (rd Reader) filtersByConstant(chain ast.Expr) bool {
+	found := false
+	rd.Defs.ChainCalls(chain, func(c *ast.CallExpr, name string) {
+		if name != "Where" || len(c.Args) < 2 {
+			return
+		}
+		for _, a := range c.Args[1:] {
+			if tv := rd.info().Types[a]; tv.Value != nil {
+				found = true
+			}
+		}
+	})
+	return found
 }
 
 // callsOnTx returns the calls after the condition's statement, in its block, made on the
