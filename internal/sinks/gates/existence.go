@@ -28,7 +28,8 @@ var (
 // existenceGate returns the gate of an if statement whose condition is true when a lookup
 // by the job's key found something, or nil: x != nil, x the first result of a lookup (a
 // lookupVerbs call given the key) of a pointer, slice, map or interface type; or x itself,
-// the bool a checkWords call given the key returns. The gate guards nothing against two
+// the bool a checkWords call given the key returns (any of its results: path, found :=
+// groupProcessed(...)). The gate guards nothing against two
 // deliveries at once, which both find nothing, nor the effects a crash leaves done before
 // what it looks up is written (docs/checks.md).
 func (rd Reader) existenceGate(ifs *ast.IfStmt, end token.Pos, en env, sc keys.Scope) *Gate {
@@ -53,10 +54,19 @@ func (rd Reader) existenceGate(ifs *ast.IfStmt, end token.Pos, en env, sc keys.S
 		return nil
 	}
 	call, fn := rd.resultOf(x)
+	i := 0 // which result x is: found of `path, found := checkIfProcessed(...)`
+	if v := rd.local(x); call == nil && v != nil {
+		d, k := rd.valueOf(v, en)
+		if c, ok := ast.Unparen(d).(*ast.CallExpr); ok {
+			if f := callee(rd.info(), c); f != nil && k < f.Signature().Results().Len() {
+				call, fn, i = c, f, k
+			}
+		}
+	}
 	if call == nil {
 		return nil
 	}
-	switch res := fn.Signature().Results().At(0).Type(); {
+	switch res := fn.Signature().Results().At(i).Type(); {
 	case isBool(res):
 		if !checkName(fn.Name()) || !isBool(rd.info().TypeOf(x)) {
 			return nil
@@ -119,7 +129,8 @@ func (rd Reader) lookupErr(e ast.Expr, en env, sc keys.Scope) *ast.CallExpr {
 }
 
 // absentGate returns the gate of an if statement whose body runs only when a lookup by the
-// job's key found nothing, the hand-written upsert (if result.Error ==
+// job's key found nothing, or failed (gorm's First fails when it finds nothing; a database
+// error fails the write in the body too), the hand-written upsert (if result.Error ==
 // gorm.ErrRecordNotFound { tx.Create(run) } else { tx.Updates(...) }; errors.Is(err,
 // ErrNotFound); x == nil after x, err := repo.GetX(ctx, key); !ok after ok :=
 // store.IsCacheExists(ctx, key)): what the body writes, a
@@ -128,6 +139,12 @@ func (rd Reader) absentGate(ifs *ast.IfStmt, en env, sc keys.Scope) *Gate {
 	var lookup *ast.CallExpr
 	switch c := ast.Unparen(ifs.Cond).(type) {
 	case *ast.BinaryExpr:
+		if c.Op == token.NEQ && rd.isNil(c.Y) && isError(rd.info().TypeOf(c.X)) {
+			// if err := tx.Where("key = ?", k).First(&row).Error; err != nil { tx.Create(...); return }:
+			// the lookup's error taken as "not there" (a database error fails the create too).
+			lookup = rd.lookupErr(c.X, en, sc)
+			break
+		}
 		if c.Op != token.EQL {
 			return nil
 		}

@@ -1,6 +1,7 @@
 // Package getorcreate exercises the get-or-create idiom and the hand-written upsert: a // want package:"has effects"
 // lookup by the key whose error says it found the row returns, or a branch runs only for a
-// row not found. A branch taken on any error guards nothing.
+// row not found (or on any error of the lookup, which a row not found is). A create made
+// whatever the lookup found guards nothing.
 package getorcreate
 
 import (
@@ -83,7 +84,9 @@ func saveRun(tx *gorm.DB, r *run) error {
 	return tx.Model(&existing).Updates(map[string]any{"score": r.Score}).Error
 }
 
-// saveRunBlind creates the run when the lookup failed for any reason but "not found" too.
+// saveRunBlind creates the run whenever the lookup failed: gorm's First fails when it
+// finds nothing, and a database error fails the create as well, so a redelivery finds the
+// run and creates nothing.
 func saveRunBlind(tx *gorm.DB, r *run) error {
 	var existing run
 	result := tx.Where("id = ?", r.ID).First(&existing)
@@ -99,8 +102,8 @@ func Runs(ctx context.Context, t *asynq.Task) error { // want Runs:`effects sql.
 }
 
 // RunsBlind creates a run whenever the lookup errs.
-func RunsBlind(ctx context.Context, t *asynq.Task) error { // want RunsBlind:`effects sql.write:unprotected\(\(\*gorm.DB\).Create\)`
-	return saveRunBlind(gdb, &run{ID: len(t.Payload())}) // want `handler RunsBlind: GORM Create`
+func RunsBlind(ctx context.Context, t *asynq.Task) error { // want RunsBlind:`effects sql.write:claimed\(\(\*gorm.DB\).Create\)`
+	return saveRunBlind(gdb, &run{ID: len(t.Payload())})
 }
 
 type shop struct{ ID string }
