@@ -4,7 +4,8 @@
 // a transaction and written in it, a duplicate-key error taken as done, a lookup by the
 // job's key whose finding (or status, the one the code writes) ends the job, a write of
 // what such a lookup did not find (a set difference), a claim a function literal makes and
-// carries out in a flag its caller checks. It also reads what a
+// carries out in a flag its caller checks, a record's state tested and written on its row
+// before the effects (rowflags.go). It also reads what a
 // helper's result says of a claim its body makes (ReturnedClaim), for its callers' gates.
 //
 // Its input is a Reader (the package's def-use index, the models, the file set for
@@ -53,6 +54,9 @@ func (rd Reader) Gates(body *ast.BlockStmt, sc keys.Scope, of ClaimOf) []*Gate {
 			gates = append(gates, g)
 		}
 		if g := rd.flagGate(body, ifs, rd.guardedEnd(en), sc, of); g != nil {
+			gates = append(gates, g)
+		}
+		if g := rd.rowFlagGate(body, ifs, sc); g != nil {
 			gates = append(gates, g)
 		}
 	}}

@@ -11,7 +11,6 @@ package gates
 
 import (
 	"go/ast"
-	"go/constant"
 	"go/token"
 	"go/types"
 	"strconv"
@@ -319,15 +318,8 @@ func (rd Reader) bindName(ch *ormChain) string {
 // sqlValue writes a Go value as SQL: a constant as a literal, anything else as a bind ($n),
 // which marks the chain keyed.
 func (rd Reader) sqlValue(e ast.Expr, ch *ormChain) string {
-	if tv, ok := rd.info().Types[e]; ok && tv.Value != nil {
-		switch tv.Value.Kind() {
-		case constant.String:
-			return "'" + strings.ReplaceAll(constant.StringVal(tv.Value), "'", "''") + "'"
-		case constant.Int, constant.Float:
-			return tv.Value.ExactString()
-		case constant.Bool:
-			return strings.ToUpper(tv.Value.ExactString())
-		}
+	if lit := sqlConstant(rd.info().Types[e].Value); lit != "" {
+		return lit
 	}
 	if s := rd.Defs.ConstString(e); s != "" {
 		return "'" + strings.ReplaceAll(s, "'", "''") + "'"

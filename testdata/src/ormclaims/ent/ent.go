@@ -28,9 +28,19 @@ type JobClient struct {
 
 // Job is a row of jobs.
 type Job struct {
-	ID     int
-	Status job.Status
+	ID      int
+	Status  job.Status
+	Claimed bool
 }
+
+// Query returns a builder that reads jobs.
+func (c *JobClient) Query() *JobQuery { return &JobQuery{} }
+
+// JobQuery reads jobs.
+type JobQuery struct{}
+
+// All returns the jobs the query matches.
+func (q *JobQuery) All(ctx context.Context) ([]*Job, error) { return nil, nil }
 
 // UpdateOneID returns a builder that updates the job with id.
 func (c *JobClient) UpdateOneID(id int) *JobUpdateOne { return &JobUpdateOne{driver: c.driver} }

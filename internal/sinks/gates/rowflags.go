@@ -1,0 +1,230 @@
+// A record's own state, tested and then written on its row before the effects: a sweep over
+// the channels it watches (for _, ch := range channels { if !ch.IsLive { ...;
+// client.Live.UpdateOneID(ch.ID).SetIsLive(true).Save(ctx); notify(ch) } }), or a record a
+// lookup read. The next delivery, or the next run of the sweep, reads the row again and
+// skips it once the write is made.
+
+package gates
+
+import (
+	"go/ast"
+	"go/constant"
+	"go/token"
+	"go/types"
+	"strings"
+
+	"github.com/chokaq/idemlint/internal/schema"
+	"github.com/chokaq/idemlint/internal/sinks/keys"
+)
+
+// rowTest is a test of one field of a record read in the delivery: the column, and the
+// value (as SQL) the field has, or has not (not), when the test passes.
+type rowTest struct {
+	rec   *types.Var
+	field string
+	col   string
+	val   string
+	not   bool
+}
+
+// rowFlagGate returns the gate of an if statement whose condition tests a field of a record
+// this delivery read from the database (!rec.IsLive, rec.Status == "pending", rec.Status !=
+// "sent"; rec ranging over the rows a call returned, or assigned from a call), when its body
+// writes that field on the record's row, with ent (UpdateOneID(rec.ID).Set<Field>(v)) or gorm
+// (Model(&rec), or a Where given rec's fields, then Update or Updates), to a value the test no
+// longer passes: the effects after that write, up to the end of the body, run once per
+// change of the field. Effects before the write run again after a crash before it. nil
+// otherwise.
+func (rd Reader) rowFlagGate(body *ast.BlockStmt, ifs *ast.IfStmt, sc keys.Scope) *Gate {
+	t := rd.recordTest(body, ifs.Cond, sc)
+	if t == nil {
+		return nil
+	}
+	var write *ast.CallExpr
+	ast.Inspect(ifs.Body, func(x ast.Node) bool {
+		if write != nil {
+			return false
+		}
+		switch x := x.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.CallExpr:
+			if rd.writesTest(x, t) {
+				write = x
+				return false
+			}
+		}
+		return true
+	})
+	if write == nil {
+		return nil
+	}
+	return &Gate{
+		Start: write.End(),
+		End:   ifs.Body.Rbrace,
+		What:  "state check of " + t.rec.Name() + "." + t.field + " at " + rd.shortPos(ifs.Pos()) + ", written at " + rd.shortPos(write.Pos()),
+	}
+}
+
+// recordTest reads a condition that tests a field of a record read in this delivery.
+func (rd Reader) recordTest(body *ast.BlockStmt, cond ast.Expr, sc keys.Scope) *rowTest {
+	var sel ast.Expr
+	t := &rowTest{}
+	switch c := ast.Unparen(cond).(type) {
+	case *ast.UnaryExpr: // !rec.IsLive
+		if c.Op != token.NOT {
+			return nil
+		}
+		sel, t.val = c.X, "FALSE"
+	case *ast.BinaryExpr: // rec.Status == "pending", rec.Status != "sent"
+		if c.Op != token.EQL && c.Op != token.NEQ {
+			return nil
+		}
+		sel, t.not = c.X, c.Op == token.NEQ
+		lit := sqlConstant(rd.info().Types[c.Y].Value)
+		if lit == "" {
+			sel, lit = c.Y, sqlConstant(rd.info().Types[c.X].Value)
+		}
+		if lit == "" {
+			return nil
+		}
+		t.val = lit
+	default:
+		return nil
+	}
+	s, ok := ast.Unparen(sel).(*ast.SelectorExpr)
+	if !ok {
+		return nil
+	}
+	if f, ok := rd.info().Uses[s.Sel].(*types.Var); !ok || !f.IsField() {
+		return nil
+	}
+	id, ok := ast.Unparen(s.X).(*ast.Ident)
+	if !ok {
+		return nil
+	}
+	rec, ok := rd.info().Uses[id].(*types.Var)
+	if !ok || sc.Params[rec] || !rd.readInDelivery(body, rec) {
+		return nil
+	}
+	t.rec, t.field, t.col = rec, s.Sel.Name, schema.SnakeCase(s.Sel.Name)
+	return t
+}
+
+// readInDelivery reports whether a record variable holds what a call returned in this
+// delivery: it ranges over a call's result or a variable assigned from one (rows, err :=
+// q.All(ctx)) or filled by a gorm read in body (db.Find(&rows)), or is itself assigned from a
+// call or filled by a gorm read (db.First(&rec, id)). A record the job carries holds what its
+// producer saw, which a repeat sees again.
+func (rd Reader) readInDelivery(body *ast.BlockStmt, v *types.Var) bool {
+	read := func(e ast.Expr) bool {
+		w := rd.local(e)
+		if w == nil {
+			_, ok := ast.Unparen(e).(*ast.CallExpr)
+			return ok
+		}
+		if d := rd.Defs.Def(w); d != nil {
+			_, ok := ast.Unparen(d).(*ast.CallExpr)
+			return ok
+		}
+		return rd.gormFilled(body, w)
+	}
+	if over := rd.Defs.RangedOver(v); over != nil {
+		return read(over)
+	}
+	if d := rd.Defs.Def(v); d != nil {
+		_, ok := ast.Unparen(d).(*ast.CallExpr)
+		return ok
+	}
+	return rd.gormFilled(body, v)
+}
+
+// gormFilled reports whether body gives v's address to a gorm read (db.Find(&rows),
+// tx.First(&rec, id)).
+func (rd Reader) gormFilled(body *ast.BlockStmt, v *types.Var) bool {
+	filled := false
+	ast.Inspect(body, func(x ast.Node) bool {
+		call, ok := x.(*ast.CallExpr)
+		if !ok || filled {
+			return !filled
+		}
+		fn := callee(rd.info(), call)
+		if fn == nil || fn.Pkg() == nil || fn.Pkg().Path() != gormPath || !gormFinishers[fn.Name()] || len(call.Args) == 0 {
+			return true
+		}
+		if u, ok := ast.Unparen(call.Args[0]).(*ast.UnaryExpr); ok && u.Op == token.AND && rd.Defs.RootVar(u.X) == v {
+			filled = true
+		}
+		return true
+	})
+	return filled
+}
+
+// sqlConstant writes a constant as an SQL literal, as the ORM chains write it (sqlValue), or
+// "" for none.
+func sqlConstant(v constant.Value) string {
+	if v == nil {
+		return ""
+	}
+	switch v.Kind() {
+	case constant.String:
+		return "'" + strings.ReplaceAll(constant.StringVal(v), "'", "''") + "'"
+	case constant.Int, constant.Float:
+		return v.ExactString()
+	case constant.Bool:
+		return strings.ToUpper(v.ExactString())
+	}
+	return ""
+}
+
+// writesTest reports whether call is an ent or gorm update of the tested record's row that
+// sets the tested column to a constant the test no longer passes.
+func (rd Reader) writesTest(call *ast.CallExpr, t *rowTest) bool {
+	fn := callee(rd.info(), call)
+	if fn == nil || fn.Pkg() == nil {
+		return false
+	}
+	var ch *ormChain
+	switch {
+	case fn.Pkg().Path() == gormPath && gormUpdates[fn.Name()]:
+		ch = rd.gormChain(call)
+	case rd.entGenerated(fn) && (fn.Name() == "Save" || fn.Name() == "Exec") && strings.HasSuffix(recvName(fn), "UpdateOne"):
+		ch = rd.entChain(call)
+	}
+	if ch == nil || !rd.onRecord(call, t.rec) {
+		return false
+	}
+	for _, s := range ch.set {
+		col, val, ok := strings.Cut(s, " = ")
+		if !ok || col != t.col || strings.HasPrefix(val, "$") {
+			continue
+		}
+		if t.not == (val == t.val) {
+			return true // != 'sent' then 'sent'; == 'pending' (or !flag) then another value
+		}
+	}
+	return false
+}
+
+// onRecord reports whether an update chain picks the record's row: ent's UpdateOneID(rec.ID)
+// or UpdateOne(rec), gorm's Model(&rec) or a Where given one of rec's fields.
+func (rd Reader) onRecord(call *ast.CallExpr, rec *types.Var) bool {
+	sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
+	if !ok {
+		return false
+	}
+	found := false
+	rd.Defs.ChainCalls(sel.X, func(c *ast.CallExpr, name string) {
+		switch name {
+		case "UpdateOneID", "UpdateOne", "Model", "Where":
+			args := c.Args
+			if name == "Where" && len(args) > 0 {
+				args = args[1:]
+			}
+			for _, a := range args {
+				found = found || rd.Defs.RootVar(a) == rec
+			}
+		}
+	})
+	return found
+}
