@@ -16,7 +16,8 @@ import (
 
 // flagGate returns the gate of an if statement that leaves when a local bool is still
 // false (!done, done == false) and the only places that set it true are inside function
-// literals of body called before the if, each under a claim that literal checks (its own
+// literals of body called before the if (not by go or defer), each under a claim that
+// literal checks (its own
 // Gates): the statements after the if run only when this delivery made the claim. The
 // flag must start false (done := false, var done bool) and never have its address taken.
 // nil otherwise.
@@ -39,9 +40,9 @@ func (rd Reader) flagGate(body *ast.BlockStmt, ifs *ast.IfStmt, end token.Pos, s
 		case !rd.Defs.IsTrue(d) || d.Pos() >= ifs.Pos():
 			return nil
 		}
-		lit := literalAround(body, d.Pos())
-		if lit == nil {
-			return nil // set in the body itself: not what this gate reads
+		lit, later := literalAround(body, d.Pos())
+		if lit == nil || later {
+			return nil // set in the body itself, or by a literal run later (go, defer)
 		}
 		g := rd.claimAround(lit, d.Pos(), sc, of)
 		if g == nil {
@@ -112,19 +113,27 @@ func (rd Reader) claimAround(lit *ast.FuncLit, pos token.Pos, sc keys.Scope, of 
 	return nil
 }
 
-// literalAround returns the innermost function literal of body that holds pos, or nil.
-func literalAround(body *ast.BlockStmt, pos token.Pos) *ast.FuncLit {
-	var lit *ast.FuncLit
+// literalAround returns the innermost function literal of body that holds pos, or nil, and
+// whether a go or defer statement holds the literal: it runs after the check, or at once
+// beside it.
+func literalAround(body *ast.BlockStmt, pos token.Pos) (lit *ast.FuncLit, later bool) {
+	var goOrDefer []ast.Node
 	ast.Inspect(body, func(x ast.Node) bool {
 		if x == nil || !within(x, pos) {
 			return false
 		}
-		if l, ok := x.(*ast.FuncLit); ok {
-			lit = l
+		switch x := x.(type) {
+		case *ast.GoStmt, *ast.DeferStmt:
+			goOrDefer = append(goOrDefer, x)
+		case *ast.FuncLit:
+			lit = x
 		}
 		return true
 	})
-	return lit
+	for _, s := range goOrDefer {
+		later = later || lit != nil && within(s, lit.Pos())
+	}
+	return lit, later
 }
 
 // within reports whether pos is inside n.

@@ -10,6 +10,9 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"regexp"
+	"slices"
+	"strings"
 
 	"github.com/chokaq/idemlint/internal/defuse"
 	"github.com/chokaq/idemlint/internal/sinks/keys"
@@ -23,6 +26,9 @@ type lockRead struct {
 	// gorm: a gorm read with a FOR UPDATE locking clause into a record (the table is the
 	// record's, which the writes after it name by the record or the transaction alone).
 	gorm bool
+	// stateCols are the columns a gorm locking read's Where tests against constants, when
+	// its error is the check (filteredLock): a write on the transaction must set one.
+	stateCols []string
 	// via names the helper that made the read and returned the row (lockhelpers.go), "" for
 	// a read in the body.
 	via string
@@ -220,7 +226,10 @@ func (rd Reader) lockGate(ifs *ast.IfStmt, end token.Pos, en env, sc keys.Scope,
 		return nil
 	}
 	calls := rd.callsOnTx(lr.tx, en)
-	writes := lr.gorm && len(calls) > 0 // gorm writes name no table in text
+	writes := lr.gorm && len(calls) > 0 && lr.stateCols == nil // gorm writes name no table in text
+	for _, c := range calls {
+		writes = writes || lr.stateCols != nil && rd.gormSets(c, lr.stateCols)
+	}
 	for _, c := range calls {
 		if arg, ok := rd.statementCall(c); ok && arg != nil && writesTable(rd.Defs.Text(arg), lr.table) || rd.marksState(c, sc) {
 			writes = true
@@ -263,27 +272,57 @@ func (rd Reader) filteredLock(cond ast.Expr, en env) *lockRead {
 	if !ok {
 		return nil
 	}
-	if _, lr := rd.gormLockRead(call, fsel); lr != nil && rd.filtersByConstant(fsel.X) {
-		return lr
+	if _, lr := rd.gormLockRead(call, fsel); lr != nil {
+		if lr.stateCols = rd.constantColumns(fsel.X); lr.stateCols != nil {
+			return lr
+		}
 	}
 	return nil
 }
 
-// filtersByConstant reports whether a gorm chain has a Where given a constant argument
-// beside its text (Where("id = ? AND status = ?", id, StatusPending)).
-func (rd Reader) filtersByConstant(chain ast.Expr) bool {
-	found := false
+// constantColumns returns the columns a gorm chain's Where calls with constant text test
+// against constants (Where("id = ? AND status = ?", id, StatusPending): status), or nil.
+func (rd Reader) constantColumns(chain ast.Expr) []string {
+	var cols []string
 	rd.Defs.ChainCalls(chain, func(c *ast.CallExpr, name string) {
-		if name != "Where" || len(c.Args) < 2 {
+		if name != "Where" || len(c.Args) == 0 {
 			return
 		}
-		for _, a := range c.Args[1:] {
-			if tv := rd.info().Types[a]; tv.Value != nil {
-				found = true
+		text := rd.Defs.ConstString(c.Args[0])
+		if text == "" {
+			return
+		}
+		for _, m := range constantTest.FindAllStringSubmatch(rd.bind(text, c.Args[1:], &ormChain{}), -1) {
+			col := strings.ToLower(m[1])
+			if i := strings.LastIndex(col, "."); i >= 0 {
+				col = col[i+1:]
 			}
+			cols = append(cols, col)
 		}
 	})
-	return found
+	return cols
+}
+
+// constantTest matches a column compared with a constant in SQL the ORM chains write.
+var constantTest = regexp.MustCompile(`(?i)([a-z_][a-z0-9_.]*)\s*(?:=|<>|!=|\bNOT\s+IN\b|\bIN\b)\s*(?:'|\(\s*'|-?[0-9]|\bTRUE\b|\bFALSE\b)`)
+
+// gormSets reports whether call is a gorm update that sets one of cols.
+func (rd Reader) gormSets(call *ast.CallExpr, cols []string) bool {
+	fn := callee(rd.info(), call)
+	if fn == nil || fn.Pkg() == nil || fn.Pkg().Path() != gormPath || !gormUpdates[fn.Name()] {
+		return false
+	}
+	ch := rd.gormChain(call)
+	if ch == nil {
+		return false
+	}
+	for _, s := range ch.set {
+		col, _, _ := strings.Cut(s, " = ")
+		if slices.Contains(cols, strings.ToLower(col)) {
+			return true
+		}
+	}
+	return false
 }
 
 // callsOnTx returns the calls after the condition's statement, in its block, made on the

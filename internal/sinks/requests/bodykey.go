@@ -34,19 +34,14 @@ func (rd Reader) bodyKeyOf(body ast.Expr) (bodyKey, bool) {
 		if tv, ok := info.Types[c.Fun]; ok && tv.IsType() && len(c.Args) == 1 {
 			return false
 		}
-		switch bodyFunc(info, c) {
-		case "strings.NewReader", "bytes.NewReader", "bytes.NewBufferString", "bytes.NewBuffer", "io.NopCloser":
+		if reader(bodyFunc(info, c)) {
 			return false
-		case "encoding/json.Marshal":
+		}
+		if bodyFunc(info, c) == "encoding/json.Marshal" {
 			out, found = rd.keyField(defuse.ArgAt(c, 0))
 		}
 		return true
-	}, defuse.Through(func(x ast.Expr) []ast.Expr {
-		if c, ok := x.(*ast.CallExpr); ok && len(c.Args) > 0 {
-			return []ast.Expr{c.Args[0]}
-		}
-		return nil
-	}))
+	}, throughOperand)
 	return out, found
 }
 

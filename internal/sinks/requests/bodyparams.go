@@ -105,12 +105,7 @@ func (rd Reader) BodyTextParam(body ast.Expr, sc keys.Scope) int {
 			}
 		}
 		return true
-	}, defuse.Through(func(x ast.Expr) []ast.Expr {
-		if c, ok := x.(*ast.CallExpr); ok && len(c.Args) > 0 {
-			return []ast.Expr{c.Args[0]} // the operand of a conversion, a reader's argument
-		}
-		return nil
-	}))
+	}, throughOperand)
 	return param
 }
 

@@ -102,14 +102,18 @@ func (rd Reader) bodyReads(e ast.Expr) bool {
 		}
 		reads = bodyTextReads(rd.Defs.Text(x.(ast.Expr)))
 		return true
-	}, defuse.Through(func(x ast.Expr) []ast.Expr {
-		if c, ok := x.(*ast.CallExpr); ok && len(c.Args) > 0 {
-			return []ast.Expr{c.Args[0]} // the operand of a conversion, a reader's argument
-		}
-		return nil
-	}))
+	}, throughOperand)
 	return reads
 }
+
+// throughOperand has a body's search follow a conversion or a reader to its operand, the
+// call's first argument.
+var throughOperand = defuse.Through(func(x ast.Expr) []ast.Expr {
+	if c, ok := x.(*ast.CallExpr); ok && len(c.Args) > 0 {
+		return []ast.Expr{c.Args[0]}
+	}
+	return nil
+})
 
 // bodyFunc names the function a call of a body's construction calls ("bytes.NewReader"), or
 // "" for a function value or a conversion.

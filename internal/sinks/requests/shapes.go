@@ -177,11 +177,6 @@ func (rd Reader) marshalledArg(body ast.Expr) ast.Expr {
 			}
 		}
 		return true
-	}, defuse.Through(func(x ast.Expr) []ast.Expr {
-		if c, ok := x.(*ast.CallExpr); ok && len(c.Args) > 0 {
-			return []ast.Expr{c.Args[0]}
-		}
-		return nil
-	}))
+	}, throughOperand)
 	return arg
 }

@@ -130,4 +130,28 @@ func register(mux *asynq.ServeMux) {
 	mux.HandleFunc("ent:early", FinalizeEarly)
 	mux.HandleFunc("gorm:settle", Settle)
 	mux.HandleFunc("gorm:unchecked", SettleUnchecked)
+	mux.HandleFunc("ent:async", FinalizeAsync)
+}
+
+// FinalizeAsync claims in a goroutine: the check may run before the goroutine sets the flag,
+// or after, so it says nothing of this delivery's claim.
+func FinalizeAsync(ctx context.Context, t *asynq.Task) error { // want FinalizeAsync:`effects email.send:unprotected\(smtp.SendMail\)`
+	id, _ := strconv.Atoi(string(t.Payload()))
+	finalized := false
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		if _, err := client.Job.UpdateOneID(id).Where(job.Claimed(false)).SetClaimed(true).Save(ctx); err != nil {
+			if ent.IsNotFound(err) {
+				return
+			}
+			return
+		}
+		finalized = true
+	}()
+	if !finalized {
+		return nil
+	}
+	<-done
+	return notify(strconv.Itoa(id)) // want `handler FinalizeAsync: email sent with no deduplication`
 }

@@ -73,3 +73,18 @@ func ResolveUnlocked(ctx context.Context, t *asynq.Task) error { // want Resolve
 		return tx.Model(&d).Update("status", "resolved").Error
 	})
 }
+
+// ResolveKeepState locks the open dispute but never moves it out of "open": a redelivery
+// finds it open again and refunds again.
+func ResolveKeepState(ctx context.Context, t *asynq.Task) error { // want ResolveKeepState:`effects sql.write:unprotected\(\(\*gorm.DB\).Create\)`
+	return orm.WithContext(ctx).Transaction(func(tx *gorm.DB) error { // want `handler ResolveKeepState: GORM Create \(INSERT\) without conflict handling`
+		var d Dispute
+		if err := tx.Clauses(clause.Locking{Strength: "UPDATE"}).Where("id = ? AND status = ?", t.Type(), "open").First(&d).Error; err != nil {
+			return err
+		}
+		if err := tx.Create(&Refund{DisputeID: d.ID}).Error; err != nil {
+			return err
+		}
+		return tx.Model(&d).Update("note", "refunded").Error
+	})
+}
