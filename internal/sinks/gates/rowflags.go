@@ -11,6 +11,7 @@ import (
 	"go/constant"
 	"go/token"
 	"go/types"
+	"regexp"
 	"strings"
 
 	"github.com/chokaq/idemlint/internal/schema"
@@ -30,8 +31,9 @@ type rowTest struct {
 // rowFlagGate returns the gate of an if statement whose condition tests a field of a record
 // this delivery read from the database (!rec.IsLive, rec.Status == "pending", rec.Status !=
 // "sent"; rec ranging over the rows a call returned, or assigned from a call), when its body
-// writes that field on the record's row, with ent (UpdateOneID(rec.ID).Set<Field>(v)) or gorm
-// (Model(&rec), or a Where given rec's fields, then Update or Updates), to a value the test no
+// writes that field on the record's row, with ent (UpdateOneID(rec.ID).Set<Field>(v)), gorm
+// (Model(&rec), or a Where given rec's fields, then Update or Updates) or an UPDATE statement
+// given one of rec's fields (SET is_live = true WHERE id = $1), to a value the test no
 // longer passes: the effects after that write, up to the end of the body, run once per
 // change of the field. Effects before the write run again after a crash before it. nil
 // otherwise.
@@ -113,8 +115,8 @@ func (rd Reader) recordTest(body *ast.BlockStmt, cond ast.Expr, sc keys.Scope) *
 
 // readInDelivery reports whether a record variable holds what a call returned in this
 // delivery: it ranges over a call's result or a variable assigned from one (rows, err :=
-// q.All(ctx)) or filled by a gorm read in body (db.Find(&rows)), or is itself assigned from a
-// call or filled by a gorm read (db.First(&rec, id)). A record the job carries holds what its
+// q.All(ctx)) or filled by a database read in body (db.Find(&rows)), or is itself assigned
+// from a call or filled by a database read (db.First(&rec, id), rows.Scan(&rec.ID, ...)). A record the job carries holds what its
 // producer saw, which a repeat sees again.
 func (rd Reader) readInDelivery(body *ast.BlockStmt, v *types.Var) bool {
 	read := func(e ast.Expr) bool {
@@ -127,7 +129,7 @@ func (rd Reader) readInDelivery(body *ast.BlockStmt, v *types.Var) bool {
 			_, ok := ast.Unparen(d).(*ast.CallExpr)
 			return ok
 		}
-		return rd.gormFilled(body, w)
+		return rd.filledByRead(body, w)
 	}
 	if over := rd.Defs.RangedOver(v); over != nil {
 		return read(over)
@@ -136,12 +138,14 @@ func (rd Reader) readInDelivery(body *ast.BlockStmt, v *types.Var) bool {
 		_, ok := ast.Unparen(d).(*ast.CallExpr)
 		return ok
 	}
-	return rd.gormFilled(body, v)
+	return rd.filledByRead(body, v)
 }
 
-// gormFilled reports whether body gives v's address to a gorm read (db.Find(&rows),
-// tx.First(&rec, id)).
-func (rd Reader) gormFilled(body *ast.BlockStmt, v *types.Var) bool {
+// filledByRead reports whether body gives v's address, or a field's, to a database read
+// that fills it: gorm's First, Take, Last, Find (db.Find(&rows)), a row's Scan
+// (rows.Scan(&ch.ID, &ch.IsLive)), sqlx's Get and Select. A decoder (json.Unmarshal of the
+// job's payload) is none: what it fills is what the job carries.
+func (rd Reader) filledByRead(body *ast.BlockStmt, v *types.Var) bool {
 	filled := false
 	ast.Inspect(body, func(x ast.Node) bool {
 		call, ok := x.(*ast.CallExpr)
@@ -149,16 +153,23 @@ func (rd Reader) gormFilled(body *ast.BlockStmt, v *types.Var) bool {
 			return !filled
 		}
 		fn := callee(rd.info(), call)
-		if fn == nil || fn.Pkg() == nil || fn.Pkg().Path() != gormPath || !gormFinishers[fn.Name()] || len(call.Args) == 0 {
+		if fn == nil || fn.Signature().Recv() == nil || !dbReads[fn.Name()] {
 			return true
 		}
-		if u, ok := ast.Unparen(call.Args[0]).(*ast.UnaryExpr); ok && u.Op == token.AND && rd.Defs.RootVar(u.X) == v {
-			filled = true
+		for _, a := range call.Args {
+			if u, ok := ast.Unparen(a).(*ast.UnaryExpr); ok && u.Op == token.AND && rd.Defs.RootVar(u.X) == v {
+				filled = true
+			}
 		}
 		return true
 	})
 	return filled
 }
+
+// dbReads are the methods of database clients that fill what their pointer arguments
+// point to with what they read.
+var dbReads = map[string]bool{"First": true, "Take": true, "Last": true, "Find": true, "Scan": true,
+	"Get": true, "GetContext": true, "Select": true, "SelectContext": true, "StructScan": true}
 
 // sqlConstant writes a constant as an SQL literal, as the ORM chains write it (sqlValue), or
 // "" for none.
@@ -177,24 +188,31 @@ func sqlConstant(v constant.Value) string {
 	return ""
 }
 
-// writesTest reports whether call is an ent or gorm update of the tested record's row that
-// sets the tested column to a constant the test no longer passes.
+// writesTest reports whether call is an update of the tested record's row (an ent or gorm
+// chain, or an UPDATE statement given one of the record's fields) that sets the tested
+// column to a constant the test no longer passes.
 func (rd Reader) writesTest(call *ast.CallExpr, t *rowTest) bool {
 	fn := callee(rd.info(), call)
 	if fn == nil || fn.Pkg() == nil {
 		return false
 	}
-	var ch *ormChain
+	var set []string
 	switch {
 	case fn.Pkg().Path() == gormPath && gormUpdates[fn.Name()]:
-		ch = rd.gormChain(call)
+		if ch := rd.gormChain(call); ch != nil && rd.onRecord(call, t.rec) {
+			set = ch.set
+		}
 	case rd.entGenerated(fn) && (fn.Name() == "Save" || fn.Name() == "Exec") && strings.HasSuffix(recvName(fn), "UpdateOne"):
-		ch = rd.entChain(call)
+		if ch := rd.entChain(call); ch != nil && rd.onRecord(call, t.rec) {
+			set = ch.set
+		}
+	default:
+		// tx.Exec(ctx, "UPDATE channels SET is_live = true WHERE id = $1", ch.ID)
+		if text, ok := rd.statementCall(call); ok && text != nil && rd.givenField(call, text, t.rec) {
+			set = constantSets(rd.Defs.Text(text))
+		}
 	}
-	if ch == nil || !rd.onRecord(call, t.rec) {
-		return false
-	}
-	for _, s := range ch.set {
+	for _, s := range set {
 		col, val, ok := strings.Cut(s, " = ")
 		if !ok || col != t.col || strings.HasPrefix(val, "$") {
 			continue
@@ -204,6 +222,54 @@ func (rd Reader) writesTest(call *ast.CallExpr, t *rowTest) bool {
 		}
 	}
 	return false
+}
+
+// givenField reports whether an argument of a statement's call after its text is one of
+// rec's fields (or rec).
+func (rd Reader) givenField(call *ast.CallExpr, text ast.Expr, rec *types.Var) bool {
+	after := false
+	for _, a := range call.Args {
+		if after && rd.Defs.RootVar(a) == rec {
+			return true
+		}
+		after = after || a == text
+	}
+	return false
+}
+
+// updateSet matches an UPDATE statement's SET list, up to its WHERE.
+var updateSet = regexp.MustCompile(`(?is)^\s*UPDATE\s+\S+(?:\s+(?:AS\s+)?\w+)?\s+SET\s+(.*?)\s+WHERE\s`)
+
+// constantSets returns an UPDATE's assignments of a constant, written as the ORM chains
+// write them (status = 'done', is_live = TRUE), in lower-case column names; the others are
+// left out.
+func constantSets(text string) []string {
+	m := updateSet.FindStringSubmatch(text)
+	if m == nil {
+		return nil
+	}
+	var out []string
+	for _, item := range strings.Split(m[1], ",") {
+		col, val, ok := strings.Cut(item, "=")
+		if !ok {
+			continue
+		}
+		col = strings.Trim(strings.ToLower(strings.TrimSpace(col)), `"`+"`")
+		if i := strings.LastIndex(col, "."); i >= 0 {
+			col = col[i+1:]
+		}
+		val = strings.TrimSpace(val)
+		switch up := strings.ToUpper(val); {
+		case up == "TRUE", up == "FALSE":
+			val = up
+		case strings.HasPrefix(val, "'") && strings.HasSuffix(val, "'") && len(val) >= 2:
+		case val != "" && strings.Trim(val, "-0123456789") == "":
+		default:
+			continue
+		}
+		out = append(out, col+" = "+val)
+	}
+	return out
 }
 
 // onRecord reports whether an update chain picks the record's row: ent's UpdateOneID(rec.ID)
