@@ -42,22 +42,38 @@ func (rd Reader) rowFlagGate(body *ast.BlockStmt, ifs *ast.IfStmt, sc keys.Scope
 	if t == nil {
 		return nil
 	}
+	// The write must run whenever the body does: a statement of the body itself, or the init
+	// or condition of one of its ifs (if _, err := ...Save(ctx); err != nil { continue }),
+	// not a branch of it.
 	var write *ast.CallExpr
-	ast.Inspect(ifs.Body, func(x ast.Node) bool {
-		if write != nil {
-			return false
+	for _, st := range ifs.Body.List {
+		var parts []ast.Node
+		switch st := st.(type) {
+		case *ast.IfStmt:
+			parts = []ast.Node{st.Init, st.Cond}
+		case *ast.AssignStmt, *ast.ExprStmt, *ast.DeclStmt:
+			parts = []ast.Node{st}
 		}
-		switch x := x.(type) {
-		case *ast.FuncLit:
-			return false
-		case *ast.CallExpr:
-			if rd.writesTest(x, t) {
-				write = x
-				return false
+		for _, part := range parts {
+			if part == nil || write != nil {
+				continue
 			}
+			ast.Inspect(part, func(x ast.Node) bool {
+				switch x := x.(type) {
+				case *ast.FuncLit:
+					return false
+				case *ast.CallExpr:
+					if write == nil && rd.writesTest(x, t) {
+						write = x
+					}
+				}
+				return write == nil
+			})
 		}
-		return true
-	})
+		if write != nil {
+			break
+		}
+	}
 	if write == nil {
 		return nil
 	}

@@ -90,4 +90,28 @@ func register(mux *asynq.ServeMux) {
 	mux.HandleFunc("invoices:remind", Remind)
 	mux.HandleFunc("invoices:noted", RemindNoted)
 	mux.HandleFunc("invoices:all", RemindAll)
+	mux.HandleFunc("invoices:sometimes", RemindSometimes)
+}
+
+// RemindSometimes marks the row only on one branch: when it does not, the mail goes again
+// on the next run.
+func RemindSometimes(ctx context.Context, t *asynq.Task) error { // want RemindSometimes:`effects email.send:unprotected\(smtp.SendMail\)`
+	rows, err := db.QueryContext(ctx, `SELECT id, reminded FROM invoices WHERE due_at < now()`)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var inv invoice
+		if err := rows.Scan(&inv.ID, &inv.Reminded); err != nil {
+			return err
+		}
+		if !inv.Reminded {
+			if len(inv.ID) > 8 {
+				db.ExecContext(ctx, `UPDATE invoices SET reminded = true WHERE id = $1`, inv.ID)
+			}
+			notify(inv.ID) // want `handler RemindSometimes: email sent with no deduplication`
+		}
+	}
+	return rows.Err()
 }
