@@ -122,40 +122,70 @@ func (rd Reader) recordTest(body *ast.BlockStmt, cond ast.Expr, sc keys.Scope) *
 		return nil
 	}
 	rec, ok := rd.info().Uses[id].(*types.Var)
-	if !ok || sc.Params[rec] || !rd.readInDelivery(body, rec) {
+	if !ok || sc.Params[rec] || !rd.readInDelivery(body, rec, sc) {
 		return nil
 	}
 	t.rec, t.field, t.col = rec, s.Sel.Name, schema.SnakeCase(s.Sel.Name)
 	return t
 }
 
-// readInDelivery reports whether a record variable holds what a call returned in this
-// delivery: it ranges over a call's result or a variable assigned from one (rows, err :=
+// readInDelivery reports whether a record variable holds what the database returned in
+// this delivery: it ranges over a read's result or a variable assigned from one (rows, err :=
 // q.All(ctx)) or filled by a database read in body (db.Find(&rows)), or is itself assigned
-// from a call or filled by a database read (db.First(&rec, id), rows.Scan(&rec.ID, ...)). A record the job carries holds what its
-// producer saw, which a repeat sees again.
-func (rd Reader) readInDelivery(body *ast.BlockStmt, v *types.Var) bool {
+// from a read or filled by one (db.First(&rec, id), rows.Scan(&rec.ID, ...)). A record the
+// job carries (decoded from its payload, built from its args) holds what its producer saw,
+// which a repeat sees again.
+func (rd Reader) readInDelivery(body *ast.BlockStmt, v *types.Var, sc keys.Scope) bool {
 	read := func(e ast.Expr) bool {
-		w := rd.local(e)
-		if w == nil {
-			_, ok := ast.Unparen(e).(*ast.CallExpr)
-			return ok
+		if w := rd.local(e); w != nil {
+			if d := rd.Defs.Def(w); d != nil {
+				return rd.readCall(d, sc)
+			}
+			return rd.filledByRead(body, w)
 		}
-		if d := rd.Defs.Def(w); d != nil {
-			_, ok := ast.Unparen(d).(*ast.CallExpr)
-			return ok
-		}
-		return rd.filledByRead(body, w)
+		return rd.readCall(e, sc)
 	}
 	if over := rd.Defs.RangedOver(v); over != nil {
 		return read(over)
 	}
 	if d := rd.Defs.Def(v); d != nil {
-		_, ok := ast.Unparen(d).(*ast.CallExpr)
-		return ok
+		return rd.readCall(d, sc)
 	}
 	return rd.filledByRead(body, v)
 }
+
+// readCall reports whether e is a call that reads from a database: a lookup or listing by
+// its name (GetOrder, FindDue, ListPending, ent's All, Only, First), or a call given nothing
+// of the job (q.DueInvoices(ctx)). A call given the job's data under another name
+// (parse(t.Payload())) may return what the job carries.
+func (rd Reader) readCall(e ast.Expr, sc keys.Scope) bool {
+	call, ok := ast.Unparen(e).(*ast.CallExpr)
+	if !ok {
+		return false
+	}
+	fn := callee(rd.info(), call)
+	if fn == nil {
+		return false
+	}
+	if lookupName(fn.Name()) || startsWithWord(fn.Name(), listVerbs) {
+		return true
+	}
+	fromJob := false
+	for _, a := range call.Args {
+		ast.Inspect(a, func(x ast.Node) bool {
+			if id, ok := x.(*ast.Ident); ok {
+				if v, ok := rd.info().Uses[id].(*types.Var); ok && sc.Params[v] && !isContext(v.Type()) {
+					fromJob = true
+				}
+			}
+			return !fromJob
+		})
+	}
+	return !fromJob
+}
+
+// listVerbs start the names of reads that return rows (beside lookupVerbs).
+var listVerbs = []string{"List", "Query", "Select", "All", "Only", "First", "Search"}
 
 // filledByRead reports whether body gives v's address, or a field's, to a database read
 // that fills it: gorm's First, Take, Last, Find (db.Find(&rows)), a row's Scan

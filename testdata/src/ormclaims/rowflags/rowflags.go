@@ -103,6 +103,19 @@ func RemindCarried(ctx context.Context, t *asynq.Task) error { // want RemindCar
 	return nil
 }
 
+// decode reads the invoice the job carries.
+func decode(payload []byte) Invoice { return Invoice{ID: string(payload), Status: "due"} }
+
+// RemindDecoded tests the invoice decoded from the job: a repeat decodes the same status.
+func RemindDecoded(ctx context.Context, t *asynq.Task) error { // want RemindDecoded:`effects email.send:unprotected\(smtp.SendMail\)`
+	inv := decode(t.Payload())
+	if inv.Status == "due" {
+		db.Model(&inv).Update("status", "reminded")
+		return notify(inv.ID) // want `handler RemindDecoded: email sent with no deduplication`
+	}
+	return nil
+}
+
 // RemindSame writes the status the test passes on: the next run passes it again.
 func RemindSame(ctx context.Context, t *asynq.Task) error { // want RemindSame:`effects email.send:unprotected\(smtp.SendMail\)`
 	var inv Invoice
@@ -123,4 +136,5 @@ func register(mux *asynq.ServeMux) {
 	mux.HandleFunc("gorm:remind", Remind)
 	mux.HandleFunc("gorm:carried", RemindCarried)
 	mux.HandleFunc("gorm:same", RemindSame)
+	mux.HandleFunc("gorm:decoded", RemindDecoded)
 }
