@@ -11,11 +11,11 @@ import (
 	"go/constant"
 	"go/token"
 	"go/types"
-	"regexp"
 	"strings"
 
 	"github.com/chokaq/idemlint/internal/schema"
 	"github.com/chokaq/idemlint/internal/sinks/keys"
+	"github.com/chokaq/idemlint/internal/sqlstmt"
 )
 
 // rowTest is a test of one field of a record read in the delivery: the column, and the
@@ -38,7 +38,7 @@ type rowTest struct {
 // change of the field. Effects before the write run again after a crash before it. nil
 // otherwise.
 func (rd Reader) rowFlagGate(body *ast.BlockStmt, ifs *ast.IfStmt, sc keys.Scope) *Gate {
-	t := rd.recordTest(body, ifs.Cond, sc)
+	t := rd.recordTest(ifs.Cond, sc)
 	if t == nil {
 		return nil
 	}
@@ -74,8 +74,8 @@ func (rd Reader) rowFlagGate(body *ast.BlockStmt, ifs *ast.IfStmt, sc keys.Scope
 			break
 		}
 	}
-	if write == nil {
-		return nil
+	if write == nil || !rd.readInDelivery(body, t.rec, sc) {
+		return nil // last: it may walk the whole body, for each if that gets this far
 	}
 	return &Gate{
 		Start: write.End(),
@@ -84,8 +84,9 @@ func (rd Reader) rowFlagGate(body *ast.BlockStmt, ifs *ast.IfStmt, sc keys.Scope
 	}
 }
 
-// recordTest reads a condition that tests a field of a record read in this delivery.
-func (rd Reader) recordTest(body *ast.BlockStmt, cond ast.Expr, sc keys.Scope) *rowTest {
+// recordTest reads a condition that tests a field of a local record (not a parameter);
+// whether the record was read in this delivery is rowFlagGate's to ask.
+func (rd Reader) recordTest(cond ast.Expr, sc keys.Scope) *rowTest {
 	var sel ast.Expr
 	t := &rowTest{}
 	switch c := ast.Unparen(cond).(type) {
@@ -122,7 +123,7 @@ func (rd Reader) recordTest(body *ast.BlockStmt, cond ast.Expr, sc keys.Scope) *
 		return nil
 	}
 	rec, ok := rd.info().Uses[id].(*types.Var)
-	if !ok || sc.Params[rec] || !rd.readInDelivery(body, rec, sc) {
+	if !ok || sc.Params[rec] {
 		return nil
 	}
 	t.rec, t.field, t.col = rec, s.Sel.Name, schema.SnakeCase(s.Sel.Name)
@@ -255,7 +256,10 @@ func (rd Reader) writesTest(call *ast.CallExpr, t *rowTest) bool {
 	default:
 		// tx.Exec(ctx, "UPDATE channels SET is_live = true WHERE id = $1", ch.ID)
 		if text, ok := rd.statementCall(call); ok && text != nil && rd.givenField(call, text, t.rec) {
-			set = constantSets(rd.Defs.Text(text))
+			sets, _ := sqlstmt.SetConstants(rd.Defs.Text(text))
+			for _, c := range sets {
+				set = append(set, c.Column+" = "+c.Value)
+			}
 		}
 	}
 	for _, s := range set {
@@ -281,41 +285,6 @@ func (rd Reader) givenField(call *ast.CallExpr, text ast.Expr, rec *types.Var) b
 		after = after || a == text
 	}
 	return false
-}
-
-// updateSet matches an UPDATE statement's SET list, up to its WHERE.
-var updateSet = regexp.MustCompile(`(?is)^\s*UPDATE\s+\S+(?:\s+(?:AS\s+)?\w+)?\s+SET\s+(.*?)\s+WHERE\s`)
-
-// constantSets returns an UPDATE's assignments of a constant, written as the ORM chains
-// write them (status = 'done', is_live = TRUE), in lower-case column names; the others are
-// left out.
-func constantSets(text string) []string {
-	m := updateSet.FindStringSubmatch(text)
-	if m == nil {
-		return nil
-	}
-	var out []string
-	for _, item := range strings.Split(m[1], ",") {
-		col, val, ok := strings.Cut(item, "=")
-		if !ok {
-			continue
-		}
-		col = strings.Trim(strings.ToLower(strings.TrimSpace(col)), `"`+"`")
-		if i := strings.LastIndex(col, "."); i >= 0 {
-			col = col[i+1:]
-		}
-		val = strings.TrimSpace(val)
-		switch up := strings.ToUpper(val); {
-		case up == "TRUE", up == "FALSE":
-			val = up
-		case strings.HasPrefix(val, "'") && strings.HasSuffix(val, "'") && len(val) >= 2:
-		case val != "" && strings.Trim(val, "-0123456789") == "":
-		default:
-			continue
-		}
-		out = append(out, col+" = "+val)
-	}
-	return out
 }
 
 // onRecord reports whether an update chain picks the record's row: ent's UpdateOneID(rec.ID)

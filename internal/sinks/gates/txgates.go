@@ -10,12 +10,12 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
-	"regexp"
 	"slices"
 	"strings"
 
 	"github.com/chokaq/idemlint/internal/defuse"
 	"github.com/chokaq/idemlint/internal/sinks/keys"
+	"github.com/chokaq/idemlint/internal/sqlstmt"
 )
 
 // lockRead is a locking read on a transaction whose row was scanned into variables.
@@ -292,19 +292,11 @@ func (rd Reader) constantColumns(chain ast.Expr) []string {
 		if text == "" {
 			return
 		}
-		for _, m := range constantTest.FindAllStringSubmatch(rd.bind(text, c.Args[1:], &ormChain{}), -1) {
-			col := strings.ToLower(m[1])
-			if i := strings.LastIndex(col, "."); i >= 0 {
-				col = col[i+1:]
-			}
-			cols = append(cols, col)
-		}
+		tested, _ := sqlstmt.ConstantTests(rd.bind(text, c.Args[1:], &ormChain{}))
+		cols = append(cols, tested...)
 	})
 	return cols
 }
-
-// constantTest matches a column compared with a constant in SQL the ORM chains write.
-var constantTest = regexp.MustCompile(`(?i)([a-z_][a-z0-9_.]*)\s*(?:=|<>|!=|\bNOT\s+IN\b|\bIN\b)\s*(?:'|\(\s*'|-?[0-9]|\bTRUE\b|\bFALSE\b)`)
 
 // gormSets reports whether call is a gorm update that sets one of cols.
 func (rd Reader) gormSets(call *ast.CallExpr, cols []string) bool {
