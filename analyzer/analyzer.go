@@ -434,7 +434,7 @@ func analyse(pass *analysis.Pass, index *model.Index, dirs map[*token.File]*dire
 		}
 		r.Program.Consumers = handlers.Consumers(hin, found.Handlers)
 		r.Program.Subscriptions = handlers.Subscriptions(hin, found.Subscribed)
-		r.Program.Verdicts = handlers.Verdicts(found.Handlers)
+		r.Program.Verdicts = handlers.Verdicts(pass.Fset, found.Handlers)
 		r.Program.Registered = registrations(pass.Fset, remote)
 		r.Program.Carriers = found.Carriers
 	}

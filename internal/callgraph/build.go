@@ -218,13 +218,14 @@ func (b *builder) valueRef(n *Node, fn *types.Func, pos token.Pos) {
 
 // given reports whether v, a function value called, is one the caller was given: a
 // parameter (its own, or one of the function around its literal) or a struct field, of a
-// type not the standard library's (a context.CancelFunc is its maker's business).
-func given(v *types.Var) bool {
+// type not the standard library's (a context.CancelFunc is its maker's business), as seen
+// from the package whose path is own (model.OfProgram).
+func given(v *types.Var, own string) bool {
 	if v.Kind() != types.ParamVar && v.Kind() != types.FieldVar {
 		return false
 	}
 	if named, ok := types.Unalias(v.Type()).(*types.Named); ok && named.Obj().Pkg() != nil {
-		return !model.Standard(named.Obj().Pkg().Path())
+		return model.OfProgram(named.Obj().Pkg().Path(), own)
 	}
 	return true
 }
@@ -241,7 +242,7 @@ func (b *builder) resolveCall(n *Node, call *ast.CallExpr) map[ast.Expr]bool {
 			// f(x) with f a parameter, field or variable: what it holds may not all be in
 			// view (a parameter's never is); what the package stores there is followed.
 			o := OpenCall{Caller: n, Pos: call.Pos(), Kind: OpenFuncValue}
-			if given(v) {
+			if given(v, b.in.Pkg.Path()) {
 				o.Name = types.ExprString(call.Fun)
 			} else {
 				o.InView = true // a local made by a call (cancel from context.WithCancel): its maker's

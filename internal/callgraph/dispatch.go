@@ -50,6 +50,8 @@ type methodIndex struct {
 	// embed each named type.
 	implements map[implKey]bool
 	embedders  map[*types.Package]map[*types.Named][]*types.Named
+	// beside caches implementedBeside's answers, by interface method and interface.
+	beside map[implKey]bool
 }
 
 // dispatch resolves a call of an interface method to the implementations visible to the
@@ -119,8 +121,46 @@ func (d *dispatcher) implementationsAt(n *Node, m *types.Func, iface *types.Inte
 			seen = true
 		}
 	}
-	d.Open[open].InView = seen || len(d.in.Links[pos]) > 0
+	d.Open[open].InView = seen || len(d.in.Links[pos]) > 0 || d.implementedBeside(m, iface)
 	return seen
+}
+
+// implementedBeside reports whether a type declared beside the interface, in the package of
+// its method m (a dependency's), implements it: a repository interface and the one type
+// that implements it, in one package (store.Store and *store.PG). Such a method with no
+// fact has no effects (a dependency's analysis gives every method with effects one, and a
+// package not analysed is one the models describe), so the call is resolved, to nothing,
+// and is no hole in what the handler is known to do. The standard library's are neutral
+// anyway.
+func (d *dispatcher) implementedBeside(m *types.Func, iface *types.Interface) bool {
+	pkg := m.Pkg()
+	if pkg == nil || pkg == d.in.Pkg || !model.OfProgram(pkg.Path(), d.in.Pkg.Path()) {
+		return false
+	}
+	if v, ok := d.methods.beside[implKey{m, iface}]; ok {
+		return v
+	}
+	v := false
+	scope := pkg.Scope()
+	for _, name := range scope.Names() {
+		tn, ok := scope.Lookup(name).(*types.TypeName)
+		if !ok || tn.IsAlias() {
+			continue
+		}
+		named, ok := tn.Type().(*types.Named)
+		if !ok || named.TypeParams().Len() > 0 || types.IsInterface(named) {
+			continue
+		}
+		if types.Implements(named, iface) || types.Implements(types.NewPointer(named), iface) {
+			v = true
+			break
+		}
+	}
+	if d.methods.beside == nil {
+		d.methods.beside = map[implKey]bool{}
+	}
+	d.methods.beside[implKey{m, iface}] = v
+	return v
 }
 
 // receiverInterface returns the interface an implementation must satisfy to be called by

@@ -254,17 +254,35 @@ func TestTopicLink(t *testing.T) {
 // type in the same program (River routes a job by its args type's Kind()): a batch of
 // refresh jobs built in a loop, whose worker upserts, is protected; a notification whose
 // worker inserts a row stays reported, naming that worker; a batch of two args types has
-// no one consumer and stays reported as it was.
+// no one consumer and stays reported as it was. A worker whose interface calls reach only
+// a type beside the interface with no effects, or types main converts to it with no
+// effects, is safe; one whose interface nothing implements, or whose interface's real
+// implementation (wired in main) mails, or that calls a function value main gives it, is
+// not.
 func TestRiverKindLink(t *testing.T) {
 	chdirModule(t, "riverjobs")
 	out := runAll(t)
 	got := chains(out.Run.Findings, func(f *result.Finding) string { return f.Detail })
 	want := []string{
 		"(*NotifyWorker).Work: SQL write not safe to repeat: INSERT without conflict handling via (*sql.DB).ExecContext",
+		"(*WelcomeWorker).Work: email sent with no deduplication via (mail.SMTP).Send -> smtp.SendMail",
+		"(*ReadyWorker).Work: email sent with no deduplication via (mail.Digest).DocumentReady -> smtp.SendMail",
+		"Closed: email sent with no deduplication via smtp.SendMail",
 		"(*NotifyAllWorker).Work: River job inserted without an idempotency key, consumed in this program by (*NotifyWorker).Work, which is not safe to repeat: SQL write not safe to repeat: INSERT without conflict handling via (*river.Client).Insert",
 		"(*MixedWorker).Work: River jobs inserted without an idempotency key via (*river.Client).InsertMany",
 		// Through a wrapper that takes any args: the caller's args type routes the job.
 		"(*NotifyOneWorker).Work: River job inserted without an idempotency key, consumed in this program by (*NotifyWorker).Work, which is not safe to repeat: SQL write not safe to repeat: INSERT without conflict handling via (schedule.Enqueuer).Enqueue -> (*river.Client).Insert",
+		// A worker that calls an interface nothing in the program implements, in a module
+		// named without a dot: not known to be safe.
+		"(*AlertAllWorker).Work: River job inserted without an idempotency key, consumed in this program by (*AlertWorker).Work, which is not safe to repeat: it calls (store.Alerter).Alert, whose implementation is not known via (*river.Client).Insert",
+		// A do-nothing implementation beside the interface does not hide the one main wires.
+		"(*WelcomeAllWorker).Work: River job inserted without an idempotency key, consumed in this program by (*WelcomeWorker).Work, which is not safe to repeat: email sent with no deduplication via (*river.Client).Insert",
+		// A worker that calls a function value of a type of the module's own, which main
+		// fills: not known here.
+		"(*CloseAllWorker).Work: River job inserted without an idempotency key, consumed in this program by (*CloseWorker).Work, which is not safe to repeat: it calls w.OnClose, a function value not known via (*river.Client).Insert",
+		// Of two inserts, the one whose worker's interface main answers with a type that
+		// mails; the other's worker's interface main answers with one that has no effects.
+		"(*PublishDocWorker).Work: River job inserted without an idempotency key, consumed in this program by (*ReadyWorker).Work, which is not safe to repeat: email sent with no deduplication via (*river.Client).Insert",
 	}
 	if !slices.Equal(got, want) {
 		t.Errorf("findings:\n got %q\nwant %q", got, want)
@@ -280,6 +298,9 @@ func TestRiverKindLink(t *testing.T) {
 	for name, want := range map[string]string{
 		"(*RefreshAllWorker).Work": `protected: River jobs inserted for "riverjobs/jobs.RefreshArgs", whose consumers in this program are safe to repeat ((*RefreshWorker).Work)`,
 		"(*RefreshOneWorker).Work": `protected: River job inserted for "riverjobs/jobs.RefreshArgs", whose consumers in this program are safe to repeat ((*RefreshWorker).Work)`,
+		// The audit worker reads through an interface whose one implementation, beside it,
+		// has no effects.
+		"(*AuditAllWorker).Work": `protected: River job inserted for "riverjobs/jobs.AuditArgs", whose consumers in this program are safe to repeat ((*AuditWorker).Work)`,
 	} {
 		if published[name] != want {
 			t.Errorf("%s's insert: %q, want %q", name, published[name], want)

@@ -10,11 +10,13 @@ package handlers
 
 import (
 	"go/ast"
+	"go/token"
 	"go/types"
 
 	"golang.org/x/tools/go/types/typeutil"
 
 	"github.com/chokaq/idemlint/internal/defuse"
+	"github.com/chokaq/idemlint/internal/link"
 	"github.com/chokaq/idemlint/internal/model"
 	"github.com/chokaq/idemlint/internal/topics"
 )
@@ -33,16 +35,16 @@ func Consumers(in Input, hs []Handler) []topics.Consumer {
 	var out []topics.Consumer
 	for _, h := range hs {
 		if lib, topic := jobTopic(in.Models, h); topic != "" {
-			why := safeToRepeat(h)
-			out = append(out, topics.Consumer{Library: lib, Topic: topic, Handler: h.Name, At: in.Fset.Position(h.Pos).String(), Safe: why == "", Why: why})
+			why, open := safeToRepeat(in.Fset, h, in.Pkg.Path())
+			out = append(out, topics.Consumer{Library: lib, Topic: topic, Handler: h.Name, At: in.Fset.Position(h.Pos).String(), Safe: why == "", Why: why, Open: open})
 			continue
 		}
 		if h.RegCall == nil {
 			continue
 		}
 		if lib, topic := RegistrationTopic(in.Info, in.Defs, in.Models, h.RegCall); topic != "" {
-			why := safeToRepeat(h)
-			out = append(out, topics.Consumer{Library: lib, Topic: topic, Handler: h.Name, At: in.Fset.Position(h.RegCall.Pos()).String(), Safe: why == "", Why: why})
+			why, open := safeToRepeat(in.Fset, h, in.Pkg.Path())
+			out = append(out, topics.Consumer{Library: lib, Topic: topic, Handler: h.Name, At: in.Fset.Position(h.RegCall.Pos()).String(), Safe: why == "", Why: why, Open: open})
 		}
 	}
 	return topics.Sort(out)
@@ -64,14 +66,14 @@ func Subscriptions(in Input, subs []Subscription) []topics.Subscription {
 // Verdicts says, of each handler of hs declared as a function or method, whether it is
 // safe to run again on the same message, for the registrations of it in other packages
 // (topics.Join).
-func Verdicts(hs []Handler) []topics.Verdict {
+func Verdicts(fset *token.FileSet, hs []Handler) []topics.Verdict {
 	var out []topics.Verdict
 	for _, h := range hs {
 		if h.Fn == nil {
 			continue
 		}
-		why := safeToRepeat(h)
-		out = append(out, topics.Verdict{Func: h.Fn.FullName(), Handler: h.Name, Safe: why == "", Why: why})
+		why, open := safeToRepeat(fset, h, h.Fn.Pkg().Path())
+		out = append(out, topics.Verdict{Func: h.Fn.FullName(), Handler: h.Name, Safe: why == "", Why: why, Open: open})
 	}
 	return out
 }
@@ -79,15 +81,24 @@ func Verdicts(hs []Handler) []topics.Verdict {
 // safeToRepeat says why running h again on the same message is not safe, or "" when it
 // is: every effect it reaches is protected or claimed, and none of its calls of the
 // program's own interfaces is left unresolved. The runtime middleware does not make it so:
-// its key is the delivery's (a task ID), and a second publish is a new delivery.
-func safeToRepeat(h Handler) string {
+// its key is the delivery's (a task ID), and a second publish is a new delivery. own is the
+// path of the handler's package. When calls of the program's own interfaces with no
+// implementation in the package's view are all that makes h not safe, it returns them too:
+// the program-wide link judges h again by what the whole program implements
+// (link.Consumers).
+func safeToRepeat(fset *token.FileSet, h Handler, own string) (string, []topics.OpenCall) {
 	if why := unsafeEffect(h.Effects); why != "" {
-		return why
+		return why, nil
 	}
 	if len(h.Unfollowed) > 0 {
-		return "it calls " + h.Unfollowed[0] + ", a function value not known"
+		return "it calls " + h.Unfollowed[0] + ", a function value not known", nil
 	}
-	return unknownCall(h.Unresolved)
+	why, calls := unknownCalls(h.Unresolved, own)
+	var open []topics.OpenCall
+	for _, o := range calls {
+		open = append(open, link.OpenCallOf(fset, o))
+	}
+	return why, open
 }
 
 // jobTopic returns the library and the topic of a handler whose framework names what it

@@ -277,14 +277,9 @@ func (rg *regions) programType(elem string) bool {
 	return !rg.models.Index.Modelled(path) && programPath(path, rg.pkg)
 }
 
-// programPath reports whether the package path is not the standard library's: a path
-// without a dot in its first element is taken for it unless that element is pkg's own (a
-// module named "orders" has packages "orders/queue").
-func programPath(path string, pkg *types.Package) bool {
-	first, _, _ := strings.Cut(path, "/")
-	own, _, _ := strings.Cut(pkg.Path(), "/")
-	return !model.Standard(path) || first == own
-}
+// programPath reports whether the package path is not the standard library's, as seen from
+// pkg (model.OfProgram).
+func programPath(path string, pkg *types.Package) bool { return model.OfProgram(path, pkg.Path()) }
 
 // effectFree reports whether call calls a function known to have no effects: of the
 // package, with none; of another, with no effects fact; not a modelled one, an interface

@@ -130,7 +130,7 @@ func unsafeBecause(in Input, n *callgraph.Node) string {
 	if values := in.Graph.Unfollowed(n); len(values) > 0 {
 		return "it calls " + values[0] + ", a function value not known"
 	}
-	return unknownCall(in.Graph.Unresolved(n))
+	return unknownCall(in.Graph.Unresolved(n), in.Pkg.Path())
 }
 
 // unsafeEffect returns the detail of the first of effects that is neither protected nor
@@ -150,17 +150,39 @@ func unsafeEffect(effects effect.Set) string {
 
 // unknownCall says which of the unresolved calls of a handler runs code not known, or "":
 // a call of the program's own interfaces or of a function value; the standard library's
-// interfaces are neutral.
-func unknownCall(unresolved []callgraph.OpenCall) string {
+// interfaces are neutral. own is the path of the handler's package, which tells a module
+// named without a dot from the standard library (model.OfProgram).
+func unknownCall(unresolved []callgraph.OpenCall, own string) string {
+	why, _ := unknownCalls(unresolved, own)
+	return why
+}
+
+// unknownCalls is unknownCall, with the calls of the program's own interfaces among
+// unresolved when they are all there is to say (no function value is among them): what
+// the whole program implements may answer those.
+func unknownCalls(unresolved []callgraph.OpenCall, own string) (string, []callgraph.OpenCall) {
+	var why string
+	var open []callgraph.OpenCall
+	value := false
 	for _, o := range unresolved {
 		if o.Method == nil {
-			return "it calls a function value not known"
+			value = true
+			if why == "" {
+				why = "it calls a function value not known"
+			}
+			continue
 		}
-		if pkg := o.Method.Pkg(); pkg != nil && !model.Standard(pkg.Path()) { // nil: error's Error
-			return "it calls " + effect.FuncName(o.Method, nil) + ", whose implementation is not known"
+		if pkg := o.Method.Pkg(); pkg != nil && model.OfProgram(pkg.Path(), own) { // nil: error's Error
+			if why == "" {
+				why = "it calls " + effect.FuncName(o.Method, nil) + ", whose implementation is not known"
+			}
+			open = append(open, o)
 		}
 	}
-	return ""
+	if value {
+		open = nil
+	}
+	return why, open
 }
 
 // relativeUpdate returns the first state outside the call that n's body changes by what it

@@ -176,6 +176,14 @@ func Canon(fset *token.FileSet, s *callgraph.Summary) *Summary {
 	return out
 }
 
+// OpenCallOf writes an unresolved interface call as a consumer's verdict holds it
+// (topics.OpenCall): its receiver's key, as the package's summary gives its open calls, and
+// the method's name key.
+func OpenCallOf(fset *token.FileSet, o callgraph.OpenCall) topics.OpenCall {
+	w := &writer{fset: fset}
+	return topics.OpenCall{Recv: w.iface(o.Recv).Key, Method: memberName(o.Method)}
+}
+
 // CallOf writes an unresolved interface call (callgraph.OpenCall) without go/types.
 func CallOf(fset *token.FileSet, o callgraph.OpenCall, name string) Call {
 	w := &writer{fset: fset}

@@ -359,17 +359,91 @@ func Carriers(pkgs []Package) []callgraph.Carrier {
 // registered, or joined with their own package's verdict), and whether a message
 // one of them publishes reaches some of them (topics.Table.Linked): only then does judging
 // the program's publishes by its consumers change anything.
+//
+// A handler its package could not call safe only because it calls interfaces of the
+// program's own with no implementation in that package's view (topics.Consumer.Open) is
+// safe when the whole program answers each of those calls with methods that are safe to
+// repeat (safeBehind): the link brings their effects to the handler's package in the next
+// round, whose verdict would say the same one round later than the publish needs it.
 func Consumers(pkgs []Package) (topics.Table, bool) {
 	var all []topics.Consumer
 	var subs []topics.Subscription
 	var verdicts []topics.Verdict
 	var sent []topics.Message
+	behind := newSafeBehind(pkgs)
 	for _, p := range pkgs {
-		all = append(all, p.Summary.Consumers...)
+		for _, c := range p.Summary.Consumers {
+			if len(c.Open) > 0 && behind.all(p.Summary, c.Open) {
+				c.Safe, c.Why, c.Open = true, "", nil
+			}
+			all = append(all, c)
+		}
+		for _, v := range p.Summary.Verdicts {
+			if len(v.Open) > 0 && behind.all(p.Summary, v.Open) {
+				v.Safe, v.Why, v.Open = true, "", nil
+			}
+			verdicts = append(verdicts, v)
+		}
 		subs = append(subs, p.Summary.Subscriptions...)
-		verdicts = append(verdicts, p.Summary.Verdicts...)
 		sent = append(sent, p.Summary.Published...)
 	}
 	tb := topics.Table(topics.Sort(append(all, topics.Join(subs, verdicts)...)))
 	return tb, tb.Linked(sent)
+}
+
+// safeBehind answers whether the program runs only methods safe to repeat behind an open
+// interface call: the types it converts to interfaces, and the facts of every package's
+// methods with effects.
+type safeBehind struct {
+	*Implementations
+	facts map[string]*effect.Fact
+}
+
+func newSafeBehind(pkgs []Package) safeBehind {
+	f := safeBehind{NewImplementations(pkgs), map[string]*effect.Fact{}}
+	for _, p := range pkgs {
+		for _, m := range p.Summary.Methods {
+			f.facts[m.ID] = m.Fact
+		}
+	}
+	return f
+}
+
+// safeFact reports whether a method with that fact is safe to repeat whatever its caller
+// passes: its effects are protected or claimed, and it calls and registers none of its
+// parameters (whose effects are the caller's arguments').
+func safeFact(f *effect.Fact) bool {
+	return f.Calls == 0 && len(f.Registers) == 0 &&
+		!slices.ContainsFunc(f.Effects, func(e effect.Effect) bool { return e.State < effect.Claimed })
+}
+
+// all reports whether every one of calls, open in the package of summary s, is answered by
+// converted types, at least one each, whose method of that name has no effects, or only
+// effects that are protected or claimed.
+func (f safeBehind) all(s *Summary, calls []topics.OpenCall) bool {
+	for _, o := range calls {
+		methods, ok := s.Interfaces[o.Recv]
+		if !ok {
+			return false
+		}
+		iface := Interface{Key: o.Recv, Methods: methods}
+		some := false
+		for _, c := range f.candidates {
+			if !f.impl.implements(c, iface) {
+				continue
+			}
+			i := slices.IndexFunc(c.t.Pointer, func(i Impl) bool { return i.Name == o.Method })
+			if i < 0 {
+				continue
+			}
+			if fact := f.facts[c.t.Pointer[i].ID]; fact != nil && !safeFact(fact) {
+				return false
+			}
+			some = true
+		}
+		if !some {
+			return false
+		}
+	}
+	return true
 }

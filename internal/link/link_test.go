@@ -11,6 +11,7 @@ import (
 	"github.com/chokaq/idemlint/internal/callgraph"
 	"github.com/chokaq/idemlint/internal/effect"
 	"github.com/chokaq/idemlint/internal/testpkg"
+	"github.com/chokaq/idemlint/internal/topics"
 )
 
 const src = `package p
@@ -265,5 +266,53 @@ func TestRegistered(t *testing.T) {
 	}
 	if got := Registered(pkgs, func(string) bool { return false }); got != nil {
 		t.Errorf("nothing reported: %+v, want nil", got)
+	}
+}
+
+// TestConsumersOpenCalls: a consumer its package could not call safe only for a call of
+// an interface it left open is safe when the types the program converts to that interface
+// are safe to repeat under the method: no effects, or only protected ones. An unprotected
+// effect, a method that calls what its caller passes, or no converted type that implements
+// the interface keep it unsafe.
+func TestConsumersOpenCalls(t *testing.T) {
+	p, lookup := checked(t)
+	method := func(typ, name string) *types.Func {
+		obj, _, _ := types.LookupFieldOrMethod(types.NewPointer(lookup(typ).Type()), true, p.Pkg, name)
+		return obj.(*types.Func)
+	}
+	store := iface(lookup("Store"))
+	open := OpenCallOf(p.Fset, callgraph.OpenCall{Kind: callgraph.OpenInterface, Method: store.Method(0), Recv: store})
+	caller := Canon(p.Fset, &callgraph.Summary{
+		Open: []callgraph.OpenGroup{{Method: store.Method(0), Recv: store, Pos: []token.Pos{p.File.Package}}},
+		Consumers: []topics.Consumer{{Library: "river", Topic: "p.Args", Handler: "(*W).Work", At: "w.go:1:1",
+			Why: "it calls (p.Store).Create, whose implementation is not known", Open: []topics.OpenCall{open}}},
+	})
+	state := func(s effect.State) *effect.Fact {
+		return &effect.Fact{Effects: effect.Set{{Kind: effect.SQLWrite, State: s}}}
+	}
+	for _, c := range []struct {
+		name      string
+		converted []string
+		fact      *effect.Fact // of (*byPointer).Create; nil: no effects
+		safe      bool
+	}{
+		{"no effects", []string{"byPointer"}, nil, true},
+		{"protected effects", []string{"byPointer"}, state(effect.Protected), true},
+		{"an unprotected effect", []string{"byPointer"}, state(effect.Unprotected), false},
+		{"calls its caller's function", []string{"byPointer"}, &effect.Fact{Calls: 1}, false},
+		{"nothing converted implements it", []string{"wrong"}, nil, false},
+	} {
+		var converted []*types.Named
+		for _, name := range c.converted {
+			converted = append(converted, lookup(name).Type().(*types.Named))
+		}
+		impl := &callgraph.Summary{Converted: converted}
+		if c.fact != nil {
+			impl.Methods = []callgraph.FuncFact{{Fn: method("byPointer", "Create"), Fact: c.fact}}
+		}
+		tb, _ := Consumers([]Package{{ID: "caller", Summary: caller}, {ID: "p", Summary: Canon(p.Fset, impl)}})
+		if len(tb) != 1 || tb[0].Safe != c.safe || (tb[0].Why == "") != c.safe {
+			t.Errorf("%s: consumers %+v, want safe %v", c.name, tb, c.safe)
+		}
 	}
 }

@@ -760,10 +760,20 @@ func (ix *Index) ModelledModule(module string) bool {
 }
 
 // Standard reports whether path is a package of the standard library: no dot in its first
-// element.
+// element. A module may be named without a dot too ("orders", "booking_monitor"): where the
+// analysed package is at hand, OfProgram tells its own packages from the standard library.
 func Standard(path string) bool {
 	first, _, _ := strings.Cut(path, "/")
 	return !strings.Contains(first, ".")
+}
+
+// OfProgram reports whether the package path is not the standard library's, as seen from
+// the package whose path is own: a path with a dot in its first element, or with the same
+// first element as own (a module named "orders" has packages "orders/queue").
+func OfProgram(path, own string) bool {
+	first, _, _ := strings.Cut(path, "/")
+	mine, _, _ := strings.Cut(own, "/")
+	return !Standard(path) || first == mine
 }
 
 // PackageOf returns the package path of a full name: "(*database/sql.DB).Exec" and

@@ -76,7 +76,7 @@ func Link(analyse RoundFunc, cone link.Cone, reported func(id string) bool, verb
 		}
 		carriers := link.Carriers(sums)
 		settled := (len(links) == 0 || (prev != nil && link.Equal(links, prev))) &&
-			slices.Equal(served, prevRoutes) && slices.Equal(consumers, prevConsumers) && slices.Equal(carriers, prevCarriers)
+			slices.Equal(served, prevRoutes) && slices.EqualFunc(consumers, prevConsumers, topics.Consumer.Equal) && slices.Equal(carriers, prevCarriers)
 		if settled && !(round == 1 && (once || len(taken) > 0 || len(registered) > 0)) {
 			break
 		}

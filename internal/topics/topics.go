@@ -33,6 +33,25 @@ type Consumer struct {
 	Safe    bool   `json:"safe,omitempty"`
 	// Why says, for a consumer that is not safe, what its handler does that is not.
 	Why string `json:"why,omitempty"`
+	// Open are the calls of the program's own interfaces its handler makes with no
+	// implementation in its package's view, when they are all that makes it not safe: the
+	// program-wide link judges it again by what the whole program implements
+	// (internal/link's Consumers).
+	Open []OpenCall `json:"open,omitempty"`
+}
+
+// OpenCall is an interface call a handler's package leaves unresolved: the interface (its
+// key in the package's program summary, internal/link.Interface.Key) and the method's
+// name key.
+type OpenCall struct {
+	Recv   string `json:"recv"`
+	Method string `json:"method"`
+}
+
+// Equal reports whether two consumers say the same.
+func (c Consumer) Equal(d Consumer) bool {
+	return c.Library == d.Library && c.Topic == d.Topic && c.Handler == d.Handler && c.At == d.At &&
+		c.Safe == d.Safe && c.Why == d.Why && slices.Equal(c.Open, d.Open)
 }
 
 // Message is a publish a package makes that only the program's consumers could show to be
@@ -113,7 +132,7 @@ func Sort(cs []Consumer) []Consumer {
 	slices.SortFunc(cs, func(a, b Consumer) int {
 		return strings.Compare(a.Library+"\x00"+a.Topic+"\x00"+a.Handler+"\x00"+a.At, b.Library+"\x00"+b.Topic+"\x00"+b.Handler+"\x00"+b.At)
 	})
-	return slices.Compact(cs)
+	return slices.CompactFunc(cs, Consumer.Equal)
 }
 
 // Made is what a function returns for a publish, exported as a fact on it: a message its
@@ -145,6 +164,8 @@ type Verdict struct {
 	Handler string `json:"handler"`
 	Safe    bool   `json:"safe,omitempty"`
 	Why     string `json:"why,omitempty"`
+	// Open: as Consumer.Open.
+	Open []OpenCall `json:"open,omitempty"`
 }
 
 // Join makes the consumers of subscriptions from their handlers' verdicts. A handler with
@@ -159,7 +180,7 @@ func Join(subs []Subscription, verdicts []Verdict) []Consumer {
 	for _, s := range subs {
 		c := Consumer{Library: s.Library, Topic: s.Topic, Handler: s.Func, At: s.At, Why: "its handler " + s.Func + " was not analysed"}
 		if v, ok := by[s.Func]; ok {
-			c.Handler, c.Safe, c.Why = v.Handler, v.Safe, v.Why
+			c.Handler, c.Safe, c.Why, c.Open = v.Handler, v.Safe, v.Why, v.Open
 		}
 		out = append(out, c)
 	}

@@ -122,3 +122,111 @@ type NotifyOneWorker struct {
 func (w *NotifyOneWorker) Work(ctx context.Context, job *river.Job[NotifyOneArgs]) error {
 	return w.Queue.Enqueue(ctx, jobs.NotifyArgs{UserID: job.Args.UserID})
 }
+
+// AuditAllArgs is the periodic job that audits every record.
+type AuditAllArgs struct {
+	IDs []string `json:"ids"`
+}
+
+func (AuditAllArgs) Kind() string { return "audit_all" }
+
+// AuditAllWorker inserts one audit job per record: the audit worker only reads (through the
+// Store interface), so a repeated fan-out audits again.
+type AuditAllWorker struct {
+	river.WorkerDefaults[AuditAllArgs]
+	Client *river.Client[any]
+}
+
+func (w *AuditAllWorker) Work(ctx context.Context, job *river.Job[AuditAllArgs]) error {
+	for _, id := range job.Args.IDs {
+		if _, err := w.Client.Insert(ctx, jobs.AuditArgs{ID: id}, nil); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// AlertAllArgs is the periodic job that raises an alert.
+type AlertAllArgs struct{}
+
+func (AlertAllArgs) Kind() string { return "alert_all" }
+
+// AlertAllWorker inserts an alert job, whose worker calls an interface with no
+// implementation in the program: not known to be safe, so the insert stays reported.
+type AlertAllWorker struct {
+	river.WorkerDefaults[AlertAllArgs]
+	Client *river.Client[any]
+}
+
+func (w *AlertAllWorker) Work(ctx context.Context, job *river.Job[AlertAllArgs]) error {
+	_, err := w.Client.Insert(ctx, jobs.AlertArgs{Msg: "daily"}, nil)
+	return err
+}
+
+// WelcomeAllArgs is the job that welcomes the day's sign-ups.
+type WelcomeAllArgs struct {
+	To []string `json:"to"`
+}
+
+func (WelcomeAllArgs) Kind() string { return "welcome_all" }
+
+// WelcomeAllWorker inserts a welcome job per sign-up, whose worker mails: reported.
+type WelcomeAllWorker struct {
+	river.WorkerDefaults[WelcomeAllArgs]
+	Client *river.Client[any]
+}
+
+func (w *WelcomeAllWorker) Work(ctx context.Context, job *river.Job[WelcomeAllArgs]) error {
+	for _, to := range job.Args.To {
+		if _, err := w.Client.Insert(ctx, jobs.WelcomeArgs{To: to}, nil); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// CloseAllArgs is the job that closes the day's records.
+type CloseAllArgs struct {
+	IDs []string `json:"ids"`
+}
+
+func (CloseAllArgs) Kind() string { return "close_all" }
+
+// CloseAllWorker inserts a close job per record, whose worker runs a hook not known here:
+// reported.
+type CloseAllWorker struct {
+	river.WorkerDefaults[CloseAllArgs]
+	Client *river.Client[any]
+}
+
+func (w *CloseAllWorker) Work(ctx context.Context, job *river.Job[CloseAllArgs]) error {
+	for _, id := range job.Args.IDs {
+		if _, err := w.Client.Insert(ctx, jobs.CloseArgs{ID: id}, nil); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// PublishDocArgs is the job that indexes a document and tells that it is ready.
+type PublishDocArgs struct {
+	ID   string `json:"id"`
+	Text string `json:"text"`
+}
+
+func (PublishDocArgs) Kind() string { return "publish_doc" }
+
+// PublishDocWorker inserts an index job, whose worker is safe to repeat (protected), and a
+// ready job, whose worker mails (reported).
+type PublishDocWorker struct {
+	river.WorkerDefaults[PublishDocArgs]
+	Client *river.Client[any]
+}
+
+func (w *PublishDocWorker) Work(ctx context.Context, job *river.Job[PublishDocArgs]) error {
+	if _, err := w.Client.Insert(ctx, jobs.IndexArgs{ID: job.Args.ID, Text: job.Args.Text}, nil); err != nil {
+		return err
+	}
+	_, err := w.Client.Insert(ctx, jobs.ReadyArgs{ID: job.Args.ID}, nil)
+	return err
+}
