@@ -239,6 +239,48 @@ func (d *ddl) createTable(j, to int) {
 	for _, el := range d.items(j+1, end) {
 		d.element(t, el[0], el[1])
 	}
+	d.replacingKey(t, end+1, to)
+}
+
+// replacingKey reads, from the table options after a CREATE TABLE's elements, a ClickHouse
+// ReplacingMergeTree's sorting key: ENGINE = [Replicated]ReplacingMergeTree[(...)] and an
+// ORDER BY of a column or a parenthesised list. Other engines (a SummingMergeTree adds the
+// rows of one key up) keep every row an insert adds.
+func (d *ddl) replacingKey(t *Table, j, to int) {
+	engine := -1
+	for k := j; k < to; k++ {
+		if d.kw(k, to, "ENGINE") {
+			engine = k
+			break
+		}
+	}
+	if engine < 0 {
+		return
+	}
+	e := engine + 1
+	if d.op(e, "=") {
+		e++
+	}
+	if !d.kw(e, to, "ReplacingMergeTree") && !d.kw(e, to, "ReplicatedReplacingMergeTree") {
+		return
+	}
+	for k := e + 1; k < to; k++ {
+		if d.op(k, "(") {
+			k = d.close(k, to)
+			continue
+		}
+		if !d.kw(k, to, "ORDER") || !d.kw(k+1, to, "BY") {
+			continue
+		}
+		cols := d.columnList(k+2, to)
+		if cols == nil && d.isName(k+2, to) && !d.op(k+3, "(") {
+			cols = []string{normColumn(d.toks[k+2].Text)}
+		}
+		if len(cols) > 0 {
+			t.Replacing = &Key{Name: d.toks[e].Text, Columns: cols, At: d.pos(k)}
+		}
+		return
+	}
 }
 
 // items splits [from, to) at the commas outside parentheses.

@@ -75,6 +75,11 @@ type Table struct {
 	// Exclusions are the names of the table's EXCLUDE constraints: no unique key, but a
 	// name ON CONFLICT ON CONSTRAINT may give.
 	Exclusions []string
+	// Replacing is the sorting key of a ClickHouse ReplacingMergeTree (ENGINE =
+	// ReplacingMergeTree(ver) ... ORDER BY (a, b), replicated or not): the table keeps one
+	// row per key, merging the rows an insert of the same key again adds (at once for a
+	// query with FINAL), so such an insert converges. Nil for any other table.
+	Replacing *Key
 }
 
 // Covers reports whether every column of key k is in cols.

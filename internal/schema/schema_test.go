@@ -206,3 +206,31 @@ func TestColumnNamedKey(t *testing.T) {
 		t.Errorf("settings: %s, want %s", got, want)
 	}
 }
+
+// TestReplacingMergeTree: a ClickHouse ReplacingMergeTree's sorting key is read from its
+// ORDER BY, a list or one column, replicated or not; other engines, and a table with no
+// engine, have none.
+func TestReplacingMergeTree(t *testing.T) {
+	s := New()
+	s.Add("ch.sql", `CREATE TABLE IF NOT EXISTS orders (
+    id UInt64, status LowCardinality(String), created_at DateTime, updated_at DateTime
+)
+    ENGINE = ReplacingMergeTree(updated_at)
+        PARTITION BY toYYYYMM(created_at)
+        ORDER BY (created_at, id)
+        SETTINGS index_granularity = 8192;
+CREATE TABLE events (id UInt64, at DateTime) ENGINE = ReplicatedReplacingMergeTree('/ch/{shard}/events', '{replica}') ORDER BY id;
+CREATE TABLE hits (day Date, n UInt64) ENGINE = SummingMergeTree ORDER BY day;
+CREATE TABLE logs (line String) ENGINE = MergeTree ORDER BY tuple();
+CREATE TABLE pg (id bigint PRIMARY KEY);
+`)
+	for name, want := range map[string]string{"orders": "created_at,id @ch.sql:6", "events": "id @ch.sql:8", "hits": "", "logs": "", "pg": ""} {
+		got := ""
+		if k := s.Table(name).Replacing; k != nil {
+			got = strings.Join(k.Columns, ",") + " @" + k.At.String()
+		}
+		if got != want {
+			t.Errorf("%s: replacing key %q, want %q", name, got, want)
+		}
+	}
+}

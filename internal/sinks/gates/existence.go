@@ -135,7 +135,7 @@ func (rd Reader) lookupErr(e ast.Expr, en env, sc keys.Scope) *ast.CallExpr {
 // ErrNotFound); x == nil after x, err := repo.GetX(ctx, key); !ok after ok :=
 // store.IsCacheExists(ctx, key)): what the body writes, a
 // redelivery finds, and does not write again. The gate covers the body.
-func (rd Reader) absentGate(ifs *ast.IfStmt, en env, sc keys.Scope) *Gate {
+func (rd Reader) absentGate(body *ast.BlockStmt, ifs *ast.IfStmt, en env, sc keys.Scope) *Gate {
 	var lookup *ast.CallExpr
 	switch c := ast.Unparen(ifs.Cond).(type) {
 	case *ast.BinaryExpr:
@@ -143,6 +143,9 @@ func (rd Reader) absentGate(ifs *ast.IfStmt, en env, sc keys.Scope) *Gate {
 			// if err := tx.Where("key = ?", k).First(&row).Error; err != nil { tx.Create(...); return }:
 			// the lookup's error taken as "not there" (a database error fails the create too).
 			lookup = rd.lookupErr(c.X, en, sc)
+			break
+		}
+		if lookup = rd.emptyListing(body, c, sc); lookup != nil {
 			break
 		}
 		if c.Op != token.EQL {
@@ -178,6 +181,81 @@ func (rd Reader) absentGate(ifs *ast.IfStmt, en env, sc keys.Scope) *Gate {
 		return nil
 	}
 	return &Gate{Start: ifs.Body.Lbrace, End: ifs.Body.Rbrace, What: "existence check " + callee(rd.info(), lookup).Name() + " at " + rd.shortPos(lookup.Pos()), Lookup: true}
+}
+
+// emptyListing returns the read of a condition that is true when a listing by the job's key
+// found no rows: len(rows) == 0 (or < 1) of rows assigned from a lookup or listing call
+// (existing, err := client.Segment.Query().Where(segment.VideoID(id)).All(ctx); a
+// repository's ListByVideo(ctx, id)) or filled by a database read in body
+// (db.Where("video_id = ?", id).Find(&rows)), the call, or one its receiver chain is made
+// of, given the key. nil otherwise.
+func (rd Reader) emptyListing(body *ast.BlockStmt, c *ast.BinaryExpr, sc keys.Scope) *ast.CallExpr {
+	x, n := rd.lenOf(c.X), c.Y
+	if x == nil {
+		x, n = rd.lenOf(c.Y), c.X
+	}
+	if x == nil {
+		return nil
+	}
+	k, ok := constant.Int64Val(constant.ToInt(rd.info().Types[n].Value))
+	if !ok || !(c.Op == token.EQL && k == 0 || c.Op == token.LSS && n == c.Y && k == 1 || c.Op == token.LEQ && n == c.Y && k == 0) {
+		return nil
+	}
+	id, ok := ast.Unparen(x).(*ast.Ident)
+	if !ok {
+		return nil
+	}
+	v, ok := rd.info().Uses[id].(*types.Var)
+	if !ok {
+		return nil
+	}
+	if call, fn := rd.resultOf(x); call != nil {
+		if (lookupName(fn.Name()) || startsWithWord(fn.Name(), listVerbs)) && rd.chainGivenKey(call, sc) {
+			return call
+		}
+		return nil
+	}
+	return rd.fillingRead(body, v, sc)
+}
+
+// fillingRead returns the database read in body (dbReads: gorm's Find, sqlx's Select) that
+// fills v through its address, with the job's key given to it or to a call of its receiver
+// chain; nil when there is none.
+func (rd Reader) fillingRead(body *ast.BlockStmt, v *types.Var, sc keys.Scope) *ast.CallExpr {
+	var found *ast.CallExpr
+	ast.Inspect(body, func(x ast.Node) bool {
+		call, ok := x.(*ast.CallExpr)
+		if !ok || found != nil {
+			return found == nil
+		}
+		fn := callee(rd.info(), call)
+		if fn == nil || fn.Signature().Recv() == nil || !dbReads[fn.Name()] {
+			return true
+		}
+		for _, a := range call.Args {
+			if u, ok := ast.Unparen(a).(*ast.UnaryExpr); ok && u.Op == token.AND && rd.Defs.RootVar(u.X) == v && rd.chainGivenKey(call, sc) {
+				found = call
+			}
+		}
+		return true
+	})
+	return found
+}
+
+// chainGivenKey reports whether call, or a call of the receiver chain it is made on
+// (db.Where("video_id = ?", id).Find(&rows)), is given the job's key.
+func (rd Reader) chainGivenKey(call *ast.CallExpr, sc keys.Scope) bool {
+	for c := call; c != nil; {
+		if rd.givenKey(c, sc) {
+			return true
+		}
+		s, ok := ast.Unparen(c.Fun).(*ast.SelectorExpr)
+		if !ok {
+			return false
+		}
+		c, _ = ast.Unparen(s.X).(*ast.CallExpr)
+	}
+	return false
 }
 
 // notFound reports whether e names a "not found" error variable (gorm's ErrRecordNotFound,

@@ -87,6 +87,33 @@ func (rd Reader) insertKeys(text string, args []ast.Expr) (v keyVerdict, ok bool
 	return v, true
 }
 
+// replacingInsert says why an INSERT into a ClickHouse ReplacingMergeTree converges, or "":
+// the insert writes every column of the table's sorting key (schema.Table.Replacing), none
+// from a random or clock source, so a repeat adds rows the table merges into the first
+// run's (queries with FINAL see one at once).
+func (rd Reader) replacingInsert(text string, args []ast.Expr) string {
+	if rd.Schema.Len() == 0 {
+		return ""
+	}
+	tname, cols, ok := sqlstmt.InsertColumns(text)
+	if !ok {
+		return ""
+	}
+	t := rd.Schema.Table(tname)
+	if t == nil || t.Replacing == nil || !t.Replacing.Covers(schema.NormColumns(cols)) {
+		return ""
+	}
+	if _, binds, ok := sqlstmt.InsertBinds(text); ok {
+		for _, b := range binds {
+			if b.Param <= len(args) && slices.Contains(t.Replacing.Columns, strings.ToLower(b.Column)) && rd.keys().UnstableSource(args[b.Param-1]) != "" {
+				return ""
+			}
+		}
+	}
+	k := t.Replacing
+	return "INSERT into " + t.Name + " converges: its " + k.Name + " keeps one row per sorting key (" + strings.Join(k.Columns, ", ") + ", " + k.At.String() + ")"
+}
+
 // judgeKeys is what the keys of table t say of an insert that writes the columns cols, of
 // which stable receive values the job carries and clocked the time of the insert
 // (time.Now()).

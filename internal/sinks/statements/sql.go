@@ -52,6 +52,9 @@ func (rd Reader) sqlEffect(mk keys.Make, text string, query bool, args []ast.Exp
 		}
 		return mk(effect.Unprotected, "SQL write not safe to repeat: "+res.Reason)
 	case sqlstmt.NonIdempotent:
+		if why := rd.replacingInsert(text, args); why != "" {
+			return mk(effect.Protected, why)
+		}
 		if v, ok := rd.insertKeys(text, args); ok && res.Table != "" {
 			switch {
 			case v.sample != "":

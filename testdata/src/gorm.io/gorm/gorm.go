@@ -42,6 +42,9 @@ func (db *DB) Create(value interface{}) (tx *DB) { panic("stub") }
 // CreateInBatches inserts value in batches.
 func (db *DB) CreateInBatches(value interface{}, batchSize int) (tx *DB) { panic("stub") }
 
+// Find finds every record matching conds into dest.
+func (db *DB) Find(dest interface{}, conds ...interface{}) (tx *DB) { panic("stub") }
+
 // First finds the first record matching conds, ordered by primary key, into dest.
 func (db *DB) First(dest interface{}, conds ...interface{}) (tx *DB) { panic("stub") }
 
