@@ -243,13 +243,15 @@ func (rd Reader) fillingRead(body *ast.BlockStmt, v *types.Var, sc keys.Scope) *
 }
 
 // chainGivenKey reports whether call, or a call of the receiver chain it is made on
-// (db.Where("video_id = ?", id).Find(&rows)), is given the job's key.
+// (db.Where("video_id = ?", id).Find(&rows)), is given the job's key. A call of the chain
+// that pages, orders or shapes the rows (Offset(n), Limit(n), Order(...)) selects nothing by
+// the key.
 func (rd Reader) chainGivenKey(call *ast.CallExpr, sc keys.Scope) bool {
 	for c := call; c != nil; {
-		if rd.givenKey(c, sc) {
+		s, ok := ast.Unparen(c.Fun).(*ast.SelectorExpr)
+		if (c == call || !ok || !shapingCalls[s.Sel.Name]) && rd.givenKeyBesides(c, sc) {
 			return true
 		}
-		s, ok := ast.Unparen(c.Fun).(*ast.SelectorExpr)
 		if !ok {
 			return false
 		}
@@ -257,6 +259,26 @@ func (rd Reader) chainGivenKey(call *ast.CallExpr, sc keys.Scope) bool {
 	}
 	return false
 }
+
+// givenKeyBesides is givenKey, leaving out the arguments that are addresses (&rows): where a
+// read puts what it finds, not what it selects by.
+func (rd Reader) givenKeyBesides(call *ast.CallExpr, sc keys.Scope) bool {
+	for _, a := range call.Args {
+		if u, ok := ast.Unparen(a).(*ast.UnaryExpr); ok && u.Op == token.AND {
+			continue
+		}
+		if t := rd.info().TypeOf(a); t != nil && !isContext(t) && rd.keys().Judge([]ast.Expr{a}, sc).Problem == keys.Stable {
+			return true
+		}
+	}
+	return false
+}
+
+// shapingCalls are the query-builder methods that page, order or shape the rows a read
+// returns, not which rows it selects.
+var shapingCalls = map[string]bool{"Offset": true, "Limit": true, "Order": true, "OrderBy": true,
+	"Group": true, "GroupBy": true, "Select": true, "Omit": true, "Table": true, "Model": true,
+	"Preload": true, "WithContext": true}
 
 // notFound reports whether e names a "not found" error variable (gorm's ErrRecordNotFound,
 // a package's ErrNotFound, database/sql's ErrNoRows).

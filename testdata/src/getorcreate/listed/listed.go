@@ -107,3 +107,16 @@ func SegmentsIfSome(ctx context.Context, t *asynq.Task) error { // want Segments
 	}
 	return nil
 }
+
+// SegmentsInTable lists every segment of a table the job names: the table shapes the read,
+// it selects nothing by the video, and a repeat stores again.
+func SegmentsInTable(ctx context.Context, t *asynq.Task) error { // want SegmentsInTable:`effects sql.write:unprotected\(\(\*gorm.DB\).Create\)`
+	var all []segment
+	if err := gdb.Table(string(t.Payload())).Find(&all).Error; err != nil {
+		return err
+	}
+	if len(all) == 0 {
+		return gdb.Create(&segment{VideoID: string(t.Payload())}).Error // want `handler SegmentsInTable: GORM Create`
+	}
+	return nil
+}
