@@ -246,7 +246,8 @@ func hasMethod(t types.Type, name string) bool {
 // marksState reports whether a call writes the job's state, as a lock gate needs: a
 // Mark... call given the job's key (MarkDone: its name says the state), or another
 // markVerbs call given the key and the state it writes, a string or bool constant or a time
-// (UpdateOutboxCompleted(ctx, tx, id, time.Now()), SetStatus(ctx, tx, id, StatusDone)). A
+// (UpdateOutboxCompleted(ctx, tx, id, time.Now()), SetStatus(ctx, tx, id, StatusDone)), also
+// as a field of its params (paramsGiveState). A
 // call given only the key (UpdateRetryCount(ctx, tx, id)) is taken to write nothing the
 // check reads.
 func (rd Reader) marksState(call *ast.CallExpr, sc keys.Scope) bool {
@@ -261,6 +262,36 @@ func (rd Reader) marksState(call *ast.CallExpr, sc keys.Scope) bool {
 			return true
 		}
 		if isTime(rd.info().TypeOf(a)) {
+			return true
+		}
+		if lit, ok := ast.Unparen(a).(*ast.CompositeLit); ok && rd.paramsGiveState(lit) {
+			return true
+		}
+	}
+	return false
+}
+
+// paramsGiveState reports whether a query's params literal (sqlc's UpdateAuctionParams{ID:
+// id, Status: NullAuctionStatus{AuctionStatus: AuctionStatusFailed, Valid: true}}) gives a
+// state: a field set to a string constant, at any depth, or to a bool constant or a time.
+// The Valid of a nullable wrapper says only that the value beside it is set.
+func (rd Reader) paramsGiveState(lit *ast.CompositeLit) bool {
+	for _, el := range lit.Elts {
+		kv, ok := el.(*ast.KeyValueExpr)
+		if !ok {
+			continue
+		}
+		if k, ok := kv.Key.(*ast.Ident); ok && k.Name == "Valid" {
+			continue
+		}
+		v := ast.Unparen(kv.Value)
+		if tv, ok := rd.info().Types[v]; ok && tv.Value != nil && (tv.Value.Kind() == constant.String || tv.Value.Kind() == constant.Bool) {
+			return true
+		}
+		if isTime(rd.info().TypeOf(v)) {
+			return true
+		}
+		if inner, ok := v.(*ast.CompositeLit); ok && rd.paramsGiveState(inner) {
 			return true
 		}
 	}

@@ -81,3 +81,22 @@ func (s *Store) ExecTx(ctx context.Context, fn func(*Queries) error) error { // 
 	}
 	return tx.Commit(ctx)
 }
+
+// NullTaskStatus is a task status that may be null, as sqlc writes a nullable enum.
+type NullTaskStatus struct {
+	TaskStatus string
+	Valid      bool
+}
+
+// UpdateTaskParams are UpdateTask's arguments: a field left null keeps its column.
+type UpdateTaskParams struct {
+	ID      string
+	Status  NullTaskStatus
+	Retries int
+}
+
+// UpdateTask sets the task's columns its params give (COALESCE keeps the others).
+func (q *Queries) UpdateTask(ctx context.Context, arg UpdateTaskParams) error { // want UpdateTask:`effects sql.write:protected\(\(tasksdb.DBTX\).Exec\)`
+	_, err := q.db.Exec(ctx, `UPDATE tasks SET status = COALESCE($2, status), retries = $3 WHERE id = $1`, arg.ID, arg.Status, arg.Retries)
+	return err
+}
