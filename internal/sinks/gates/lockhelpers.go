@@ -273,8 +273,8 @@ func (rd Reader) marksState(call *ast.CallExpr, sc keys.Scope) bool {
 
 // paramsGiveState reports whether a query's params literal (sqlc's UpdateAuctionParams{ID:
 // id, Status: NullAuctionStatus{AuctionStatus: AuctionStatusFailed, Valid: true}}) gives a
-// state: a field set to a string constant, at any depth, or to a bool constant or a time.
-// The Valid of a nullable wrapper says only that the value beside it is set.
+// state: a field, at any depth, set to a string or bool constant or a time. The Valid of a
+// nullable wrapper says only that the value beside it is set.
 func (rd Reader) paramsGiveState(lit *ast.CompositeLit) bool {
 	for _, el := range lit.Elts {
 		kv, ok := el.(*ast.KeyValueExpr)
