@@ -141,17 +141,8 @@ func (d *dispatcher) implementedBeside(m *types.Func, iface *types.Interface) bo
 		return v
 	}
 	v := false
-	scope := pkg.Scope()
-	for _, name := range scope.Names() {
-		tn, ok := scope.Lookup(name).(*types.TypeName)
-		if !ok || tn.IsAlias() {
-			continue
-		}
-		named, ok := tn.Type().(*types.Named)
-		if !ok || named.TypeParams().Len() > 0 || types.IsInterface(named) {
-			continue
-		}
-		if types.Implements(named, iface) || types.Implements(types.NewPointer(named), iface) {
+	for _, named := range declaredTypes(pkg) {
+		if !types.IsInterface(named) && (types.Implements(named, iface) || types.Implements(types.NewPointer(named), iface)) {
 			v = true
 			break
 		}
@@ -299,20 +290,28 @@ func (d *dispatcher) embedders(pkg *types.Package) map[*types.Named][]*types.Nam
 	return e
 }
 
-// embeddersOf returns the struct types declared in pkg by the named types they embed
-// directly (through a pointer or not).
-func embeddersOf(pkg *types.Package) map[*types.Named][]*types.Named {
-	out := map[*types.Named][]*types.Named{}
+// declaredTypes returns the named types declared at pkg's top level, aliases and generic
+// types left out (a generic type's methods cannot be checked without instantiation).
+func declaredTypes(pkg *types.Package) []*types.Named {
+	var out []*types.Named
 	scope := pkg.Scope()
 	for _, name := range scope.Names() {
 		tn, ok := scope.Lookup(name).(*types.TypeName)
 		if !ok || tn.IsAlias() {
 			continue
 		}
-		named, ok := tn.Type().(*types.Named)
-		if !ok || named.TypeParams().Len() > 0 {
-			continue
+		if named, ok := tn.Type().(*types.Named); ok && named.TypeParams().Len() == 0 {
+			out = append(out, named)
 		}
+	}
+	return out
+}
+
+// embeddersOf returns the struct types declared in pkg by the named types they embed
+// directly (through a pointer or not).
+func embeddersOf(pkg *types.Package) map[*types.Named][]*types.Named {
+	out := map[*types.Named][]*types.Named{}
+	for _, named := range declaredTypes(pkg) {
 		st, ok := named.Underlying().(*types.Struct)
 		if !ok {
 			continue
