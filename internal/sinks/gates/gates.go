@@ -77,7 +77,8 @@ func (rd Reader) gateCheck(body *ast.BlockStmt, ifs *ast.IfStmt, end token.Pos, 
 	if !endsBlock(ifs.Body.List[len(ifs.Body.List)-1]) {
 		return nil
 	}
-	if call, g := rd.claimFailed(ifs.Cond); g != nil {
+	cond := rd.withoutNilCheck(ifs.Cond)
+	if call, g := rd.claimFailed(cond); g != nil {
 		return &Gate{
 			Start: ifs.End(),
 			End:   end,
@@ -85,9 +86,9 @@ func (rd Reader) gateCheck(body *ast.BlockStmt, ifs *ast.IfStmt, end token.Pos, 
 			Why:   rd.gateKeyProblem(call, g, sc),
 		}
 	}
-	cl := rd.sqlClaimFailed(ifs.Cond, en, of)
+	cl := rd.sqlClaimFailed(cond, en, of)
 	if cl == nil {
-		cl = rd.errClaimFailed(ifs.Cond, en, sc, of)
+		cl = rd.errClaimFailed(cond, en, sc, of)
 	}
 	if cl == nil {
 		if g := rd.lockGate(ifs, end, en, sc, locks); g != nil {
@@ -109,6 +110,31 @@ func (rd Reader) gateCheck(body *ast.BlockStmt, ifs *ast.IfStmt, end token.Pos, 
 		g.OnTx = positions(rd.callsOnTx(cl.tx, en))
 	}
 	return g
+}
+
+// withoutNilCheck returns, for err != nil && errors.Is(err, target) (or errors.As, in either
+// order, of the same error), the errors test alone: it is false for a nil error, so the nil
+// check beside it changes nothing. cond itself otherwise: beside any other test, the
+// condition can be false when the claim failed.
+func (rd Reader) withoutNilCheck(cond ast.Expr) ast.Expr {
+	be, ok := ast.Unparen(cond).(*ast.BinaryExpr)
+	if !ok || be.Op != token.LAND {
+		return cond
+	}
+	for _, pair := range [][2]ast.Expr{{be.X, be.Y}, {be.Y, be.X}} {
+		ne, ok := ast.Unparen(pair[0]).(*ast.BinaryExpr)
+		if !ok || ne.Op != token.NEQ || !rd.isNil(ne.Y) {
+			continue
+		}
+		test, ok := ast.Unparen(pair[1]).(*ast.CallExpr)
+		if !ok || !rd.errorsTest(test) {
+			continue
+		}
+		if v := rd.local(ne.X); v != nil && v == rd.local(test.Args[0]) {
+			return test
+		}
+	}
+	return cond
 }
 
 // endsBlock reports whether st leaves the rest of the block it ends (and of every block around
