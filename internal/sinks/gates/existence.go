@@ -215,31 +215,8 @@ func (rd Reader) emptyListing(body *ast.BlockStmt, c *ast.BinaryExpr, sc keys.Sc
 		}
 		return nil
 	}
-	return rd.fillingRead(body, v, sc)
-}
-
-// fillingRead returns the database read in body (dbReads: gorm's Find, sqlx's Select) that
-// fills v through its address, with the job's key given to it or to a call of its receiver
-// chain; nil when there is none.
-func (rd Reader) fillingRead(body *ast.BlockStmt, v *types.Var, sc keys.Scope) *ast.CallExpr {
-	var found *ast.CallExpr
-	ast.Inspect(body, func(x ast.Node) bool {
-		call, ok := x.(*ast.CallExpr)
-		if !ok || found != nil {
-			return found == nil
-		}
-		fn := callee(rd.info(), call)
-		if fn == nil || fn.Signature().Recv() == nil || !dbReads[fn.Name()] {
-			return true
-		}
-		for _, a := range call.Args {
-			if u, ok := ast.Unparen(a).(*ast.UnaryExpr); ok && u.Op == token.AND && rd.Defs.RootVar(u.X) == v && rd.chainGivenKey(call, sc) {
-				found = call
-			}
-		}
-		return true
-	})
-	return found
+	// Filled by a read in body (db.Where("video_id = ?", id).Find(&rows)).
+	return rd.readFilling(body, v, func(call *ast.CallExpr) bool { return rd.chainGivenKey(call, sc) })
 }
 
 // chainGivenKey reports whether call, or a call of the receiver chain it is made on
@@ -263,15 +240,13 @@ func (rd Reader) chainGivenKey(call *ast.CallExpr, sc keys.Scope) bool {
 // givenKeyBesides is givenKey, leaving out the arguments that are addresses (&rows): where a
 // read puts what it finds, not what it selects by.
 func (rd Reader) givenKeyBesides(call *ast.CallExpr, sc keys.Scope) bool {
+	var args []ast.Expr
 	for _, a := range call.Args {
-		if u, ok := ast.Unparen(a).(*ast.UnaryExpr); ok && u.Op == token.AND {
-			continue
-		}
-		if t := rd.info().TypeOf(a); t != nil && !isContext(t) && rd.keys().Judge([]ast.Expr{a}, sc).Problem == keys.Stable {
-			return true
+		if u, ok := ast.Unparen(a).(*ast.UnaryExpr); !ok || u.Op != token.AND {
+			args = append(args, a)
 		}
 	}
-	return false
+	return rd.keyAmong(args, sc)
 }
 
 // shapingCalls are the query-builder methods that page, order or shape the rows a read
@@ -462,8 +437,12 @@ func (rd Reader) resultOf(x ast.Expr) (*ast.CallExpr, *types.Func) {
 
 // givenKey reports whether an argument of call (other than a context) is a stable key of
 // the job in scope sc.
-func (rd Reader) givenKey(call *ast.CallExpr, sc keys.Scope) bool {
-	for _, a := range call.Args {
+func (rd Reader) givenKey(call *ast.CallExpr, sc keys.Scope) bool { return rd.keyAmong(call.Args, sc) }
+
+// keyAmong reports whether one of args (a context aside) is a stable key of the job in
+// scope sc.
+func (rd Reader) keyAmong(args []ast.Expr, sc keys.Scope) bool {
+	for _, a := range args {
 		if t := rd.info().TypeOf(a); t != nil && !isContext(t) && rd.keys().Judge([]ast.Expr{a}, sc).Problem == keys.Stable {
 			return true
 		}

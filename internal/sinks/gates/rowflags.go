@@ -193,24 +193,30 @@ var listVerbs = []string{"List", "Query", "Select", "All", "Only", "First", "Sea
 // (rows.Scan(&ch.ID, &ch.IsLive)), sqlx's Get and Select. A decoder (json.Unmarshal of the
 // job's payload) is none: what it fills is what the job carries.
 func (rd Reader) filledByRead(body *ast.BlockStmt, v *types.Var) bool {
-	filled := false
+	return rd.readFilling(body, v, nil) != nil
+}
+
+// readFilling returns the first database read in body (dbReads) given v's address, or a
+// field's, that keep accepts (nil: any); nil when there is none.
+func (rd Reader) readFilling(body *ast.BlockStmt, v *types.Var, keep func(*ast.CallExpr) bool) *ast.CallExpr {
+	var found *ast.CallExpr
 	ast.Inspect(body, func(x ast.Node) bool {
 		call, ok := x.(*ast.CallExpr)
-		if !ok || filled {
-			return !filled
+		if !ok || found != nil {
+			return found == nil
 		}
 		fn := callee(rd.info(), call)
 		if fn == nil || fn.Signature().Recv() == nil || !dbReads[fn.Name()] {
 			return true
 		}
 		for _, a := range call.Args {
-			if u, ok := ast.Unparen(a).(*ast.UnaryExpr); ok && u.Op == token.AND && rd.Defs.RootVar(u.X) == v {
-				filled = true
+			if u, ok := ast.Unparen(a).(*ast.UnaryExpr); ok && u.Op == token.AND && rd.Defs.RootVar(u.X) == v && (keep == nil || keep(call)) {
+				found = call
 			}
 		}
 		return true
 	})
-	return filled
+	return found
 }
 
 // dbReads are the methods of database clients that fill what their pointer arguments
