@@ -4,16 +4,21 @@ import (
 	"go/ast"
 	"go/types"
 	"reflect"
+	"slices"
 	"strings"
+	"unicode"
 
 	"github.com/chokaq/idemlint/internal/defuse"
+	"github.com/chokaq/idemlint/internal/effect"
+	"github.com/chokaq/idemlint/internal/sinks/keys"
 )
 
 // bodyKey is an idempotency key a request carries in its JSON body: json.Marshal of a value
 // whose struct type has an IdempotencyKey field (Go name or JSON name idempotency_key,
-// idempotencyKey, idempotency-key), as internal APIs and some providers take it. Key is
-// what judges it: the field's value in a literal, else the value marshalled (a job's input
-// handed on whole carries the key its producer set).
+// idempotencyKey, idempotency-key), as internal APIs and some providers take it, or a
+// payment provider's merchant request number (out_trade_no, out_refund_no: keyName); a map
+// with such a key too. Key is what judges it: the field's value in a literal, else the value
+// marshalled (a job's input handed on whole carries the key its producer set).
 type bodyKey struct {
 	key   ast.Expr
 	field string // "ChargeInput.IdempotencyKey", for messages
@@ -45,8 +50,44 @@ func (rd Reader) bodyKeyOf(body ast.Expr) (bodyKey, bool) {
 	return out, found
 }
 
-// keyField returns the idempotency key field of v's struct type, with the expression that
-// judges it.
+// bodyKeyed makes the effect of a request (what: "HTTP POST") whose JSON body carries the
+// key k: the API takes its key in the body (an internal service, a provider's field), and
+// it is judged as a header's value would be.
+func (rd Reader) bodyKeyed(mk keys.Make, what string, k bodyKey, sc keys.Scope) *effect.Effect {
+	if p := rd.keys().Judge([]ast.Expr{k.key}, sc); p.Problem != keys.Stable {
+		return mk(effect.UnstableKey, "idempotency key in its body ("+k.field+") "+p.Because(""))
+	}
+	e := mk(effect.Protected, what+" with an idempotency key in its body ("+k.field+")")
+	e.KeyParams = rd.keys().Params(k.key, sc)
+	return e
+}
+
+// passKey judges, at a call of a function whose unprotected POST marshals its parameter
+// (e.PayloadParam: a client's do(ctx, method, path, body any)), the body arg the caller
+// passes there: one that carries a key (keyField) keys the POST, as a body marshalled where
+// it is sent would; ok is false for any other.
+func (rd Reader) passKey(arg ast.Expr, e effect.Effect, sc keys.Scope) (effect.Effect, bool) {
+	if e.State != effect.Unprotected {
+		return e, false
+	}
+	k, ok := rd.keyField(arg)
+	if !ok {
+		return e, false
+	}
+	what, _, _ := strings.Cut(e.Detail, " without an Idempotency-Key header")
+	mk := func(st effect.State, detail string) *effect.Effect {
+		c := e
+		c.State, c.Detail = st, detail
+		return &c
+	}
+	return *rd.bodyKeyed(mk, what, k, sc), true
+}
+
+// keyField returns the idempotency key field of the value v a body marshals, with the
+// expression that judges it: for a struct, a field keyName accepts, its value in the literal
+// v is made of (or set on its variable after), else v itself (a job's input handed on whole
+// carries the key its producer set); for a map with string keys, the value given at a key
+// keyName accepts, in its literal or set on its variable (m["out_trade_no"] = no).
 func (rd Reader) keyField(v ast.Expr) (bodyKey, bool) {
 	if v == nil {
 		return bodyKey{}, false
@@ -55,54 +96,111 @@ func (rd Reader) keyField(v ast.Expr) (bodyKey, bool) {
 	if t == nil {
 		return bodyKey{}, false
 	}
-	named, _ := types.Unalias(defuse.Deref(t)).(*types.Named)
-	st, ok := defuse.Deref(t).Underlying().(*types.Struct)
-	if !ok {
-		return bodyKey{}, false
+	lit, sets := rd.Defs.StructValue(v)
+	switch u := defuse.Deref(t).Underlying().(type) {
+	case *types.Struct:
+		return rd.structKey(v, t, u, lit, sets)
+	case *types.Map:
+		if !defuse.IsString(u.Key()) {
+			return bodyKey{}, false
+		}
+		if lit != nil {
+			for _, elt := range lit.Elts {
+				if kv, ok := elt.(*ast.KeyValueExpr); ok {
+					if name := rd.Defs.ConstString(kv.Key); keyName(name) {
+						return bodyKey{key: kv.Value, field: name}, true
+					}
+				}
+			}
+		}
+		for _, as := range sets {
+			for i, l := range as.Lhs {
+				ix, ok := ast.Unparen(l).(*ast.IndexExpr)
+				if !ok || i >= len(as.Rhs) {
+					continue
+				}
+				if name := rd.Defs.ConstString(ix.Index); keyName(name) {
+					return bodyKey{key: as.Rhs[i], field: name}, true
+				}
+			}
+		}
 	}
+	return bodyKey{}, false
+}
+
+// structKey is keyField for a value v of struct type t (st its struct), made of lit (nil:
+// not in view) and then given the field assignments sets.
+func (rd Reader) structKey(v ast.Expr, t types.Type, st *types.Struct, lit *ast.CompositeLit, sets []*ast.AssignStmt) (bodyKey, bool) {
+	named, _ := types.Unalias(defuse.Deref(t)).(*types.Named)
 	for i := 0; i < st.NumFields(); i++ {
 		f := st.Field(i)
-		if !idempotencyField(f.Name(), st.Tag(i)) {
+		j, _, _ := strings.Cut(reflect.StructTag(st.Tag(i)).Get("json"), ",")
+		if !keyName(f.Name()) && !keyName(j) {
 			continue
 		}
 		name := f.Name()
 		if named != nil {
 			name = named.Obj().Name() + "." + name
 		}
-		key := v
-		lit := ast.Unparen(v)
-		if u, ok := lit.(*ast.UnaryExpr); ok {
-			lit = ast.Unparen(u.X)
+		if lit == nil {
+			return bodyKey{key: v, field: name}, true
 		}
-		if id, ok := lit.(*ast.Ident); ok {
-			if w, _ := rd.info().Uses[id].(*types.Var); w != nil {
-				if d := rd.Defs.Def(w); d != nil {
-					lit = ast.Unparen(d)
-					if u, ok := lit.(*ast.UnaryExpr); ok {
-						lit = ast.Unparen(u.X)
-					}
+		fv, set := defuse.FieldValue(lit, f.Name())
+		for _, as := range sets {
+			for k, l := range as.Lhs {
+				if rd.Defs.Field(l) == f && k < len(as.Rhs) {
+					fv, set = as.Rhs[k], true
 				}
 			}
 		}
-		if cl, ok := lit.(*ast.CompositeLit); ok {
-			fv, set := defuse.FieldValue(cl, f.Name())
-			if !set {
-				return bodyKey{}, false // the literal leaves the key empty
-			}
-			key = fv
+		if !set {
+			return bodyKey{}, false // the literal leaves the key empty
 		}
-		return bodyKey{key: key, field: name}, true
+		return bodyKey{key: fv, field: name}, true
 	}
 	return bodyKey{}, false
 }
 
-// idempotencyField reports whether a struct field is an idempotency key by its Go name or
-// its JSON name.
-func idempotencyField(name string, tag string) bool {
-	norm := func(s string) string { return strings.ToLower(strings.NewReplacer("_", "", "-", "").Replace(s)) }
-	if norm(name) == "idempotencykey" {
+// clientOrderIDs name, normalised (lower case, without "_" and "-"), the client order ids of
+// trading APIs, which refuse or return the first order for a repeated one (Alpaca's and
+// Coinbase's client_order_id, Binance's newClientOrderId, OKX's clOrdId, KuCoin's clientOid).
+var clientOrderIDs = []string{"clientorderid", "newclientorderid", "clordid", "clientoid"}
+
+// keyName reports whether a body field (a Go field name or a JSON name) is an idempotency
+// key the API deduplicates on: an idempotency key (idempotency_key, IdempotencyKey), a
+// merchant's request number of the WeChat Pay and Alipay family, whose first word is out and
+// last no (out_trade_no, out_refund_no, out_bill_no, out_request_no, OutBatchNo: the APIs
+// answer a repeated number with the first request's result), or a client order id.
+func keyName(name string) bool {
+	norm := strings.ToLower(strings.NewReplacer("_", "", "-", "").Replace(name))
+	if norm == "idempotencykey" || slices.Contains(clientOrderIDs, norm) {
 		return true
 	}
-	j, _, _ := strings.Cut(reflect.StructTag(tag).Get("json"), ",")
-	return j != "" && norm(j) == "idempotencykey"
+	w := words(name)
+	return len(w) >= 3 && w[0] == "out" && w[len(w)-1] == "no"
+}
+
+// words splits a name in snake, kebab or camel case into its lower-case words.
+func words(name string) []string {
+	var out []string
+	cur := []rune{}
+	flush := func() {
+		if len(cur) > 0 {
+			out = append(out, strings.ToLower(string(cur)))
+			cur = cur[:0]
+		}
+	}
+	for _, r := range name {
+		switch {
+		case r == '_' || r == '-':
+			flush()
+		case unicode.IsUpper(r):
+			flush()
+			cur = append(cur, r)
+		default:
+			cur = append(cur, r)
+		}
+	}
+	flush()
+	return out
 }

@@ -158,7 +158,8 @@ func (rd Reader) marshalledLiteral(body ast.Expr) *ast.CompositeLit {
 // or the end of its URL, from a parameter (e.ReadsParam), or its whole JSON body
 // (e.PayloadParam), what the caller (in scope sc) passes there: a GraphQL query, a JSON-RPC
 // method that reads, a path of a read endpoint (a login, a query, search or list endpoint),
-// or a body that reads by its shape (it pages, or asks a model) makes the POST no effect;
+// or a body that reads by its shape (it pages, or asks a model) makes the POST no effect; a
+// body that carries an idempotency key or a provider's request number keys it (passKey);
 // the caller's own parameter passes the question on; anything else (a mutation, a writing
 // method, a value not known) keeps the effect. It reports whether the effect is kept.
 func (rd Reader) PassReads(args []ast.Expr, e effect.Effect, sc keys.Scope) (effect.Effect, bool) {
@@ -171,6 +172,9 @@ func (rd Reader) PassReads(args []ast.Expr, e effect.Effect, sc keys.Scope) (eff
 		reads, p := rd.passPayload(args[pi], sc)
 		if reads {
 			return e, false // do(ctx, path, request{Limit: 100, Offset: n}): a page, or a model's answer
+		}
+		if keyed, ok := rd.passKey(args[pi], e, sc); ok {
+			return keyed, true // do(ctx, "POST", path, refund{OutRefundNo: no}): the provider's key
 		}
 		e.PayloadParam = uint8(p)
 	}

@@ -188,14 +188,7 @@ func (rd Reader) headerEffect(mk keys.Make, what string, b built, sc keys.Scope)
 		return mk(effect.UnstableKey, "Idempotency-Key header set by "+b.helper+" does not identify the job")
 	}
 	if b.hasBody {
-		// The API takes its key in the body (an internal service, a provider's field):
-		// judged as a header's value would be.
-		if p := rd.keys().Judge([]ast.Expr{b.body.key}, sc); p.Problem != keys.Stable {
-			return mk(effect.UnstableKey, "idempotency key in its body ("+b.body.field+") "+p.Because(""))
-		}
-		e := mk(effect.Protected, what+" with an idempotency key in its body ("+b.body.field+")")
-		e.KeyParams = rd.keys().Params(b.body.key, sc)
-		return e
+		return rd.bodyKeyed(mk, what, b.body, sc)
 	}
 	d, safe := rd.ToRoute(what, b.method, b.url)
 	if safe {
