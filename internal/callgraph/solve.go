@@ -115,6 +115,11 @@ func (sv *solver) through(n *Node, s *Site, e effect.Effect) (effect.Effect, boo
 		if e.ArgsParam != 0 {
 			e = sv.in.Judge.PassArgs(s.args, e, n.scope)
 		}
+		if e.TopicParam != 0 {
+			// After PassKey and PassOptions: a key the caller gives protects the publish
+			// whatever its consumers do.
+			e = sv.in.Judge.PassTopic(s.args, e, n.scope)
+		}
 		if e.RequestParam != 0 {
 			// After PassKey: the caller's header, judged here, keys the effect by the
 			// caller's own parameters.

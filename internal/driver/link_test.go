@@ -217,7 +217,9 @@ func TestRouteLink(t *testing.T) {
 // their own package, the task made by a maker of another package, a longer task type
 // under an asynq pattern) make the enqueue protected; an unsafe consumer, a task type no
 // handler serves and one only run time knows stay reported, as does one to a consumer that
-// publishes to an unsafe consumer in turn, with that consumer's own reason.
+// publishes to an unsafe consumer in turn, with that consumer's own reason. The same holds
+// through the application's distributor (relay), whose enqueue takes the task and whose
+// Publish the task type: each caller's task or type names the consumer.
 func TestTopicLink(t *testing.T) {
 	chdirModule(t, "topics")
 	out := runAll(t)
@@ -227,6 +229,8 @@ func TestTopicLink(t *testing.T) {
 		"HandleExport: asynq task enqueued without a deduplication id via (*asynq.Client).Enqueue",
 		"HandleNext: asynq task enqueued without a deduplication id via (*asynq.Client).Enqueue",
 		"HandleInvite: asynq task enqueued without a deduplication id, consumed in this program by HandleSignup, which is not safe to repeat: asynq task enqueued without a deduplication id via (*asynq.Client).Enqueue",
+		"HandleJoined: asynq task enqueued without a deduplication id, consumed in this program by HandleWelcome, which is not safe to repeat: SQL write not safe to repeat: INSERT without conflict handling via (*relay.Distributor).SendWelcome -> (*relay.Distributor).enqueue -> (*asynq.Client).EnqueueContext",
+		"HandleForwarded: asynq task enqueued without a deduplication id via (*relay.Distributor).Publish -> (*relay.Distributor).enqueue -> (*asynq.Client).EnqueueContext",
 		"HandleWelcome: SQL write not safe to repeat: INSERT without conflict handling via (*sql.DB).ExecContext",
 	}
 	if !slices.Equal(got, want) {
@@ -243,6 +247,8 @@ func TestTopicLink(t *testing.T) {
 	for name, want := range map[string]string{
 		"HandleOrderPaid": `asynq task enqueued for "search:reindex", whose consumers in this program are safe to repeat (HandleReindex)`,
 		"HandleShipped":   `asynq task enqueued for "audit:shipped", whose consumers in this program are safe to repeat (HandleAudit)`,
+		"HandleRefunded":  `asynq task enqueued for "search:reindex", whose consumers in this program are safe to repeat (HandleReindex)`,
+		"HandleRenamed":   `asynq task enqueued for "search:reindex", whose consumers in this program are safe to repeat (HandleReindex)`,
 	} {
 		if guards[name] != want {
 			t.Errorf("%s: protected by %q, want %q", name, guards[name], want)

@@ -175,6 +175,15 @@ type Effect struct {
 	// it claimed; one passing its own parameter passes the question on (callgraph's
 	// passElems).
 	ElemsParam uint8
+	// TopicParam marks a publish, not protected, whose topic (a subject, a queue, a task
+	// type) or the message made for it is a parameter of the function at the start of the
+	// chain (1 + its index; 0: none): an application's wrapper Publish(topic string, msgs
+	// ...) or enqueue(ctx, task *asynq.Task). Each caller's argument names the topic, and
+	// the program's consumers of it judge the publish there, as at a direct call
+	// (PassTopic); a caller passing its own parameter passes the question on. Topic says
+	// whose publish it is.
+	TopicParam uint8
+	Topic      *TopicSink
 	// Step says whether the effect runs inside a recovery point (the function given to
 	// the runtime's idempotency.Step, StepInTx or sqlstore.StepTx: a model's steps and
 	// tx_steps), whose result is recorded once it succeeds, so a redelivery after a later
@@ -205,6 +214,14 @@ const (
 // method or the request itself is a parameter): no effect until a caller passes a POST or
 // PATCH, and none where the method stays unknown.
 func (e Effect) Conditional() bool { return e.MethodParam != 0 || e.RequestParam != 0 }
+
+// TopicSink is what a publish whose topic its callers name (Effect.TopicParam) needs to be
+// linked to the program's consumers at the caller that names it: the library whose
+// consumers take it, the package whose constructors make its messages (asynq.NewTask),
+// and the publish in words ("asynq task enqueued").
+type TopicSink struct {
+	Library, Pkg, What string
+}
 
 // BodyRead says which part of a request a parameter gives (Effect.ReadsParam): of its JSON
 // body, or the end of its URL.
@@ -271,6 +288,9 @@ func (e Effect) Worse(old Effect) bool {
 	if (e.ArgsParam != 0) != (old.ArgsParam != 0) {
 		return old.ArgsParam != 0 // as for OptsParam: unique args from a caller
 	}
+	if (e.TopicParam != 0) != (old.TopicParam != 0) {
+		return old.TopicParam != 0 // as for OptsParam: consumers safe to repeat, by a caller's topic
+	}
 	if (e.KeyParams != 0) != (old.KeyParams != 0) {
 		// Protected only if callers pass a stable key is worse than protected outright:
 		// keep the conditional one, so callers get to check what they pass.
@@ -328,6 +348,9 @@ func (e Effect) key() string {
 	}
 	if e.ElemsParam != 0 {
 		fmt.Fprintf(&b, "|elems=%d", e.ElemsParam)
+	}
+	if e.TopicParam != 0 {
+		fmt.Fprintf(&b, "|topic=%d:%s", e.TopicParam, e.Topic.Library)
 	}
 	if e.Step != NoStep {
 		fmt.Fprintf(&b, "|step=%d", e.Step)
@@ -561,6 +584,9 @@ func (f *Fact) String() string {
 		}
 		if e.ElemsParam != 0 {
 			parts[i] += fmt.Sprintf("[on the elements of param %d]", e.ElemsParam-1)
+		}
+		if e.TopicParam != 0 {
+			parts[i] += fmt.Sprintf("[topic from param %d]", e.TopicParam-1)
 		}
 		switch e.Step {
 		case InStep:

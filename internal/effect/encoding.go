@@ -12,15 +12,15 @@ import (
 // and all, which is most of the bytes of a small fact. The encoding is deterministic (the
 // set is sorted, no maps) and versioned by its first byte.
 //
-//	fact   = version(20) flags uvarint(calls) [claim] [str(checks)] [str(receives)] [request] nEffects effect* nRegs reg*
+//	fact   = version(21) flags uvarint(calls) [claim] [str(checks)] [str(receives)] [request] nEffects effect* nRegs reg*
 //	         (flags: 1 completes in tx, 2 claim, 4 checks, 8 receives, 16 request)
 //	claim  = result read str(what) [on str(table)]   (the last two when read is ReadLocked)
 //	request = str(method) methodParam reads(0|1) header
 //	reg    = param flags(1 methods, 2 factory) str(framework) str(once) str(method)
-//	effect = str(kind) state str(detail) uvarint(keyParams) tx methodParam requestParam textParam optsParam argsParam readsParam readsBy payloadParam step(0|1|2) elemsParam keyArg [str(keyArgFields) str(keyArgFresh)] nHops hop*
+//	effect = str(kind) state str(detail) uvarint(keyParams) tx methodParam requestParam textParam optsParam argsParam readsParam readsBy payloadParam step(0|1|2) elemsParam keyArg [str(keyArgFields) str(keyArgFresh)] topicParam [str(library) str(pkg) str(what)] nHops hop*
 //	hop    = str(func) str(pos)
 //	str    = uvarint(len) bytes
-const factEncoding = 20
+const factEncoding = 21
 
 // MarshalBinary encodes f; gob uses it for facts.
 func (f *Fact) MarshalBinary() ([]byte, error) {
@@ -77,6 +77,12 @@ func (f *Fact) MarshalBinary() ([]byte, error) {
 		if e.KeyArg != 0 {
 			b = appendString(b, e.KeyArgFields)
 			b = appendString(b, e.KeyArgFresh)
+		}
+		b = append(b, e.TopicParam)
+		if e.TopicParam != 0 {
+			b = appendString(b, e.Topic.Library)
+			b = appendString(b, e.Topic.Pkg)
+			b = appendString(b, e.Topic.What)
 		}
 		b = binary.AppendUvarint(b, uint64(len(e.Chain)))
 		for _, h := range e.Chain {
@@ -163,6 +169,9 @@ func (f *Fact) UnmarshalBinary(data []byte) error {
 		if e.KeyArg = r.byte(); e.KeyArg != 0 {
 			e.KeyArgFields = r.string()
 			e.KeyArgFresh = r.string()
+		}
+		if e.TopicParam = r.byte(); e.TopicParam != 0 {
+			e.Topic = &TopicSink{Library: r.string(), Pkg: r.string(), What: r.string()}
 		}
 		hops := r.count()
 		for j := 0; j < hops && r.err == nil; j++ {

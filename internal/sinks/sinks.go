@@ -100,7 +100,7 @@ func (j *Judge) Eval(call *ast.CallExpr, s *model.Sink, fn *types.Func, sc Scope
 			return mk(effect.Protected, s.What+" produced in a transaction that commits the consumed offset ("+at+"): exactly once for read_committed consumers")
 		}
 		e := mk(effect.Unprotected, s.Problem())
-		j.toConsumers(e, s, fn, call)
+		j.toConsumers(e, s, fn, call, sc)
 		return e
 	case model.ProviderParams:
 		e := consumerKey(s, j.params().Provider(mk, s, arg, sc))
@@ -114,11 +114,11 @@ func (j *Judge) Eval(call *ast.CallExpr, s *model.Sink, fn *types.Func, sc Scope
 				e.ArgsParam = uint8(p)
 			}
 		}
-		j.toConsumers(e, s, fn, call)
+		j.toConsumers(e, s, fn, call, sc)
 		return e
 	case model.Options:
 		e := j.keys().Options(mk, s, call, sc)
-		j.toConsumers(e, s, fn, call)
+		j.toConsumers(e, s, fn, call, sc)
 		return e
 	case model.Builder:
 		return j.builderEffect(mk, s, call, sc)

@@ -14,6 +14,7 @@ import (
 	"github.com/chokaq/idemlint/internal/defuse"
 	"github.com/chokaq/idemlint/internal/effect"
 	"github.com/chokaq/idemlint/internal/model"
+	"github.com/chokaq/idemlint/internal/sinks/keys"
 	"github.com/chokaq/idemlint/internal/sinks/params"
 	"github.com/chokaq/idemlint/internal/topics"
 )
@@ -23,21 +24,87 @@ import (
 // same message, a repeated publish only runs them again, and e is protected, its detail
 // naming them; when one is not, e stays unprotected and its detail says which and why. A
 // publish whose topic is not a constant, or that no consumer of the program takes, is left
-// as it is; Published is told of every constant one, for the program's summary.
-func (j *Judge) toConsumers(e *effect.Effect, s *model.Sink, fn *types.Func, call *ast.CallExpr) {
+// as it is; Published is told of every constant one, for the program's summary. A topic,
+// or message, that is a parameter of the function in scope sc (a wrapper Publish(topic
+// string, msgs ...)) is left to its callers (e.TopicParam, PassTopic).
+func (j *Judge) toConsumers(e *effect.Effect, s *model.Sink, fn *types.Func, call *ast.CallExpr, sc Scope) {
 	if e == nil || e.State >= effect.Claimed || s.Topic == 0 || fn.Pkg() == nil || (j.Published == nil && len(j.Consumers) == 0) {
 		return
 	}
+	arg := defuse.ArgAt(call, s.Topic-1)
 	var topic string
 	if s.TopicType {
-		topic = j.typeTopic(defuse.ArgAt(call, s.Topic-1), s.TopicField)
+		topic = j.typeTopic(arg, s.TopicField)
 	} else {
-		topic = j.topicOf(defuse.ArgAt(call, s.Topic-1), fn.Pkg().Path())
+		topic = j.topicOf(arg, fn.Pkg().Path())
 	}
 	if topic == "" {
+		if p := j.topicParam(arg, fn.Pkg().Path(), sc); p != 0 && !s.TopicType {
+			e.TopicParam, e.Topic = uint8(p), &effect.TopicSink{Library: s.Library, Pkg: fn.Pkg().Path(), What: s.What}
+		}
 		return
 	}
 	j.linkConsumers(e, s.Library, s.What, topic)
+}
+
+// PassTopic checks, at a call of a function whose publish takes its topic, or its
+// message, from a parameter (e.TopicParam), what the caller (scope sc) passes there: a
+// constant topic, or a message the library's constructor made for one
+// (asynq.NewTask(TypeEmail, payload)), links the publish to the program's consumers of
+// that topic, as at a direct call (linkConsumers); the caller's own parameter passes the
+// question on; anything else leaves the publish as it is.
+func (j *Judge) PassTopic(args []ast.Expr, e effect.Effect, sc Scope) effect.Effect {
+	i, ts := int(e.TopicParam)-1, e.Topic
+	e.TopicParam, e.Topic = 0, nil
+	if args == nil || i < 0 || i >= len(args) || ts == nil || e.State >= effect.Claimed {
+		return e
+	}
+	if topic := j.topicOf(args[i], ts.Pkg); topic != "" {
+		j.linkConsumers(&e, ts.Library, ts.What, topic)
+		return e
+	}
+	if p := j.topicParam(args[i], ts.Pkg, sc); p != 0 {
+		e.TopicParam, e.Topic = uint8(p), ts
+	}
+	return e
+}
+
+// topicParam returns 1 + the index of the parameter of sc's declared function that names
+// the topic of a publish's argument e, or 0: e itself (a topic, or a message, its callers
+// give a wrapper), or the first argument of the call of a constructor of libPath that made
+// the message (asynq.NewTask(typ, payload) in a Publish(ctx, typ, payload)), the parameter
+// never assigned in the function.
+func (j *Judge) topicParam(e ast.Expr, libPath string, sc Scope) int {
+	if p := j.ownParam(e, sc); p != 0 {
+		return p
+	}
+	p := 0
+	j.Defs.Find(e, defuse.Value, func(x ast.Node) bool {
+		call, ok := x.(*ast.CallExpr)
+		if !ok {
+			return false
+		}
+		fn, _ := typeutil.Callee(j.info(), call).(*types.Func)
+		if fn != nil && fn.Pkg() != nil && fn.Pkg().Path() == libPath && fn.Signature().Recv() == nil && len(call.Args) > 0 {
+			p = j.ownParam(call.Args[0], sc)
+		}
+		return true // the value is this call's result, whatever it says
+	})
+	return p
+}
+
+// ownParam returns 1 + the index of the parameter of sc's declared function that e is,
+// never assigned in it, or 0.
+func (j *Judge) ownParam(e ast.Expr, sc Scope) int {
+	id, ok := ast.Unparen(e).(*ast.Ident)
+	if !ok {
+		return 0
+	}
+	v, _ := j.info().Uses[id].(*types.Var)
+	if v == nil || len(j.Defs.Defs(v)) != 0 {
+		return 0
+	}
+	return keys.ParamIndex(sc, v)
 }
 
 // linkConsumers judges a publish (what: "asynq task enqueued") of topic by the consumers of

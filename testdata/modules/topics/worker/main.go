@@ -5,6 +5,7 @@ import (
 	"github.com/hibiken/asynq"
 
 	"topics/jobs"
+	"topics/relay"
 	"topics/tasks"
 )
 
@@ -19,6 +20,10 @@ func main() {
 	mux.HandleFunc("order:export", jobs.HandleExport)
 	mux.HandleFunc("order:next", jobs.HandleNext)
 	mux.HandleFunc("user:invite", jobs.HandleInvite)
+	mux.HandleFunc("order:refunded", relay.HandleRefunded)
+	mux.HandleFunc("user:joined", relay.HandleJoined)
+	mux.HandleFunc("order:renamed", relay.HandleRenamed)
+	mux.HandleFunc("order:forwarded", relay.HandleForwarded)
 	srv := asynq.NewServer(asynq.RedisClientOpt{Addr: "localhost:6379"}, asynq.Config{})
 	_ = srv.Run(mux)
 }
