@@ -219,7 +219,9 @@ func TestRouteLink(t *testing.T) {
 // handler serves and one only run time knows stay reported, as does one to a consumer that
 // publishes to an unsafe consumer in turn, with that consumer's own reason. The same holds
 // through the application's distributor (relay), whose enqueue takes the task and whose
-// Publish the task type: each caller's task or type names the consumer.
+// Publish the task type: each caller's task or type names the consumer; and for consumers
+// registered through the application's Route(mux, typ, h), in main (HandleArchive, safe)
+// or in their own package (HandleNotify, not).
 func TestTopicLink(t *testing.T) {
 	chdirModule(t, "topics")
 	out := runAll(t)
@@ -231,6 +233,8 @@ func TestTopicLink(t *testing.T) {
 		"HandleInvite: asynq task enqueued without a deduplication id, consumed in this program by HandleSignup, which is not safe to repeat: asynq task enqueued without a deduplication id via (*asynq.Client).Enqueue",
 		"HandleJoined: asynq task enqueued without a deduplication id, consumed in this program by HandleWelcome, which is not safe to repeat: SQL write not safe to repeat: INSERT without conflict handling via (*relay.Distributor).SendWelcome -> (*relay.Distributor).enqueue -> (*asynq.Client).EnqueueContext",
 		"HandleForwarded: asynq task enqueued without a deduplication id via (*relay.Distributor).Publish -> (*relay.Distributor).enqueue -> (*asynq.Client).EnqueueContext",
+		"HandleNotify: SQL write not safe to repeat: INSERT without conflict handling via (*sql.DB).ExecContext",
+		"HandleOpened: asynq task enqueued without a deduplication id, consumed in this program by HandleNotify, which is not safe to repeat: SQL write not safe to repeat: INSERT without conflict handling via (*relay.Distributor).Publish -> (*relay.Distributor).enqueue -> (*asynq.Client).EnqueueContext",
 		"HandleWelcome: SQL write not safe to repeat: INSERT without conflict handling via (*sql.DB).ExecContext",
 	}
 	if !slices.Equal(got, want) {
@@ -249,6 +253,7 @@ func TestTopicLink(t *testing.T) {
 		"HandleShipped":   `asynq task enqueued for "audit:shipped", whose consumers in this program are safe to repeat (HandleAudit)`,
 		"HandleRefunded":  `asynq task enqueued for "search:reindex", whose consumers in this program are safe to repeat (HandleReindex)`,
 		"HandleRenamed":   `asynq task enqueued for "search:reindex", whose consumers in this program are safe to repeat (HandleReindex)`,
+		"HandleClosed":    `asynq task enqueued for "order:archive", whose consumers in this program are safe to repeat (HandleArchive)`,
 	} {
 		if guards[name] != want {
 			t.Errorf("%s: protected by %q, want %q", name, guards[name], want)

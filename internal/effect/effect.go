@@ -479,6 +479,11 @@ type ParamReg struct {
 	// Factory: the parameter is a function that makes the handler (a pool's
 	// HandlerFactory, called once per consumer): what it returns is registered.
 	Factory bool
+	// Topic is 1 + the index of the wrapper's parameter that holds the topic the
+	// registration takes (Register(topic string, h) handing h to a Watermill router under
+	// topic), 0 for none; Library is the library in which it names topics.
+	Topic   uint8
+	Library string
 }
 
 // Claim says that a function's result reports a claim its body makes (a helper that
@@ -635,6 +640,9 @@ func (f *Fact) String() string {
 		}
 		if r.Once != "" {
 			methods += " once"
+		}
+		if r.Topic != 0 {
+			methods += fmt.Sprintf(" topic from param %d", r.Topic-1)
 		}
 		s = append(s, fmt.Sprintf("registers(%d %s%s)", r.Param, r.Framework, methods))
 	}

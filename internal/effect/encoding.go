@@ -12,15 +12,19 @@ import (
 // and all, which is most of the bytes of a small fact. The encoding is deterministic (the
 // set is sorted, no maps) and versioned by its first byte.
 //
-//	fact   = version(21) flags uvarint(calls) [claim] [str(checks)] [str(receives)] [request] nEffects effect* nRegs reg*
+//	fact   = version(22) flags uvarint(calls) [claim] [str(checks)] [str(receives)] [request] nEffects effect* nRegs reg*
 //	         (flags: 1 completes in tx, 2 claim, 4 checks, 8 receives, 16 request)
 //	claim  = result read str(what) [on str(table)]   (the last two when read is ReadLocked)
 //	request = str(method) methodParam reads(0|1) header
-//	reg    = param flags(1 methods, 2 factory) str(framework) str(once) str(method)
-//	effect = str(kind) state str(detail) uvarint(keyParams) tx methodParam requestParam textParam optsParam argsParam readsParam readsBy payloadParam step(0|1|2) elemsParam keyArg [str(keyArgFields) str(keyArgFresh)] topicParam [str(library) str(pkg) str(what)] nHops hop*
+//	reg    = param flags(1 methods, 2 factory, 4 topic) str(framework) str(once) str(method) [topic str(library)]
+//	effect = str(kind) state str(detail) uvarint(keyParams) tx methodParam requestParam textParam optsParam argsParam readsParam readsBy payloadParam step(0|1|2, +stepTopic) elemsParam keyArg [str(keyArgFields) str(keyArgFresh)] [topicParam str(library) str(pkg) str(what)] nHops hop*
 //	hop    = str(func) str(pos)
 //	str    = uvarint(len) bytes
-const factEncoding = 21
+const factEncoding = 22
+
+// stepTopic, added to an effect's step byte, says that its TopicParam and Topic follow:
+// most effects have none, and a byte each would grow every fact.
+const stepTopic = 0x10
 
 // MarshalBinary encodes f; gob uses it for facts.
 func (f *Fact) MarshalBinary() ([]byte, error) {
@@ -72,14 +76,18 @@ func (f *Fact) MarshalBinary() ([]byte, error) {
 		b = append(b, byte(e.State))
 		b = appendString(b, e.Detail)
 		b = binary.AppendUvarint(b, e.KeyParams)
-		b = append(b, byte(e.Tx), e.MethodParam, e.RequestParam, e.TextParam, e.OptsParam, e.ArgsParam, e.ReadsParam, byte(e.ReadsBy), e.PayloadParam, byte(e.Step), e.ElemsParam)
+		step := byte(e.Step)
+		if e.TopicParam != 0 {
+			step |= stepTopic
+		}
+		b = append(b, byte(e.Tx), e.MethodParam, e.RequestParam, e.TextParam, e.OptsParam, e.ArgsParam, e.ReadsParam, byte(e.ReadsBy), e.PayloadParam, step, e.ElemsParam)
 		b = append(b, e.KeyArg)
 		if e.KeyArg != 0 {
 			b = appendString(b, e.KeyArgFields)
 			b = appendString(b, e.KeyArgFresh)
 		}
-		b = append(b, e.TopicParam)
 		if e.TopicParam != 0 {
+			b = append(b, e.TopicParam)
 			b = appendString(b, e.Topic.Library)
 			b = appendString(b, e.Topic.Pkg)
 			b = appendString(b, e.Topic.What)
@@ -99,10 +107,17 @@ func (f *Fact) MarshalBinary() ([]byte, error) {
 		if r.Factory {
 			flags |= 2
 		}
+		if r.Topic != 0 {
+			flags |= 4
+		}
 		b = append(b, r.Param, flags)
 		b = appendString(b, r.Framework)
 		b = appendString(b, r.Once)
 		b = appendString(b, r.Method)
+		if r.Topic != 0 {
+			b = append(b, r.Topic)
+			b = appendString(b, r.Library)
+		}
 	}
 	return b, nil
 }
@@ -162,7 +177,8 @@ func (f *Fact) UnmarshalBinary(data []byte) error {
 			r.fail("reads by")
 		}
 		e.PayloadParam = r.byte()
-		if e.Step = StepMode(r.byte()); e.Step > InTxStep {
+		step := r.byte()
+		if e.Step = StepMode(step &^ stepTopic); e.Step > InTxStep {
 			r.fail("step")
 		}
 		e.ElemsParam = r.byte()
@@ -170,7 +186,10 @@ func (f *Fact) UnmarshalBinary(data []byte) error {
 			e.KeyArgFields = r.string()
 			e.KeyArgFresh = r.string()
 		}
-		if e.TopicParam = r.byte(); e.TopicParam != 0 {
+		if step&stepTopic != 0 {
+			if e.TopicParam = r.byte(); e.TopicParam == 0 {
+				r.fail("topic param")
+			}
 			e.Topic = &TopicSink{Library: r.string(), Pkg: r.string(), What: r.string()}
 		}
 		hops := r.count()
@@ -184,13 +203,19 @@ func (f *Fact) UnmarshalBinary(data []byte) error {
 	for i := 0; i < nRegs && r.err == nil; i++ {
 		reg := ParamReg{Param: r.byte()}
 		flags := r.byte()
-		if flags&^3 != 0 {
+		if flags&^7 != 0 {
 			r.fail("registration")
 		}
 		reg.Methods, reg.Factory = flags&1 != 0, flags&2 != 0
 		reg.Framework = r.string()
 		reg.Once = r.string()
 		reg.Method = r.string()
+		if flags&4 != 0 {
+			if reg.Topic = r.byte(); reg.Topic == 0 {
+				r.fail("registration topic")
+			}
+			reg.Library = r.string()
+		}
 		regs = append(regs, reg)
 	}
 	if r.err == nil && len(r.data) > 0 {

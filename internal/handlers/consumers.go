@@ -22,10 +22,21 @@ import (
 )
 
 // Subscription is a function of another package handed to a modelled registration that
-// names a topic: Call is the registration.
+// names a topic: Call is the registration. Wrapper is set when the registration is a
+// wrapper's that was given the topic (Call's model names none).
 type Subscription struct {
-	Fn   *types.Func
-	Call *ast.CallExpr
+	Fn      *types.Func
+	Call    *ast.CallExpr
+	Wrapper *WrapperTopic
+}
+
+// WrapperTopic is the constant topic the program's own registration wrapper was given
+// with a handler (an eventer's Register(TopicRefresh, h) that hands h to a Watermill
+// router under its topic parameter: effect.ParamReg.Topic), in the library that names it,
+// and that call.
+type WrapperTopic struct {
+	Library, Topic string
+	Call           *ast.CallExpr
 }
 
 // Consumers returns the topics the handlers hs of the package consume where the package
@@ -37,6 +48,11 @@ func Consumers(in Input, hs []Handler) []topics.Consumer {
 		if lib, topic := jobTopic(in.Models, h); topic != "" {
 			why, open := safeToRepeat(in.Fset, h, in.Pkg.Path())
 			out = append(out, topics.Consumer{Library: lib, Topic: topic, Handler: h.Name, At: in.Fset.Position(h.Pos).String(), Safe: why == "", Why: why, Open: open})
+			continue
+		}
+		if w := h.WrapperTopic; h.RegCall == nil && w != nil {
+			why, open := safeToRepeat(in.Fset, h, in.Pkg.Path())
+			out = append(out, topics.Consumer{Library: w.Library, Topic: w.Topic, Handler: h.Name, At: in.Fset.Position(w.Call.Pos()).String(), Safe: why == "", Why: why, Open: open})
 			continue
 		}
 		if h.RegCall == nil {
@@ -56,6 +72,10 @@ func Consumers(in Input, hs []Handler) []topics.Consumer {
 func Subscriptions(in Input, subs []Subscription) []topics.Subscription {
 	var out []topics.Subscription
 	for _, s := range subs {
+		if w := s.Wrapper; w != nil {
+			out = append(out, topics.Subscription{Library: w.Library, Topic: w.Topic, Func: s.Fn.FullName(), At: in.Fset.Position(w.Call.Pos()).String()})
+			continue
+		}
 		if lib, topic := RegistrationTopic(in.Info, in.Defs, in.Models, s.Call); topic != "" {
 			out = append(out, topics.Subscription{Library: lib, Topic: topic, Func: s.Fn.FullName(), At: in.Fset.Position(s.Call.Pos()).String()})
 		}

@@ -92,6 +92,8 @@ type candidate struct {
 	// RegCall is the modelled registration in this package that hands it to its framework
 	// (the first one), for the fix that wraps it with the runtime middleware.
 	RegCall *ast.CallExpr
+	// WrapperTopic is the topic a registration wrapper was given with it (Handler's).
+	WrapperTopic *WrapperTopic
 	// Elsewhere are its registrations in other packages (Input.Registered).
 	Elsewhere []callgraph.Registration
 	// AtMostOnce says why nothing delivers its message again, when its own receive loop

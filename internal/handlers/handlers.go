@@ -82,7 +82,7 @@ func Find(in Input) Found {
 			}
 			h = candidate{Node: n, Framework: shape.Framework}
 		}
-		h.Dedup, h.RegCall, h.Elsewhere = regs.dedup[n], regs.regCall[n], elsewhere
+		h.Dedup, h.RegCall, h.WrapperTopic, h.Elsewhere = regs.dedup[n], regs.regCall[n], regs.wrapTopic[n], elsewhere
 		if len(elsewhere) > 0 && !h.Wrapped {
 			h.Wrapped, h.Retention = wrappedEverywhere(elsewhere)
 		}

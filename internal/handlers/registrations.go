@@ -27,6 +27,7 @@ type registrations struct {
 	registered map[*callgraph.Node]string        // handed to a modelled registration: framework
 	dedup      map[*callgraph.Node]string        // ... on a router with an in-memory deduplicator: its name
 	regCall    map[*callgraph.Node]*ast.CallExpr // ... by this call (the first)
+	wrapTopic  map[*callgraph.Node]*WrapperTopic // handed to a wrapper with a constant topic (the first)
 	once       map[*callgraph.Node]string        // ... by a wrapper that acks first: why at most once
 	remote     []Remote
 	// subscribed are the functions of other packages handed to a modelled registration
@@ -47,6 +48,7 @@ func (f *finder) scanRegistrations() registrations {
 		registered: map[*callgraph.Node]string{},
 		dedup:      map[*callgraph.Node]string{},
 		regCall:    map[*callgraph.Node]*ast.CallExpr{},
+		wrapTopic:  map[*callgraph.Node]*WrapperTopic{},
 		once:       map[*callgraph.Node]string{},
 
 		remoteWrapped: map[*types.Func]bool{},
@@ -147,6 +149,12 @@ func (f *finder) registerArgs(call *ast.CallExpr, use regUse, deduped map[any]st
 	if use.modelled {
 		dedup = f.dedupOf(call, deduped)
 	}
+	var wt *WrapperTopic
+	if !use.modelled && use.topic != nil {
+		if t := f.defs.ConstString(use.topic); t != "" {
+			wt = &WrapperTopic{Library: use.library, Topic: t, Call: call}
+		}
+	}
 	local := func(n *callgraph.Node) {
 		if regs.registered[n] == "" {
 			regs.registered[n] = use.framework
@@ -158,10 +166,16 @@ func (f *finder) registerArgs(call *ast.CallExpr, use regUse, deduped map[any]st
 		if dedup != "" {
 			regs.dedup[n] = dedup
 		}
+		if wt != nil && regs.wrapTopic[n] == nil {
+			regs.wrapTopic[n] = wt
+		}
 	}
 	remote := func(remote *types.Func, pos token.Pos, shaped bool) {
-		if use.modelled && f.namesTopic(call) {
+		switch {
+		case use.modelled && f.namesTopic(call):
 			regs.subscribed = append(regs.subscribed, Subscription{Fn: remote, Call: call})
+		case wt != nil:
+			regs.subscribed = append(regs.subscribed, Subscription{Fn: remote, Call: call, Wrapper: wt})
 		}
 		if shaped {
 			return // its own package knows it is a handler

@@ -73,6 +73,9 @@ type Handler struct {
 	// RegCall is the modelled registration in this package that hands it to its framework
 	// (the first one): the job it serves, and the fix that wraps it with the middleware.
 	RegCall *ast.CallExpr
+	// WrapperTopic is the topic a registration wrapper of the program was given with it
+	// (the first), when no modelled registration here names one: what it consumes.
+	WrapperTopic *WrapperTopic
 	// Elsewhere are its registrations in other packages of the program, when its own
 	// package could not know it is a handler (a method registered in main with
 	// mux.HandleFunc): its findings name them.
@@ -120,7 +123,7 @@ func (f *finder) value(c candidate) Handler {
 	h := Handler{
 		Name: n.Name, Framework: c.Framework, Pos: n.Pos(), Body: n.Body.Lbrace, Sig: n.Sig,
 		Effects: n.Effects, TxCompletion: n.TxCompletion, Decisions: n.Decisions,
-		Wrapped: c.Wrapped, Retention: c.Retention, Dedup: c.Dedup, RegCall: c.RegCall, Elsewhere: c.Elsewhere,
+		Wrapped: c.Wrapped, Retention: c.Retention, Dedup: c.Dedup, RegCall: c.RegCall, WrapperTopic: c.WrapperTopic, Elsewhere: c.Elsewhere,
 		AtMostOnce: c.AtMostOnce,
 		Unresolved: f.graph.Unresolved(n),
 		Unfollowed: f.graph.Unfollowed(n),

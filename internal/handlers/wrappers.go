@@ -33,6 +33,11 @@ type regUse struct {
 	once      string // why what it runs runs at most once per message (effect.ParamReg.Once)
 	method    string // the method of the value handed over that is run (effect.ParamReg.Method)
 	factory   bool   // the value handed over makes the handler (effect.ParamReg.Factory)
+	// topic is the argument that names the topic the handlers are registered for (a
+	// modelled registration's topic_arg, or a wrapper's topic parameter: ParamReg.Topic),
+	// nil for none; library is the library in which it names topics.
+	topic   ast.Expr
+	library string
 }
 
 // FindWrappers finds the package's registration wrappers. A parameter is a registration
@@ -114,6 +119,23 @@ func (f *finder) paramRegs(n *callgraph.Node, w Wrappers) []effect.ParamReg {
 			found[i] = effect.ParamReg{Param: uint8(i), Framework: framework, Methods: methods, Once: once, Method: method, Factory: factory}
 		}
 	}
+	// withTopic notes, on the registration parameter i found through use, the parameter
+	// of n that holds the topic use registers it for (Register(topic, h) calling
+	// router.AddNoPublisherHandler(name, topic, sub, h)): its callers name the topic.
+	withTopic := func(i int, use regUse) {
+		r, ok := found[i]
+		if !ok || r.Topic != 0 || use.topic == nil {
+			return
+		}
+		if id, isIdent := ast.Unparen(use.topic).(*ast.Ident); isIdent {
+			if v, _ := f.info.Uses[id].(*types.Var); v != nil && len(f.defs.Defs(v)) == 0 {
+				if t, isParam := params[v]; isParam && t < 255 {
+					r.Topic, r.Library = uint8(t+1), use.library
+					found[i] = r
+				}
+			}
+		}
+	}
 	// The enclosing nodes of each call are for the pull shape (iterator literals around it).
 	ast.PreorderStack(n.Body, nil, func(x ast.Node, stack []ast.Node) bool {
 		call, ok := x.(*ast.CallExpr)
@@ -126,6 +148,7 @@ func (f *finder) paramRegs(n *callgraph.Node, w Wrappers) []effect.ParamReg {
 					// newConsumer(conn, p.handlerFactory()): the factory makes the handler.
 					if i, ok := params[made]; ok {
 						add(i, use.framework, false, use.once, use.method, true)
+						withTopic(i, use)
 					} else if made.IsField() && f.factories[made] == nil {
 						f.factories[made] = &FieldFact{Framework: use.framework, Method: use.method, Once: use.once}
 					}
@@ -133,6 +156,7 @@ func (f *finder) paramRegs(n *callgraph.Node, w Wrappers) []effect.ParamReg {
 				}
 				for i, direct := range f.paramsIn(arg, params) {
 					add(i, use.framework, use.methods && direct, use.once, use.method, use.factory)
+					withTopic(i, use)
 				}
 			}
 		}
@@ -199,7 +223,11 @@ func (f *finder) regsOf(call *ast.CallExpr, w Wrappers) []regUse {
 		if sig := fn.Signature(); sig.Variadic() && r.Arg == sig.Params().Len()-1 {
 			args = call.Args[r.Arg:]
 		}
-		return []regUse{{args: args, framework: r.Framework, methods: r.Methods, modelled: true}}
+		use := regUse{args: args, framework: r.Framework, methods: r.Methods, modelled: true}
+		if r.Topic > 0 {
+			use.topic, use.library = defuse.ArgAt(call, r.Topic-1), r.Library
+		}
+		return []regUse{use}
 	}
 	var lists [][]effect.ParamReg
 	if recv := fn.Signature().Recv(); recv != nil && types.IsInterface(recv.Type()) {
@@ -219,7 +247,11 @@ func (f *finder) regsOf(call *ast.CallExpr, w Wrappers) []regUse {
 		for _, r := range regs {
 			if int(r.Param) < len(call.Args) && !seen[int(r.Param)] {
 				seen[int(r.Param)] = true
-				out = append(out, regUse{args: call.Args[r.Param : r.Param+1], framework: r.Framework, methods: r.Methods, once: r.Once, method: r.Method, factory: r.Factory})
+				use := regUse{args: call.Args[r.Param : r.Param+1], framework: r.Framework, methods: r.Methods, once: r.Once, method: r.Method, factory: r.Factory}
+				if r.Topic != 0 && int(r.Topic) <= len(call.Args) {
+					use.topic, use.library = call.Args[r.Topic-1], r.Library
+				}
+				out = append(out, use)
 			}
 		}
 	}

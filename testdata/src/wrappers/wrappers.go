@@ -119,7 +119,7 @@ type registrar interface {
 
 type localReg struct{ mux *asynq.ServeMux }
 
-func (r localReg) add(pattern string, h func(context.Context, []byte) error) { // want add:`calls-params\(1\) registers\(1 asynq\)`
+func (r localReg) add(pattern string, h func(context.Context, []byte) error) { // want add:`calls-params\(1\) registers\(1 asynq topic from param 0\)`
 	r.mux.HandleFunc(pattern, func(ctx context.Context, t *asynq.Task) error { return h(ctx, t.Payload()) })
 }
 

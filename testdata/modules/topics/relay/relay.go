@@ -59,3 +59,38 @@ func HandleRenamed(ctx context.Context, t *asynq.Task) error {
 func HandleForwarded(ctx context.Context, t *asynq.Task) error {
 	return D.Publish(ctx, string(t.Payload()), nil)
 }
+
+// Route registers h for the task type typ through a closure: a registration wrapper whose
+// callers name the type.
+func Route(mux *asynq.ServeMux, typ string, h func(context.Context, *asynq.Task) error) {
+	mux.HandleFunc(typ, func(ctx context.Context, t *asynq.Task) error {
+		return h(ctx, t)
+	})
+}
+
+// Routes registers this package's consumers through Route.
+func Routes(mux *asynq.ServeMux) {
+	Route(mux, "order:notify", HandleNotify)
+}
+
+// HandleArchive marks the order archived: safe to run again. main routes it.
+func HandleArchive(ctx context.Context, t *asynq.Task) error {
+	_, err := tasks.DB.ExecContext(ctx, "UPDATE orders SET archived = true WHERE id = $1", string(t.Payload()))
+	return err
+}
+
+// HandleNotify records a notice: a second run records a second one.
+func HandleNotify(ctx context.Context, t *asynq.Task) error {
+	_, err := tasks.DB.ExecContext(ctx, "INSERT INTO notices (body) VALUES ($1)", t.Payload())
+	return err
+}
+
+// HandleClosed publishes an archive, whose consumer main routes: protected.
+func HandleClosed(ctx context.Context, t *asynq.Task) error {
+	return D.Publish(ctx, "order:archive", t.Payload())
+}
+
+// HandleOpened publishes a notice, whose consumer Routes routes: reported, naming it.
+func HandleOpened(ctx context.Context, t *asynq.Task) error {
+	return D.Publish(ctx, "order:notify", t.Payload())
+}

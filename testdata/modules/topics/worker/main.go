@@ -24,6 +24,10 @@ func main() {
 	mux.HandleFunc("user:joined", relay.HandleJoined)
 	mux.HandleFunc("order:renamed", relay.HandleRenamed)
 	mux.HandleFunc("order:forwarded", relay.HandleForwarded)
+	mux.HandleFunc("order:closed", relay.HandleClosed)
+	mux.HandleFunc("order:opened", relay.HandleOpened)
+	relay.Route(mux, "order:archive", relay.HandleArchive)
+	relay.Routes(mux)
 	srv := asynq.NewServer(asynq.RedisClientOpt{Addr: "localhost:6379"}, asynq.Config{})
 	_ = srv.Run(mux)
 }

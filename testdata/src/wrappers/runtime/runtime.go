@@ -24,7 +24,7 @@ type Runtime struct {
 func (r *Runtime) RegisterActivity(a any) { r.w.RegisterActivity(a) } // want RegisterActivity:`registers\(0 temporal methods\)`
 
 // Register registers fn for the task type pattern, decoding the payload into a T.
-func Register[T any](mux *asynq.ServeMux, pattern string, fn func(context.Context, T) error) { // want Register:`calls-params\(2\) registers\(2 asynq\)`
+func Register[T any](mux *asynq.ServeMux, pattern string, fn func(context.Context, T) error) { // want Register:`calls-params\(2\) registers\(2 asynq topic from param 1\)`
 	mux.HandleFunc(pattern, func(ctx context.Context, t *asynq.Task) error {
 		var v T
 		if err := json.Unmarshal(t.Payload(), &v); err != nil {
@@ -43,7 +43,7 @@ type Registrar interface {
 type MuxRegistrar struct{ Mux *asynq.ServeMux }
 
 // Add registers h.
-func (r MuxRegistrar) Add(pattern string, h func(context.Context, []byte) error) { // want Add:`calls-params\(1\) registers\(1 asynq\)`
+func (r MuxRegistrar) Add(pattern string, h func(context.Context, []byte) error) { // want Add:`calls-params\(1\) registers\(1 asynq topic from param 0\)`
 	r.Mux.HandleFunc(pattern, func(ctx context.Context, t *asynq.Task) error { return h(ctx, t.Payload()) })
 }
 
