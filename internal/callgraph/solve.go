@@ -120,6 +120,14 @@ func (sv *solver) through(n *Node, s *Site, e effect.Effect) (effect.Effect, boo
 			// whatever its consumers do.
 			e = sv.in.Judge.PassTopic(s.args, e, n.scope)
 		}
+		if e.ReadsParam != 0 || e.PayloadParam != 0 {
+			// Before PassRequest, which asks its own body questions of the caller's
+			// parameters, for the caller's callers.
+			var keep bool
+			if e, keep = sv.in.Judge.PassReads(s.args, e, n.scope); !keep {
+				return e, false
+			}
+		}
 		if e.RequestParam != 0 {
 			// After PassKey: the caller's header, judged here, keys the effect by the
 			// caller's own parameters.
@@ -137,12 +145,6 @@ func (sv *solver) through(n *Node, s *Site, e effect.Effect) (effect.Effect, boo
 		if e.TextParam != 0 {
 			var keep bool
 			if e, keep = sv.in.Judge.PassText(s.args, e, n.scope); !keep {
-				return e, false
-			}
-		}
-		if e.ReadsParam != 0 || e.PayloadParam != 0 {
-			var keep bool
-			if e, keep = sv.in.Judge.PassReads(s.args, e, n.scope); !keep {
 				return e, false
 			}
 		}
