@@ -67,6 +67,9 @@ func (b *builder) build() {
 	if len(b.stepArgs) > 0 {
 		b.markSteps()
 	}
+	for _, n := range b.Nodes {
+		b.markDetached(n)
+	}
 	if b.in.ReceiveSpan != nil {
 		for _, n := range b.Nodes {
 			b.markRegional(n)

@@ -111,6 +111,9 @@ type Site struct {
 	// its effects are that region's handler's, per message received, and not the node's
 	// own, which its callers see (who starts a consumer loop does not handle its messages).
 	regional bool
+	// detached marks the site of a goroutine its node starts and returns without waiting
+	// for (detached.go): the effects it brings are made at most once per delivery.
+	detached bool
 }
 
 // OpenKind says why a call is open.

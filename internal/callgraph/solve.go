@@ -163,6 +163,10 @@ func (sv *solver) through(n *Node, s *Site, e effect.Effect) (effect.Effect, boo
 	for _, gt := range s.gates {
 		e = gt.Guard(e)
 	}
+	if s.detached && e.State < effect.Claimed {
+		e.State = effect.Claimed
+		e.Detail += "; " + n.Name + " starts it in a goroutine and returns without waiting for it: the delivery is acknowledged then, so a redelivery does not run it again, and a crash before it is done loses it (at most once)"
+	}
 	if s.elems != 0 && e.ElemsParam == 0 && e.State < effect.Claimed {
 		e.ElemsParam = s.elems
 	}

@@ -37,7 +37,7 @@
 // An UPDATE (and the update branch of an upsert or MERGE) is relative when a column it
 // sets appears in its own right side: n = n + 1, b = b || $2, t.balance = t.balance - $1.
 // Taking a column through an idempotent function that is the whole right side
-// (COALESCE(x, $1), GREATEST(n, $1)) is not relative. A relative update whose condition
+// (COALESCE(x, $1), GREATEST(n, $1), jsonb_set(doc, '{k}', $1)) is not relative. A relative update whose condition
 // tests a column it also sets is a conditional state transition and converges: the
 // first run makes the test false (status = 'pending' with SET status = 'done', version =
 // $3 with SET version = version + 1, done IS NULL). Ordering tests (attempts < 5) count

@@ -302,8 +302,14 @@ func (r columnRefs) objectMerge(start, end, from, to int) bool {
 	return k == closing && r.op(closing+1, to, "||") && closing+2 < to
 }
 
-// isIdempotentFn: f(f(x, v), v) == f(x, v) for these, so col = f(col, v) converges.
+// isIdempotentFn: f(f(x, v), v) == f(x, v) for these, so col = f(col, v) converges: setting
+// one key or path of a JSON document to a value (jsonb_set, MySQL's and SQLite's JSON_SET
+// and JSON_REPLACE) and removing an element from an array (array_remove) too, while the
+// value does not read the column (then the column is not only a whole argument, and counts).
+// Inserting into a JSON array (jsonb_insert) or appending (array_append) does not converge.
 func isIdempotentFn(w string) bool {
 	return eqFold(w, "COALESCE") || eqFold(w, "GREATEST") || eqFold(w, "LEAST") || eqFold(w, "IFNULL") ||
-		eqFold(w, "NVL") || eqFold(w, "ISNULL") || eqFold(w, "MAX") || eqFold(w, "MIN")
+		eqFold(w, "NVL") || eqFold(w, "ISNULL") || eqFold(w, "MAX") || eqFold(w, "MIN") ||
+		eqFold(w, "JSONB_SET") || eqFold(w, "JSONB_SET_LAX") || eqFold(w, "JSON_SET") || eqFold(w, "JSON_REPLACE") ||
+		eqFold(w, "ARRAY_REMOVE")
 }

@@ -117,6 +117,14 @@ var cases = []tcase{
 	{"UPDATE orders SET version = version + 1, paid = paid + $2 WHERE id = $1", NonIdempotent, "relative UPDATE of paid"},
 	{"UPDATE `t` SET `n` = `n` + 1", NonIdempotent, "relative UPDATE of n"},
 	{"UPDATE t SET tags = array_append(tags, $1) WHERE id = $2", NonIdempotent, ""},
+	// Setting one key of a JSON document, or removing an element, gives the same document
+	// twice; a value computed from the document itself does not.
+	{"UPDATE docs SET meta = jsonb_set(meta, '{summary}', $1) WHERE id = $2", Converging, "absolute UPDATE"},
+	{"UPDATE docs SET meta = jsonb_set(meta, '{summary}', to_jsonb($1::text), true) WHERE id = $2", Converging, "absolute UPDATE"},
+	{"UPDATE docs SET meta = JSON_SET(meta, '$.summary', ?) WHERE id = ?", Converging, "absolute UPDATE"},
+	{"UPDATE t SET tags = array_remove(tags, $1) WHERE id = $2", Converging, "absolute UPDATE"},
+	{"UPDATE docs SET meta = jsonb_set(meta, '{n}', to_jsonb((meta->>'n')::int + 1)) WHERE id = $1", NonIdempotent, "relative UPDATE of meta"},
+	{"UPDATE docs SET meta = jsonb_insert(meta, '{tags,0}', $1) WHERE id = $2", NonIdempotent, "relative UPDATE of meta"},
 	{"UPDATE t SET n = GREATEST(n, $1) + 1", NonIdempotent, ""},
 	{"UPDATE t SET total = (SELECT sum(t.total) FROM items i)", NonIdempotent, ""},
 	{"UPDATE t SET attempts = attempts + 1 WHERE id = $1 AND attempts < 5", NonIdempotent, "relative UPDATE of attempts"},
