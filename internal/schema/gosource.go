@@ -10,6 +10,7 @@ import (
 	"go/parser"
 	"go/token"
 	"go/types"
+	"path/filepath"
 	"reflect"
 	"strconv"
 	"strings"
@@ -31,6 +32,7 @@ type ormTable struct {
 	// bun table: tag or ent annotation named one), so a TableName method read later renames it.
 	typeName string
 	byName   bool
+	dir      string // the directory of the file that declares it
 }
 
 // addGo reads the schema one Go file declares.
@@ -66,18 +68,22 @@ func (s *Schema) addGo(file string, src []byte) error {
 	if goose := importsPath("github.com/pressly/goose"); goose != "" {
 		s.gooseMigrations(f, goose, pos, fset)
 	}
+	dir := filepath.Dir(file)
+	if abs, err := filepath.Abs(dir); err == nil {
+		dir = abs // as the analyzer's file set names the type's file
+	}
 	for _, d := range f.Decls {
 		if fd, ok := d.(*ast.FuncDecl); ok {
-			s.tableNameMethod(fd)
+			s.tableNameMethod(dir, fd)
 		}
 	}
 	for _, ts := range structTypes(f) {
 		st := ts.Type.(*ast.StructType)
 		if t := gormModel(ts.Name.Name, st, pos); t != nil {
-			s.orm = append(s.orm, ormTable{t: t, typeName: ts.Name.Name, byName: true})
+			s.orm = append(s.orm, ormTable{t: t, typeName: ts.Name.Name, byName: true, dir: dir})
 		}
 		if t, named := bunModel(ts.Name.Name, st, pos); t != nil {
-			s.orm = append(s.orm, ormTable{t: t, typeName: ts.Name.Name, byName: !named})
+			s.orm = append(s.orm, ormTable{t: t, typeName: ts.Name.Name, byName: !named, dir: dir})
 		}
 	}
 	if ent := importsPath("entgo.io/ent"); ent != "" {
@@ -173,9 +179,9 @@ func isIdent(e ast.Expr, name string) bool {
 	return ok && id.Name == name
 }
 
-// tableNameMethod records func (T) TableName() string { return "name" }: GORM's (and bun's
-// schema-less) way to name a model's table.
-func (s *Schema) tableNameMethod(fd *ast.FuncDecl) {
+// tableNameMethod records func (T) TableName() string { return "name" } in directory dir:
+// GORM's (and bun's schema-less) way to name a model's table.
+func (s *Schema) tableNameMethod(dir string, fd *ast.FuncDecl) {
 	if fd.Recv == nil || len(fd.Recv.List) != 1 || fd.Name.Name != "TableName" || fd.Body == nil || len(fd.Body.List) != 1 {
 		return
 	}
@@ -188,7 +194,8 @@ func (s *Schema) tableNameMethod(fd *ast.FuncDecl) {
 		return
 	}
 	if recv := receiverName(fd); recv != "" {
-		s.tableNames[recv] = normName(name)
+		s.tableNames[typeKey(dir, recv)] = normName(name)
+		noteByName(s.tableNames, recv, normName(name))
 	}
 }
 
@@ -621,7 +628,7 @@ func cutFold(s, prefix string) (bool, string) {
 // read; a TableName method names a model's table wherever it was read.
 func (s *Schema) addORM() {
 	for _, o := range s.orm {
-		if n, ok := s.tableNames[o.typeName]; ok && o.byName {
+		if n, ok := s.tableNames[typeKey(o.dir, o.typeName)]; ok && o.byName {
 			o.t.Name = n
 			for i := range o.t.Keys {
 				if o.t.Keys[i].Primary {
@@ -629,11 +636,8 @@ func (s *Schema) addORM() {
 				}
 			}
 		}
-		if n, seen := s.modelTables[o.typeName]; seen && n != o.t.Name {
-			s.modelTables[o.typeName] = ""
-		} else {
-			s.modelTables[o.typeName] = o.t.Name
-		}
+		s.modelTables[typeKey(o.dir, o.typeName)] = o.t.Name
+		noteByName(s.modelTables, o.typeName, o.t.Name)
 		if s.tables[o.t.Name] == nil {
 			s.tables[o.t.Name] = o.t
 			for _, k := range o.t.Keys {
@@ -644,6 +648,16 @@ func (s *Schema) addORM() {
 		}
 	}
 	s.orm = nil
+}
+
+// noteByName records table as what m says of the type name, or "" when m says another
+// table already: two types of that name name two tables, and the name alone says neither.
+func noteByName(m map[string]string, name, table string) {
+	if n, seen := m[name]; seen && n != table {
+		m[name] = ""
+	} else {
+		m[name] = table
+	}
 }
 
 // SnakeCase is a Go name as the ORMs name its column or table: ExternalID external_id,
@@ -710,10 +724,12 @@ func Plural(name string) string {
 }
 
 // ModelTable is the table an ORM writes a record of the named struct type to (GORM's
-// Create(&v), bun's Model(&v)), or nil when the schema does not declare it: a bun table:
-// tag on the struct's embedded BaseModel, the table of the model of that name the schema
-// read, its TableName method, else the ORMs' default (Plural(SnakeCase(name))).
-func (s *Schema) ModelTable(name string, st *types.Struct) *Table {
+// Create(&v), bun's Model(&v)), declared in directory dir ("" when not known), or nil when
+// the schema does not declare it: a bun table: tag on the struct's embedded BaseModel, the
+// table of the model the schema read in that directory, its TableName method there, else
+// those of the one model or method of that name (none when two of them name different
+// tables), else the ORMs' default (Plural(SnakeCase(name))).
+func (s *Schema) ModelTable(name, dir string, st *types.Struct) *Table {
 	if s == nil {
 		return nil
 	}
@@ -728,14 +744,21 @@ func (s *Schema) ModelTable(name string, st *types.Struct) *Table {
 			}
 		}
 	}
-	if n, ok := s.modelTables[name]; ok {
-		if n == "" {
-			return nil // two models of that name, two tables: not guessed
+	if dir != "" {
+		if n, ok := s.modelTables[typeKey(dir, name)]; ok {
+			return s.Table(n)
 		}
-		return s.Table(n)
+		if n, ok := s.tableNames[typeKey(dir, name)]; ok {
+			return s.Table(n)
+		}
 	}
-	if n, ok := s.tableNames[name]; ok {
-		return s.Table(n)
+	for _, m := range []map[string]string{s.modelTables, s.tableNames} {
+		if n, ok := m[name]; ok {
+			if n == "" {
+				return nil // two types of that name, two tables: not guessed
+			}
+			return s.Table(n)
+		}
 	}
 	return s.Table(Plural(SnakeCase(name)))
 }

@@ -1,6 +1,7 @@
 package schema
 
 import (
+	"go/types"
 	"os"
 	"path/filepath"
 	"slices"
@@ -168,6 +169,35 @@ func (Transfer) Annotations() []schema.Annotation {
 	}
 	if at := s.Table("orders").Keys[2].At; filepath.Base(at.File) != "gorm.go" || at.Line != 7 {
 		t.Errorf("a tag's key is at %v, want gorm.go:7", at)
+	}
+}
+
+// Models of one name in two packages are two models: each package's TableName names its
+// own's table, and the name alone, asked without a directory, names neither.
+func TestSameNamedModelsInTwoPackages(t *testing.T) {
+	dir := t.TempDir()
+	model := func(pkg, table string) string {
+		return "package " + pkg + "\n\ntype Strategy struct {\n\tID        string `gorm:\"primaryKey\"`\n\tSymbol    string `gorm:\"uniqueIndex:idx_signal\"`\n\tTimestamp int64  `gorm:\"uniqueIndex:idx_signal\"`\n}\n\n" +
+			"func (m *Strategy) TableName() string { return \"" + table + "\" }\n"
+	}
+	writeFiles(t, dir, map[string]string{
+		"models/futures/strategy.go": model("futures", "binance_futures_strategies"),
+		"models/swap/strategy.go":    model("swap", "raydium_swap_strategies"),
+	})
+	s := readDir(t, dir)
+	st := types.NewStruct(nil, nil)
+	for _, pkg := range []string{"futures", "swap"} {
+		want := map[string]string{"futures": "binance_futures_strategies", "swap": "raydium_swap_strategies"}[pkg]
+		table := s.ModelTable("Strategy", filepath.Join(dir, "models", pkg), st)
+		if table == nil || table.Name != want {
+			t.Errorf("Strategy of %s: table %v, want %s", pkg, table, want)
+		}
+	}
+	if table := s.ModelTable("Strategy", "", st); table != nil {
+		t.Errorf("Strategy of no known directory: table %s, want none (two are declared)", table.Name)
+	}
+	if got := keys(s.Table("binance_futures_strategies")); got != "binance_futures_strategies_pkey=id!;idx_signal=symbol,timestamp" {
+		t.Errorf("binance_futures_strategies: %s", got)
 	}
 }
 

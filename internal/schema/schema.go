@@ -109,13 +109,19 @@ type Schema struct {
 	// Files are the files read, in the order they applied.
 	Files []string
 	// orm holds the ORM models' tables until every file is read (addORM); tableNames maps
-	// a Go type to the table its TableName method returns.
+	// a Go type, by its directory and name (typeKey), to the table its TableName method
+	// returns, and by its name alone ("" when types of that name in two directories return
+	// different tables).
 	orm        []ormTable
 	tableNames map[string]string
-	// modelTables maps the Go type of an ORM model to its table ("" when two models of that
-	// name declare different tables).
+	// modelTables maps the Go type of an ORM model to its table, keyed as tableNames are
+	// ("" when two models of that name declare different tables).
 	modelTables map[string]string
 }
+
+// typeKey keys a Go type declared in directory dir by both: types of one name in two
+// packages (a Strategy model in each exchange's package) are two types.
+func typeKey(dir, name string) string { return dir + "\x00" + name }
 
 // New returns an empty schema, to which Read adds files.
 func New() *Schema {

@@ -7,6 +7,7 @@ package sinks
 import (
 	"go/ast"
 	"go/types"
+	"path/filepath"
 
 	"golang.org/x/tools/go/types/typeutil"
 
@@ -45,7 +46,13 @@ func (j *Judge) recordInsert(mk keys.Make, s *model.Sink, call *ast.CallExpr, gu
 	if !ok {
 		return nil
 	}
-	table := j.Schema.ModelTable(named.Obj().Name(), st)
+	dir := ""
+	if j.Fset != nil {
+		if f := j.Fset.Position(named.Obj().Pos()).Filename; f != "" {
+			dir = filepath.Dir(f)
+		}
+	}
+	table := j.Schema.ModelTable(named.Obj().Name(), dir, st)
 	if table == nil {
 		return nil
 	}
