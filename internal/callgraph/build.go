@@ -68,7 +68,7 @@ func (b *builder) build() {
 		b.markSteps()
 	}
 	for _, n := range b.Nodes {
-		b.markDetached(n)
+		b.markTails(n)
 	}
 	if b.in.ReceiveSpan != nil {
 		for _, n := range b.Nodes {

@@ -1,8 +1,14 @@
-// Goroutines a function starts and does not wait for. A handler that hands its work to
-// `go func() { ... }()` and returns has its message acknowledged when it returns, while the
-// goroutine is still running: a redelivery comes only if the process dies before that
-// return, and then the goroutine dies with it. The goroutine's effects are made at most
-// once, as after a claim: a crash loses them rather than repeating them.
+// Goroutines a handler leaves behind. A handler whose last act is to start its work in a
+// goroutine (`go func() { ... }()`, then return nil) has its message acknowledged when it
+// returns, while the goroutine is still running: a redelivery comes only if the process
+// dies before that return, and the goroutine dies with it. The goroutine's effects are
+// made at most once, as after a claim: a crash loses them rather than repeating them.
+//
+// The last act may be a helper's, called as the caller's own last act, through any
+// number of calls: notifyReady(book) whose body is `go sendPush(...)`. A caller that does
+// more after such a call (a query, an enqueue, an error it may return) keeps the delivery
+// open while the goroutine runs, and a crash or a retry then runs it again: at such a call
+// the effect is what it was before the goroutine (effect.Effect.Detached).
 
 package callgraph
 
@@ -10,36 +16,137 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"strings"
+
+	"github.com/chokaq/idemlint/internal/effect"
 )
 
-// markDetached marks the sites of n that start a goroutine n does not wait for: the call of
-// a go statement written directly in n's body and followed there by nothing but a return
-// (of no call), in a function that nowhere waits (no call of a Wait method, of a
-// sync.WaitGroup or an errgroup.Group; no receive from a channel, no select), starting a
-// goroutine that does not talk over channels (talks). The go statement's arguments are
-// evaluated before it starts, and are not marked.
-func (b *builder) markDetached(n *Node) {
-	if n.Body == nil || len(n.Sites) == 0 || waits(b.in.Info, n.Body) {
+// detachedNote is what a detached effect's detail says, and what unDetach takes away.
+const detachedNote = "; it runs in a goroutine started as the handler's last act, which returns without waiting for it: the delivery is acknowledged then, so a redelivery does not run it again, and a crash before it is done loses it (at most once)"
+
+// markTails marks the sites of n that are its last act (Site.tail: followed by nothing but
+// a return of no call, in n's body or in a branch that ends so), and among them the go
+// statements that start a goroutine n leaves behind (Site.detached): in a function that
+// nowhere waits (no call of a Wait method, of a sync.WaitGroup or an errgroup.Group; no
+// receive from a channel, no select), returning nil for an error after it (tailStmts), and
+// starting a goroutine that does not talk over channels (talks). A go statement's
+// arguments are evaluated before it starts, and are not marked.
+func (b *builder) markTails(n *Node) {
+	if n.Body == nil || len(n.Sites) == 0 {
 		return
 	}
-	var starts []token.Pos
-	for i, st := range n.Body.List {
-		g, ok := st.(*ast.GoStmt)
-		if !ok || !onlyReturns(n.Body.List[i+1:]) || b.talks(g.Call) {
-			continue
-		}
-		starts = append(starts, g.Call.Pos())
-	}
-	if len(starts) == 0 {
+	tails, gos := map[token.Pos]bool{}, map[token.Pos]bool{}
+	b.tailStmts(n.Body.List, true, true, tails, gos)
+	if len(tails) == 0 {
 		return
 	}
+	detach := len(gos) > 0 && !waits(b.in.Info, n.Body)
 	for i := range n.Sites {
-		for _, p := range starts {
-			if n.Sites[i].Pos == p {
-				n.Sites[i].detached = true
+		s := &n.Sites[i]
+		s.tail = tails[s.Pos]
+		s.detached = detach && gos[s.Pos]
+	}
+}
+
+// tailStmts records in tails the calls of list that are the function's last act when list
+// ends the function (blockTail) or ends in a return: a call statement, an assignment of
+// one call's results, a go statement followed by nothing but a return of no call, and the
+// calls a return statement returns. A go statement goes in gos too when it does not talk
+// and what is returned after it gives nil for an error (nilAfter says so of the return
+// that follows list, when list is a tail block): a function that may return an error after
+// starting a goroutine has its delivery retried, and the goroutine started again. An if
+// statement's branches are looked into, each a block of its own; loops, switches and
+// selects are not (what they run may run again, or be followed by another case).
+func (b *builder) tailStmts(list []ast.Stmt, blockTail, nilAfter bool, tails, gos map[token.Pos]bool) {
+	for i, st := range list {
+		rest := list[i+1:]
+		last := onlyReturns(rest) && (len(rest) == 1 || blockTail)
+		nilNext := nilAfter
+		if r, ok := lastReturn(rest); ok {
+			nilNext = b.nilErrors(r)
+		}
+		switch st := st.(type) {
+		case *ast.ReturnStmt:
+			for _, r := range st.Results {
+				if c, ok := ast.Unparen(r).(*ast.CallExpr); ok {
+					tails[c.Pos()] = true
+				}
+			}
+		case *ast.ExprStmt:
+			if c, ok := ast.Unparen(st.X).(*ast.CallExpr); ok && last {
+				tails[c.Pos()] = true
+			}
+		case *ast.AssignStmt:
+			if len(st.Rhs) == 1 && last {
+				if c, ok := ast.Unparen(st.Rhs[0]).(*ast.CallExpr); ok {
+					tails[c.Pos()] = true
+				}
+			}
+		case *ast.GoStmt:
+			if last {
+				tails[st.Call.Pos()] = true
+				if nilNext && !b.talks(st.Call) {
+					gos[st.Call.Pos()] = true
+				}
+			}
+		case *ast.IfStmt:
+			b.tailStmts(st.Body.List, last, nilNext, tails, gos)
+			switch e := st.Else.(type) {
+			case *ast.BlockStmt:
+				b.tailStmts(e.List, last, nilNext, tails, gos)
+			case *ast.IfStmt:
+				b.tailStmts([]ast.Stmt{e}, last, nilNext, tails, gos)
+			}
+		case *ast.BlockStmt:
+			b.tailStmts(st.List, last, nilNext, tails, gos)
+		}
+	}
+}
+
+// lastReturn returns the return statement that is all of rest, if it is.
+func lastReturn(rest []ast.Stmt) (*ast.ReturnStmt, bool) {
+	if len(rest) != 1 {
+		return nil, false
+	}
+	r, ok := rest[0].(*ast.ReturnStmt)
+	return r, ok
+}
+
+// nilErrors reports whether a return statement gives nil in each result of type error.
+func (b *builder) nilErrors(r *ast.ReturnStmt) bool {
+	for _, e := range r.Results {
+		if t := b.in.Info.TypeOf(e); t != nil && types.Identical(t, errorType) {
+			if id, isIdent := ast.Unparen(e).(*ast.Ident); !isIdent || id.Name != "nil" {
+				return false
 			}
 		}
 	}
+	return true
+}
+
+var errorType = types.Universe.Lookup("error").Type()
+
+// detach makes e, which a goroutine left behind brings, made at most once (claimed), with
+// what it was before kept for unDetach.
+func detach(e effect.Effect) effect.Effect {
+	if e.State >= effect.Claimed {
+		return e
+	}
+	e.Detached = e.State + 1
+	e.State = effect.Claimed
+	e.Detail += detachedNote
+	return e
+}
+
+// unDetach gives e back what it was before a goroutine left it behind: at a call that is
+// not its caller's last act, the delivery stays open while the goroutine runs.
+func unDetach(e effect.Effect) effect.Effect {
+	if e.Detached == 0 {
+		return e
+	}
+	e.State, e.Detached = e.Detached-1, 0
+	e.Detail = strings.TrimSuffix(e.Detail, detachedNote)
+	return e
 }
 
 // talks reports whether the goroutine call starts talks over channels: a literal whose
@@ -72,7 +179,7 @@ func (b *builder) talks(call *ast.CallExpr) bool {
 }
 
 // onlyReturns reports whether stmts are at most one return statement whose results make no
-// call: after a go statement, the function returns at once.
+// call: after a statement, the function returns at once.
 func onlyReturns(stmts []ast.Stmt) bool {
 	switch len(stmts) {
 	case 0:

@@ -111,9 +111,10 @@ type Site struct {
 	// its effects are that region's handler's, per message received, and not the node's
 	// own, which its callers see (who starts a consumer loop does not handle its messages).
 	regional bool
-	// detached marks the site of a goroutine its node starts and returns without waiting
-	// for (detached.go): the effects it brings are made at most once per delivery.
-	detached bool
+	// tail marks a site that is its node's last act (detached.go), and detached one that
+	// starts a goroutine its node leaves behind: the effects it brings are made at most
+	// once per delivery; a site that is not a last act gives them back what they were.
+	tail, detached bool
 }
 
 // OpenKind says why a call is open.

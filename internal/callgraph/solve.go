@@ -160,12 +160,16 @@ func (sv *solver) through(n *Node, s *Site, e effect.Effect) (effect.Effect, boo
 	if s.inline {
 		e.ElemsParam = 0 // a literal's parameters: its callers' arguments are not in view
 	}
+	if !s.detached && (!s.tail || s.inline) {
+		// The caller goes on after the goroutine started: the delivery stays open while it
+		// runs (before the gates, which guard it as what it then is).
+		e = unDetach(e)
+	}
 	for _, gt := range s.gates {
 		e = gt.Guard(e)
 	}
-	if s.detached && e.State < effect.Claimed {
-		e.State = effect.Claimed
-		e.Detail += "; " + n.Name + " starts it in a goroutine and returns without waiting for it: the delivery is acknowledged then, so a redelivery does not run it again, and a crash before it is done loses it (at most once)"
+	if s.detached {
+		e = detach(e)
 	}
 	if s.elems != 0 && e.ElemsParam == 0 && e.State < effect.Claimed {
 		e.ElemsParam = s.elems

@@ -184,6 +184,11 @@ type Effect struct {
 	// whose publish it is.
 	TopicParam uint8
 	Topic      *TopicSink
+	// Detached marks an effect claimed only because it runs in a goroutine a handler's
+	// last act starts and leaves behind (1 + the state it had before; 0: not so): at a
+	// call that is not its caller's last act, it has that state again (callgraph's
+	// detached.go).
+	Detached State
 	// Step says whether the effect runs inside a recovery point (the function given to
 	// the runtime's idempotency.Step, StepInTx or sqlstore.StepTx: a model's steps and
 	// tx_steps), whose result is recorded once it succeeds, so a redelivery after a later
@@ -351,6 +356,9 @@ func (e Effect) key() string {
 	}
 	if e.TopicParam != 0 {
 		fmt.Fprintf(&b, "|topic=%d:%s", e.TopicParam, e.Topic.Library)
+	}
+	if e.Detached != 0 {
+		fmt.Fprintf(&b, "|detached=%d", e.Detached)
 	}
 	if e.Step != NoStep {
 		fmt.Fprintf(&b, "|step=%d", e.Step)
@@ -592,6 +600,9 @@ func (f *Fact) String() string {
 		}
 		if e.TopicParam != 0 {
 			parts[i] += fmt.Sprintf("[topic from param %d]", e.TopicParam-1)
+		}
+		if e.Detached != 0 {
+			parts[i] += "[left to a goroutine]"
 		}
 		switch e.Step {
 		case InStep:

@@ -12,19 +12,22 @@ import (
 // and all, which is most of the bytes of a small fact. The encoding is deterministic (the
 // set is sorted, no maps) and versioned by its first byte.
 //
-//	fact   = version(22) flags uvarint(calls) [claim] [str(checks)] [str(receives)] [request] nEffects effect* nRegs reg*
+//	fact   = version(23) flags uvarint(calls) [claim] [str(checks)] [str(receives)] [request] nEffects effect* nRegs reg*
 //	         (flags: 1 completes in tx, 2 claim, 4 checks, 8 receives, 16 request)
 //	claim  = result read str(what) [on str(table)]   (the last two when read is ReadLocked)
 //	request = str(method) methodParam reads(0|1) header
 //	reg    = param flags(1 methods, 2 factory, 4 topic) str(framework) str(once) str(method) [topic str(library)]
-//	effect = str(kind) state str(detail) uvarint(keyParams) tx methodParam requestParam textParam optsParam argsParam readsParam readsBy payloadParam step(0|1|2, +stepTopic) elemsParam keyArg [str(keyArgFields) str(keyArgFresh)] [topicParam str(library) str(pkg) str(what)] nHops hop*
+//	effect = str(kind) state str(detail) uvarint(keyParams) tx methodParam requestParam textParam optsParam argsParam readsParam readsBy payloadParam step(0|1|2, +stepTopic, +stepDetached) elemsParam keyArg [str(keyArgFields) str(keyArgFresh)] [topicParam str(library) str(pkg) str(what)] [detached] nHops hop*
 //	hop    = str(func) str(pos)
 //	str    = uvarint(len) bytes
-const factEncoding = 22
+const factEncoding = 23
 
 // stepTopic, added to an effect's step byte, says that its TopicParam and Topic follow:
 // most effects have none, and a byte each would grow every fact.
 const stepTopic = 0x10
+
+// stepDetached, added to an effect's step byte, says that its Detached state follows.
+const stepDetached = 0x20
 
 // MarshalBinary encodes f; gob uses it for facts.
 func (f *Fact) MarshalBinary() ([]byte, error) {
@@ -80,6 +83,9 @@ func (f *Fact) MarshalBinary() ([]byte, error) {
 		if e.TopicParam != 0 {
 			step |= stepTopic
 		}
+		if e.Detached != 0 {
+			step |= stepDetached
+		}
 		b = append(b, byte(e.Tx), e.MethodParam, e.RequestParam, e.TextParam, e.OptsParam, e.ArgsParam, e.ReadsParam, byte(e.ReadsBy), e.PayloadParam, step, e.ElemsParam)
 		b = append(b, e.KeyArg)
 		if e.KeyArg != 0 {
@@ -91,6 +97,9 @@ func (f *Fact) MarshalBinary() ([]byte, error) {
 			b = appendString(b, e.Topic.Library)
 			b = appendString(b, e.Topic.Pkg)
 			b = appendString(b, e.Topic.What)
+		}
+		if e.Detached != 0 {
+			b = append(b, byte(e.Detached))
 		}
 		b = binary.AppendUvarint(b, uint64(len(e.Chain)))
 		for _, h := range e.Chain {
@@ -178,7 +187,7 @@ func (f *Fact) UnmarshalBinary(data []byte) error {
 		}
 		e.PayloadParam = r.byte()
 		step := r.byte()
-		if e.Step = StepMode(step &^ stepTopic); e.Step > InTxStep {
+		if e.Step = StepMode(step &^ (stepTopic | stepDetached)); e.Step > InTxStep {
 			r.fail("step")
 		}
 		e.ElemsParam = r.byte()
@@ -191,6 +200,11 @@ func (f *Fact) UnmarshalBinary(data []byte) error {
 				r.fail("topic param")
 			}
 			e.Topic = &TopicSink{Library: r.string(), Pkg: r.string(), What: r.string()}
+		}
+		if step&stepDetached != 0 {
+			if e.Detached = State(r.byte()); e.Detached == 0 || e.Detached > Claimed {
+				r.fail("detached")
+			}
 		}
 		hops := r.count()
 		for j := 0; j < hops && r.err == nil; j++ {

@@ -2,12 +2,15 @@
 // one that returns at once without waiting has its message acknowledged while the work
 // runs, so a redelivery never repeats that work, and a crash loses it (at most once); one
 // that waits for the goroutine, does more after starting it, or starts it in a branch is
-// as if it did the work itself.
+// as if it did the work itself. The same holds through a helper whose last act starts the
+// goroutine, called as the handler's last act; a handler that goes on after the call, or a
+// helper that may fail after starting it, keeps the effect its own.
 package detached
 
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"sync"
 
 	"github.com/ThreeDotsLabs/watermill/message"
@@ -65,6 +68,52 @@ func (e *Engine) EvaluateAnswer(msg *message.Message) error { // want EvaluateAn
 	return <-done
 }
 
+// later leaves the recording to a goroutine, as its last act (an error before it starts
+// nothing).
+func (e *Engine) later(id string) error { // want later:`effects sql.write:claimed\(\(\*sql.DB\).ExecContext\)\[left to a goroutine\]`
+	if id == "" {
+		return errEmpty
+	}
+	go e.record(context.Background(), id)
+	return nil
+}
+
+// EvaluateLater's last act is later: at most once, through the helper.
+func (e *Engine) EvaluateLater(msg *message.Message) error { // want EvaluateLater:`effects sql.write:claimed\(\(\*sql.DB\).ExecContext\)\[left to a goroutine\]`
+	if len(msg.Payload) == 0 {
+		return nil
+	}
+	if msg.Metadata.Get("urgent") != "" {
+		return e.later(string(msg.Payload))
+	}
+	_ = e.later(string(msg.Payload))
+	return nil
+}
+
+// EvaluateLaterThen goes on after later returns: the delivery stays open while the
+// goroutine runs, and a crash then repeats it. Reported.
+func (e *Engine) EvaluateLaterThen(msg *message.Message) error { // want EvaluateLaterThen:`effects sql.write:unprotected\(\(\*sql.DB\).ExecContext\)$`
+	_ = e.later(string(msg.Payload)) // want `^handler \(\*Engine\).EvaluateLaterThen: SQL write not safe to repeat: INSERT without conflict handling \(\(\*Engine\).EvaluateLaterThen -> \(\*detached.Engine\).later -> \(\*detached.Engine\).record -> \(\*sql.DB\).ExecContext\)`
+	msg.Ack()
+	return nil
+}
+
+// laterOrFail may fail after it started the goroutine: a retry starts it again.
+func (e *Engine) laterOrFail(id string) error { // want laterOrFail:`effects sql.write:unprotected\(\(\*sql.DB\).ExecContext\)$`
+	if id == "" {
+		return errEmpty
+	}
+	go e.record(context.Background(), id)
+	return errEmpty
+}
+
+var errEmpty = errors.New("empty")
+
+// EvaluateOrFail's helper may fail: reported.
+func (e *Engine) EvaluateOrFail(msg *message.Message) error { // want EvaluateOrFail:`effects sql.write:unprotected\(\(\*sql.DB\).ExecContext\)$`
+	return e.laterOrFail(string(msg.Payload)) // want `^handler \(\*Engine\).EvaluateOrFail: SQL write not safe to repeat: INSERT without conflict handling \(\(\*Engine\).EvaluateOrFail -> \(\*detached.Engine\).laterOrFail -> \(\*detached.Engine\).record -> \(\*sql.DB\).ExecContext\)`
+}
+
 // Register hands the handlers to a router.
 func Register(r *message.Router, sub message.Subscriber, e *Engine) { // want Register:`effects sql.write:unprotected\(\(\*sql.DB\).ExecContext\)`
 	r.AddNoPublisherHandler("evaluate", "entity.evaluate", sub, e.Evaluate)
@@ -72,4 +121,7 @@ func Register(r *message.Router, sub message.Subscriber, e *Engine) { // want Re
 	r.AddNoPublisherHandler("evaluate-wait", "entity.evaluate.wait", sub, e.EvaluateWait)
 	r.AddNoPublisherHandler("evaluate-then", "entity.evaluate.then", sub, e.EvaluateThen)
 	r.AddNoPublisherHandler("evaluate-answer", "entity.evaluate.answer", sub, e.EvaluateAnswer)
+	r.AddNoPublisherHandler("evaluate-later", "entity.evaluate.later", sub, e.EvaluateLater)
+	r.AddNoPublisherHandler("evaluate-later-then", "entity.evaluate.later.then", sub, e.EvaluateLaterThen)
+	r.AddNoPublisherHandler("evaluate-or-fail", "entity.evaluate.fail", sub, e.EvaluateOrFail)
 }
