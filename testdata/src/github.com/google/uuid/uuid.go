@@ -17,6 +17,9 @@ func NewRandom() (UUID, error) { panic("stub") }
 // NewV7 returns a time-ordered UUID, different on every call.
 func NewV7() (UUID, error) { panic("stub") }
 
+// NewUUID returns a time-based (version 1) UUID, different on every call.
+func NewUUID() (UUID, error) { panic("stub") }
+
 // Parse parses s.
 func Parse(s string) (UUID, error) { panic("stub") }
 
