@@ -169,13 +169,20 @@ func (b *builder) talks(call *ast.CallExpr) bool {
 		}
 	}
 	for _, arg := range call.Args {
-		if t := b.in.Info.TypeOf(arg); t != nil {
-			if _, isChan := t.Underlying().(*types.Chan); isChan {
-				return true
-			}
+		if isChan(b.in.Info.TypeOf(arg)) {
+			return true
 		}
 	}
 	return false
+}
+
+// isChan reports whether t is a channel type.
+func isChan(t types.Type) bool {
+	if t == nil {
+		return false
+	}
+	_, ok := t.Underlying().(*types.Chan)
+	return ok
 }
 
 // onlyReturns reports whether stmts are at most one return statement whose results make no
@@ -219,10 +226,7 @@ func waits(info *types.Info, body *ast.BlockStmt) bool {
 		case *ast.UnaryExpr:
 			found = found || x.Op == token.ARROW
 		case *ast.RangeStmt:
-			if t := info.TypeOf(x.X); t != nil {
-				_, isChan := t.Underlying().(*types.Chan)
-				found = found || isChan
-			}
+			found = isChan(info.TypeOf(x.X))
 		case *ast.CallExpr:
 			if sel, ok := ast.Unparen(x.Fun).(*ast.SelectorExpr); ok && sel.Sel.Name == "Wait" {
 				found = true
