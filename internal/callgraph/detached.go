@@ -226,7 +226,7 @@ func waits(info *types.Info, body *ast.BlockStmt) bool {
 		case *ast.UnaryExpr:
 			found = found || x.Op == token.ARROW
 		case *ast.RangeStmt:
-			found = isChan(info.TypeOf(x.X))
+			found = found || isChan(info.TypeOf(x.X))
 		case *ast.CallExpr:
 			if sel, ok := ast.Unparen(x.Fun).(*ast.SelectorExpr); ok && sel.Sel.Name == "Wait" {
 				found = true
