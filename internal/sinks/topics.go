@@ -39,7 +39,10 @@ func (j *Judge) toConsumers(e *effect.Effect, s *model.Sink, fn *types.Func, cal
 		topic = j.topicOf(arg, fn.Pkg().Path())
 	}
 	if topic == "" {
-		if p := j.topicParam(arg, fn.Pkg().Path(), sc); p != 0 && !s.TopicType {
+		if s.TopicType {
+			return // a River wrapper's args: PassArgs
+		}
+		if p := j.topicParam(arg, fn.Pkg().Path(), sc); p != 0 {
 			e.TopicParam, e.Topic = uint8(p), &effect.TopicSink{Library: s.Library, Pkg: fn.Pkg().Path(), What: s.What}
 		}
 		return
