@@ -115,6 +115,9 @@ type Site struct {
 	// starts a goroutine its node leaves behind: the effects it brings are made at most
 	// once per delivery; a site that is not a last act gives them back what they were.
 	tail, detached bool
+	// dropped marks a site whose call's results its node drops (dropped.go): an INSERT
+	// a unique key turns away that it brings changes nothing on a repeat.
+	dropped bool
 }
 
 // OpenKind says why a call is open.

@@ -154,6 +154,10 @@ func (sv *solver) through(n *Node, s *Site, e effect.Effect) (effect.Effect, boo
 		}
 		e = e.Prepend(s.callee, effect.ShortPos(sv.in.Fset, s.Pos))
 	}
+	if s.dropped {
+		// After the questions passed on: a caller's argument may still make the key anew.
+		e = dropFailure(e, effect.ShortPos(sv.in.Fset, s.Pos))
+	}
 	if s.step > e.Step {
 		e.Step = s.step // a recovery point records it: see effect.Effect.Step
 	}

@@ -87,6 +87,12 @@ func (s State) String() string {
 // end is reported by the importing package and the sink end names the effect.
 const MaxChain = 6
 
+// KeyTurnsAway is what the detail of an INSERT says that a unique key turns away on a
+// repeat (statements' enforcedText): the repeat fails with a duplicate-key error rather
+// than adding a row. A caller that takes that error as done (gates' duplicate check) or
+// drops the call's error (callgraph's dropped.go) makes the repeat change nothing.
+const KeyTurnsAway = " fails on a repeat: the unique key "
+
 // CheckedFirst is what a claimed effect's detail says of a gate that is a read before the
 // write (an existence check by the job's key, gates.Gate.Lookup): it turns a redelivery away
 // only once what it looks up is written, so a crash before that repeats the effect. The

@@ -34,7 +34,9 @@ func (j *Judge) recordInsert(mk keys.Make, s *model.Sink, call *ast.CallExpr, gu
 	if t == nil {
 		return nil
 	}
-	t = defuse.Deref(t)
+	// GORM takes a record, a pointer to one, or the address of a pointer variable
+	// (entity := &Plan{...}; db.Create(&entity)).
+	t = defuse.Deref(defuse.Deref(t))
 	if sl, ok := t.Underlying().(*types.Slice); ok {
 		t = defuse.Deref(sl.Elem())
 	}

@@ -273,7 +273,7 @@ func (v keyVerdict) enforcedText() string {
 	k := v.enforced
 	// "INSERT without conflict handling" lets a check that takes the duplicate-key error as
 	// done protect it (gates.Gate.Guard).
-	return "INSERT without conflict handling into " + v.table.Name + " fails on a repeat: the unique key " + k.Describe() +
+	return "INSERT without conflict handling into " + v.table.Name + effect.KeyTurnsAway + k.Describe() +
 		" already holds the first run's row, so a redelivery gets a duplicate-key error every time and the job retries until it is dead; take that error as done, or add ON CONFLICT (" +
 		strings.Join(k.Columns, ", ") + ") DO NOTHING"
 }
