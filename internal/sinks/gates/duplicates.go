@@ -114,8 +114,19 @@ func (rd Reader) duplicateCall(c *ast.CallExpr) ast.Expr {
 }
 
 // duplicateCode reads p.Code == "23505" (or pgerrcode.UniqueViolation) and p.Number ==
-// 1062, returning the error p was read from.
+// 1062, returning the error p was read from; and a helper's code of an error compared to
+// either (ErrorCode(err) == UniqueViolation, the helper doing the errors.As), returning
+// the error it is given.
 func (rd Reader) duplicateCode(field, value ast.Expr) ast.Expr {
+	if c, ok := ast.Unparen(field).(*ast.CallExpr); ok {
+		if len(c.Args) != 1 || !isError(rd.info().TypeOf(c.Args[0])) {
+			return nil
+		}
+		if n, ok := rd.Defs.ConstInt(value); rd.Defs.ConstString(value) == "23505" || ok && n == 1062 {
+			return c.Args[0]
+		}
+		return nil
+	}
 	sel, ok := ast.Unparen(field).(*ast.SelectorExpr)
 	if !ok {
 		return nil
@@ -178,7 +189,10 @@ func isError(t types.Type) bool {
 
 // returnsError reports whether a return statement in body returns an error that may not
 // be nil (return err, return ErrDuplicate, return fmt.Errorf(...)): the duplicate is then
-// not taken as done.
+// not taken as done. An error made only of error variables body declares itself is
+// another call's: the lookup of the row the duplicate found (existing, lookupErr :=
+// q.GetByKey(...); return fmt.Errorf("...: %w", lookupErr)) fails on its own, and a
+// repeat that finds the row goes on.
 func returnsError(info *types.Info, body *ast.BlockStmt) bool {
 	found := false
 	ast.Inspect(body, func(x ast.Node) bool {
@@ -187,7 +201,7 @@ func returnsError(info *types.Info, body *ast.BlockStmt) bool {
 			return false
 		case *ast.ReturnStmt:
 			for _, r := range x.Results {
-				if tv, ok := info.Types[r]; ok && !tv.IsNil() && types.Implements(tv.Type, errorIface) {
+				if tv, ok := info.Types[r]; ok && !tv.IsNil() && types.Implements(tv.Type, errorIface) && !errorOfBody(info, r, body) {
 					found = true
 				}
 			}
@@ -195,6 +209,26 @@ func returnsError(info *types.Info, body *ast.BlockStmt) bool {
 		return !found
 	})
 	return found
+}
+
+// errorOfBody reports whether the error expression r is made of error variables, all of
+// them declared inside body.
+func errorOfBody(info *types.Info, r ast.Expr, body *ast.BlockStmt) bool {
+	vars, inside := 0, true
+	ast.Inspect(r, func(x ast.Node) bool {
+		id, ok := x.(*ast.Ident)
+		if !ok {
+			return true
+		}
+		v, ok := info.Uses[id].(*types.Var)
+		if !ok || v.IsField() || !isError(v.Type()) {
+			return true
+		}
+		vars++
+		inside = inside && body.Pos() <= v.Pos() && v.Pos() < body.End()
+		return true
+	})
+	return vars > 0 && inside
 }
 
 var errorIface = types.Universe.Lookup("error").Type().Underlying().(*types.Interface)

@@ -128,14 +128,29 @@ func (rd Reader) lookupErr(e ast.Expr, en env, sc keys.Scope) *ast.CallExpr {
 	return nil
 }
 
-// absentGate returns the gate of an if statement whose body runs only when a lookup by the
-// job's key found nothing, or failed (gorm's First fails when it finds nothing; a database
+// absentGate returns the gate of an if statement whose body (or else block, foundOrFailed)
+// runs only when a lookup by the job's key found nothing, or failed (gorm's First fails when it finds nothing; a database
 // error fails the write in the body too), the hand-written upsert (if result.Error ==
 // gorm.ErrRecordNotFound { tx.Create(run) } else { tx.Updates(...) }; errors.Is(err,
 // ErrNotFound); x == nil after x, err := repo.GetX(ctx, key); !ok after ok :=
 // store.IsCacheExists(ctx, key)): what the body writes, a
 // redelivery finds, and does not write again. The gate covers the body.
 func (rd Reader) absentGate(body *ast.BlockStmt, ifs *ast.IfStmt, en env, sc keys.Scope) *Gate {
+	// The else blocks of an else-if chain are no statements of a block the walk visits:
+	// each if of the chain is read here.
+	for cur := ifs; cur != nil; {
+		switch els := cur.Else.(type) {
+		case *ast.BlockStmt:
+			if lookup := rd.foundOrFailed(cur.Cond, en, sc); lookup != nil {
+				return &Gate{Start: els.Lbrace, End: els.Rbrace, What: "existence check " + callee(rd.info(), lookup).Name() + " at " + rd.shortPos(lookup.Pos()), Lookup: true}
+			}
+			cur = nil
+		case *ast.IfStmt:
+			cur = els
+		default:
+			cur = nil
+		}
+	}
 	var lookup *ast.CallExpr
 	switch c := ast.Unparen(ifs.Cond).(type) {
 	case *ast.BinaryExpr:
@@ -181,6 +196,32 @@ func (rd Reader) absentGate(body *ast.BlockStmt, ifs *ast.IfStmt, en env, sc key
 		return nil
 	}
 	return &Gate{Start: ifs.Body.Lbrace, End: ifs.Body.Rbrace, What: "existence check " + callee(rd.info(), lookup).Name() + " at " + rd.shortPos(lookup.Pos()), Lookup: true}
+}
+
+// foundOrFailed returns the lookup by the job's key whose error a condition tests for
+// anything but "not found" (!errors.Is(err, ErrNotFound), err != ErrNotFound), or nil: the
+// else block of such an if runs when the lookup found nothing, the last branch of
+// `if err == nil { ... } else if !errors.Is(err, ErrNotFound) { return err } else { create }`.
+func (rd Reader) foundOrFailed(cond ast.Expr, en env, sc keys.Scope) *ast.CallExpr {
+	switch c := ast.Unparen(cond).(type) {
+	case *ast.UnaryExpr:
+		call, ok := ast.Unparen(c.X).(*ast.CallExpr)
+		if !ok || c.Op != token.NOT {
+			return nil
+		}
+		if fn := callee(rd.info(), call); fn != nil && fn.FullName() == "errors.Is" && len(call.Args) == 2 && notFound(rd.info(), call.Args[1]) {
+			return rd.lookupErr(call.Args[0], en, sc)
+		}
+	case *ast.BinaryExpr:
+		switch {
+		case c.Op != token.NEQ:
+		case notFound(rd.info(), c.Y):
+			return rd.lookupErr(c.X, en, sc)
+		case notFound(rd.info(), c.X):
+			return rd.lookupErr(c.Y, en, sc)
+		}
+	}
+	return nil
 }
 
 // emptyListing returns the read of a condition that is true when a listing by the job's key
