@@ -33,6 +33,16 @@ func (rd Reader) Gates(body *ast.BlockStmt, sc keys.Scope, of ClaimOf) []*Gate {
 		if g := rd.rowsGate(st, en); g != nil {
 			gates = append(gates, g)
 		}
+		if sw, ok := st.(*ast.SwitchStmt); ok {
+			en.init = sw.Init
+			for _, ifs := range caseChecks(sw) {
+				if g := rd.gateCheck(body, ifs, rd.guardedEnd(en), en, sc, of, locks); g != nil {
+					gates = append(gates, g)
+					break
+				}
+			}
+			return
+		}
 		ifs, ok := st.(*ast.IfStmt)
 		if !ok {
 			return
