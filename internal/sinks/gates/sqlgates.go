@@ -222,11 +222,15 @@ func (rd Reader) isTx(t types.Type) bool {
 	return rd.Models.Index.TxMode(named.Obj().Pkg().Path()+"."+named.Obj().Name()) == effect.TxIn
 }
 
-// isNoRows reports whether e names a "no rows" error variable (database/sql's and pgx's
-// ErrNoRows, or a package's own of that name).
+// isNoRows reports whether e names a "no rows" error variable: database/sql's and pgx's
+// ErrNoRows, a package's own of that name, or a store's "not found" sentinel
+// (ErrRecordNotFound, ErrNotFound: notFound). A store that defines its own
+// (`var ErrRecordNotFound = pgx.ErrNoRows`, or one its queries return for no rows) is
+// read across packages by name, where the initializer is not in view: after a conditional
+// statement, not found can only mean that no row matched.
 func isNoRows(info *types.Info, e ast.Expr) bool {
 	v := namedVar(info, e)
-	return v != nil && v.Name() == "ErrNoRows"
+	return v != nil && v.Name() == "ErrNoRows" || notFound(info, e)
 }
 
 // namedVar returns the variable e names (ErrNoRows, sql.ErrNoRows), or nil.
