@@ -33,6 +33,10 @@ func (rd Reader) Gates(body *ast.BlockStmt, sc keys.Scope, of ClaimOf) []*Gate {
 		if g := rd.rowsGate(st, en); g != nil {
 			gates = append(gates, g)
 		}
+		if rs, ok := st.(*ast.RangeStmt); ok {
+			gates = append(gates, rd.listSearchGates(body, rs, en, sc)...)
+			return
+		}
 		if sw, ok := st.(*ast.SwitchStmt); ok {
 			en.init = sw.Init
 			for _, ifs := range caseChecks(sw) {
