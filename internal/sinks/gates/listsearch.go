@@ -31,13 +31,13 @@ func (rd Reader) listSearchGates(body *ast.BlockStmt, rs *ast.RangeStmt, en env,
 	what := "listing searched at " + rd.shortPos(rs.Pos())
 	var gates []*Gate
 	for _, c := range found {
-		if written := rd.passesConstant(body, rs.End(), en.end, c); written != token.NoPos {
+		if written := rd.writesConstant(body, rs.End(), en.end, c); written != token.NoPos {
 			gates = append(gates, &Gate{Start: written, End: en.end, What: what, Lookup: true})
 		}
 	}
 	for flag, c := range flags {
 		for _, b := range rd.flagUnsetTests(body, flag, rs.End()) {
-			if written := rd.passesConstant(b, b.Lbrace, b.Rbrace, c); written != token.NoPos {
+			if written := rd.writesConstant(b, b.Lbrace, b.Rbrace, c); written != token.NoPos {
 				gates = append(gates, &Gate{Start: written, End: b.Rbrace, What: what, Lookup: true})
 			}
 		}
@@ -159,4 +159,39 @@ func (rd Reader) flagUnsetTests(body *ast.BlockStmt, flag *types.Var, pos token.
 		return true
 	})
 	return tested
+}
+
+// writesConstant returns the position of the first call in body between start and end (not
+// in literals) given the constant v, as an argument or as a keyed field of a struct literal
+// argument (CreateUserRoleParams{Role: RoleOwner, ...}: the row it writes holds it), or
+// NoPos. Only for a write of what a search looked for: a field given a constant says
+// nothing of a status the call writes (passesConstant).
+func (rd Reader) writesConstant(body *ast.BlockStmt, start, end token.Pos, v constant.Value) token.Pos {
+	return rd.firstCall(body, start, end, func(call *ast.CallExpr) bool {
+		for _, a := range call.Args {
+			if tv := rd.info().Types[a]; equalConstants(tv.Value, v) || rd.fieldGiven(a, v) {
+				return true
+			}
+		}
+		return false
+	})
+}
+
+// fieldGiven reports whether a is a struct literal (or its address) one of whose keyed
+// fields is the constant v.
+func (rd Reader) fieldGiven(a ast.Expr, v constant.Value) bool {
+	a = ast.Unparen(a)
+	if u, ok := a.(*ast.UnaryExpr); ok && u.Op == token.AND {
+		a = ast.Unparen(u.X)
+	}
+	lit, ok := a.(*ast.CompositeLit)
+	if !ok {
+		return false
+	}
+	for _, e := range lit.Elts {
+		if kv, ok := e.(*ast.KeyValueExpr); ok && equalConstants(rd.info().Types[kv.Value].Value, v) {
+			return true
+		}
+	}
+	return false
 }

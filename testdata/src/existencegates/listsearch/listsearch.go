@@ -140,3 +140,33 @@ func OpenUnlisted(ctx context.Context, t *asynq.Task) error { // want OpenUnlist
 	}
 	return nil
 }
+
+// RoleParams are a role insert's values.
+type RoleParams struct{ UserID, Role string }
+
+// CreateRole adds a role to a user.
+func CreateRole(ctx context.Context, arg RoleParams) error { // want CreateRole:`effects sql.write:unprotected\(\(\*sql.DB\).ExecContext\)`
+	_, err := db.ExecContext(ctx, "INSERT INTO user_roles (user_id, role) VALUES ($1, $2)", arg.UserID, arg.Role)
+	return err
+}
+
+// Grant searches the user's roles and adds the owner role, given in the insert's params,
+// only when it is missing.
+func Grant(ctx context.Context, t *asynq.Task) error { // want Grant:`effects sql.write:claimed\(\(\*sql.DB\).ExecContext\)`
+	user := string(t.Payload())
+	roles, err := ListEventsByRecovery(ctx, user)
+	if err != nil {
+		return err
+	}
+	hasOwner := false
+	for _, r := range roles {
+		if r.Type == "owner" {
+			hasOwner = true
+			break
+		}
+	}
+	if !hasOwner {
+		return CreateRole(ctx, RoleParams{UserID: user, Role: "owner"})
+	}
+	return nil
+}
