@@ -70,6 +70,7 @@ func (b *builder) build() {
 	for _, n := range b.Nodes {
 		b.markTails(n)
 		b.markDropped(n)
+		b.markFailures(n)
 	}
 	if b.in.ReceiveSpan != nil {
 		for _, n := range b.Nodes {

@@ -118,6 +118,9 @@ type Site struct {
 	// dropped marks a site whose call's results its node drops (dropped.go): an INSERT
 	// a unique key turns away that it brings changes nothing on a repeat.
 	dropped bool
+	// failure, on a site made only when its node's run has failed (failures.go), is the
+	// position of the error test that says so: a Redis INCR it brings counts the failure.
+	failure string
 }
 
 // OpenKind says why a call is open.

@@ -158,6 +158,9 @@ func (sv *solver) through(n *Node, s *Site, e effect.Effect) (effect.Effect, boo
 		// After the questions passed on: a caller's argument may still make the key anew.
 		e = dropFailure(e, effect.ShortPos(sv.in.Fset, s.Pos))
 	}
+	if s.failure != "" {
+		e = countFailure(e, s.failure)
+	}
 	if s.step > e.Step {
 		e.Step = s.step // a recovery point records it: see effect.Effect.Step
 	}

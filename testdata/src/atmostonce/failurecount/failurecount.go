@@ -1,0 +1,86 @@
+// Package failurecount holds asynq handlers that count in Redis: a retry counter keyed by // want package:"has effects"
+// the task, bumped only when the work failed, and a contention counter a helper bumps
+// when the lock it was asked for was taken, count failures: a repeat that fails again is
+// one more. The same counter bumped on success, an INCRBY of an amount on a failure path
+// (it hands the amount back), and a counter under a test of something else than an error
+// stay reported.
+package failurecount
+
+import (
+	"context"
+	"errors"
+
+	"github.com/hibiken/asynq"
+	"github.com/redis/go-redis/v9"
+)
+
+var rdb = redis.NewClient(&redis.Options{Addr: "localhost:6379"})
+
+var errLocked = errors.New("locked")
+
+func charge(ctx context.Context, id string) error { return nil }
+
+func lock(ctx context.Context, id string) error { return errLocked }
+
+// RetryCounted bumps the task's retry counter when the charge failed.
+func RetryCounted(ctx context.Context, t *asynq.Task) error { // want RetryCounted:`effects store.write:protected\(\(redis.cmdable\).Incr\)`
+	id := string(t.Payload())
+	if err := charge(ctx, id); err != nil {
+		rdb.Incr(ctx, "retry:"+id)
+		return err
+	}
+	return nil
+}
+
+// recordContention counts a taken lock for the pair; callers call it when locking failed.
+func recordContention(ctx context.Context, pair string) {
+	rdb.Incr(ctx, "contention:"+pair)
+}
+
+// ContentionCounted counts the contention through a helper, in the else of err == nil.
+func ContentionCounted(ctx context.Context, t *asynq.Task) error { // want ContentionCounted:`effects store.write:protected\(\(redis.cmdable\).Incr\)`
+	pair := string(t.Payload())
+	if err := lock(ctx, pair); err == nil {
+		return charge(ctx, pair)
+	} else {
+		recordContention(ctx, pair)
+		return err
+	}
+}
+
+// SuccessCounted bumps the counter when the charge went through: a repeat counts twice.
+func SuccessCounted(ctx context.Context, t *asynq.Task) error { // want SuccessCounted:`effects store.write:unprotected\(\(redis.cmdable\).Incr\)`
+	id := string(t.Payload())
+	if err := charge(ctx, id); err == nil {
+		rdb.Incr(ctx, "charged") // want `handler SuccessCounted: Redis INCR sent with no deduplication`
+	}
+	return nil
+}
+
+// AmountReturned hands the amount back to a Redis balance when the charge failed: a
+// repeat hands it back twice.
+func AmountReturned(ctx context.Context, t *asynq.Task) error { // want AmountReturned:`effects store.write:unprotected\(\(redis.cmdable\).IncrBy\)`
+	id := string(t.Payload())
+	if err := charge(ctx, id); err != nil {
+		rdb.IncrBy(ctx, "balance:"+id, 100) // want `handler AmountReturned: Redis INCRBY sent with no deduplication`
+		return err
+	}
+	return nil
+}
+
+// FlagCounted bumps the counter under a test of a flag, not of an error.
+func FlagCounted(ctx context.Context, t *asynq.Task) error { // want FlagCounted:`effects store.write:unprotected\(\(redis.cmdable\).Incr\)`
+	var done *bool
+	if done != nil {
+		rdb.Incr(ctx, "flagged") // want `handler FlagCounted: Redis INCR sent with no deduplication`
+	}
+	return nil
+}
+
+func register(mux *asynq.ServeMux) {
+	mux.HandleFunc("retry", RetryCounted)
+	mux.HandleFunc("contention", ContentionCounted)
+	mux.HandleFunc("success", SuccessCounted)
+	mux.HandleFunc("amount", AmountReturned)
+	mux.HandleFunc("flag", FlagCounted)
+}
