@@ -71,6 +71,7 @@ func (b *builder) build() {
 		b.markTails(n)
 		b.markDropped(n)
 		b.markFailures(n)
+		b.markDeadLetters(n)
 	}
 	if b.in.ReceiveSpan != nil {
 		for _, n := range b.Nodes {

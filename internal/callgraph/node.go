@@ -121,6 +121,9 @@ type Site struct {
 	// failure, on a site made only when its node's run has failed (failures.go), is the
 	// position of the error test that says so: a Redis INCR it brings counts the failure.
 	failure string
+	// deadLetter marks a site whose call names a dead-letter queue (deadletter.go): a
+	// publish it brings sets a failed message aside.
+	deadLetter bool
 }
 
 // OpenKind says why a call is open.

@@ -161,6 +161,9 @@ func (sv *solver) through(n *Node, s *Site, e effect.Effect) (effect.Effect, boo
 	if s.failure != "" {
 		e = countFailure(e, s.failure)
 	}
+	if s.deadLetter {
+		e = setAside(e, s.callee)
+	}
 	if s.step > e.Step {
 		e.Step = s.step // a recovery point records it: see effect.Effect.Step
 	}
