@@ -50,7 +50,9 @@ func (b *builder) markTails(n *Node) {
 
 // tailStmts records in tails the calls of list that are the function's last act when list
 // ends the function (blockTail) or ends in a return: a call statement, an assignment of
-// one call's results, a go statement followed by nothing but a return of no call, and the
+// one call's results (both followed by nothing but a return that gives nil for an error:
+// an error returned after the call has the delivery retried, and what the call left behind
+// started again), a go statement followed by nothing but a return of no call, and the
 // calls a return statement returns. A go statement goes in gos too when it does not talk
 // and what is returned after it gives nil for an error (nilAfter says so of the return
 // that follows list, when list is a tail block): a function that may return an error after
@@ -73,11 +75,13 @@ func (b *builder) tailStmts(list []ast.Stmt, blockTail, nilAfter bool, tails, go
 				}
 			}
 		case *ast.ExprStmt:
-			if c, ok := ast.Unparen(st.X).(*ast.CallExpr); ok && last {
+			// A call followed by a return of an error is no last act: the error has the
+			// delivery retried, and a goroutine the call leaves behind started again.
+			if c, ok := ast.Unparen(st.X).(*ast.CallExpr); ok && last && nilNext {
 				tails[c.Pos()] = true
 			}
 		case *ast.AssignStmt:
-			if len(st.Rhs) == 1 && last {
+			if len(st.Rhs) == 1 && last && nilNext {
 				if c, ok := ast.Unparen(st.Rhs[0]).(*ast.CallExpr); ok {
 					tails[c.Pos()] = true
 				}

@@ -1,10 +1,15 @@
-// Counters of failures. A Redis INCR made only when the run has already failed (in the
-// body of `if err != nil`, or the else of `if err == nil`) counts that failure: a retry
-// counter keyed by the message, a lock-contention counter that promotes a hot key. A
-// repeat of the delivery that fails again is another failure, and counting it again is
-// what the counter is for; a run that does not fail does not reach it. Only INCR, which
-// adds one: an INCRBY on a failure path may hand back an amount (a compensation), which a
-// repeat would hand back twice.
+// Calls made only when the run has failed (in the body of `if err != nil`, or the else of
+// `if err == nil`). Two kinds of effect there are the failure's own record, not the
+// business's, and a repeat that fails again is right to make them again:
+//
+//   - a Redis INCR counts the failure: a retry counter keyed by the message, a
+//     lock-contention counter that promotes a hot key. A run that does not fail does not
+//     reach it. Only INCR, which adds one: an INCRBY on a failure path may hand back an
+//     amount (a compensation), which a repeat would hand back twice;
+//   - a call given the error it tested, whose name says it reports an error
+//     (notification.NotifyError(err), reportFailure(ctx, err)), reports the failure as an
+//     error tracker does: what it posts (a Slack alert, an operator e-mail) is one per
+//     failed run by design, as a log line is.
 
 package callgraph
 
@@ -24,20 +29,24 @@ const failureCounter = "Redis INCR sent"
 // markFailures marks the sites of n made only on a failure path (Site.failure): the calls
 // in the body of an if whose condition is err != nil, or in the else of err == nil, for a
 // value err of a type that implements error. It records the condition's position, for
-// the message.
+// the message, and whether the call reports that error (Site.reportsFailure).
 func (b *builder) markFailures(n *Node) {
 	if n.Body == nil || len(n.Sites) == 0 {
 		return
 	}
-	failed := map[token.Pos]token.Pos{}
-	mark := func(blk ast.Stmt, cond token.Pos) {
+	type failedCall struct {
+		cond    token.Pos
+		reports bool
+	}
+	failed := map[token.Pos]failedCall{}
+	mark := func(blk ast.Stmt, cond token.Pos, err types.Object) {
 		ast.Inspect(blk, func(x ast.Node) bool {
 			switch x := x.(type) {
 			case *ast.FuncLit:
 				return false // a node of its own
 			case *ast.CallExpr:
 				if _, ok := failed[x.Pos()]; !ok {
-					failed[x.Pos()] = cond
+					failed[x.Pos()] = failedCall{cond, err != nil && reportsError(b.in.Info, x, err)}
 				}
 			}
 			return true
@@ -48,12 +57,12 @@ func (b *builder) markFailures(n *Node) {
 		case *ast.FuncLit:
 			return false
 		case *ast.IfStmt:
-			switch b.errorTest(x.Cond) {
+			switch op, err := b.errorTest(x.Cond); op {
 			case token.NEQ:
-				mark(x.Body, x.Cond.Pos())
+				mark(x.Body, x.Cond.Pos(), err)
 			case token.EQL:
 				if x.Else != nil {
-					mark(x.Else, x.Cond.Pos())
+					mark(x.Else, x.Cond.Pos(), err)
 				}
 			}
 		}
@@ -61,29 +70,77 @@ func (b *builder) markFailures(n *Node) {
 	})
 	for i := range n.Sites {
 		if c, ok := failed[n.Sites[i].Pos]; ok {
-			n.Sites[i].failure = effect.ShortPos(b.in.Fset, c)
+			n.Sites[i].failure = effect.ShortPos(b.in.Fset, c.cond)
+			n.Sites[i].reportsFailure = c.reports
 		}
 	}
 }
 
+// reportVerbs and errorNouns are what the name of a function that reports an error holds,
+// lower-cased: one of each (NotifyError, reportErr, alertFailure, CaptureException).
+var (
+	reportVerbs = []string{"notify", "report", "alert", "capture"}
+	errorNouns  = []string{"err", "fail", "exception"}
+)
+
+// reportsError reports whether call is given err (as an argument or inside one,
+// fmt.Errorf("...: %w", err)) and its function's name says it reports an error.
+func reportsError(info *types.Info, call *ast.CallExpr, err types.Object) bool {
+	var name string
+	switch f := ast.Unparen(call.Fun).(type) {
+	case *ast.Ident:
+		name = f.Name
+	case *ast.SelectorExpr:
+		name = f.Sel.Name
+	}
+	name = strings.ToLower(name)
+	if !containsAny(name, reportVerbs) || !containsAny(name, errorNouns) {
+		return false
+	}
+	given := false
+	for _, a := range call.Args {
+		ast.Inspect(a, func(x ast.Node) bool {
+			if id, ok := x.(*ast.Ident); ok && info.Uses[id] == err {
+				given = true
+			}
+			return !given
+		})
+	}
+	return given
+}
+
+func containsAny(s string, subs []string) bool {
+	for _, sub := range subs {
+		if strings.Contains(s, sub) {
+			return true
+		}
+	}
+	return false
+}
+
 // errorTest returns token.NEQ for a condition err != nil and token.EQL for err == nil (nil
-// on either side), where err's type implements error; token.ILLEGAL otherwise.
-func (b *builder) errorTest(cond ast.Expr) token.Token {
+// on either side), where err's type implements error, with err's variable when it is one
+// (nil for another expression); token.ILLEGAL otherwise.
+func (b *builder) errorTest(cond ast.Expr) (token.Token, types.Object) {
 	be, ok := ast.Unparen(cond).(*ast.BinaryExpr)
 	if !ok || (be.Op != token.NEQ && be.Op != token.EQL) {
-		return token.ILLEGAL
+		return token.ILLEGAL, nil
 	}
 	x := be.X
 	if isNil(b.in.Info, x) {
 		x = be.Y
 	} else if !isNil(b.in.Info, be.Y) {
-		return token.ILLEGAL
+		return token.ILLEGAL, nil
 	}
 	t := b.in.Info.TypeOf(x)
 	if t == nil || isNil(b.in.Info, x) || !types.Implements(t, errorType.Underlying().(*types.Interface)) {
-		return token.ILLEGAL
+		return token.ILLEGAL, nil
 	}
-	return be.Op
+	var err types.Object
+	if id, ok := ast.Unparen(x).(*ast.Ident); ok {
+		err = b.in.Info.Uses[id]
+	}
+	return be.Op, err
 }
 
 func isNil(info *types.Info, e ast.Expr) bool {
@@ -100,5 +157,16 @@ func countFailure(e effect.Effect, cond string) effect.Effect {
 	}
 	e.State = effect.Protected
 	e.Detail = "Redis INCR made only when the run has failed (" + cond + "): it counts failures, and a repeat that fails again is one more"
+	return e
+}
+
+// reportFailure applies a call that reports the run's error (callee, the error tested at
+// cond) to e: what it does unprotected is the failure's report, one per failed run.
+func reportFailure(e effect.Effect, callee, cond string) effect.Effect {
+	if e.State != effect.Unprotected {
+		return e
+	}
+	e.State = effect.Protected
+	e.Detail = "error report (" + callee + ", given the error tested at " + cond + "): one per failed run, as a log line is"
 	return e
 }

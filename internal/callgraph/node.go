@@ -121,6 +121,9 @@ type Site struct {
 	// failure, on a site made only when its node's run has failed (failures.go), is the
 	// position of the error test that says so: a Redis INCR it brings counts the failure.
 	failure string
+	// reportsFailure marks a failure-path site given the error tested there, whose
+	// function's name says it reports an error: all it brings is that report.
+	reportsFailure bool
 	// deadLetter marks a site whose call names a dead-letter queue (deadletter.go): a
 	// publish it brings sets a failed message aside.
 	deadLetter bool

@@ -158,12 +158,6 @@ func (sv *solver) through(n *Node, s *Site, e effect.Effect) (effect.Effect, boo
 		// After the questions passed on: a caller's argument may still make the key anew.
 		e = dropFailure(e, effect.ShortPos(sv.in.Fset, s.Pos))
 	}
-	if s.failure != "" {
-		e = countFailure(e, s.failure)
-	}
-	if s.deadLetter {
-		e = setAside(e, s.callee)
-	}
 	if s.step > e.Step {
 		e.Step = s.step // a recovery point records it: see effect.Effect.Step
 	}
@@ -174,6 +168,17 @@ func (sv *solver) through(n *Node, s *Site, e effect.Effect) (effect.Effect, boo
 		// The caller goes on after the goroutine started: the delivery stays open while it
 		// runs (before the gates, which guard it as what it then is).
 		e = unDetach(e)
+	}
+	// After unDetach: a report or bookkeeping the callee leaves to a goroutine is what it
+	// is, whoever waits for it.
+	if s.failure != "" {
+		e = countFailure(e, s.failure)
+		if s.reportsFailure {
+			e = reportFailure(e, s.callee, s.failure)
+		}
+	}
+	if s.deadLetter {
+		e = setAside(e, s.callee)
 	}
 	for _, gt := range s.gates {
 		e = gt.Guard(e)

@@ -1,14 +1,18 @@
-// Package failurecount holds asynq handlers that count in Redis: a retry counter keyed by // want package:"has effects"
-// the task, bumped only when the work failed, and a contention counter a helper bumps
-// when the lock it was asked for was taken, count failures: a repeat that fails again is
-// one more. The same counter bumped on success, an INCRBY of an amount on a failure path
-// (it hands the amount back), and a counter under a test of something else than an error
-// stay reported.
+// Package failurecount holds asynq handlers that record their failures: a retry counter // want package:"has effects"
+// keyed by the task, bumped only when the work failed, and a contention counter a helper
+// bumps when the lock it was asked for was taken, count failures; an error alert POSTed to
+// a chat webhook, given the error, reports one. A repeat that fails again is one more. The
+// same counter bumped on success, an INCRBY of an amount on a failure path (it hands the
+// amount back), a counter under a test of something else than an error, and a customer
+// notified on failure without the error stay reported.
 package failurecount
 
 import (
 	"context"
 	"errors"
+	"fmt"
+	"net/http"
+	"strings"
 
 	"github.com/hibiken/asynq"
 	"github.com/redis/go-redis/v9"
@@ -77,7 +81,42 @@ func FlagCounted(ctx context.Context, t *asynq.Task) error { // want FlagCounted
 	return nil
 }
 
+// notifyError posts the error to the team's chat, in a goroutine so as not to block.
+func notifyError(err error) {
+	go func() {
+		_, _ = http.Post("https://chat.example.com/hooks/ops", "application/json", strings.NewReader(err.Error()))
+	}()
+}
+
+// notifyCustomer tells the customer the charge did not go through.
+func notifyCustomer(ctx context.Context, id string) error {
+	_, err := http.Post("https://push.example.com/send", "application/json", strings.NewReader(id))
+	return err
+}
+
+// Alerted reports the failure to the team, wrapped: one alert per failed run.
+func Alerted(ctx context.Context, t *asynq.Task) error { // want Alerted:`effects http.write:protected\(http.Post\)`
+	id := string(t.Payload())
+	if err := charge(ctx, id); err != nil {
+		notifyError(fmt.Errorf("charge %s: %w", id, err))
+		return err
+	}
+	return nil
+}
+
+// CustomerNotified tells the customer on failure: a repeat tells them twice.
+func CustomerNotified(ctx context.Context, t *asynq.Task) error { // want CustomerNotified:`effects http.write:unprotected\(http.Post\)`
+	id := string(t.Payload())
+	if err := charge(ctx, id); err != nil {
+		_ = notifyCustomer(ctx, id) // want `handler CustomerNotified: HTTP POST without an Idempotency-Key header`
+		return err
+	}
+	return nil
+}
+
 func register(mux *asynq.ServeMux) {
+	mux.HandleFunc("alerted", Alerted)
+	mux.HandleFunc("customer", CustomerNotified)
 	mux.HandleFunc("retry", RetryCounted)
 	mux.HandleFunc("contention", ContentionCounted)
 	mux.HandleFunc("success", SuccessCounted)
