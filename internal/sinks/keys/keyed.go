@@ -56,14 +56,60 @@ func (r Reader) Header(mk Make, what string, key ast.Expr, sc Scope) *effect.Eff
 func (r Reader) Options(mk Make, s *model.Sink, call *ast.CallExpr, sc Scope) *effect.Effect {
 	key, found := r.keyOption(call.Args)
 	e := r.Keyed(mk, s, key, found, sc)
-	if !found && call.Ellipsis.IsValid() && len(call.Args) > 0 {
+	if found {
+		return e
+	}
+	if call.Ellipsis.IsValid() && len(call.Args) > 0 {
 		// Send(ctx, t, opts ...asynq.Option) { c.Enqueue(t, opts...) }: the options are
 		// its callers' (PassOptions).
 		if p := r.variadicParam(call.Args[len(call.Args)-1], sc); p != 0 {
 			e.OptsParam = uint8(p)
+			return e
 		}
 	}
+	if p := r.optionsMadeWith(call.Args, sc); p != 0 {
+		e.OptsParam = uint8(p)
+	} else if s.Topic > 0 && s.Topic <= len(call.Args) {
+		// enqueueTask(ctx, task *asynq.Task) { c.EnqueueContext(ctx, task) }: the options
+		// each caller made its task with (asynq.NewTask(typ, p, asynq.TaskID(id))) key it.
+		e.OptsParam = uint8(r.paramOf(call.Args[s.Topic-1], sc))
+	}
 	return e
+}
+
+// optionsMadeWith returns 1 + the index of the variadic parameter of sc's declared function
+// that one of args was made with, spread into the call that made it (task :=
+// asynq.NewTask(typ, payload, opts...), which applies opts when the task is enqueued), or 0.
+func (r Reader) optionsMadeWith(args []ast.Expr, sc Scope) int {
+	p := 0
+	for _, arg := range args {
+		r.Defs.Find(arg, defuse.Calls, func(x ast.Node) bool {
+			if c, ok := x.(*ast.CallExpr); ok && c.Ellipsis.IsValid() && len(c.Args) > 0 {
+				p = r.variadicParam(c.Args[len(c.Args)-1], sc)
+			}
+			return p != 0
+		})
+		if p != 0 {
+			return p
+		}
+	}
+	return 0
+}
+
+// paramOf returns 1 + the index of the parameter of sc's declared function that e is, or 0.
+func (r Reader) paramOf(e ast.Expr, sc Scope) int {
+	id, ok := ast.Unparen(e).(*ast.Ident)
+	if !ok || sc.Func == nil {
+		return 0
+	}
+	v, _ := r.info().Uses[id].(*types.Var)
+	params := sc.Func.Signature().Params()
+	for i := 0; v != nil && i < params.Len(); i++ {
+		if params.At(i) == v {
+			return i + 1
+		}
+	}
+	return 0
 }
 
 // keyOption finds a key option (a modelled key_options call, asynq.TaskID(k)) among args,
@@ -129,11 +175,23 @@ func (r Reader) PassOptions(args []ast.Expr, e effect.Effect, sc Scope) effect.E
 	}
 	key, found := r.keyOption(args[i:])
 	if !found {
+		// enqueueTask(ctx, task, opts...) given no options: the task the caller passes
+		// may carry them (asynq.NewTask(typ, payload, asynq.TaskID(id))).
+		key, found = r.keyOption(args[:i])
+	}
+	if !found {
+		p := 0
 		if len(args) > i {
-			if p := r.variadicParam(args[len(args)-1], sc); p != 0 {
-				e.OptsParam = uint8(p)
+			p = r.variadicParam(args[len(args)-1], sc)
+		}
+		if p == 0 {
+			// The caller made the task it passes with its own callers' options
+			// (asynq.NewTask(typ, payload, opts...)), or passes its own task parameter.
+			if p = r.optionsMadeWith(args, sc); p == 0 && i < len(args) {
+				p = r.paramOf(args[i], sc)
 			}
 		}
+		e.OptsParam = uint8(p)
 		return e
 	}
 	mkHere := func(state effect.State, detail string) *effect.Effect {
