@@ -342,15 +342,8 @@ var markVerbs = []string{"Set", "Mark", "Update", "Start", "Claim", "Begin"}
 // does not write (a shipment sent only while the order is paid, which stays paid) guards
 // nothing.
 func (rd Reader) statusGate(body *ast.BlockStmt, ifs *ast.IfStmt, end token.Pos, sc keys.Scope) *Gate {
-	be, ok := ast.Unparen(ifs.Cond).(*ast.BinaryExpr)
-	if !ok || be.Op != token.EQL && be.Op != token.NEQ {
-		return nil
-	}
-	read, status := be.X, rd.info().Types[be.Y].Value
-	if status == nil {
-		read, status = be.Y, rd.info().Types[be.X].Value
-	}
-	if status == nil || status.Kind() != constant.String {
+	read, op, status, ok := rd.stringComparison(ifs.Cond)
+	if !ok {
 		return nil
 	}
 	if sel, ok := ast.Unparen(read).(*ast.SelectorExpr); ok {
@@ -364,7 +357,7 @@ func (rd Reader) statusGate(body *ast.BlockStmt, ifs *ast.IfStmt, end token.Pos,
 	// write leaves, and an effect before it runs again when a crash comes first (a status
 	// never changed guards nothing at all).
 	var written token.Pos
-	if be.Op == token.EQL {
+	if op == token.EQL {
 		written = rd.passesConstant(body, ifs.End(), end, status)
 	} else {
 		written = rd.marksJob(body, ifs.End(), end, sc)
@@ -595,4 +588,21 @@ func isContext(t types.Type) bool {
 func (rd Reader) isNil(e ast.Expr) bool {
 	tv, ok := rd.info().Types[e]
 	return ok && tv.IsNil()
+}
+
+// stringComparison reads cond as x == "s" or x != "s" (the constant on either side): x,
+// the operator and the constant.
+func (rd Reader) stringComparison(cond ast.Expr) (x ast.Expr, op token.Token, v constant.Value, ok bool) {
+	be, isBinary := ast.Unparen(cond).(*ast.BinaryExpr)
+	if !isBinary || be.Op != token.EQL && be.Op != token.NEQ {
+		return nil, 0, nil, false
+	}
+	x, v = be.X, rd.info().Types[be.Y].Value
+	if v == nil {
+		x, v = be.Y, rd.info().Types[be.X].Value
+	}
+	if v == nil || v.Kind() != constant.String {
+		return nil, 0, nil, false
+	}
+	return x, be.Op, v, true
 }

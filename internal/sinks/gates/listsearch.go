@@ -61,16 +61,7 @@ func (rd Reader) rangeVar(e ast.Expr) *types.Var {
 // listedByKey reports whether x is a local variable whose value in view (en) is the first
 // result of a lookup or listing call (Get..., List...) given the job's key.
 func (rd Reader) listedByKey(x ast.Expr, en env, sc keys.Scope) bool {
-	v := rd.local(x)
-	if v == nil {
-		return false
-	}
-	d, i := rd.valueOf(v, en)
-	call, ok := ast.Unparen(d).(*ast.CallExpr)
-	if !ok || i != 0 {
-		return false
-	}
-	fn := callee(rd.info(), call)
+	call, fn := rd.firstResultIn(x, en)
 	return fn != nil && (lookupName(fn.Name()) || startsWithWord(fn.Name(), listVerbs)) && rd.chainGivenKey(call, sc)
 }
 

@@ -25,15 +25,8 @@ import (
 // the body from the write on, and one over the body of each later if in body that tests a
 // flag the branch sets after the write. nil otherwise.
 func (rd Reader) statusBranchGates(body *ast.BlockStmt, ifs *ast.IfStmt, en env, sc keys.Scope) []*Gate {
-	be, ok := ast.Unparen(ifs.Cond).(*ast.BinaryExpr)
-	if !ok || be.Op != token.EQL && be.Op != token.NEQ {
-		return nil
-	}
-	read, status := be.X, rd.info().Types[be.Y].Value
-	if status == nil {
-		read, status = be.Y, rd.info().Types[be.X].Value
-	}
-	if status == nil || status.Kind() != constant.String {
+	read, op, status, ok := rd.stringComparison(ifs.Cond)
+	if !ok {
 		return nil
 	}
 	sel, ok := ast.Unparen(read).(*ast.SelectorExpr)
@@ -42,7 +35,7 @@ func (rd Reader) statusBranchGates(body *ast.BlockStmt, ifs *ast.IfStmt, en env,
 	}
 	branch := ifs.Body
 	var written token.Pos
-	if be.Op == token.NEQ {
+	if op == token.NEQ {
 		written = rd.passesConstant(branch, branch.Lbrace, branch.Rbrace, status)
 		if written == token.NoPos {
 			written = rd.firstCall(branch, branch.Lbrace, branch.Rbrace, func(call *ast.CallExpr) bool {
@@ -69,17 +62,27 @@ func (rd Reader) statusBranchGates(body *ast.BlockStmt, ifs *ast.IfStmt, en env,
 // result of a lookup by the job's key (refundOrder, err := store.GetRefundOrder(ctx, id)),
 // also when the variable is assigned again later.
 func (rd Reader) lookedUp(x ast.Expr, en env, sc keys.Scope) bool {
+	call, fn := rd.firstResultIn(x, en)
+	return fn != nil && lookupName(fn.Name()) && rd.givenKey(call, sc)
+}
+
+// firstResultIn returns the call whose first result the local variable x holds in view
+// (en), and its function; nil, nil otherwise.
+func (rd Reader) firstResultIn(x ast.Expr, en env) (*ast.CallExpr, *types.Func) {
 	v := rd.local(x)
 	if v == nil {
-		return false
+		return nil, nil
 	}
 	d, i := rd.valueOf(v, en)
 	call, ok := ast.Unparen(d).(*ast.CallExpr)
 	if !ok || i != 0 {
-		return false
+		return nil, nil
 	}
 	fn := callee(rd.info(), call)
-	return fn != nil && lookupName(fn.Name()) && rd.givenKey(call, sc)
+	if fn == nil {
+		return nil, nil
+	}
+	return call, fn
 }
 
 // flagsSetAfter returns the local bool variables branch sets to true after pos, and
