@@ -137,19 +137,10 @@ func (rd Reader) fieldOf(e ast.Expr, elem *types.Var) bool {
 // flagUnsetTests returns the bodies of the if statements in body after pos whose condition
 // is !flag.
 func (rd Reader) flagUnsetTests(body *ast.BlockStmt, flag *types.Var, pos token.Pos) []*ast.BlockStmt {
-	var tested []*ast.BlockStmt
-	ast.Inspect(body, func(x ast.Node) bool {
-		switch x := x.(type) {
-		case *ast.FuncLit:
-			return false
-		case *ast.IfStmt:
-			if u, ok := ast.Unparen(x.Cond).(*ast.UnaryExpr); ok && u.Op == token.NOT && x.Pos() >= pos && rd.local(u.X) == flag {
-				tested = append(tested, x.Body)
-			}
-		}
-		return true
+	return ifBodiesAfter(body, pos, func(cond ast.Expr) bool {
+		u, ok := ast.Unparen(cond).(*ast.UnaryExpr)
+		return ok && u.Op == token.NOT && rd.local(u.X) == flag
 	})
-	return tested
 }
 
 // writesConstant returns the position of the first call in body between start and end (not

@@ -120,19 +120,25 @@ func (rd Reader) onlyTrueHere(v *types.Var, set *ast.AssignStmt) bool {
 // flagTests returns the bodies of the if statements in body after pos whose condition is
 // flag, or a conjunction with flag among its operands.
 func (rd Reader) flagTests(body *ast.BlockStmt, flag *types.Var, pos token.Pos) []*ast.BlockStmt {
-	var tested []*ast.BlockStmt
+	return ifBodiesAfter(body, pos, func(cond ast.Expr) bool { return rd.requires(cond, flag) })
+}
+
+// ifBodiesAfter returns the bodies of the if statements in body (not in literals) from pos
+// on whose condition holds test.
+func ifBodiesAfter(body *ast.BlockStmt, pos token.Pos, test func(cond ast.Expr) bool) []*ast.BlockStmt {
+	var bodies []*ast.BlockStmt
 	ast.Inspect(body, func(x ast.Node) bool {
 		switch x := x.(type) {
 		case *ast.FuncLit:
 			return false
 		case *ast.IfStmt:
-			if x.Pos() >= pos && rd.requires(x.Cond, flag) {
-				tested = append(tested, x.Body)
+			if x.Pos() >= pos && test(x.Cond) {
+				bodies = append(bodies, x.Body)
 			}
 		}
 		return true
 	})
-	return tested
+	return bodies
 }
 
 // requires reports whether cond is true only when flag is: flag itself, or a conjunction
