@@ -45,9 +45,9 @@ func (b *builder) markFailures(n *Node) {
 			case *ast.FuncLit:
 				return false // a node of its own
 			case *ast.CallExpr:
-				if _, ok := failed[x.Pos()]; !ok {
-					failed[x.Pos()] = failedCall{cond, err != nil && reportsError(b.in.Info, x, err)}
-				}
+				// Ifs are visited outermost first: an inner failure test, whose error the
+				// call may be given, overwrites the outer one.
+				failed[x.Pos()] = failedCall{cond, err != nil && reportsError(b.in.Info, x, err)}
 			}
 			return true
 		})

@@ -117,9 +117,23 @@ func CustomerNotified(ctx context.Context, t *asynq.Task) error { // want Custom
 func register(mux *asynq.ServeMux) {
 	mux.HandleFunc("alerted", Alerted)
 	mux.HandleFunc("customer", CustomerNotified)
+	mux.HandleFunc("nested", NestedAlert)
 	mux.HandleFunc("retry", RetryCounted)
 	mux.HandleFunc("contention", ContentionCounted)
 	mux.HandleFunc("success", SuccessCounted)
 	mux.HandleFunc("amount", AmountReturned)
 	mux.HandleFunc("flag", FlagCounted)
+}
+
+// NestedAlert reports the error of a cleanup that failed while handling a failed charge:
+// the inner test's error is the one it is given.
+func NestedAlert(ctx context.Context, t *asynq.Task) error { // want NestedAlert:`effects http.write:protected\(http.Post\)`
+	id := string(t.Payload())
+	if err := charge(ctx, id); err != nil {
+		if cleanupErr := lock(ctx, id); cleanupErr != nil {
+			notifyError(cleanupErr)
+		}
+		return err
+	}
+	return nil
 }
