@@ -70,8 +70,9 @@ func (b *builder) build() {
 	for _, n := range b.Nodes {
 		b.markTails(n)
 		b.markDropped(n)
-		b.markFailures(n)
-		b.markDeadLetters(n)
+		sites := n.sitePositions()
+		b.markFailures(n, sites)
+		b.markDeadLetters(n, sites)
 	}
 	if b.in.ReceiveSpan != nil {
 		for _, n := range b.Nodes {

@@ -23,8 +23,9 @@ import (
 var deadLetterNames = []string{"dlq", "deadletter", "poisonqueue"}
 
 // markDeadLetters marks the sites of n whose call names a dead-letter queue
-// (Site.deadLetter): in its function expression or in a constant string argument.
-func (b *builder) markDeadLetters(n *Node) {
+// (Site.deadLetter): in its function expression or in a constant string argument. sites
+// are the positions of n's sites (Node.sitePositions).
+func (b *builder) markDeadLetters(n *Node, sites map[token.Pos]bool) {
 	if n.Body == nil || len(n.Sites) == 0 {
 		return
 	}
@@ -34,7 +35,8 @@ func (b *builder) markDeadLetters(n *Node) {
 		case *ast.FuncLit:
 			return false // a node of its own
 		case *ast.CallExpr:
-			if b.namesDeadLetter(x) {
+			// Only the calls that bring effects: the name is printed for each.
+			if sites[x.Pos()] && b.namesDeadLetter(x) {
 				named[x.Pos()] = true
 			}
 		}

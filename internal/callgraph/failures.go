@@ -29,8 +29,9 @@ const failureCounter = "Redis INCR sent"
 // markFailures marks the sites of n made only on a failure path (Site.failure): the calls
 // in the body of an if whose condition is err != nil, or in the else of err == nil, for a
 // value err of a type that implements error. It records the condition's position, for
-// the message, and whether the call reports that error (Site.reportsFailure).
-func (b *builder) markFailures(n *Node) {
+// the message, and whether the call reports that error (Site.reportsFailure). sites are
+// the positions of n's sites (Node.sitePositions): other calls bring nothing to mark.
+func (b *builder) markFailures(n *Node, sites map[token.Pos]bool) {
 	if n.Body == nil || len(n.Sites) == 0 {
 		return
 	}
@@ -47,7 +48,9 @@ func (b *builder) markFailures(n *Node) {
 			case *ast.CallExpr:
 				// Ifs are visited outermost first: an inner failure test, whose error the
 				// call may be given, overwrites the outer one.
-				failed[x.Pos()] = failedCall{cond, err != nil && reportsError(b.in.Info, x, err)}
+				if sites[x.Pos()] {
+					failed[x.Pos()] = failedCall{cond, err != nil && reportsError(b.in.Info, x, err)}
+				}
 			}
 			return true
 		})

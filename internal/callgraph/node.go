@@ -129,6 +129,16 @@ type Site struct {
 	deadLetter bool
 }
 
+// sitePositions returns the positions of n's sites: the calls that bring effects, which
+// the builder's per-call marks (failures.go, deadletter.go) look at and no other.
+func (n *Node) sitePositions() map[token.Pos]bool {
+	at := make(map[token.Pos]bool, len(n.Sites))
+	for _, s := range n.Sites {
+		at[s.Pos] = true
+	}
+	return at
+}
+
 // OpenKind says why a call is open.
 type OpenKind uint8
 

@@ -14,7 +14,6 @@ import (
 	"github.com/chokaq/idemlint/internal/defuse"
 	"github.com/chokaq/idemlint/internal/effect"
 	"github.com/chokaq/idemlint/internal/model"
-	"github.com/chokaq/idemlint/internal/sinks/keys"
 	"github.com/chokaq/idemlint/internal/sinks/params"
 	"github.com/chokaq/idemlint/internal/topics"
 )
@@ -78,7 +77,7 @@ func (j *Judge) PassTopic(args []ast.Expr, e effect.Effect, sc Scope) effect.Eff
 // the message (asynq.NewTask(typ, payload) in a Publish(ctx, typ, payload)), the parameter
 // never assigned in the function.
 func (j *Judge) topicParam(e ast.Expr, libPath string, sc Scope) int {
-	if p := j.ownParam(e, sc); p != 0 {
+	if p := j.keys().OwnParam(e, sc); p != 0 {
 		return p
 	}
 	p := 0
@@ -89,25 +88,11 @@ func (j *Judge) topicParam(e ast.Expr, libPath string, sc Scope) int {
 		}
 		fn, _ := typeutil.Callee(j.info(), call).(*types.Func)
 		if fn != nil && fn.Pkg() != nil && fn.Pkg().Path() == libPath && fn.Signature().Recv() == nil && len(call.Args) > 0 {
-			p = j.ownParam(call.Args[0], sc)
+			p = j.keys().OwnParam(call.Args[0], sc)
 		}
 		return true // the value is this call's result, whatever it says
 	})
 	return p
-}
-
-// ownParam returns 1 + the index of the parameter of sc's declared function that e is,
-// never assigned in it, or 0.
-func (j *Judge) ownParam(e ast.Expr, sc Scope) int {
-	id, ok := ast.Unparen(e).(*ast.Ident)
-	if !ok {
-		return 0
-	}
-	v, _ := j.info().Uses[id].(*types.Var)
-	if v == nil || len(j.Defs.Defs(v)) != 0 {
-		return 0
-	}
-	return keys.ParamIndex(sc, v)
 }
 
 // linkConsumers judges a publish (what: "asynq task enqueued") of topic by the consumers of

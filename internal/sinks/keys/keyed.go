@@ -72,7 +72,7 @@ func (r Reader) Options(mk Make, s *model.Sink, call *ast.CallExpr, sc Scope) *e
 	} else if s.Topic > 0 && s.Topic <= len(call.Args) {
 		// enqueueTask(ctx, task *asynq.Task) { c.EnqueueContext(ctx, task) }: the options
 		// each caller made its task with (asynq.NewTask(typ, p, asynq.TaskID(id))) key it.
-		e.OptsParam = uint8(r.paramOf(call.Args[s.Topic-1], sc))
+		e.OptsParam = uint8(r.OwnParam(call.Args[s.Topic-1], sc))
 	}
 	return e
 }
@@ -96,20 +96,18 @@ func (r Reader) optionsMadeWith(args []ast.Expr, sc Scope) int {
 	return 0
 }
 
-// paramOf returns 1 + the index of the parameter of sc's declared function that e is, or 0.
-func (r Reader) paramOf(e ast.Expr, sc Scope) int {
+// OwnParam returns 1 + the index of the parameter of sc's declared function that e is,
+// never assigned in it (the caller's value, ParamIndex's form), or 0.
+func (r Reader) OwnParam(e ast.Expr, sc Scope) int {
 	id, ok := ast.Unparen(e).(*ast.Ident)
-	if !ok || sc.Func == nil {
+	if !ok {
 		return 0
 	}
 	v, _ := r.info().Uses[id].(*types.Var)
-	params := sc.Func.Signature().Params()
-	for i := 0; v != nil && i < params.Len(); i++ {
-		if params.At(i) == v {
-			return i + 1
-		}
+	if v == nil || len(r.Defs.Defs(v)) != 0 {
+		return 0
 	}
-	return 0
+	return ParamIndex(sc, v)
 }
 
 // keyOption finds a key option (a modelled key_options call, asynq.TaskID(k)) among args,
@@ -188,7 +186,7 @@ func (r Reader) PassOptions(args []ast.Expr, e effect.Effect, sc Scope) effect.E
 			// The caller made the task it passes with its own callers' options
 			// (asynq.NewTask(typ, payload, opts...)), or passes its own task parameter.
 			if p = r.optionsMadeWith(args, sc); p == 0 && i < len(args) {
-				p = r.paramOf(args[i], sc)
+				p = r.OwnParam(args[i], sc)
 			}
 		}
 		e.OptsParam = uint8(p)
