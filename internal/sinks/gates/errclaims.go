@@ -34,10 +34,10 @@ func (rd Reader) errClaimFailed(cond ast.Expr, en env, sc keys.Scope, of ClaimOf
 			return rd.errClaimFailed(c.Y, en, sc, of)
 		case token.NEQ:
 			if rd.isNil(c.Y) {
-				return rd.errClaim(c.X, en, sc, of)
+				return rd.anyErrClaim(c.X, en, sc, of)
 			}
 			if rd.isNil(c.X) {
-				return rd.errClaim(c.Y, en, sc, of)
+				return rd.anyErrClaim(c.Y, en, sc, of)
 			}
 		}
 	case *ast.CallExpr:
@@ -46,6 +46,19 @@ func (rd Reader) errClaimFailed(cond ast.Expr, en env, sc keys.Scope, of ClaimOf
 		}
 	}
 	return nil
+}
+
+// anyErrClaim returns the claim that any non-nil error e says failed: one that fails with
+// an error (errClaim), or one whose RETURNING row is missing (sqlNoRows: a conditional
+// UPDATE ... RETURNING, scanned, that found no row). `if err != nil { return ... }` leaves
+// on the no-rows error as on any other, so what follows runs only when the row was returned:
+// the claim guards it. The job fails on that repeat (retried until it is dead) instead of
+// repeating the effects; a check of the no-rows error that returns nil ends it cleanly.
+func (rd Reader) anyErrClaim(e ast.Expr, en env, sc keys.Scope, of ClaimOf) *claim {
+	if cl := rd.errClaim(e, en, sc, of); cl != nil {
+		return cl
+	}
+	return rd.sqlNoRows(e, en, of)
 }
 
 // errorsTest reports whether call is errors.Is(err, target) or errors.As(err, &target).
