@@ -123,8 +123,8 @@ func (j *Judge) Eval(call *ast.CallExpr, s *model.Sink, fn *types.Func, sc Scope
 	case model.Builder:
 		return j.builderEffect(mk, s, call, sc)
 	case model.Relative:
-		if sqlstmt.VersionColumn(strings.TrimPrefix(fn.Name(), "Add")) {
-			return nil // AddVersion(1): an optimistic-locking counter (sqlstmt.VersionColumn)
+		if sqlstmt.Bookkeeping(strings.TrimPrefix(fn.Name(), "Add")) {
+			return nil // AddVersion(1), AddAttempts(1): a counter a repeat may bump (sqlstmt.Bookkeeping)
 		}
 		return mk(effect.Unprotected, s.What+" "+fn.Name()+" adds to the stored value: not safe to repeat")
 	case model.UpdateExpression:

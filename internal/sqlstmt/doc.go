@@ -42,6 +42,8 @@
 // first run makes the test false (status = 'pending' with SET status = 'done', version =
 // $3 with SET version = version + 1, done IS NULL). Ordering tests (attempts < 5) count
 // only for columns set absolutely, since incrementing a counter keeps such a test true.
+// Bookkeeping columns are not relative whatever they add: an optimistic-locking version
+// and a count of attempts (attempts, retry_count: a repeat is one more attempt).
 //
 // A text with several statements is as bad as its worst statement, in the order
 // NonIdempotent, Unknown, Guarded, Converging, Read: a statement known to be unsafe

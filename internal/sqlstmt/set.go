@@ -39,7 +39,7 @@ func (a assignments) judgeSet(from, to, wFrom, wTo int, c *setCtx) (v setVerdict
 		default:
 			items++
 			sr := columnRefs{a.cursor}.selfRef(it, eq, end, c)
-			if col < 0 && sr >= 0 && !VersionColumn(a.name(sr)) {
+			if col < 0 && sr >= 0 && !Bookkeeping(a.name(sr)) {
 				col = sr
 			}
 		}
@@ -63,6 +63,38 @@ func (a assignments) judgeSet(from, to, wFrom, wTo int, c *setCtx) (v setVerdict
 		return setCondHole, col
 	}
 	return setRelative, col
+}
+
+// Bookkeeping reports whether a column a statement may add to whatever it adds on a
+// repeat: an optimistic-locking counter (VersionColumn) or a count of attempts
+// (AttemptCounter).
+func Bookkeeping(name string) bool { return VersionColumn(name) || AttemptCounter(name) }
+
+// AttemptCounter reports whether a column counts the attempts made at a job or a
+// delivery: its name is, or ends in "_" and, attempt(s), retries, tries, or attempt,
+// retry, try or delivery followed by _count or _number (attempts, send_attempts,
+// attempt_count, retry_count, delivery_count). A repeat is one more attempt, and a second
+// increment says so truly, as a job runner's row per run does; the statement's other
+// assignments decide whether it converges. Read without case and without allocating, as
+// the rest of the statement is.
+func AttemptCounter(name string) bool {
+	name = strings.Trim(name, "\"`")
+	for _, s := range attemptNames {
+		if len(name) < len(s) || !strings.EqualFold(name[len(name)-len(s):], s) {
+			continue
+		}
+		if len(name) == len(s) || name[len(name)-len(s)-1] == '_' {
+			return true
+		}
+	}
+	return false
+}
+
+// attemptNames are the names (or last words) of attempt counters.
+var attemptNames = []string{
+	"attempt", "attempts", "retries", "tries",
+	"attempt_count", "attempts_count", "retry_count", "try_count", "delivery_count",
+	"attempt_number", "retry_number",
 }
 
 // VersionColumn reports whether a column is an optimistic-locking counter (version,

@@ -115,6 +115,14 @@ var cases = []tcase{
 	// An optimistic-locking counter bumped again changes nothing the row says.
 	{"UPDATE orders SET status = 'paid', version = version + 1 WHERE id = $1", Converging, "absolute UPDATE"},
 	{"UPDATE orders SET version = version + 1, paid = paid + $2 WHERE id = $1", NonIdempotent, "relative UPDATE of paid"},
+	{"UPDATE email_jobs SET status = 'processing', attempt_count = attempt_count + 1 WHERE id = $1 AND status IN ('pending', 'processing') RETURNING *", Converging, "absolute UPDATE"},
+	{"UPDATE outbox SET attempts = attempts + 1, last_error = $2 WHERE id = $1", Converging, "absolute UPDATE"},
+	{`UPDATE hooks SET "retry_count" = "retry_count" + 1 WHERE id = $1`, Converging, "absolute UPDATE"},
+	{"UPDATE feeds SET entries = entries + 1 WHERE id = $1", NonIdempotent, "relative UPDATE of entries"},
+	{"UPDATE webhooks SET send_attempts = send_attempts + 1, delivery_count = delivery_count + 1 WHERE id = $1", Converging, "absolute UPDATE"},
+	{"UPDATE jobs SET attempt_count = attempt_count + 1, balance = balance - $2 WHERE id = $1", NonIdempotent, "relative UPDATE of balance"},
+	{"UPDATE stats SET attempt_total = attempt_total + 1 WHERE id = $1", NonIdempotent, "relative UPDATE of attempt_total"},
+	{"UPDATE shop SET contempt = contempt + 1 WHERE id = $1", NonIdempotent, "relative UPDATE of contempt"},
 	{"UPDATE `t` SET `n` = `n` + 1", NonIdempotent, "relative UPDATE of n"},
 	{"UPDATE t SET tags = array_append(tags, $1) WHERE id = $2", NonIdempotent, ""},
 	// Setting one key of a JSON document, or removing an element, gives the same document
@@ -127,7 +135,8 @@ var cases = []tcase{
 	{"UPDATE docs SET meta = jsonb_insert(meta, '{tags,0}', $1) WHERE id = $2", NonIdempotent, "relative UPDATE of meta"},
 	{"UPDATE t SET n = GREATEST(n, $1) + 1", NonIdempotent, ""},
 	{"UPDATE t SET total = (SELECT sum(t.total) FROM items i)", NonIdempotent, ""},
-	{"UPDATE t SET attempts = attempts + 1 WHERE id = $1 AND attempts < 5", NonIdempotent, "relative UPDATE of attempts"},
+	{"UPDATE t SET n = n + 1 WHERE id = $1 AND n < 5", NonIdempotent, "relative UPDATE of n"},
+	{"UPDATE t SET attempts = attempts + 1 WHERE id = $1 AND attempts < 5", Converging, "absolute UPDATE"},
 	{"UPDATE t SET n = n + 1 WHERE id IN (SELECT id FROM t WHERE n = 0)", NonIdempotent, ""},
 	{"UPDATE t SET n = o.n + 1 FROM o WHERE o.id = t.id", Converging, "absolute UPDATE"},
 	{"UPDATE t SET n = $1::n", Converging, ""},
@@ -168,7 +177,7 @@ var cases = []tcase{
 	// list that holds it, <> another value, NOT IN final states it is not one of, an
 	// alternative of an OR it keeps true, the value tested itself) or a lease that ends
 	// (now() + interval against now()) leaves the rows where a repeat finds them again.
-	{"UPDATE tasks SET status = 'processing', attempts = attempts + 1 WHERE status IN ('pending', 'processing') AND run_at < now()", NonIdempotent, "relative UPDATE of attempts"},
+	{"UPDATE tasks SET status = 'processing', hits = hits + 1 WHERE status IN ('pending', 'processing') AND run_at < now()", NonIdempotent, "relative UPDATE of hits"},
 	{"UPDATE tasks SET status = 'processing' WHERE status IN ('pending', 'processing') RETURNING email", Converging, "absolute UPDATE"},
 	{"UPDATE tasks SET status = 'sent' WHERE status <> 'failed' RETURNING email", Converging, "absolute UPDATE"},
 	{"UPDATE tasks SET status = 'processing' WHERE status = 'pending' OR status = 'processing' RETURNING email", Converging, "absolute UPDATE"},

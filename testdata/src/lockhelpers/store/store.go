@@ -50,8 +50,8 @@ func (s *Store) OutboxViewForUpdate(ctx context.Context, dbi sqlx.QueryerContext
 	return toView(row), nil
 }
 
-// UpdateRetryCount counts another attempt at the request.
-func (s *Store) UpdateRetryCount(ctx context.Context, tx *sqlx.Tx, id string) error { // want UpdateRetryCount:`effects sql.write:unprotected\(\(\*sql.Tx\).ExecContext\)`
+// UpdateRetryCount counts another attempt at the request: bookkeeping, true on a repeat.
+func (s *Store) UpdateRetryCount(ctx context.Context, tx *sqlx.Tx, id string) error { // want UpdateRetryCount:`effects sql.write:protected\(\(\*sql.Tx\).ExecContext\)`
 	_, err := tx.ExecContext(ctx, `UPDATE signing_outbox SET retries = retries + 1 WHERE request_id = $1`, id)
 	return err
 }
