@@ -9,6 +9,7 @@ package requests
 import (
 	"go/ast"
 	"go/types"
+	"slices"
 	"strings"
 
 	"golang.org/x/tools/go/types/typeutil"
@@ -45,15 +46,78 @@ func queryPath(u string) bool {
 	u = strings.TrimSuffix(u, "/")
 	i := strings.LastIndex(u, "/")
 	if i < 0 {
-		return false
+		// A value with no slash is one segment, a method name its caller gives a client
+		// that appends it to its base URL (c.base + "/" + method).
+		return rpcRead(u)
 	}
 	seg := strings.ToLower(strings.TrimLeft(u[i+1:], "_"))
 	if strings.HasSuffix(seg, "query") || seg == "search" || seg == "list" || seg == "info" {
 		return true
 	}
+	if rpcRead(u[i+1:]) {
+		return true
+	}
 	j := strings.LastIndex(u[:i], "/")
 	return j >= 0 && strings.EqualFold(u[j+1:i], "info") && !writeWord(seg)
 }
+
+// rpcRead reports whether a URL's last segment names a remote procedure that reads, as
+// the APIs that take a method name as the last segment of the path write them (Telegram's
+// and Crypto Pay's /getUpdates, /getInvoices; Slack's /conversations.list; VK's
+// /users.get; Bitrix24's /crm.deal.list): split into words at '.', '_', '-' and where a
+// lower-case letter is followed by an upper-case one, its first word, or the last word
+// after a dot (noun.verb), is a reading verb (readVerbs), and none is a writing verb
+// (rpcWriteWords) or joins two actions (and, or: getOrCreate). Words are whole:
+// "/getaways" names no procedure.
+func rpcRead(seg string) bool {
+	if seg == "" || strings.Contains(seg, strval.Hole) {
+		return false
+	}
+	w := identWords(seg)
+	if len(w) == 0 {
+		return false
+	}
+	for _, x := range w {
+		if slices.Contains(rpcWriteWords, x) {
+			return false
+		}
+	}
+	if slices.Contains(readVerbs, w[0]) {
+		return true
+	}
+	return strings.Contains(seg, ".") && slices.Contains(readVerbs, w[len(w)-1])
+}
+
+// identWords splits an identifier into lower-case words at '.', '_', '-' and at each
+// lower-case letter or digit followed by an upper-case one (getInvoices: get, invoices).
+func identWords(s string) []string {
+	var out []string
+	start := 0
+	for i := 0; i <= len(s); i++ {
+		sep := i == len(s) || s[i] == '.' || s[i] == '_' || s[i] == '-'
+		camel := !sep && i > start && 'A' <= s[i] && s[i] <= 'Z' && ('a' <= s[i-1] && s[i-1] <= 'z' || '0' <= s[i-1] && s[i-1] <= '9')
+		if sep || camel {
+			if i > start {
+				out = append(out, strings.ToLower(s[start:i]))
+			}
+			start = i
+			if sep {
+				start = i + 1
+			}
+		}
+	}
+	return out
+}
+
+// rpcWriteWords are the words that make a procedure's name one that may write: the
+// writing verbs of JSON-RPC methods and those of actions, and the conjunctions of two.
+var rpcWriteWords = append([]string{
+	"import", "save", "store", "upsert", "apply", "run", "execute", "trigger", "start", "stop",
+	"cancel", "pay", "charge", "refund", "mark", "register", "upload", "edit", "modify",
+	"change", "reset", "enqueue", "publish", "notify", "process", "sync", "approve", "close",
+	"open", "revoke", "ban", "kick", "pin", "forward", "copy", "answer", "leave", "restrict",
+	"promote", "and", "or",
+}, writeVerbs...)
 
 // writeWord reports whether a path segment starts with a writing verb (writeVerbs, and
 // "import"), or is built at run time, and so may be anything.

@@ -81,6 +81,22 @@ func TestQueryPath(t *testing.T) {
 		{h + "/orders", false},
 		{"/queryset/create", false},
 		{h, false},
+		{h + "/api/getInvoices", true},
+		{h + "/bot" + h + "/getUpdates", true},
+		{"getMe", true},
+		{h + "/api/conversations.list", true},
+		{h + "/method/users.get", true},
+		{h + "/rest/crm.deal.list.json", false},
+		{h + "/api/get-user", true},
+		{h + "/api/chat.postMessage", false},
+		{h + "/bot" + h + "/sendMessage", false},
+		{h + "/api/getOrCreateUser", false},
+		{h + "/api/fetchAndStore", false},
+		{h + "/v1/getaways", false},
+		{h + "/api/createInvoice", false},
+		{h + "/api/conversations.history", false},
+		{"createInvoice", false},
+		{"get" + h, false},
 	} {
 		if got := queryPath(tc.url); got != tc.want {
 			t.Errorf("queryPath(%q) = %v, want %v", tc.url, got, tc.want)

@@ -83,7 +83,7 @@ type Search struct{ base string }
 
 // Find's own POST is an effect of its body; the declaration applies where it is called.
 func (s *Search) Find(ctx context.Context, q string) error { // want Find:`effects http.write:unprotected\(http.Post\)`
-	_, err := http.Post(s.base+"/v1/find", "application/json", strings.NewReader(q))
+	_, err := http.Post(s.base+"/v1/q", "application/json", strings.NewReader(q))
 	return err
 }
 
