@@ -12,10 +12,26 @@ func (d ddl) create(i, to int) Result {
 	if d.ifExists(i+1, to) {
 		return Result{Class: Converging, Reason: "CREATE IF NOT EXISTS"}
 	}
+	if d.temporary(i+1, to) {
+		return Result{Class: Converging, Reason: reasonTemporary}
+	}
 	if d.isHole(i+1, to) || i+1 >= to {
 		return Result{Class: Unknown, Reason: reasonDDLHole}
 	}
 	return Result{Class: NonIdempotent, Reason: "CREATE without IF NOT EXISTS"}
+}
+
+// reasonTemporary says why a temporary table is no effect: it is the session's scratch
+// (dropped at commit with ON COMMIT DROP, else when the session ends), which the job's data
+// never outlives; a repeat makes it anew.
+const reasonTemporary = "CREATE TEMPORARY TABLE (the session's scratch)"
+
+// temporary reports whether the tokens at i start [GLOBAL | LOCAL] TEMP | TEMPORARY TABLE.
+func (d ddl) temporary(i, to int) bool {
+	if d.kw(i, to, "GLOBAL") || d.kw(i, to, "LOCAL") {
+		i++
+	}
+	return (d.kw(i, to, "TEMP") || d.kw(i, to, "TEMPORARY")) && d.kw(i+1, to, "TABLE")
 }
 
 // drop mirrors create: without IF EXISTS the repeat fails.

@@ -100,11 +100,15 @@ func (st statements) stmt(from, to, depth int) Result {
 }
 
 // selectStmt: a SELECT reads, except PostgreSQL's SELECT ... INTO new_table, which is
-// CREATE TABLE AS and fails on a repeat. MySQL's INTO @var / OUTFILE are not tables.
+// CREATE TABLE AS and fails on a repeat (INTO TEMP: the session's scratch, as CREATE
+// TEMPORARY TABLE is). MySQL's INTO @var / OUTFILE are not tables.
 func (st statements) selectStmt(i, to int) Result {
 	if j := st.find(i+1, to, "INTO"); j >= 0 {
 		k := j + 1
-		for st.kw(k, to, "TEMP") || st.kw(k, to, "TEMPORARY") || st.kw(k, to, "UNLOGGED") || st.kw(k, to, "TABLE") {
+		if st.kw(k, to, "TEMP") || st.kw(k, to, "TEMPORARY") {
+			return Result{Class: Converging, Reason: reasonTemporary}
+		}
+		for st.kw(k, to, "UNLOGGED") || st.kw(k, to, "TABLE") {
 			k++
 		}
 		if (st.isName(k, to) || st.isHole(k, to)) && !st.kw(k, to, "OUTFILE") && !st.kw(k, to, "DUMPFILE") {

@@ -1,6 +1,7 @@
 // The replace-all pattern: a bulk COPY into a table that the same function emptied before
 // (TRUNCATE, or a DELETE with no WHERE) on the same connection converges: a repeat empties
-// the table again and copies the same rows.
+// the table again and copies the same rows. So does a COPY into a temporary table the
+// function made there: the session's scratch, empty when made.
 
 package statements
 
@@ -74,12 +75,17 @@ func (rd Reader) copyTable(e ast.Expr) string {
 }
 
 // empties reports whether SQL text (one or more statements) empties table: TRUNCATE [TABLE]
-// [ONLY] naming it among its tables, or DELETE FROM it with no WHERE.
+// [ONLY] naming it among its tables, DELETE FROM it with no WHERE, or CREATE [GLOBAL |
+// LOCAL] TEMP[ORARY] TABLE [IF NOT EXISTS] it: a temporary table starts empty in each
+// session that makes it (a staging table a COPY fills before an INSERT ... SELECT).
 func empties(text, table string) bool {
 	for _, stmt := range strings.Split(text, ";") {
-		w := strings.Fields(strings.ReplaceAll(stmt, ",", " , "))
+		w := strings.Fields(strings.ReplaceAll(strings.ReplaceAll(stmt, ",", " , "), "(", " ( "))
 		if len(w) < 2 {
 			continue
+		}
+		if name, ok := temporaryTable(w); ok && sameTable(name, table) {
+			return true
 		}
 		switch {
 		case strings.EqualFold(w[0], "TRUNCATE"):
@@ -93,6 +99,25 @@ func empties(text, table string) bool {
 		}
 	}
 	return false
+}
+
+// temporaryTable returns the table a CREATE TEMPORARY TABLE statement's words w make.
+func temporaryTable(w []string) (string, bool) {
+	if len(w) < 4 || !strings.EqualFold(w[0], "CREATE") {
+		return "", false
+	}
+	i := 1
+	if strings.EqualFold(w[i], "GLOBAL") || strings.EqualFold(w[i], "LOCAL") {
+		i++
+	}
+	if i+2 >= len(w) || !(strings.EqualFold(w[i], "TEMP") || strings.EqualFold(w[i], "TEMPORARY")) || !strings.EqualFold(w[i+1], "TABLE") {
+		return "", false
+	}
+	i += 2
+	if i+3 < len(w) && strings.EqualFold(w[i], "IF") && strings.EqualFold(w[i+1], "NOT") && strings.EqualFold(w[i+2], "EXISTS") {
+		i += 3
+	}
+	return w[i], true
 }
 
 // sameTable reports whether an SQL name (quoted, qualified by a schema) is table.
