@@ -1,4 +1,5 @@
-// Batches (pgx.Batch): the statements queued on the batch decide its effect. They are
+// Batches (pgx.Batch): the statements queued on the batch decide its effect (those its
+// callers queue, for a batch the function is given: PassText). They are
 // queued on the batch variable itself (b.Queue(sql, args...)), or by a helper of the package
 // the batch is handed to (queueAll(b, stmts)), and the text is a constant, or each element
 // of a []string ranged over: a literal, or constants appended to it
@@ -46,7 +47,13 @@ func (rd Reader) Batch(mk keys.Make, batch ast.Expr, sc keys.Scope) *effect.Effe
 		}
 	}
 	if !found {
-		return mk(effect.Unprotected, "SQL write not safe to repeat: statements queued on the batch not known")
+		e := mk(effect.Unprotected, "SQL write not safe to repeat: statements queued on the batch not known")
+		if v := rd.Defs.RootVar(batch); v != nil {
+			// A batch the function is given (flushBatch(ctx, tx, b)): its callers queue
+			// the statements, and PassText reads them on the batch each one passes.
+			e.TextParam = uint8(keys.ParamIndex(sc, v))
+		}
+		return e
 	}
 	return worst
 }
@@ -89,16 +96,21 @@ func (rd Reader) PassText(args []ast.Expr, e effect.Effect, sc keys.Scope) (effe
 		e.TextParam = uint8(p)
 		return e, true
 	}
+	mk := func(state effect.State, detail string) *effect.Effect {
+		c := e
+		c.State, c.Detail = state, detail
+		return &c
+	}
+	if v := rd.Defs.RootVar(arg); v != nil {
+		if qs := rd.queued(v, nil, 0); len(qs) > 0 {
+			return rd.queuedEffect(mk, qs, e)
+		}
+	}
 	texts := rd.sliceTexts(arg)
 	if len(texts) == 0 {
 		if t := rd.Defs.Text(arg); t != "" {
 			texts = []string{t}
 		}
-	}
-	mk := func(state effect.State, detail string) *effect.Effect {
-		c := e
-		c.State, c.Detail = state, detail
-		return &c
 	}
 	var worst *effect.Effect
 	for _, text := range texts {
@@ -108,6 +120,27 @@ func (rd Reader) PassText(args []ast.Expr, e effect.Effect, sc keys.Scope) (effe
 	}
 	if worst == nil {
 		return e, len(texts) == 0
+	}
+	return *worst, true
+}
+
+// queuedEffect is the worst effect of the statements queued on a batch a caller passes to
+// a function that sends it (PassText); a statement whose text is not known keeps e.
+func (rd Reader) queuedEffect(mk keys.Make, qs []queuedStmt, e effect.Effect) (effect.Effect, bool) {
+	var worst *effect.Effect
+	for _, q := range qs {
+		for _, text := range q.texts {
+			w := rd.sqlEffect(mk, text, false, q.call.Args[1:])
+			if w == nil {
+				continue
+			}
+			if worst == nil || w.Worse(*worst) {
+				worst = w
+			}
+		}
+	}
+	if worst == nil {
+		return e, false
 	}
 	return *worst, true
 }
