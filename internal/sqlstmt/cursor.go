@@ -25,7 +25,12 @@ const maxCTEs = 16
 // cte is a WITH-list entry: the token of its name and the tokens of its body, [from, to).
 // Indexes, not the name itself: a string stored through the cursor would make Classify
 // allocate.
-type cte struct{ name, from, to int }
+type cte struct {
+	name, from, to int
+	// claims: the body is a conditional UPDATE or a DELETE with RETURNING, which returns
+	// each row it changes once: a repeat's body returns none.
+	claims bool
+}
 
 func (cur *cursor) text(i int) string { t := cur.toks[i]; return cur.s[t.start:t.end] }
 

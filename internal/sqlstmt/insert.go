@@ -45,6 +45,9 @@ func (ins inserts) insert(i, to int) Result {
 	if ins.notExists(src, end, tgt) {
 		return Result{Class: Guarded, Reason: reasonNotExists}
 	}
+	if ins.fromClaim(src, end) {
+		return Result{Class: Converging, Reason: reasonFromClaim}
+	}
 	// A Hole in tail position could be the conflict clause itself ("... VALUES " + rows +
 	// onConflict); one followed by more known text (or naming a table) cannot.
 	if last < 0 && tgt.hole || ins.isHole(last, to) && !ins.kw(last-1, to, "FROM") && !ins.kw(last-1, to, "JOIN") &&
@@ -187,6 +190,53 @@ func (ins inserts) onDuplicate(j, to int, tgt target, rowAlias string) (Result, 
 		return Result{Class: NonIdempotent, Reason: "upsert with relative update of " + ins.name(col)}, to
 	}
 	return Result{Class: Guarded, Reason: "upsert (ON DUPLICATE KEY UPDATE)"}, to
+}
+
+// reasonFromClaim is the reason of an INSERT whose rows a claiming CTE returned.
+const reasonFromClaim = "INSERT of the rows a claim returns (a repeat's claim returns none)"
+
+// fromClaim reports whether the INSERT's source [from, to) selects from a WITH-list entry
+// that claims its rows (cte.claims: WITH done AS (UPDATE attempts SET status = 'expired'
+// WHERE id = $1 AND status = 'running' RETURNING *) INSERT INTO events ... SELECT ... FROM
+// done): a repeat's claim returns no row, so the SELECT inserts none. The entry is a FROM
+// item of the top-level SELECT, joined to the others with inner or cross joins only (an
+// outer join or a set operation could keep rows with the claim empty).
+func (ins inserts) fromClaim(from, to int) bool {
+	if ins.isSubquery(from, to) { // INSERT INTO t (SELECT ...)
+		to = ins.close(from, to)
+		from++
+	}
+	if !ins.kw(from, to, "SELECT") {
+		return false
+	}
+	claimed, inFrom := false, false
+	for i := from + 1; i < to; i++ {
+		switch {
+		case ins.is(i, to, '('):
+			i = ins.close(i, to)
+		case ins.kw(i, to, "LEFT"), ins.kw(i, to, "RIGHT"), ins.kw(i, to, "FULL"), ins.kw(i, to, "OUTER"),
+			ins.kw(i, to, "UNION"), ins.kw(i, to, "EXCEPT"), ins.kw(i, to, "INTERSECT"):
+			return false
+		case ins.kw(i, to, "FROM"):
+			inFrom = true
+			claimed = claimed || ins.claimingCTE(i+1, to)
+		case ins.kw(i, to, "WHERE"), ins.kw(i, to, "GROUP"), ins.kw(i, to, "HAVING"), ins.kw(i, to, "ORDER"),
+			ins.kw(i, to, "LIMIT"), ins.kw(i, to, "ON") && !inFrom:
+			inFrom = false
+		case inFrom && (ins.kw(i, to, "JOIN") || ins.is(i, to, ',')):
+			claimed = claimed || ins.claimingCTE(i+1, to)
+		}
+	}
+	return claimed
+}
+
+// claimingCTE reports whether token i names a WITH-list entry in view that claims its rows.
+func (ins inserts) claimingCTE(i, to int) bool {
+	if !ins.isName(i, to) || ins.is(i+1, to, '.') {
+		return false
+	}
+	c, ok := updates{ins.cursor}.cte(ins.name(i))
+	return ok && c.claims
 }
 
 // notExists finds INSERT ... SELECT ... WHERE NOT EXISTS (SELECT ... target ...) (or

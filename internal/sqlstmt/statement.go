@@ -193,11 +193,15 @@ func (st statements) withList(i, to, depth int) Result {
 			return worse(worst, Result{Class: Unknown, Reason: "WITH clause not understood"})
 		}
 		end := st.close(j, to)
+		claims := false
 		if end > j+1 {
-			worst = worse(worst, st.stmt(j+1, end, depth+1))
+			r := st.stmt(j+1, end, depth+1)
+			worst = worse(worst, r)
+			claims = st.find(j+1, end, "RETURNING") >= 0 &&
+				(st.kw(j+1, end, "UPDATE") && r.Reason == reasonTransition || st.kw(j+1, end, "DELETE"))
 		}
 		if st.isName(name, to) && st.nctes < maxCTEs {
-			st.ctes[st.nctes] = cte{name: name, from: j + 1, to: end}
+			st.ctes[st.nctes] = cte{name: name, from: j + 1, to: end, claims: claims}
 			st.nctes++
 		}
 		j = end + 1

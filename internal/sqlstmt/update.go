@@ -59,10 +59,13 @@ func (u updates) update(i, to int) Result {
 	case setCondHole:
 		return Result{Class: Unknown, Reason: "update condition not known (text built at run time)"}
 	case setRelativeConditional, setAbsoluteConditional:
-		return Result{Class: Converging, Reason: "conditional state transition"}
+		return Result{Class: Converging, Reason: reasonTransition}
 	}
 	return Result{Class: Converging, Reason: "absolute UPDATE"}
 }
+
+// reasonTransition is the reason of an UPDATE whose first run makes its condition false.
+const reasonTransition = "conditional state transition"
 
 // merge: MERGE is guarded by its match condition, unless a WHEN MATCHED branch applies a
 // relative update, which a repeat applies again.
