@@ -404,6 +404,16 @@ var ReviewOptions = []string{MiddlewarePath + ".WithNeedsReview"}
 // IdempotencyHeaders are the request headers (lower case) that carry an idempotency key.
 var IdempotencyHeaders = []string{"idempotency-key", "x-idempotency-key"}
 
+// DeliveryHeader reports whether a request header names the delivery of a webhook, which
+// its receivers deduplicate on: the Standard Webhooks "webhook-id" and Svix's "svix-id",
+// and a name ending in "-delivery-id" or "-delivery" (GitHub's X-GitHub-Delivery, an
+// application's X-Forge-Delivery-ID). Its value, when it names the delivery and not the
+// attempt, is the webhook's idempotency key.
+func DeliveryHeader(name string) bool {
+	n := strings.ToLower(name)
+	return n == "webhook-id" || n == "svix-id" || strings.HasSuffix(n, "-delivery-id") || strings.HasSuffix(n, "-delivery")
+}
+
 // Normalize removes module major-version suffixes from a full name so that one model
 // entry matches every major version of a module ("/v82/" and "/v5." become "/" and ".").
 // A path element is a version suffix when it is "v" and digits, followed by "/", ".", ")"

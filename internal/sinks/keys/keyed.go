@@ -43,10 +43,19 @@ func (r Reader) Named(mk Make, s *model.Sink, name ast.Expr) *effect.Effect {
 
 // Header judges a request (what: "HTTP POST") by the value of its idempotency header.
 func (r Reader) Header(mk Make, what string, key ast.Expr, sc Scope) *effect.Effect {
+	return r.NamedHeader(mk, what, "Idempotency-Key header", key, sc)
+}
+
+// NamedHeader judges a request by the value of the header that carries its key, named by
+// header ("Idempotency-Key header", "delivery id header X-Forge-Delivery-ID").
+func (r Reader) NamedHeader(mk Make, what, header string, key ast.Expr, sc Scope) *effect.Effect {
 	if p := r.Judge([]ast.Expr{key}, sc); p.Problem != Stable {
-		return mk(effect.UnstableKey, "Idempotency-Key header "+p.headerText())
+		return mk(effect.UnstableKey, header+" "+p.headerText())
 	}
-	e := mk(effect.Protected, what+" with an Idempotency-Key header")
+	e := mk(effect.Protected, what+" with an "+header)
+	if !strings.HasPrefix(header, "Idempotency") {
+		e.Detail = what + " with a " + header
+	}
 	e.KeyParams = r.Params(key, sc)
 	return e
 }

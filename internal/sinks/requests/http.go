@@ -177,7 +177,10 @@ func isRequest(t types.Type) bool {
 // header set on its variable in this function, or by the helper that built it.
 func (rd Reader) headerEffect(mk keys.Make, what string, b built, sc keys.Scope) *effect.Effect {
 	if b.v != nil {
-		if key, ok := rd.headerKey(b.v); ok {
+		if key, name, ok := rd.namedHeaderKey(b.v); ok {
+			if model.DeliveryHeader(name) {
+				return rd.keys().NamedHeader(mk, what, "delivery id header "+name, key, sc)
+			}
 			return rd.keys().Header(mk, what, key, sc)
 		}
 	}
@@ -415,21 +418,29 @@ func (rd Reader) indexSet(v *types.Var, onIndexed func(ast.Expr) bool) (ast.Expr
 // headerKey finds the value of an idempotency header set on request variable v:
 // v.Header.Set(k, x), v.Header.Add(k, x) or v.Header[k] = []string{x}.
 func (rd Reader) headerKey(v *types.Var) (ast.Expr, bool) {
+	key, _, ok := rd.namedHeaderKey(v)
+	return key, ok
+}
+
+// namedHeaderKey is headerKey, with the header's name as the code writes it ("" for an
+// index assignment, read as an Idempotency-Key header).
+func (rd Reader) namedHeaderKey(v *types.Var) (ast.Expr, string, bool) {
 	for _, c := range rd.Defs.CallsOn(v) {
 		sel := ast.Unparen(c.Fun).(*ast.SelectorExpr)
-		if (sel.Sel.Name == "Set" || sel.Sel.Name == "Add") && len(c.Args) == 2 && isHeaderField(sel.X) &&
-			isIdempotencyHeader(rd.Defs.ConstString(c.Args[0])) {
-			return c.Args[1], true
+		if (sel.Sel.Name == "Set" || sel.Sel.Name == "Add") && len(c.Args) == 2 && isHeaderField(sel.X) {
+			if name := rd.Defs.ConstString(c.Args[0]); isIdempotencyHeader(name) {
+				return c.Args[1], name, true
+			}
 		}
 	}
 	val, ok := rd.indexSet(v, isHeaderField)
 	if !ok {
-		return nil, false
+		return nil, "", false
 	}
 	if lit, ok := ast.Unparen(val).(*ast.CompositeLit); ok && len(lit.Elts) > 0 {
 		val = lit.Elts[0]
 	}
-	return val, true
+	return val, "", true
 }
 
 func isHeaderField(e ast.Expr) bool {
@@ -437,11 +448,13 @@ func isHeaderField(e ast.Expr) bool {
 	return ok && sel.Sel.Name == "Header"
 }
 
+// isIdempotencyHeader reports whether a header carries a request's key: an idempotency
+// header, or one that names a webhook's delivery (model.DeliveryHeader).
 func isIdempotencyHeader(name string) bool {
 	for _, h := range model.IdempotencyHeaders {
 		if strings.EqualFold(name, h) {
 			return true
 		}
 	}
-	return false
+	return model.DeliveryHeader(name)
 }
