@@ -69,11 +69,14 @@ func discover(root string, sqlc bool) ([]string, error) {
 	return files, err
 }
 
-// withSQLC adds to files the schema files sqlc's configurations name that the walk left out
-// (a directory Discover skips, a file outside root), after the others: sqlc types its
-// queries with that schema, so it is the database's. A configuration that cannot be read
-// adds nothing; sqlc itself reports it.
+// withSQLC moves the schema files sqlc's configurations name after the others, adding
+// those the walk left out (a directory Discover skips, a file outside root): sqlc types its
+// queries with that schema, so it is the database's, and what it declares wins over another
+// file's declaration of the same table (a snapshot such as an Atlas base.sql, older than
+// the migrations sqlc reads). A configuration that cannot be read adds nothing; sqlc itself
+// reports it.
 func withSQLC(files, configs []string) []string {
+	var named []string
 	// The module's own configuration first, then those of its parts.
 	slices.SortStableFunc(configs, func(a, b string) int {
 		return strings.Count(a, string(filepath.Separator)) - strings.Count(b, string(filepath.Separator))
@@ -106,13 +109,14 @@ func withSQLC(files, configs []string) []string {
 		for _, e := range entries {
 			found, _ := expand(filepath.Dir(c), []string{e}, false)
 			for _, f := range found {
-				if !slices.Contains(files, f) {
-					files = append(files, f)
+				if !slices.Contains(named, f) {
+					named = append(named, f)
 				}
 			}
 		}
 	}
-	return files
+	files = slices.DeleteFunc(files, func(f string) bool { return slices.Contains(named, f) })
+	return append(files, named...)
 }
 
 // isDown reports whether a file name is a down migration (golang-migrate 1_x.down.sql,

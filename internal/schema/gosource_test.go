@@ -259,6 +259,32 @@ func TestSQLCSchemaPaths(t *testing.T) {
 	}
 }
 
+// A snapshot beside the migrations sqlc reads applies first: the migrations' keys win.
+func TestSQLCSchemaWins(t *testing.T) {
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{
+		"database/migrations/001_init.sql":  "CREATE TABLE orders (id bigserial PRIMARY KEY, ref text);",
+		"database/migrations/002_index.sql": "CREATE UNIQUE INDEX orders_ref_key ON orders (ref);",
+		"database/schema/base.sql":          "CREATE TABLE orders (id bigserial PRIMARY KEY, ref text);",
+		"sqlc.yaml":                         "version: \"2\"\nsql:\n  - engine: postgresql\n    schema: database/migrations\n    queries: database/queries\n",
+	})
+	files, err := Discover(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rel []string
+	for _, f := range files {
+		r, _ := filepath.Rel(dir, f)
+		rel = append(rel, filepath.ToSlash(r))
+	}
+	if want := []string{"database/schema/base.sql", "database/migrations/001_init.sql", "database/migrations/002_index.sql"}; !slices.Equal(rel, want) {
+		t.Errorf("Discover = %v, want %v", rel, want)
+	}
+	if got := keys(readDir(t, dir).Table("orders")); got != "orders_pkey=id!;orders_ref_key=ref" {
+		t.Errorf("orders: %s, want the migrations' unique index", got)
+	}
+}
+
 func TestNaming(t *testing.T) {
 	for in, want := range map[string]string{
 		"ExternalID": "external_id", "HTTPStatus": "http_status", "OrderItem": "order_item", "ID": "id", "UserID2": "user_id2",
