@@ -404,14 +404,15 @@ var ReviewOptions = []string{MiddlewarePath + ".WithNeedsReview"}
 // IdempotencyHeaders are the request headers (lower case) that carry an idempotency key.
 var IdempotencyHeaders = []string{"idempotency-key", "x-idempotency-key"}
 
-// DeliveryHeader reports whether a request header names the delivery of a webhook, which
-// its receivers deduplicate on: the Standard Webhooks "webhook-id" and Svix's "svix-id",
-// and a name ending in "-delivery-id" or "-delivery" (GitHub's X-GitHub-Delivery, an
-// application's X-Forge-Delivery-ID). Its value, when it names the delivery and not the
-// attempt, is the webhook's idempotency key.
+// DeliveryHeader reports whether a request header names the delivery of a webhook as the
+// Standard Webhooks specification defines it ("webhook-id", and Svix's "svix-id"): its
+// receivers are to deduplicate on it, so its value, when it names the delivery and not the
+// attempt, is the webhook's idempotency key. An application's own delivery header
+// (X-Forge-Delivery-ID) is not: its receivers, a chat platform's incoming webhook among
+// them, need not know it.
 func DeliveryHeader(name string) bool {
 	n := strings.ToLower(name)
-	return n == "webhook-id" || n == "svix-id" || strings.HasSuffix(n, "-delivery-id") || strings.HasSuffix(n, "-delivery")
+	return n == "webhook-id" || n == "svix-id"
 }
 
 // Normalize removes module major-version suffixes from a full name so that one model

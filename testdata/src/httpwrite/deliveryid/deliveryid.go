@@ -1,5 +1,5 @@
 // Package deliveryid sends webhooks whose delivery id header is their key, as the Standard // want package:"has effects"
-// Webhooks webhook-id and GitHub's X-GitHub-Delivery are: a receiver deduplicates on it.
+// Webhooks webhook-id is: a receiver deduplicates on it.
 package deliveryid
 
 import (
@@ -18,13 +18,13 @@ type delivery struct {
 
 func load(t *asynq.Task) delivery { return delivery{ID: string(t.Payload()), URL: "https://hooks.example.com"} }
 
-// Deliver posts a stored delivery with its id in X-Forge-Delivery-ID: the same id on
-// every attempt.
-func Deliver(ctx context.Context, t *asynq.Task) error { // want Deliver:`effects http.write:protected\(\(\*http.Client\).Do\)`
+// Deliver posts a stored delivery with its id in an application's own header: a receiver
+// (a chat platform's incoming webhook) need not know it, and a repeat posts again.
+func Deliver(ctx context.Context, t *asynq.Task) error { // want Deliver:`effects http.write:unprotected\(\(\*http.Client\).Do\)`
 	d := load(t)
 	req, _ := http.NewRequestWithContext(ctx, http.MethodPost, d.URL, bytes.NewReader(t.Payload()))
 	req.Header.Set("X-Forge-Delivery-ID", d.ID)
-	_, err := http.DefaultClient.Do(req)
+	_, err := http.DefaultClient.Do(req) // want `handler Deliver: HTTP POST without an Idempotency-Key header`
 	return err
 }
 
@@ -41,8 +41,8 @@ func DeliverStandard(ctx context.Context, t *asynq.Task) error { // want Deliver
 func DeliverFresh(ctx context.Context, t *asynq.Task) error { // want DeliverFresh:`effects http.write:unstable-key\(\(\*http.Client\).Do\)`
 	d := load(t)
 	req, _ := http.NewRequestWithContext(ctx, http.MethodPost, d.URL, bytes.NewReader(t.Payload()))
-	req.Header.Set("X-Hook-Delivery", uuid.NewString())
-	_, err := http.DefaultClient.Do(req) // want `handler DeliverFresh: delivery id header X-Hook-Delivery`
+	req.Header.Set("svix-id", uuid.NewString())
+	_, err := http.DefaultClient.Do(req) // want `handler DeliverFresh: delivery id header svix-id`
 	return err
 }
 
