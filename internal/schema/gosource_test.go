@@ -245,6 +245,15 @@ func TestSQLCSchemaPaths(t *testing.T) {
 		"other/sqlc.json":           `{"version": "1", "packages": [{"schema": "../_db/legacy.sql", "queries": "q"}]}`,
 		"_db/legacy.sql":            "CREATE TABLE legacy (ref text UNIQUE);",
 	})
+	rel := discoverRel(t, dir)
+	if want := []string{"_db/schema/001_orders.sql", "_db/legacy.sql"}; !slices.Equal(rel, want) {
+		t.Errorf("Discover = %v, want %v", rel, want)
+	}
+}
+
+// discoverRel is Discover(dir), with the files relative to dir, in slash form.
+func discoverRel(t *testing.T, dir string) []string {
+	t.Helper()
 	files, err := Discover(dir)
 	if err != nil {
 		t.Fatal(err)
@@ -254,9 +263,7 @@ func TestSQLCSchemaPaths(t *testing.T) {
 		r, _ := filepath.Rel(dir, f)
 		rel = append(rel, filepath.ToSlash(r))
 	}
-	if want := []string{"_db/schema/001_orders.sql", "_db/legacy.sql"}; !slices.Equal(rel, want) {
-		t.Errorf("Discover = %v, want %v", rel, want)
-	}
+	return rel
 }
 
 // A snapshot beside the migrations sqlc reads applies first: the migrations' keys win.
@@ -268,15 +275,7 @@ func TestSQLCSchemaWins(t *testing.T) {
 		"database/schema/base.sql":          "CREATE TABLE orders (id bigserial PRIMARY KEY, ref text);",
 		"sqlc.yaml":                         "version: \"2\"\nsql:\n  - engine: postgresql\n    schema: database/migrations\n    queries: database/queries\n",
 	})
-	files, err := Discover(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var rel []string
-	for _, f := range files {
-		r, _ := filepath.Rel(dir, f)
-		rel = append(rel, filepath.ToSlash(r))
-	}
+	rel := discoverRel(t, dir)
 	if want := []string{"database/schema/base.sql", "database/migrations/001_init.sql", "database/migrations/002_index.sql"}; !slices.Equal(rel, want) {
 		t.Errorf("Discover = %v, want %v", rel, want)
 	}
