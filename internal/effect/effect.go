@@ -137,7 +137,8 @@ type Effect struct {
 	RequestParam uint8
 	// TextParam marks an SQL write whose statements are a string or []string parameter of
 	// the function at the start of the chain (1 + its index; 0: none), queued on a batch
-	// (a helper BatchTx(ctx, tx, sqls)): each caller's argument decides it (PassText).
+	// (a helper BatchTx(ctx, tx, sqls)), or the batch parameter it sends (flush(ctx, tx,
+	// b)): each caller's argument, or what it queued on it, decides it (PassText).
 	TextParam uint8
 	// KeyArg marks an INSERT the schema says fails on a repeat (every column of a unique
 	// key bound to a value the job carries) whose key values are a parameter of the

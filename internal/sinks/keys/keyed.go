@@ -47,7 +47,7 @@ func (r Reader) Header(mk Make, what string, key ast.Expr, sc Scope) *effect.Eff
 }
 
 // NamedHeader judges a request by the value of the header that carries its key, named by
-// header ("Idempotency-Key header", "delivery id header X-Forge-Delivery-ID").
+// header ("Idempotency-Key header", "delivery id header webhook-id").
 func (r Reader) NamedHeader(mk Make, what, header string, key ast.Expr, sc Scope) *effect.Effect {
 	if p := r.Judge([]ast.Expr{key}, sc); p.Problem != Stable {
 		return mk(effect.UnstableKey, header+" "+p.headerText())
