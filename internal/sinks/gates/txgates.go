@@ -230,8 +230,10 @@ func (rd Reader) lockGate(ifs *ast.IfStmt, end token.Pos, en env, sc keys.Scope,
 	for _, c := range calls {
 		writes = writes || lr.stateCols != nil && rd.gormSets(c, lr.stateCols)
 	}
+	leaves := rd.stateTest(ifs.Cond)
 	for _, c := range calls {
-		if arg, ok := rd.statementCall(c); ok && arg != nil && writesTable(rd.Defs.Text(arg), lr.table) || rd.marksState(c, sc) {
+		if arg, ok := rd.statementCall(c); ok && arg != nil && writesTable(rd.Defs.Text(arg), lr.table) ||
+			rd.marksState(c, sc) && rd.writesLeavingState(c, leaves) {
 			writes = true
 		}
 	}
@@ -243,6 +245,63 @@ func (rd Reader) lockGate(ifs *ast.IfStmt, end token.Pos, en env, sc keys.Scope,
 		what = lr.via + "'s " + what
 	}
 	return &Gate{Start: ifs.End(), End: end, What: what, OnTx: positions(calls)}
+}
+
+// stateTest returns, for a check of a field against a string constant (delivery.Status ==
+// "delivered", a switch's case read as one; r.Status != "pending"), whether a value
+// written to the field would make the check true, so that a redelivery leaves there; nil
+// for any other check, whose values are not read.
+func (rd Reader) stateTest(cond ast.Expr) func(string) bool {
+	be, ok := ast.Unparen(cond).(*ast.BinaryExpr)
+	if !ok || be.Op != token.EQL && be.Op != token.NEQ {
+		return nil
+	}
+	field, k := be.X, rd.Defs.ConstString(be.Y)
+	if k == "" {
+		field, k = be.Y, rd.Defs.ConstString(be.X)
+	}
+	if _, ok := ast.Unparen(field).(*ast.SelectorExpr); !ok || k == "" {
+		return nil
+	}
+	if be.Op == token.EQL {
+		return func(v string) bool { return v == k }
+	}
+	return func(v string) bool { return v != k }
+}
+
+// writesLeavingState reports whether a call that marks the job's state (marksState) may
+// write one the check leaves on (leaves; nil: any): a string constant it is given, or one
+// of its params literal, that makes the check true, or no string constant at all (MarkDone:
+// its name says the state, which is not read). A call that writes only other states
+// (SetOrderStatus(ctx, {Status: "delivering"}) under a check for "delivered") leaves the
+// check passing on a redelivery.
+func (rd Reader) writesLeavingState(call *ast.CallExpr, leaves func(string) bool) bool {
+	if leaves == nil {
+		return true
+	}
+	var given []string
+	var collect func(e ast.Expr)
+	collect = func(e ast.Expr) {
+		e = ast.Unparen(e)
+		if s := rd.Defs.ConstString(e); s != "" {
+			given = append(given, s)
+			return
+		}
+		if lit, ok := e.(*ast.CompositeLit); ok {
+			for _, el := range lit.Elts {
+				if kv, ok := el.(*ast.KeyValueExpr); ok {
+					collect(kv.Value)
+				}
+			}
+		}
+	}
+	for _, a := range call.Args {
+		collect(a)
+	}
+	if len(given) == 0 {
+		return true
+	}
+	return slices.ContainsFunc(given, leaves)
 }
 
 // filteredLock returns the gorm locking read whose error cond tests (err != nil, err the

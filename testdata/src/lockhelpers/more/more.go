@@ -90,6 +90,26 @@ func FinishInStore(ctx context.Context, t *asynq.Task) error { // want FinishInS
 	})
 }
 
+// StartInStore leaves on a finished task, but writes only that it is running: the next
+// delivery finds it running, passes the check again, and adds the log line again.
+func StartInStore(ctx context.Context, t *asynq.Task) error { // want StartInStore:`effects sql.write:unprotected\(\(tasksdb.DBTX\).Exec\)`
+	id := string(t.Payload())
+	return tasks.ExecTx(ctx, func(q *tasksdb.Queries) error { // want `handler StartInStore: SQL write not safe to repeat: INSERT without conflict handling`
+		task, err := q.LockTask(ctx, id)
+		if err != nil {
+			return err
+		}
+		switch task.Status {
+		case "done", "failed":
+			return nil
+		}
+		if err := q.SetTaskStatus(ctx, id, "running"); err != nil {
+			return err
+		}
+		return q.InsertTaskLog(ctx, id)
+	})
+}
+
 // FinishInStoreUnchecked never checks the task it locked: the log line is added on every
 // delivery.
 func FinishInStoreUnchecked(ctx context.Context, t *asynq.Task) error { // want FinishInStoreUnchecked:`effects sql.write:unprotected\(\(tasksdb.DBTX\).Exec\)`
