@@ -222,7 +222,7 @@ func (rd Reader) lockGate(ifs *ast.IfStmt, end token.Pos, en env, sc keys.Scope,
 	if lr == nil {
 		lr = rd.filteredLock(ifs.Cond, en)
 	}
-	if lr == nil {
+	if lr == nil || budgetTest(ifs.Cond) {
 		return nil
 	}
 	calls := rd.callsOnTx(lr.tx, en)
@@ -245,6 +245,14 @@ func (rd Reader) lockGate(ifs *ast.IfStmt, end token.Pos, en env, sc keys.Scope,
 		what = lr.via + "'s " + what
 	}
 	return &Gate{Start: ifs.End(), End: end, What: what, OnTx: positions(calls)}
+}
+
+// budgetTest reports whether a check compares a value with a limit (<, <=, >, >=:
+// int(d.AttemptCount) >= MaxAttempts): a budget, not a state. The write that takes an
+// attempt moves the count toward the limit, and the next delivery passes the check again.
+func budgetTest(cond ast.Expr) bool {
+	be, ok := ast.Unparen(cond).(*ast.BinaryExpr)
+	return ok && (be.Op == token.LSS || be.Op == token.LEQ || be.Op == token.GTR || be.Op == token.GEQ)
 }
 
 // stateTest returns, for a check of a field against a string constant (delivery.Status ==

@@ -110,6 +110,25 @@ func StartInStore(ctx context.Context, t *asynq.Task) error { // want StartInSto
 	})
 }
 
+// RetryInStore leaves once the task has used its attempts, and counts one more: a budget,
+// not a state; the next delivery passes the check again and adds the log line again.
+func RetryInStore(ctx context.Context, t *asynq.Task) error { // want RetryInStore:`effects sql.write:unprotected\(\(tasksdb.DBTX\).Exec\)`
+	id := string(t.Payload())
+	return tasks.ExecTx(ctx, func(q *tasksdb.Queries) error { // want `handler RetryInStore: SQL write not safe to repeat: INSERT without conflict handling`
+		task, err := q.LockTask(ctx, id)
+		if err != nil {
+			return err
+		}
+		if int(task.Attempts) >= 5 {
+			return nil
+		}
+		if err := q.SetTaskStatus(ctx, id, "running"); err != nil {
+			return err
+		}
+		return q.InsertTaskLog(ctx, id)
+	})
+}
+
 // FinishInStoreUnchecked never checks the task it locked: the log line is added on every
 // delivery.
 func FinishInStoreUnchecked(ctx context.Context, t *asynq.Task) error { // want FinishInStoreUnchecked:`effects sql.write:unprotected\(\(tasksdb.DBTX\).Exec\)`

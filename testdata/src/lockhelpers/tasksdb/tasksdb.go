@@ -29,17 +29,18 @@ func (q *Queries) WithTx(tx pgx.Tx) *Queries { return &Queries{db: tx} }
 
 // Task is a row of tasks.
 type Task struct {
-	ID     string
-	Status string
+	ID       string
+	Status   string
+	Attempts int32
 }
 
-const lockTask = `SELECT id, status FROM tasks WHERE id = $1 FOR UPDATE`
+const lockTask = `SELECT id, status, attempts FROM tasks WHERE id = $1 FOR UPDATE`
 
 // LockTask reads the task and locks it until the transaction ends.
 func (q *Queries) LockTask(ctx context.Context, id string) (Task, error) { // want LockTask:`locks\(result 0\)`
 	row := q.db.QueryRow(ctx, lockTask, id)
 	var i Task
-	err := row.Scan(&i.ID, &i.Status)
+	err := row.Scan(&i.ID, &i.Status, &i.Attempts)
 	return i, err
 }
 
@@ -48,7 +49,7 @@ func (q *Queries) LockTask(ctx context.Context, id string) (Task, error) { // wa
 func LockTaskBy(ctx context.Context, key any, db DBTX) (Task, error) { // want LockTaskBy:`locks\(result 0\)`
 	row := db.QueryRow(ctx, lockTask, key)
 	var i Task
-	err := row.Scan(&i.ID, &i.Status)
+	err := row.Scan(&i.ID, &i.Status, &i.Attempts)
 	return i, err
 }
 
