@@ -48,8 +48,15 @@ func (rd Reader) ReturnedClaim(body *ast.BlockStmt, sig *types.Signature, sc key
 		if len(ret.Results) != sig.Results().Len() {
 			return
 		}
+		last := len(body.List) > 0 && body.List[len(body.List)-1] == st
 		for i, r := range ret.Results {
 			if errIdx < 0 && isError(sig.Results().At(i).Type()) {
+				continue
+			}
+			if isError(sig.Results().At(i).Type()) && !last {
+				// An error returned on one branch says nothing of the others: a function
+				// that returns the error of a claim made only there (return c, exhaust(...)
+				// once the attempts are used up) returns nil on paths that claim nothing.
 				continue
 			}
 			if cl, read := rd.resultClaim(r, sig.Results().At(i).Type(), en, sc, of); cl != nil && cl.why == "" {

@@ -53,3 +53,33 @@ func OrderTimeout(ctx context.Context, t *asynq.Task) error { // want OrderTimeo
 	}
 	return store.InsertAlert(ctx, id, "info")
 }
+
+// giveUp moves the refund to failed: its error says whether this delivery did.
+func giveUp(ctx context.Context, id int64) error {
+	if _, err := store.UpdateRefundToFailed(ctx, id); err != nil {
+		return fmt.Errorf("give up: %w", err)
+	}
+	return nil
+}
+
+// prepare gives up on a refund past its attempts, and claims nothing otherwise.
+func prepare(ctx context.Context, id int64, attempts int) (bool, error) {
+	if attempts >= 5 {
+		return true, giveUp(ctx, id)
+	}
+	return false, nil
+}
+
+// RefundAttempt alerts after prepare: prepare's error reports a claim only on the branch
+// that gives up, so a nil error claims nothing and the alert repeats.
+func RefundAttempt(ctx context.Context, t *asynq.Task) error { // want RefundAttempt:`effects sql.write:unprotected\(\(db.DBTX\).Exec\)`
+	id, _ := strconv.ParseInt(string(t.Payload()), 10, 64)
+	done, err := prepare(ctx, id, len(t.Payload()))
+	if err != nil {
+		return err
+	}
+	if done {
+		return nil
+	}
+	return store.InsertAlert(ctx, id, "info") // want `^handler RefundAttempt: SQL write not safe to repeat: INSERT`
+}
