@@ -221,7 +221,7 @@ func (ins inserts) fromClaim(from, to int) bool {
 			inFrom = true
 			claimed = claimed || ins.claimingCTE(i+1, to)
 		case ins.kw(i, to, "WHERE"), ins.kw(i, to, "GROUP"), ins.kw(i, to, "HAVING"), ins.kw(i, to, "ORDER"),
-			ins.kw(i, to, "LIMIT"), ins.kw(i, to, "ON") && !inFrom:
+			ins.kw(i, to, "LIMIT"):
 			inFrom = false
 		case inFrom && (ins.kw(i, to, "JOIN") || ins.is(i, to, ',')):
 			claimed = claimed || ins.claimingCTE(i+1, to)

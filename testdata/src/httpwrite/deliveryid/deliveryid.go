@@ -16,7 +16,9 @@ type delivery struct {
 	URL string
 }
 
-func load(t *asynq.Task) delivery { return delivery{ID: string(t.Payload()), URL: "https://hooks.example.com"} }
+func load(t *asynq.Task) delivery {
+	return delivery{ID: string(t.Payload()), URL: "https://hooks.example.com"}
+}
 
 // Deliver posts a stored delivery with its id in an application's own header: a receiver
 // (a chat platform's incoming webhook) need not know it, and a repeat posts again.
