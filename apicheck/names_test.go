@@ -291,3 +291,59 @@ func madeFromString(pkg *types.Package, t types.Type) bool {
 	}
 	return false
 }
+
+// TestGateResultsMatch fails for a gate whose duplicate_field is not a bool field of the
+// struct its real function's first result points to (River's JobInsertResult), or whose
+// tx_arg is past its parameters: the analyzer reads the claim's failure there.
+func TestGateResultsMatch(t *testing.T) {
+	u := loadUniverse(t)
+	checked := 0
+	for _, lib := range model.Builtin() {
+		for _, g := range lib.Gates {
+			if g.DuplicateField == "" && g.TxArg == 0 {
+				continue
+			}
+			checked++
+			obj, err := resolveName(u.real, g.Func)
+			if err != nil {
+				t.Error(err)
+				continue
+			}
+			sig := obj.Type().(*types.Signature)
+			if g.TxArg > sig.Params().Len() {
+				t.Errorf("%s: tx_arg %d, but it has %d parameters", g.Func, g.TxArg-1, sig.Params().Len())
+			}
+			if g.DuplicateField == "" {
+				continue
+			}
+			if sig.Results().Len() == 0 {
+				t.Errorf("%s: duplicate_field %s, but it has no result", g.Func, g.DuplicateField)
+				continue
+			}
+			rt := sig.Results().At(0).Type()
+			if p, ok := rt.(*types.Pointer); ok {
+				rt = p.Elem()
+			}
+			st, ok := rt.Underlying().(*types.Struct)
+			if !ok {
+				t.Errorf("%s: duplicate_field %s, but its first result is %s, not a struct", g.Func, g.DuplicateField, typeString(sig.Results().At(0).Type()))
+				continue
+			}
+			found := false
+			for i := range st.NumFields() {
+				if f := st.Field(i); f.Name() == g.DuplicateField {
+					found = true
+					if typeString(f.Type()) != "bool" {
+						t.Errorf("%s: duplicate_field %s is %s, want bool", g.Func, g.DuplicateField, typeString(f.Type()))
+					}
+				}
+			}
+			if !found {
+				t.Errorf("%s: its first result has no field %s", g.Func, g.DuplicateField)
+			}
+		}
+	}
+	if checked == 0 {
+		t.Fatal("no built-in gate has a duplicate_field or a tx_arg")
+	}
+}

@@ -73,6 +73,7 @@ func (b *builder) build() {
 		sites := n.sitePositions()
 		b.markFailures(n, sites)
 		b.markDeadLetters(n, sites)
+		b.markReadNames(n)
 	}
 	if b.in.ReceiveSpan != nil {
 		for _, n := range b.Nodes {

@@ -127,6 +127,9 @@ type Site struct {
 	// deadLetter marks a site whose call names a dead-letter queue (deadletter.go): a
 	// publish it brings sets a failed message aside.
 	deadLetter bool
+	// readName marks a site whose callee's name says it reads (readnames.go): an HTTP
+	// POST it brings reads.
+	readName bool
 }
 
 // sitePositions returns the positions of n's sites: the calls that bring effects, which

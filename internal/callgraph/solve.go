@@ -97,6 +97,9 @@ func (sv *solver) evaluate(n *Node, record bool) bool {
 // request or key taken from the callee's parameters, the hop is prepended, and a gate or generated
 // guard before the call applies. It reports whether the effect is kept.
 func (sv *solver) through(n *Node, s *Site, e effect.Effect) (effect.Effect, bool) {
+	// A request whose body, URL or method the caller decides is what the caller makes of
+	// it: the callee's name (query(ctx, doc)) then says nothing of what it does.
+	callerMade := e.ReadsParam != 0 || e.PayloadParam != 0 || e.Conditional()
 	if !s.inline && s.sink == nil {
 		if e.MethodParam != 0 {
 			var keep bool
@@ -179,6 +182,9 @@ func (sv *solver) through(n *Node, s *Site, e effect.Effect) (effect.Effect, boo
 	}
 	if s.deadLetter {
 		e = setAside(e, s.callee)
+	}
+	if s.readName && !callerMade {
+		e = readAside(e, s.callee)
 	}
 	for _, gt := range s.gates {
 		e = gt.Guard(e)

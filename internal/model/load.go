@@ -84,8 +84,11 @@ type GateEntry struct {
 	KeyArgs []int    `yaml:"key_args"`
 	// ParamsArg names the params argument of a claim made by a condition field instead of
 	// by key arguments (see Gate.Params).
-	ParamsArg *int   `yaml:"params_arg"`
-	What      string `yaml:"what"`
+	ParamsArg *int `yaml:"params_arg"`
+	// DuplicateField and TxArg: see Gate.
+	DuplicateField string `yaml:"duplicate_field"`
+	TxArg          *int   `yaml:"tx_arg"`
+	What           string `yaml:"what"`
 }
 
 // GeneratedEntry models code the library generates into each project (see Generated).

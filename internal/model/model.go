@@ -188,7 +188,15 @@ type Gate struct {
 	// claim by key. Such a claim fails with the call's error result, and its key is the
 	// item the params name, not judged.
 	Params int
-	What   string // the gate in words for messages: "Redis SETNX"
+	// DuplicateField, for a claim whose first result is a struct, is the name of its bool
+	// field that is true when the claim failed (River's JobInsertResult
+	// .UniqueSkippedAsDuplicate): the result is read through it, never as a whole.
+	DuplicateField string
+	// TxArg is 1 + the index of the transaction argument of a claim made on it (River's
+	// InsertTx), 0 for one that commits on its own: such a claim holds only until the
+	// transaction commits, so it guards only the calls made on that transaction.
+	TxArg int
+	What  string // the gate in words for messages: "Redis SETNX"
 }
 
 // TypeRef names a (possibly pointer to a) named type, or a predeclared type when Path is "".

@@ -426,12 +426,20 @@ func loadGates(f *File, lib *Library, c *checker) {
 		for j, k := range g.KeyArgs {
 			c.argIndex(fmt.Sprintf("%s.key_args[%d]", at, j), "key_args", k)
 		}
+		if g.DuplicateField != "" && !gotoken.IsIdentifier(g.DuplicateField) {
+			c.bad(at+".duplicate_field", "gate: field duplicate_field must be the name of a bool field of the call's first result (UniqueSkippedAsDuplicate)")
+		}
+		txArg := 0
+		if g.TxArg != nil {
+			c.argIndex(at+".tx_arg", "tx_arg", *g.TxArg)
+			txArg = *g.TxArg + 1
+		}
 		for _, n := range names {
 			what := g.What
 			if what == "" {
 				what = n[strings.LastIndex(n, ".")+1:] // the function's own name: "SetNX"
 			}
-			lib.Gates = append(lib.Gates, Gate{Func: n, KeyArgs: g.KeyArgs, Params: params, What: what})
+			lib.Gates = append(lib.Gates, Gate{Func: n, KeyArgs: g.KeyArgs, Params: params, DuplicateField: g.DuplicateField, TxArg: txArg, What: what})
 		}
 	}
 }

@@ -6,6 +6,7 @@ package gates
 
 import (
 	"go/ast"
+	"go/token"
 
 	"github.com/chokaq/idemlint/internal/sinks/keys"
 )
@@ -15,6 +16,27 @@ import (
 // and for a claim made on a transaction, which holds only until it commits.
 func (rd Reader) affirmedGate(ifs *ast.IfStmt, en env, sc keys.Scope, of ClaimOf) *Gate {
 	cond := ast.Unparen(ifs.Cond)
+	if be, ok := cond.(*ast.BinaryExpr); ok && be.Op == token.LAND {
+		if x := rd.withoutNonNil(be); x != nil {
+			cond = ast.Unparen(x) // res != nil && !res.UniqueSkippedAsDuplicate
+		}
+	}
+	if not, ok := cond.(*ast.UnaryExpr); ok && not.Op == token.NOT {
+		// !res.UniqueSkippedAsDuplicate: the insert was not turned away.
+		if sel, ok := ast.Unparen(not.X).(*ast.SelectorExpr); ok {
+			if call, g := rd.claimDuplicate(sel); g != nil {
+				gt := &Gate{Start: ifs.Body.Lbrace, End: ifs.Body.Rbrace, What: g.What + " gate at " + rd.shortPos(call.Pos()), Why: rd.gateKeyProblem(call, g, sc)}
+				if g.TxArg != 0 {
+					gt.OnTx = map[token.Pos]bool{}
+					if tx := rd.gateTx(call, g); tx != nil {
+						gt.OnTx = positions(rd.callsOnTxIn(tx, ifs.Body.List))
+					}
+				}
+				return gt
+			}
+		}
+		return nil
+	}
 	switch c := cond.(type) {
 	case *ast.Ident, *ast.CallExpr, *ast.SelectorExpr:
 	case *ast.BinaryExpr:

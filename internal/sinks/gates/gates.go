@@ -94,12 +94,19 @@ func (rd Reader) gateCheck(body *ast.BlockStmt, ifs *ast.IfStmt, end token.Pos, 
 	}
 	cond := rd.withoutNilCheck(ifs.Cond)
 	if call, g := rd.claimFailed(cond); g != nil {
-		return &Gate{
+		gt := &Gate{
 			Start: ifs.End(),
 			End:   end,
 			What:  g.What + " gate at " + rd.shortPos(call.Pos()),
 			Why:   rd.gateKeyProblem(call, g, sc),
 		}
+		if g.TxArg != 0 {
+			gt.OnTx = map[token.Pos]bool{}
+			if tx := rd.gateTx(call, g); tx != nil {
+				gt.OnTx = positions(rd.callsOnTx(tx, en))
+			}
+		}
+		return gt
 	}
 	cl := rd.sqlClaimFailed(cond, en, of)
 	if cl == nil {
@@ -172,8 +179,14 @@ func (rd Reader) claimFailed(cond ast.Expr) (*ast.CallExpr, *model.Gate) {
 		if c.Op == token.NOT {
 			return rd.claimResult(c.X)
 		}
+	case *ast.SelectorExpr: // res.UniqueSkippedAsDuplicate
+		return rd.claimDuplicate(c)
 	case *ast.BinaryExpr:
 		switch c.Op {
+		case token.LAND: // res != nil && res.UniqueSkippedAsDuplicate
+			if x := rd.withoutNonNil(c); x != nil {
+				return rd.claimFailed(x)
+			}
 		case token.LOR: // err != nil || !ok: true whenever !ok is
 			if call, g := rd.claimFailed(c.X); g != nil {
 				return call, g
@@ -200,6 +213,37 @@ func (rd Reader) isZero(e ast.Expr) bool {
 // claimResult finds the gate call whose result e is: the call itself, its command's Val()
 // or Result(), or a local variable assigned once from one of those (ok, err := ....Result()).
 func (rd Reader) claimResult(e ast.Expr) (*ast.CallExpr, *model.Gate) {
+	call, g := rd.gateCall(e)
+	if g != nil && g.DuplicateField != "" {
+		return nil, nil // read only through its field (claimDuplicate)
+	}
+	return call, g
+}
+
+// claimDuplicate finds the gate call whose result's duplicate field sel reads
+// (res.UniqueSkippedAsDuplicate, model.Gate.DuplicateField): true when the claim failed.
+func (rd Reader) claimDuplicate(sel *ast.SelectorExpr) (*ast.CallExpr, *model.Gate) {
+	call, g := rd.gateCall(sel.X)
+	if g == nil || g.DuplicateField != sel.Sel.Name {
+		return nil, nil
+	}
+	return call, g
+}
+
+// withoutNonNil returns, for x != nil && y (either order), y: a result that is nil only
+// with an error, tested beside its field. nil otherwise.
+func (rd Reader) withoutNonNil(be *ast.BinaryExpr) ast.Expr {
+	for _, pair := range [][2]ast.Expr{{be.X, be.Y}, {be.Y, be.X}} {
+		if ne, ok := ast.Unparen(pair[0]).(*ast.BinaryExpr); ok && ne.Op == token.NEQ && rd.isNil(ne.Y) {
+			return pair[1]
+		}
+	}
+	return nil
+}
+
+// gateCall finds the gate call whose result e is: the call itself, its command's Val()
+// or Result(), or a local variable assigned once from one of those.
+func (rd Reader) gateCall(e ast.Expr) (*ast.CallExpr, *model.Gate) {
 	var call *ast.CallExpr
 	var gate *model.Gate
 	rd.Defs.Find(e, defuse.Value, func(x ast.Node) bool {
@@ -225,6 +269,18 @@ func (rd Reader) claimResult(e ast.Expr) (*ast.CallExpr, *model.Gate) {
 		return nil
 	}))
 	return call, gate
+}
+
+// gateTx returns the local transaction variable a claim made on a transaction is given
+// (model.Gate.TxArg), or nil: then no call is known to be made on it, and the claim
+// guards none.
+func (rd Reader) gateTx(call *ast.CallExpr, g *model.Gate) *types.Var {
+	id, ok := ast.Unparen(defuse.ArgAt(call, g.TxArg-1)).(*ast.Ident)
+	if !ok {
+		return nil
+	}
+	v, _ := rd.info().Uses[id].(*types.Var)
+	return v
 }
 
 // gateKeyProblem says why a gate's key does not identify the job, with the judgement of the
