@@ -70,12 +70,13 @@ func allBlank(lhs []ast.Expr) bool {
 }
 
 // dropFailure applies a dropped error (at pos, "file.go:12") to e: an INSERT a unique key
-// turns away, whose key values are decided (no caller's argument left to make them anew:
-// effect.Effect.KeyArg) and which is not made on a transaction, changes nothing on a
-// repeat. Anything else is returned as it is.
+// turns away, not made on a transaction, changes nothing on a repeat. When a caller's
+// argument still decides the key's values (effect.Effect.KeyArg), the question stays with
+// the effect: a caller that makes them anew has it add a row on every run again
+// (statements' PassKeyArg). Anything else is returned as it is.
 func dropFailure(e effect.Effect, pos string) effect.Effect {
 	i := strings.Index(e.Detail, effect.KeyTurnsAway)
-	if e.Kind != effect.SQLWrite || e.State != effect.Unprotected || e.KeyArg != 0 || e.Tx == effect.TxIn || i < 0 {
+	if e.Kind != effect.SQLWrite || e.State != effect.Unprotected || e.Tx == effect.TxIn || i < 0 {
 		return e
 	}
 	e.State = effect.Protected

@@ -44,6 +44,12 @@ func Deref(t types.Type) types.Type {
 	return t
 }
 
+// IsContext reports whether t is context.Context.
+func IsContext(t types.Type) bool {
+	n, ok := types.Unalias(t).(*types.Named)
+	return ok && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == "context" && n.Obj().Name() == "Context"
+}
+
 // IsString reports whether t's underlying type is a string type.
 func IsString(t types.Type) bool {
 	b, ok := t.Underlying().(*types.Basic)

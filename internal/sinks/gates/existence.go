@@ -14,6 +14,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/chokaq/idemlint/internal/defuse"
 	"github.com/chokaq/idemlint/internal/sinks/keys"
 )
 
@@ -477,7 +478,7 @@ func (rd Reader) givenKey(call *ast.CallExpr, sc keys.Scope) bool { return rd.ke
 // scope sc.
 func (rd Reader) keyAmong(args []ast.Expr, sc keys.Scope) bool {
 	for _, a := range args {
-		if t := rd.info().TypeOf(a); t != nil && !isContext(t) && rd.keys().Judge([]ast.Expr{a}, sc).Problem == keys.Stable {
+		if t := rd.info().TypeOf(a); t != nil && !defuse.IsContext(t) && rd.keys().Judge([]ast.Expr{a}, sc).Problem == keys.Stable {
 			return true
 		}
 	}
@@ -577,11 +578,6 @@ func nilable(t types.Type) bool {
 
 func isBool(t types.Type) bool {
 	return t != nil && types.Identical(t.Underlying(), types.Typ[types.Bool])
-}
-
-func isContext(t types.Type) bool {
-	n, ok := types.Unalias(t).(*types.Named)
-	return ok && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == "context" && n.Obj().Name() == "Context"
 }
 
 // isNil reports whether e is the predeclared nil.

@@ -141,7 +141,7 @@ func (rd Reader) lockedOn(call *ast.CallExpr, sig *types.Signature) uint8 {
 	exprs = append(exprs, call.Args...)
 	for _, e := range exprs {
 		t := rd.info().TypeOf(e)
-		if t == nil || isContext(t) || !rd.isTx(t) && !handleInterface(t) {
+		if t == nil || defuse.IsContext(t) || !rd.isTx(t) && !handleInterface(t) {
 			continue
 		}
 		v := rd.Defs.RootVar(e)

@@ -13,6 +13,7 @@ import (
 	"go/types"
 	"strings"
 
+	"github.com/chokaq/idemlint/internal/defuse"
 	"github.com/chokaq/idemlint/internal/schema"
 	"github.com/chokaq/idemlint/internal/sinks/keys"
 	"github.com/chokaq/idemlint/internal/sqlstmt"
@@ -175,7 +176,7 @@ func (rd Reader) readCall(e ast.Expr, sc keys.Scope) bool {
 	for _, a := range call.Args {
 		ast.Inspect(a, func(x ast.Node) bool {
 			if id, ok := x.(*ast.Ident); ok {
-				if v, ok := rd.info().Uses[id].(*types.Var); ok && sc.Params[v] && !isContext(v.Type()) {
+				if v, ok := rd.info().Uses[id].(*types.Var); ok && sc.Params[v] && !defuse.IsContext(v.Type()) {
 					fromJob = true
 				}
 			}

@@ -335,7 +335,8 @@ func (rd Reader) PassKeyArg(args []ast.Expr, callee string, e effect.Effect, sc 
 	var next []string
 	for _, value := range values {
 		if src := rd.keys().UnstableSource(value); src != "" {
-			e.Detail = fresh + " (" + callee + " is given one made from " + src + ")"
+			// Unprotected again if a dropped error made it safe (callgraph's dropFailure).
+			e.State, e.Detail = effect.Unprotected, fresh+" ("+callee+" is given one made from "+src+")"
 			return e
 		}
 		if ref, ok := rd.paramRef(value, sc); ok && !slices.Contains(next, ref) {

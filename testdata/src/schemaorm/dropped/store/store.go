@@ -4,6 +4,7 @@ package store
 
 import (
 	"database/sql"
+	"errors"
 
 	"gorm.io/gorm"
 
@@ -18,7 +19,7 @@ type Store struct {
 
 // Signal records the order of a signal when the latest one differs, and drops the
 // insert's error where it makes it.
-func (s *Store) Signal(ref string) { // want Signal:`effects sql.write:unprotected\(\(\*gorm.DB\).Create\)\[unique key from params 0\]`
+func (s *Store) Signal(ref string) { // want Signal:`effects sql.write:protected\(\(\*gorm.DB\).Create\)\[unique key from params 0\]`
 	o := db.Order{ExternalID: ref, Amount: 1}
 	s.DB.Create(&o)
 }
@@ -39,3 +40,17 @@ func (s *Store) AddPlan(ref string) error { // want AddPlan:`effects sql.write:u
 	entity := &db.Order{ExternalID: ref}
 	return s.DB.Create(&entity).Error
 }
+
+// Candle records a candle's signal and drops the insert's error where it makes it, as
+// Signal does, but reports an error of its own (a lookup before it) to its caller: the
+// caller's key decides, and the dropped error stays dropped.
+func (s *Store) Candle(ref string) error { // want Candle:`effects sql.write:protected\(\(\*gorm.DB\).Create\)\[unique key from params 0\]`
+	if ref == "" {
+		return errNoRef
+	}
+	o := db.Order{ExternalID: ref, Amount: 2}
+	s.DB.Create(&o)
+	return nil
+}
+
+var errNoRef = errors.New("no ref")
