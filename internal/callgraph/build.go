@@ -74,6 +74,7 @@ func (b *builder) build() {
 		b.markFailures(n, sites)
 		b.markDeadLetters(n, sites)
 		b.markReadNames(n)
+		b.markErrorLeaves(n, sites)
 	}
 	if b.in.ReceiveSpan != nil {
 		for _, n := range b.Nodes {

@@ -130,6 +130,10 @@ type Site struct {
 	// readName marks a site whose callee's name says it reads (readnames.go): an HTTP
 	// POST it brings reads.
 	readName bool
+	// leaveFrom and leaveTo, on a site whose call's error makes its node leave
+	// (uniqueinserts.go), are the region after that check, to the end of its block: an
+	// INSERT the site makes that fails on a repeat claims what runs there.
+	leaveFrom, leaveTo token.Pos
 }
 
 // sitePositions returns the positions of n's sites: the calls that bring effects, which

@@ -66,6 +66,7 @@ func (r *reacher) of(n *Node) ([]Reached, bool) {
 	}
 	byID := map[string]Reached{}
 	complete := true
+	claims := r.sv.insertClaims(n)
 	for i := range n.Sites {
 		s := &n.Sites[i]
 		if s.regional && n.region == nil {
@@ -81,6 +82,7 @@ func (r *reacher) of(n *Node) ([]Reached, bool) {
 			if !keep {
 				continue
 			}
+			e = guardedBy(claims, s, e)
 			id := SinkID(e)
 			if old, seen := byID[id]; !seen || e.Worse(old.Effect) {
 				byID[id] = Reached{Effect: e, Pos: x.Pos}

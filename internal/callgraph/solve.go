@@ -44,22 +44,19 @@ func (sv *solver) evaluate(n *Node, record bool) bool {
 	var raw effect.Set
 	from := map[effect.Kind]Origin{}
 	completes := n.completesHere
+	claims := sv.insertClaims(n)
 	for i := range n.Sites {
 		s := &n.Sites[i]
 		if s.regional && n.region == nil {
 			continue // a receive region's, not the node's (markRegional)
 		}
-		var in effect.Set
+		in := sv.siteEffects(s)
 		var via *Node
 		switch {
-		case s.sink != nil:
-			in = effect.Set{*s.sink}
 		case s.local != nil:
 			via = s.local
-			in = s.local.Effects
 			completes = completes || s.local.TxCompletion
 		case s.fact != nil:
-			in = s.fact.Effects
 			completes = completes || s.fact.CompletesInTx
 		}
 		for _, e := range in {
@@ -67,7 +64,7 @@ func (sv *solver) evaluate(n *Node, record bool) bool {
 				continue
 			}
 			e, keep := sv.through(n, s, e)
-			if keep && raw.Add(e) {
+			if keep && raw.Add(guardedBy(claims, s, e)) {
 				from[e.Kind] = Origin{Pos: s.Pos, Via: via}
 			}
 		}
@@ -91,6 +88,20 @@ func (sv *solver) evaluate(n *Node, record bool) bool {
 	changed := !effects.Equal(n.Effects) || completes != n.TxCompletion
 	n.Effects, n.From, n.TxCompletion = effects, from, completes
 	return changed
+}
+
+// siteEffects returns the effects that enter through site s, before the site applies
+// anything to them: its sink's, its local callee's, or its fact's.
+func (sv *solver) siteEffects(s *Site) effect.Set {
+	switch {
+	case s.sink != nil:
+		return effect.Set{*s.sink}
+	case s.local != nil:
+		return s.local.Effects
+	case s.fact != nil:
+		return s.fact.Effects
+	}
+	return nil
 }
 
 // through returns effect e of a site as n sees it: the caller's arguments decide a method,

@@ -303,7 +303,7 @@ func (e Effect) Worse(old Effect) bool {
 	if (e.TopicParam != 0) != (old.TopicParam != 0) {
 		return old.TopicParam != 0 // as for OptsParam: consumers safe to repeat, by a caller's topic
 	}
-	if (e.KeyArg != 0) != (old.KeyArg != 0) {
+	if e.State == Protected && (e.KeyArg != 0) != (old.KeyArg != 0) {
 		// As for KeyParams: an insert safe only while callers do not make its key anew
 		// (a dropped duplicate-key error) must not be hidden by one safe outright.
 		return e.KeyArg != 0
