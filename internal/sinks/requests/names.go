@@ -29,7 +29,7 @@ func ReadingName(name string) bool {
 // transportWords start the names of the functions a client sends every request through,
 // whatever it does: postEnvelope, doRequest, sendSigned, execute. They say how a request
 // is sent, not what it does.
-var transportWords = []string{"post", "send", "do", "execute", "exec", "call", "invoke", "request", "sign", "run", "process", "open", "close"}
+var transportWords = []string{"post", "send", "do", "execute", "exec", "call", "invoke", "request", "sign"}
 
 // WritingName reports whether a Go function's name says it changes something: its first
 // word is a writing verb (create, update, delete, charge, ...) that is not one of a

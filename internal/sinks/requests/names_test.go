@@ -36,6 +36,7 @@ func TestReadingName(t *testing.T) {
 		"sendSigned":         false,
 		"Do":                 false,
 		"fetchSkipMeDB":      false,
+		"processPayment":     true, // a business act, not a transport's
 	} {
 		if got := WritingName(name); got != want {
 			t.Errorf("WritingName(%q) = %v, want %v", name, got, want)
