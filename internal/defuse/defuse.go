@@ -380,6 +380,13 @@ func Through(step func(ast.Expr) []ast.Expr) Option {
 	return func(f *finder) { f.step = step }
 }
 
+// Skip names, outside Value, the nodes whose insides Find does not look into once match
+// has not held for them: what a read from outside the program returns is not made of the
+// arguments it was read with.
+func Skip(skip func(ast.Node) bool) Option {
+	return func(f *finder) { f.skip = skip }
+}
+
 // At gives, for Value, the definition of a variable in view where it is read, in place of
 // its single definition in the package: a stage that reads a condition knows which
 // assignment comes just before it (ok, err := ...; if !ok), which the index, flow-insensitive
@@ -410,6 +417,7 @@ type finder struct {
 	match  func(ast.Node) bool
 	step   func(ast.Expr) []ast.Expr // Through
 	def    func(*types.Var) ast.Expr // At
+	skip   func(ast.Node) bool       // Skip
 	seen   map[*types.Var]bool
 	found  bool
 }
@@ -428,6 +436,9 @@ func (f *finder) look(e ast.Expr, depth int) {
 		}
 		if f.match(x) {
 			f.found = true
+			return false
+		}
+		if f.skip != nil && x != nil && f.skip(x) {
 			return false
 		}
 		switch x := x.(type) {

@@ -78,7 +78,9 @@ func (r Reader) fromInput(key ast.Expr, sc Scope) bool {
 }
 
 // UnstableSource returns the name of a random or clock source the key expression is made
-// from ("uuid.NewString"), following local variables, or "".
+// from ("uuid.NewString"), following local variables, or "". A value a read returns
+// (storeRead: today's indicator read from a Redis hash named by the date) is what the store
+// holds, not made of the key it was read by.
 func (r Reader) UnstableSource(e ast.Expr) string {
 	found := ""
 	r.Defs.Find(e, defuse.Fills, func(x ast.Node) bool {
@@ -91,8 +93,32 @@ func (r Reader) UnstableSource(e ast.Expr) string {
 			return true
 		}
 		return false
-	})
+	}, defuse.Skip(r.storeRead))
 	return found
+}
+
+// storeRead reports whether x is a call that reads from outside the program: a method given
+// a context.Context (a Redis, SQL or HTTP client's, a repository's) that the models take
+// for no write and no claim. Its arguments say what to read; its result is what was read.
+func (r Reader) storeRead(x ast.Node) bool {
+	call, ok := x.(*ast.CallExpr)
+	if !ok {
+		return false
+	}
+	fn, ok := typeutil.Callee(r.info(), call).(*types.Func)
+	if !ok || fn.Signature().Recv() == nil {
+		return false
+	}
+	if e := r.Models.Of(fn); e.Sink != nil || e.Gate != nil {
+		return false
+	}
+	ps := fn.Signature().Params()
+	for i := range ps.Len() {
+		if defuse.IsContext(ps.At(i).Type()) {
+			return true
+		}
+	}
+	return false
 }
 
 // Unstable reports whether v is assigned from a random or clock source.

@@ -39,3 +39,12 @@ type Notice struct {
 	ID   int64 `bun:",pk,autoincrement"`
 	Body string
 }
+
+// Strategy is an indicator's signal, keyed by its symbol, indicator and candle.
+type Strategy struct {
+	ID        string `gorm:"size:20;primaryKey"`
+	Symbol    string `gorm:"size:20;not null;uniqueIndex:unq_strategies"`
+	Indicator string `gorm:"size:30;not null;uniqueIndex:unq_strategies"`
+	Timestamp int64  `gorm:"not null;uniqueIndex:unq_strategies"`
+	Signal    int
+}

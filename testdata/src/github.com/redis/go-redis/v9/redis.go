@@ -228,6 +228,7 @@ type GenericCmdable interface {
 // StringCmdable holds the string commands.
 type StringCmdable interface {
 	Decr(ctx context.Context, key string) *IntCmd
+	Get(ctx context.Context, key string) *StringCmd
 	DecrBy(ctx context.Context, key string, decrement int64) *IntCmd
 	Incr(ctx context.Context, key string) *IntCmd
 	IncrBy(ctx context.Context, key string, value int64) *IntCmd
@@ -280,6 +281,8 @@ type PubSubCmdable interface {
 func (c cmdable) Del(ctx context.Context, keys ...string) *IntCmd { return &IntCmd{} }
 
 func (c cmdable) Decr(ctx context.Context, key string) *IntCmd { return &IntCmd{} }
+
+func (c cmdable) Get(ctx context.Context, key string) *StringCmd { return &StringCmd{} }
 
 func (c cmdable) DecrBy(ctx context.Context, key string, decrement int64) *IntCmd {
 	return &IntCmd{}
