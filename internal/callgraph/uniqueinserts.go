@@ -94,6 +94,9 @@ func (sv *solver) insertClaims(n *Node) []*sinks.Gate {
 			continue
 		}
 		for _, e := range sv.siteEffects(s) {
+			if e.Kind != effect.SQLWrite || !strings.Contains(e.Detail, effect.KeyTurnsAway) {
+				continue // cheap first: through is what evaluate spends its time in
+			}
 			if e, keep := sv.through(n, s, e); keep && failsOnRepeat(e) {
 				gates = append(gates, &sinks.Gate{
 					Start: s.leaveFrom,
