@@ -7,6 +7,7 @@ package gates
 import (
 	"go/ast"
 	"go/token"
+	"go/types"
 
 	"github.com/chokaq/idemlint/internal/sinks/keys"
 )
@@ -21,18 +22,12 @@ func (rd Reader) affirmedGate(ifs *ast.IfStmt, en env, sc keys.Scope, of ClaimOf
 			cond = ast.Unparen(x) // res != nil && !res.UniqueSkippedAsDuplicate
 		}
 	}
+	inBody := func(tx *types.Var) []*ast.CallExpr { return rd.callsOnTxIn(tx, ifs.Body.List) }
 	if not, ok := cond.(*ast.UnaryExpr); ok && not.Op == token.NOT {
 		// !res.UniqueSkippedAsDuplicate: the insert was not turned away.
 		if sel, ok := ast.Unparen(not.X).(*ast.SelectorExpr); ok {
 			if call, g := rd.claimDuplicate(sel); g != nil {
-				gt := &Gate{Start: ifs.Body.Lbrace, End: ifs.Body.Rbrace, What: g.What + " gate at " + rd.shortPos(call.Pos()), Why: rd.gateKeyProblem(call, g, sc)}
-				if g.TxArg != 0 {
-					gt.OnTx = map[token.Pos]bool{}
-					if tx := rd.gateTx(call, g); tx != nil {
-						gt.OnTx = positions(rd.callsOnTxIn(tx, ifs.Body.List))
-					}
-				}
-				return gt
+				return rd.modelGate(call, g, ifs.Body.Lbrace, ifs.Body.Rbrace, sc, inBody)
 			}
 		}
 		return nil
@@ -47,7 +42,7 @@ func (rd Reader) affirmedGate(ifs *ast.IfStmt, en env, sc keys.Scope, of ClaimOf
 		return nil
 	}
 	if call, g := rd.claimResult(cond); g != nil {
-		return &Gate{Start: ifs.Body.Lbrace, End: ifs.Body.Rbrace, What: g.What + " gate at " + rd.shortPos(call.Pos()), Why: rd.gateKeyProblem(call, g, sc)}
+		return rd.modelGate(call, g, ifs.Body.Lbrace, ifs.Body.Rbrace, sc, inBody)
 	}
 	cl := rd.sqlAffirmed(cond, en, of)
 	if cl == nil || cl.tx != nil {

@@ -94,19 +94,7 @@ func (rd Reader) gateCheck(body *ast.BlockStmt, ifs *ast.IfStmt, end token.Pos, 
 	}
 	cond := rd.withoutNilCheck(ifs.Cond)
 	if call, g := rd.claimFailed(cond); g != nil {
-		gt := &Gate{
-			Start: ifs.End(),
-			End:   end,
-			What:  g.What + " gate at " + rd.shortPos(call.Pos()),
-			Why:   rd.gateKeyProblem(call, g, sc),
-		}
-		if g.TxArg != 0 {
-			gt.OnTx = map[token.Pos]bool{}
-			if tx := rd.gateTx(call, g); tx != nil {
-				gt.OnTx = positions(rd.callsOnTx(tx, en))
-			}
-		}
-		return gt
+		return rd.modelGate(call, g, ifs.End(), end, sc, func(tx *types.Var) []*ast.CallExpr { return rd.callsOnTx(tx, en) })
 	}
 	cl := rd.sqlClaimFailed(cond, en, of)
 	if cl == nil {
@@ -271,16 +259,19 @@ func (rd Reader) gateCall(e ast.Expr) (*ast.CallExpr, *model.Gate) {
 	return call, gate
 }
 
-// gateTx returns the local transaction variable a claim made on a transaction is given
-// (model.Gate.TxArg), or nil: then no call is known to be made on it, and the claim
-// guards none.
-func (rd Reader) gateTx(call *ast.CallExpr, g *model.Gate) *types.Var {
-	id, ok := ast.Unparen(defuse.ArgAt(call, g.TxArg-1)).(*ast.Ident)
-	if !ok {
-		return nil
+// modelGate is the gate of a modelled claim call over [start, end), judged by its key
+// arguments. A claim made on a transaction (model.Gate.TxArg) holds only until it commits:
+// it guards only the calls onTx finds made on that transaction, and none when the
+// transaction is not a local variable.
+func (rd Reader) modelGate(call *ast.CallExpr, g *model.Gate, start, end token.Pos, sc keys.Scope, onTx func(*types.Var) []*ast.CallExpr) *Gate {
+	gt := &Gate{Start: start, End: end, What: g.What + " gate at " + rd.shortPos(call.Pos()), Why: rd.gateKeyProblem(call, g, sc)}
+	if g.TxArg != 0 {
+		gt.OnTx = map[token.Pos]bool{}
+		if tx := rd.local(defuse.ArgAt(call, g.TxArg-1)); tx != nil {
+			gt.OnTx = positions(onTx(tx))
+		}
 	}
-	v, _ := rd.info().Uses[id].(*types.Var)
-	return v
+	return gt
 }
 
 // gateKeyProblem says why a gate's key does not identify the job, with the judgement of the

@@ -10,21 +10,11 @@ package requests
 
 import "slices"
 
-// ReadingName reports whether a Go function's name says it reads: its first word is a
-// reading verb (get, fetch, query, list, search, find, lookup, ...) and none of its words
-// is a writing verb or joins two actions.
-func ReadingName(name string) bool {
-	w := identWords(name)
-	if len(w) == 0 || !slices.Contains(readVerbs, w[0]) {
-		return false
-	}
-	for _, x := range w {
-		if slices.Contains(rpcWriteWords, x) {
-			return false
-		}
-	}
-	return true
-}
+// ReadingName reports whether a Go function's name says it reads: read as an RPC-style
+// path's last segment is (rpcRead), its first word a reading verb (get, fetch, query, list,
+// search, find, lookup, ...) and none of its words a writing verb or one that joins two
+// actions.
+func ReadingName(name string) bool { return rpcRead(name) }
 
 // transportWords start the names of the functions a client sends every request through,
 // whatever it does: postEnvelope, doRequest, sendSigned, execute. They say how a request
