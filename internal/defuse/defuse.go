@@ -45,6 +45,8 @@ type Index struct {
 	fieldDefs map[*types.Var][]ast.Expr
 	// passes maps a local variable to the calls it is a direct argument of (queue(b, stmts)).
 	passes map[*types.Var][]*ast.CallExpr
+	// decls maps the package's functions and methods to their declarations.
+	decls map[*types.Func]*ast.FuncDecl
 }
 
 // Build indexes the files of pkg.
@@ -59,6 +61,7 @@ func Build(pkg *types.Package, info *types.Info, files []*ast.File) *Index {
 		ranged:    map[*types.Var]ast.Expr{},
 		fieldDefs: map[*types.Var][]ast.Expr{},
 		passes:    map[*types.Var][]*ast.CallExpr{},
+		decls:     map[*types.Func]*ast.FuncDecl{},
 	}
 	for _, f := range files {
 		ast.Inspect(f, ix.visit)
@@ -81,6 +84,10 @@ func (ix *Index) local(e ast.Expr) *types.Var {
 
 func (ix *Index) visit(x ast.Node) bool {
 	switch x := x.(type) {
+	case *ast.FuncDecl:
+		if fn, ok := ix.Info.Defs[x.Name].(*types.Func); ok && x.Body != nil {
+			ix.decls[fn] = x
+		}
 	case *ast.AssignStmt:
 		ix.assign(x)
 	case *ast.CompositeLit:
@@ -200,6 +207,10 @@ func (ix *Index) assign(x *ast.AssignStmt) {
 		}
 	}
 }
+
+// Decl returns the declaration, with a body, of a function or method of the package (its
+// generic origin's), or nil.
+func (ix *Index) Decl(fn *types.Func) *ast.FuncDecl { return ix.decls[fn.Origin()] }
 
 // Defs returns the expressions assigned to v (nil entries: a value not known).
 func (ix *Index) Defs(v *types.Var) []ast.Expr { return ix.defs[v] }

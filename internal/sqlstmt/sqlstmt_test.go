@@ -1,6 +1,7 @@
 package sqlstmt
 
 import (
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -641,6 +642,49 @@ func TestNullTests(t *testing.T) {
 		cols, ok := NullTests(tc.pred)
 		if ok != tc.ok || strings.Join(cols, ",") != tc.cols {
 			t.Errorf("NullTests(%q) = %q %v, want %q %v", tc.pred, cols, ok, tc.cols, tc.ok)
+		}
+	}
+}
+
+// TestColumnTests checks the lookup conditions read as tests that fix columns, and their
+// twins with a conjunct that does not.
+func TestColumnTests(t *testing.T) {
+	for _, tc := range []struct {
+		cond, want string
+		ok         bool
+	}{
+		{"ant_id=? AND mode=2 AND status=?", "ant_id=?1 mode=[2] status=?2", true},
+		{"symbol = ? AND status = 1", "symbol=?1 status=[1]", true},
+		{"a.scalping_id = $2 AND kind = 'x' AND done = FALSE", "scalping_id=?2 kind=['x'] done=[FALSE]", true},
+		{"ant_id = ? AND status IN ?", "ant_id=?1 status in ?2", true},
+		{"ant_id = ? AND status IN (?)", "ant_id=?1 status in ?2", true},
+		{"status IN (0, 1) AND ant_id = ?", "status in [0 1] ant_id=?1", true},
+		{"ant_id = ? OR mode = 2", "", false},
+		{"ant_id = ? AND price > ?", "", false},
+		{"ant_id = ? AND (mode = 2)", "", false},
+		{"lower(symbol) = ?", "", false},
+		{"symbol = :symbol", "", false},
+		{"symbol = ?; DELETE FROM t", "", false},
+		{"", "", false},
+	} {
+		tests, ok := ColumnTests(tc.cond)
+		var got []string
+		for _, x := range tests {
+			s := x.Column
+			if x.In {
+				s += " in "
+			} else {
+				s += "="
+			}
+			if x.Param > 0 {
+				s += "?" + strconv.Itoa(x.Param)
+			} else {
+				s += "[" + strings.Join(x.Values, " ") + "]"
+			}
+			got = append(got, s)
+		}
+		if strings.Join(got, " ") != tc.want || ok != tc.ok {
+			t.Errorf("ColumnTests(%q) = %q, %v; want %q, %v", tc.cond, strings.Join(got, " "), ok, tc.want, tc.ok)
 		}
 	}
 }

@@ -61,6 +61,12 @@ func (rd Reader) Gates(body *ast.BlockStmt, sc keys.Scope, of ClaimOf) []*Gate {
 		if g := rd.absentGate(body, ifs, en, sc); g != nil {
 			gates = append(gates, g)
 		}
+		if g := rd.createdRowGate(body, ifs, en); g != nil {
+			gates = append(gates, g)
+		}
+		if g := rd.vetoGate(body, ifs, en); g != nil {
+			gates = append(gates, g)
+		}
 		gates = append(gates, rd.statusBranchGates(body, ifs, en, sc)...)
 		if g := rd.differenceGate(ifs, sc); g != nil {
 			gates = append(gates, g)

@@ -48,6 +48,15 @@ func (db *DB) Find(dest interface{}, conds ...interface{}) (tx *DB) { panic("stu
 // First finds the first record matching conds, ordered by primary key, into dest.
 func (db *DB) First(dest interface{}, conds ...interface{}) (tx *DB) { panic("stub") }
 
+// Select names the fields a query reads or a write saves.
+func (db *DB) Select(query interface{}, args ...interface{}) (tx *DB) { panic("stub") }
+
+// Take finds one record matching conds, in no order, into dest.
+func (db *DB) Take(dest interface{}, conds ...interface{}) (tx *DB) { panic("stub") }
+
+// Last finds the last record matching conds, ordered by primary key, into dest.
+func (db *DB) Last(dest interface{}, conds ...interface{}) (tx *DB) { panic("stub") }
+
 // Save updates all fields of value by its primary key (inserts it when the key is zero).
 func (db *DB) Save(value interface{}) (tx *DB) { panic("stub") }
 
