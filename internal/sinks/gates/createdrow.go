@@ -50,11 +50,23 @@ func (rd Reader) createdRowGate(body *ast.BlockStmt, ifs *ast.IfStmt, en env) *G
 		}
 		start, end = ifs.End(), en.end
 	}
-	create := rd.createOf(body, lookup, start, end)
-	if create == nil {
-		return nil
+	return rd.createdGate(body, lookup, start, end, "existence check "+callee(rd.info(), lookup.call).Name()+" at "+rd.shortPos(lookup.call.Pos()))
+}
+
+// createdGate returns the gate of a check of lookup guarding body from start to end, named
+// what: from the create in that region of a record the lookup would find to end, or, when
+// the create is made in a gorm transaction's literal on its transaction, over what that
+// literal does on the transaction (which commits with the create, or not at all); nil when
+// there is no such create.
+func (rd Reader) createdGate(body *ast.BlockStmt, lookup *rowLookup, start, end token.Pos, what string) *Gate {
+	create, lit := rd.createOf(body, lookup, start, end)
+	switch {
+	case lit != nil:
+		return &Gate{Start: lit.Pos(), End: lit.End(), What: what, Lookup: true, OnTx: map[token.Pos]bool{lit.Pos(): true}}
+	case create != nil:
+		return &Gate{Start: create.Pos(), End: end, What: what, Lookup: true}
 	}
-	return &Gate{Start: create.Pos(), End: end, What: "existence check " + callee(rd.info(), lookup.call).Name() + " at " + rd.shortPos(lookup.call.Pos()), Lookup: true}
+	return nil
 }
 
 // rowTested reads an if's condition as a test of what a gorm read of one row (before the if)
@@ -254,9 +266,12 @@ func primaryKey(t types.Type, field string) bool {
 
 // createOf returns the first gorm Create in body between start and end (not in literals)
 // of a record of the lookup's type, given as a composite literal or a variable assigned one
-// in that region, whose fields pass every test of the lookup; nil otherwise.
-func (rd Reader) createOf(body *ast.BlockStmt, l *rowLookup, start, end token.Pos) *ast.CallExpr {
+// in that region, whose fields pass every test of the lookup; or such a Create made on the
+// transaction of a gorm Transaction's literal there (db.Transaction(func(tx *gorm.DB) error {
+// ...; return tx.Create(&rec).Error })), with the literal. nil otherwise.
+func (rd Reader) createOf(body *ast.BlockStmt, l *rowLookup, start, end token.Pos) (*ast.CallExpr, *ast.FuncLit) {
 	var found *ast.CallExpr
+	var inTx *ast.FuncLit
 	ast.Inspect(body, func(x ast.Node) bool {
 		if found != nil || x == nil || x.End() <= start || x.Pos() >= end {
 			return false
@@ -265,19 +280,49 @@ func (rd Reader) createOf(body *ast.BlockStmt, l *rowLookup, start, end token.Po
 			return false
 		}
 		call, ok := x.(*ast.CallExpr)
-		if !ok || call.Pos() < start || len(call.Args) != 1 {
+		if !ok || call.Pos() < start {
 			return true
 		}
 		fn := callee(rd.info(), call)
-		if fn == nil || fn.Pkg() == nil || fn.Pkg().Path() != gormPath || fn.Name() != "Create" {
+		if fn == nil || fn.Pkg() == nil || fn.Pkg().Path() != gormPath {
 			return true
 		}
-		if lit := rd.recordLiteral(body, call.Args[0], start); lit != nil && types.Identical(rd.info().TypeOf(lit), l.row) && rd.passes(lit, l) {
-			found = call
+		switch {
+		case fn.Name() == "Create" && len(call.Args) == 1:
+			if lit := rd.recordLiteral(body, call.Args[0], start); lit != nil && types.Identical(rd.info().TypeOf(lit), l.row) && rd.passes(lit, l) {
+				found = call
+			}
+		case fn.Name() == "Transaction" && len(call.Args) > 0:
+			if lit, tx := rd.txLiteral(call.Args[0]); lit != nil {
+				if c, _ := rd.createOf(lit.Body, l, lit.Body.Lbrace, lit.Body.Rbrace); c != nil && rd.onVar(c, tx) {
+					found, inTx = c, lit
+				}
+			}
 		}
 		return true
 	})
-	return found
+	return found, inTx
+}
+
+// txLiteral returns the function literal e is, taking its transaction as its first
+// parameter (func(tx *gorm.DB) error), and that parameter; nil otherwise.
+func (rd Reader) txLiteral(e ast.Expr) (*ast.FuncLit, *types.Var) {
+	lit, ok := ast.Unparen(e).(*ast.FuncLit)
+	if !ok || len(lit.Type.Params.List) == 0 || len(lit.Type.Params.List[0].Names) == 0 {
+		return nil, nil
+	}
+	tx, _ := rd.info().Defs[lit.Type.Params.List[0].Names[0]].(*types.Var)
+	if tx == nil {
+		return nil, nil
+	}
+	return lit, tx
+}
+
+// onVar reports whether a method call is made on the variable v (v.Create(...), also down a
+// chain: v.Model(m).Create(...)).
+func (rd Reader) onVar(call *ast.CallExpr, v *types.Var) bool {
+	sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
+	return ok && rd.Defs.RootVar(sel.X) == v
 }
 
 // recordLiteral returns the composite literal e is (&T{...}, T{...}) or, for a local

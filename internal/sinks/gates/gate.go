@@ -28,7 +28,8 @@ type Gate struct {
 	// made on that transaction: the gate guards only them, and only what commits with the
 	// transaction (until the commit, a crash undoes the claim, so an external effect made
 	// before it runs again). nil for a gate that commits on its own (SETNX, a statement on a
-	// pool).
+	// pool). For a Lookup gate, the transaction is the one that creates the row the check
+	// looks for (createdrow.go): what commits with it is checked first, as the row is.
 	OnTx map[token.Pos]bool
 	// Duplicate marks the check of a call's unique-violation error taken as success: the
 	// INSERT the call makes is the unique-constraint pattern. Start is the call.
@@ -63,8 +64,11 @@ func (g *Gate) Guard(e effect.Effect) effect.Effect {
 	if g.Duplicate {
 		return g.duplicate(e)
 	}
-	if g.OnTx != nil {
+	if g.OnTx != nil && !g.Lookup {
 		return g.committed(e)
+	}
+	if g.OnTx != nil && !onTx(e) {
+		return e // a check first whose row commits with a transaction: only what commits with it
 	}
 	if e.State >= effect.Claimed {
 		return e
@@ -78,6 +82,10 @@ func (g *Gate) Guard(e effect.Effect) effect.Effect {
 		return e
 	}
 	e.State = effect.Claimed
+	if g.Lookup && g.OnTx != nil {
+		e.Detail += "; it commits with the row the " + g.What + " looks for, in one transaction: a redelivery after the commit finds the row, but two deliveries at once both pass the check"
+		return e
+	}
 	if g.Lookup {
 		e.Detail += "; the " + g.What + " " + effect.CheckedFirst + ": a crash before that runs this effect again, and two deliveries at once both pass it"
 		return e
@@ -98,11 +106,17 @@ func (g *Gate) committed(e effect.Effect) effect.Effect {
 		e.Detail += "; the " + g.What + " guards nothing: " + g.Why
 		return e
 	}
-	if e.Tx == effect.TxIn || (e.Kind == effect.SQLWrite && e.Tx == effect.TxUnknown) {
+	if onTx(e) {
 		e.State = effect.Protected
 		e.Detail += "; it commits in the transaction of the " + g.What + ": a redelivery after the commit finds the job done, a crash before it leaves nothing"
 	}
 	return e
+}
+
+// onTx reports whether an effect commits with the transaction it was made in: a write on
+// it, a job inserted through it, a database write whose connection is a helper's.
+func onTx(e effect.Effect) bool {
+	return e.Tx == effect.TxIn || (e.Kind == effect.SQLWrite && e.Tx == effect.TxUnknown)
 }
 
 // duplicate applies a duplicate check to the effects of the call whose error it checks:

@@ -56,11 +56,7 @@ func (rd Reader) vetoGate(body *ast.BlockStmt, ifs *ast.IfStmt, en env) *Gate {
 	if sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr); ok && sig.Recv() != nil {
 		l.subst[sig.Recv()] = sel.X
 	}
-	create := rd.createOf(body, &l, ifs.End(), en.end)
-	if create == nil {
-		return nil
-	}
-	return &Gate{Start: create.Pos(), End: en.end, What: "existence check " + fn.Name() + " at " + rd.shortPos(call.Pos()), Lookup: true}
+	return rd.createdGate(body, &l, ifs.End(), en.end, "existence check "+fn.Name()+" at "+rd.shortPos(call.Pos()))
 }
 
 // rowVetoOf reads the body of fn, a function of the package returning a bool, for the first

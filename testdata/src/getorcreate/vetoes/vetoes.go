@@ -183,3 +183,33 @@ func OpenFirst(ctx context.Context, t *asynq.Task) error { // want OpenFirst:`ef
 	}
 	return db.Create(&Fill{ID: bot.Symbol + "-1", BotID: bot.ID, Mode: 1}).Error
 }
+
+// OpenCounted counts the bot's openings and records the fill in one transaction: the count
+// commits with the row the check looks for, or not at all. The order sent inside is not
+// undone by a rollback.
+func OpenCounted(ctx context.Context, t *asynq.Task) error { // want OpenCounted:`effects http.write:unprotected\(http.Post\) sql.write:claimed\(\(\*gorm.DB\).Update\)`
+	bot := botOf(t)
+	if !canOpenAny(bot) {
+		return nil
+	}
+	return db.Transaction(func(tx *gorm.DB) error { // want `handler OpenCounted: HTTP POST`
+		tx.Model(&Bot{}).Where("id = ?", bot.ID).Update("openings", gorm.Expr("openings + ?", 1))
+		if err := order(bot); err != nil {
+			return err
+		}
+		return tx.Create(&Fill{ID: bot.Symbol + "-1", BotID: bot.ID, Mode: 1}).Error
+	})
+}
+
+// OpenCountedApart records the fill outside the transaction that counts: a crash between
+// the count's commit and the record counts again.
+func OpenCountedApart(ctx context.Context, t *asynq.Task) error { // want OpenCountedApart:`effects sql.write:unprotected\(\(\*gorm.DB\).Update\)`
+	bot := botOf(t)
+	if !canOpenAny(bot) {
+		return nil
+	}
+	return db.Transaction(func(tx *gorm.DB) error { // want `handler OpenCountedApart: SQL write not safe to repeat`
+		tx.Model(&Bot{}).Where("id = ?", bot.ID).Update("openings", gorm.Expr("openings + ?", 1))
+		return db.Create(&Fill{ID: bot.Symbol + "-1", BotID: bot.ID, Mode: 1}).Error
+	})
+}
