@@ -73,7 +73,8 @@ func Bookkeeping(name string) bool { return VersionColumn(name) || AttemptCounte
 // AttemptCounter reports whether a column counts the attempts made at a job or a
 // delivery: its name is, or ends in "_" and, attempt(s), retries, tries, or attempt,
 // retry, try or delivery followed by _count or _number (attempts, send_attempts,
-// attempt_count, retry_count, delivery_count). A repeat is one more attempt, and a second
+// attempt_count, retry_count, delivery_count), or a callback or notify count
+// (callback_num, notify_count). A repeat is one more attempt, and a second
 // increment says so truly, as a job runner's row per run does; the statement's other
 // assignments decide whether it converges. Read without case and without allocating, as
 // the rest of the statement is.
@@ -94,7 +95,10 @@ func AttemptCounter(name string) bool {
 var attemptNames = []string{
 	"attempt", "attempts", "retries", "tries",
 	"attempt_count", "attempts_count", "retry_count", "try_count", "delivery_count",
-	"attempt_number", "retry_number",
+	"attempt_number", "retry_number", "attempt_num", "retry_num", "retry_times",
+	// A count of the notifications a payment gateway sends a merchant until it answers:
+	// one per attempt (callback_num).
+	"callback_num", "callback_count", "callback_times", "notify_num", "notify_count", "notify_times",
 }
 
 // VersionColumn reports whether a column is an optimistic-locking counter (version,

@@ -123,6 +123,8 @@ var cases = []tcase{
 	{"UPDATE webhooks SET send_attempts = send_attempts + 1, delivery_count = delivery_count + 1 WHERE id = $1", Converging, "absolute UPDATE"},
 	{"UPDATE jobs SET attempt_count = attempt_count + 1, balance = balance - $2 WHERE id = $1", NonIdempotent, "relative UPDATE of balance"},
 	{"UPDATE stats SET attempt_total = attempt_total + 1 WHERE id = $1", NonIdempotent, "relative UPDATE of attempt_total"},
+	{"UPDATE orders SET callback_num = callback_num + 1, callback_confirm = $2 WHERE trade_id = $1", Converging, "absolute UPDATE"},
+	{"UPDATE orders SET callback_total = callback_total + 1 WHERE trade_id = $1", NonIdempotent, "relative UPDATE of callback_total"},
 	{"UPDATE shop SET contempt = contempt + 1 WHERE id = $1", NonIdempotent, "relative UPDATE of contempt"},
 	{"UPDATE `t` SET `n` = `n` + 1", NonIdempotent, "relative UPDATE of n"},
 	{"UPDATE t SET tags = array_append(tags, $1) WHERE id = $2", NonIdempotent, ""},
