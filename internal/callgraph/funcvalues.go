@@ -17,7 +17,9 @@ import (
 //   - a function that calls one of its parameters (Node.Calls, Fact.Calls): at each call
 //     of it, the function value passed in that position (a literal, a function, a method
 //     value, a local variable defined once as one of those) enters the caller through the
-//     callee: handler -> Loop -> func literal in handler -> sink;
+//     callee: handler -> Loop -> func literal in handler -> sink; unless the function calls
+//     it only with what a receive in a loop around the call received (Node.PerMessage): it
+//     is then the handler of the consumer the function starts, and enters no caller;
 //   - a call of a struct field or a package variable, or of an element of a map or slice
 //     held in one (s.onMsg(m), handlers[k](m)): every function value the package stores
 //     there enters the caller;
@@ -40,6 +42,10 @@ type valueResolver struct {
 	// them (fieldcalls.go), fieldCallExprs those calls.
 	fieldCalls     map[*Node][]fieldCall
 	fieldCallExprs map[*ast.CallExpr]bool
+	// receiveCall says which framework's message a call receives ("" for none): a
+	// parameter called with it in the loop around the receive is a handler the function
+	// runs per message (perMessage), not a callback its caller's call runs.
+	receiveCall func(*types.Func, *ast.CallExpr) string
 }
 
 // funcValue is one function a value may hold: a node of the package or a function of
@@ -85,21 +91,27 @@ func (fv *valueResolver) solveCalls() {
 	for changed := true; changed; {
 		changed = false
 		for _, n := range cands {
-			if m := fv.calledParams(n); m != n.Calls {
+			if m, _ := fv.calledParams(n); m != n.Calls {
 				n.Calls, changed = m, true
 			}
 		}
+	}
+	for _, n := range cands {
+		_, n.PerMessage = fv.calledParams(n)
 	}
 }
 
 // calledParams returns the parameters of n's current mask that n calls at least once and
 // uses in no other way than calling them, comparing them with nil, or handing them to a
 // callee whose mask says it only calls them. The walk includes n's literals: a callback
-// called in a goroutine or a deferred closure of n is still called by n.
-func (fv *valueResolver) calledParams(n *Node) uint64 {
+// called in a goroutine or a deferred closure of n is still called by n. It also returns
+// the function-typed parameters n calls only per message (perMessage), which it runs as
+// handlers of the messages a loop receives, and uses in no other way.
+func (fv *valueResolver) calledParams(n *Node) (calls, perMsg uint64) {
 	params := map[*types.Var]int{}
+	cands := paramCandidates(n.Sig)
 	for i := 0; i < n.Sig.Params().Len() && i < 64; i++ {
-		if n.Calls&(1<<i) != 0 {
+		if cands&(1<<i) != 0 {
 			params[n.Sig.Params().At(i)] = i
 		}
 	}
@@ -115,13 +127,17 @@ func (fv *valueResolver) calledParams(n *Node) uint64 {
 		}
 		return -1, nil
 	}
-	var called, escaped uint64
+	var called, escaped, handled uint64
 	fine := map[*ast.Ident]bool{}
-	ast.Inspect(n.Body, func(x ast.Node) bool {
+	ast.PreorderStack(n.Body, nil, func(x ast.Node, stack []ast.Node) bool {
 		switch x := x.(type) {
 		case *ast.CallExpr:
 			if i, id := param(x.Fun); id != nil {
-				called |= 1 << i
+				if fv.perMessage(x, stack) {
+					handled |= 1 << i
+				} else {
+					called |= 1 << i
+				}
 				fine[id] = true
 			}
 			mask := fv.callsOf(typeutil.StaticCallee(info, x))
@@ -146,7 +162,82 @@ func (fv *valueResolver) calledParams(n *Node) uint64 {
 		}
 		return true
 	})
-	return n.Calls & called &^ escaped
+	return n.Calls & called &^ escaped, handled &^ called &^ escaped
+}
+
+// perMessage reports whether call, a call of a parameter, hands it what a receive in a loop
+// around the call received (for { m, err := r.FetchMessage(ctx); ...; handle(m.Value) },
+// also from a literal inside that loop: retry(func() error { return handle(m.Value) })): the
+// parameter is the handler of each message the loop receives, run by the loop, not by the
+// function's caller, whose call only starts it (the handlers stage registers it there).
+func (fv *valueResolver) perMessage(call *ast.CallExpr, stack []ast.Node) bool {
+	if fv.receiveCall == nil || len(call.Args) == 0 {
+		return false
+	}
+	for i := len(stack) - 1; i >= 0; i-- {
+		var body *ast.BlockStmt
+		switch loop := stack[i].(type) {
+		case *ast.ForStmt:
+			body = loop.Body
+		case *ast.RangeStmt:
+			body = loop.Body
+		default:
+			continue
+		}
+		received := fv.receivedIn(body, call.Pos())
+		if len(received) == 0 {
+			continue
+		}
+		for _, a := range call.Args {
+			if fv.in.Judge.Defs.Find(a, defuse.Ranged, func(x ast.Node) bool {
+				id, ok := x.(*ast.Ident)
+				return ok && received[fv.in.Info.Uses[id]]
+			}) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// receivedIn returns the variables a receive call in body (not in literals) assigns before
+// pos: m of m, err := r.FetchMessage(ctx).
+func (fv *valueResolver) receivedIn(body *ast.BlockStmt, pos token.Pos) map[types.Object]bool {
+	var out map[types.Object]bool
+	ast.Inspect(body, func(x ast.Node) bool {
+		switch x := x.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.AssignStmt:
+			if x.End() > pos || len(x.Rhs) != 1 {
+				return true
+			}
+			call, ok := ast.Unparen(x.Rhs[0]).(*ast.CallExpr)
+			if !ok {
+				return true
+			}
+			fn, _ := typeutil.Callee(fv.in.Info, call).(*types.Func)
+			if fn == nil || fv.receiveCall(fn.Origin(), call) == "" {
+				return true
+			}
+			for _, l := range x.Lhs {
+				// The message, not the receive's error (msgs, err := sub.Fetch(10)).
+				if id, ok := l.(*ast.Ident); ok && fv.in.Info.ObjectOf(id) != nil && !isErrorType(fv.in.Info.ObjectOf(id).Type()) {
+					if out == nil {
+						out = map[types.Object]bool{}
+					}
+					out[fv.in.Info.ObjectOf(id)] = true
+				}
+			}
+		}
+		return true
+	})
+	return out
+}
+
+// isErrorType reports whether t is the error interface.
+func isErrorType(t types.Type) bool {
+	return types.Identical(t, types.Universe.Lookup("error").Type())
 }
 
 // callsOf is the Calls mask of a statically called function: its node's, or its fact's.
@@ -174,15 +265,27 @@ func (fv *valueResolver) callsOf(fn *types.Func) uint64 {
 func (fv *valueResolver) routeArgs(n *Node, fn *types.Func, call *ast.CallExpr, args []ast.Expr) map[ast.Expr]bool {
 	// A mask never holds the variadic parameter, so a spread (xs...) changes no position.
 	mask := fv.callsOf(fn)
-	if mask == 0 {
+	if local := fv.ByFunc[fn]; mask == 0 && (local == nil || local.PerMessage == 0) {
 		return nil
 	}
 	callee := effect.FuncName(fn, nil)
+	var perMsg uint64
 	if local := fv.ByFunc[fn]; local != nil {
-		callee = local.HopName()
+		callee, perMsg = local.HopName(), local.PerMessage
 	}
 	var routed map[ast.Expr]bool
 	for j, arg := range args {
+		if j < 64 && perMsg&(1<<j) != 0 {
+			// A handler the callee's consumer runs per message: not the caller's effects,
+			// nor where the value is written.
+			if direct := fv.funcValue(arg); direct != nil {
+				if routed == nil {
+					routed = map[ast.Expr]bool{}
+				}
+				routed[arg] = true
+			}
+			continue
+		}
 		if j >= 64 || mask&(1<<j) == 0 {
 			continue
 		}

@@ -43,6 +43,7 @@ func Build(in Input) *Graph {
 	c := newCore(in)
 	g := &Graph{core: c, values: &valueResolver{core: c}, dispatch: &dispatcher{core: c}, solver: &solver{core: c}, open: &openCalls{core: c}}
 	g.receives = &receiveFinder{core: c, dispatch: g.dispatch}
+	g.values.receiveCall = g.receives.receiveCall
 	c.implementationsOf = g.dispatch.implementationsOf
 	b := &builder{core: c, values: g.values, dispatch: g.dispatch, receives: g.receives}
 	b.build()

@@ -29,6 +29,10 @@ type Node struct {
 	// Calls marks the function-typed parameters the function only calls (Fact.Calls),
 	// solved before the sites are resolved: the arguments there enter through the call.
 	Calls uint64
+	// PerMessage is the mask of the function-typed parameters the function calls only with
+	// what a receive in a loop around the call received, in no other way (perMessage): a
+	// consumer it starts runs them per message, and a caller's call of it does not.
+	PerMessage uint64
 
 	// Directives in the declaration's doc comment.
 	Barrier   *directive.Directive   // //idemlint:idempotent

@@ -20,6 +20,6 @@ func Job[T any](mux *asynq.ServeMux, name string, fn func(context.Context, T) er
 func Activities(rt *runtime.Runtime, acts any) { rt.RegisterActivity(acts) } // want Activities:`registers\(1 temporal methods\)`
 
 // Subscribe starts a consumer through runtime.Consume.
-func Subscribe(ctx context.Context, js nats.JetStreamContext, subject string, f func(context.Context, []byte) error) error { // want Subscribe:`calls-params\(3\) registers\(3 github.com/nats-io/nats.go\)`
+func Subscribe(ctx context.Context, js nats.JetStreamContext, subject string, f func(context.Context, []byte) error) error { // want Subscribe:`registers\(3 github.com/nats-io/nats.go\)`
 	return runtime.Consume(ctx, js, subject, subject+"-durable", f)
 }

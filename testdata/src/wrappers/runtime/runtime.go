@@ -49,7 +49,7 @@ func (r MuxRegistrar) Add(pattern string, h func(context.Context, []byte) error)
 
 // Consume pulls messages of a durable consumer and hands each one's data to f, acking it
 // when f succeeds.
-func Consume(ctx context.Context, js nats.JetStreamContext, subject, durable string, f func(context.Context, []byte) error) error { // want Consume:`calls-params\(4\) registers\(4 github.com/nats-io/nats.go\)`
+func Consume(ctx context.Context, js nats.JetStreamContext, subject, durable string, f func(context.Context, []byte) error) error { // want Consume:`registers\(4 github.com/nats-io/nats.go\)`
 	sub, err := js.PullSubscribe(subject, durable)
 	if err != nil {
 		return err
