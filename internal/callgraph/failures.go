@@ -9,7 +9,14 @@
 //   - a call given the error it tested, whose name says it reports an error
 //     (notification.NotifyError(err), reportFailure(ctx, err)), reports the failure as an
 //     error tracker does: what it posts (a Slack alert, an operator e-mail) is one per
-//     failed run by design, as a log line is.
+//     failed run by design, as a log line is;
+//   - a call given the delivery the consumer received (a RabbitMQ amqp.Delivery, or its
+//     Body) republishes it for a retry (c.Retry(ctx, svc, d) with an x-retry-count
+//     header): a crash before the original's ack leaves two copies, each of which the
+//     handler meets as it meets any redelivery.
+//
+// A failure path is the body of `if err != nil`, the else of `if err == nil`, and what
+// follows `if err == nil { ...; return }` in its block.
 
 package callgraph
 
@@ -36,11 +43,15 @@ func (b *builder) markFailures(n *Node, sites map[token.Pos]bool) {
 		return
 	}
 	type failedCall struct {
-		cond    token.Pos
-		reports bool
+		cond             token.Pos
+		reports, retries bool
 	}
 	failed := map[token.Pos]failedCall{}
-	mark := func(blk ast.Stmt, cond token.Pos, err types.Object) {
+	// afterSuccess: what follows `if err == nil { ...; return }`, read only for a delivery's
+	// retry: after a lookup's early return on success (a cache hit), the rest is not a
+	// failure that an INCR counts.
+	afterSuccess := map[token.Pos]token.Pos{}
+	mark := func(blk ast.Node, cond token.Pos, err types.Object) {
 		ast.Inspect(blk, func(x ast.Node) bool {
 			switch x := x.(type) {
 			case *ast.FuncLit:
@@ -49,7 +60,7 @@ func (b *builder) markFailures(n *Node, sites map[token.Pos]bool) {
 				// Ifs are visited outermost first: an inner failure test, whose error the
 				// call may be given, overwrites the outer one.
 				if sites[x.Pos()] {
-					failed[x.Pos()] = failedCall{cond, err != nil && reportsError(b.in.Info, x, err)}
+					failed[x.Pos()] = failedCall{cond, err != nil && reportsError(b.in.Info, x, err), b.givenDelivery(x)}
 				}
 			}
 			return true
@@ -68,6 +79,28 @@ func (b *builder) markFailures(n *Node, sites map[token.Pos]bool) {
 					mark(x.Else, x.Cond.Pos(), err)
 				}
 			}
+		case *ast.BlockStmt:
+			// if err == nil { ack; return }: what follows runs only when the run failed.
+			for i, st := range x.List {
+				ifs, ok := st.(*ast.IfStmt)
+				if !ok || ifs.Else != nil || len(ifs.Body.List) == 0 {
+					continue
+				}
+				if _, ret := ifs.Body.List[len(ifs.Body.List)-1].(*ast.ReturnStmt); !ret {
+					continue
+				}
+				if op, _ := b.errorTest(ifs.Cond); op == token.EQL {
+					for _, rest := range x.List[i+1:] {
+						ast.Inspect(rest, func(y ast.Node) bool {
+							if c, ok := y.(*ast.CallExpr); ok && sites[c.Pos()] && b.givenDelivery(c) {
+								afterSuccess[c.Pos()] = ifs.Cond.Pos()
+							}
+							_, lit := y.(*ast.FuncLit)
+							return !lit
+						})
+					}
+				}
+			}
 		}
 		return true
 	})
@@ -75,8 +108,46 @@ func (b *builder) markFailures(n *Node, sites map[token.Pos]bool) {
 		if c, ok := failed[n.Sites[i].Pos]; ok {
 			n.Sites[i].failure = effect.ShortPos(b.in.Fset, c.cond)
 			n.Sites[i].reportsFailure = c.reports
+			n.Sites[i].retriesDelivery = c.retries
+		} else if cond, ok := afterSuccess[n.Sites[i].Pos]; ok {
+			n.Sites[i].retryAfter = effect.ShortPos(b.in.Fset, cond)
 		}
 	}
+}
+
+// givenDelivery reports whether call is given a delivery a consumer received: a value of a
+// modelled delivery type (the element type of a receive channel's model, a RabbitMQ
+// amqp.Delivery), or a field of one (d.Body), also inside a message built for the call
+// (amqp.Publishing{Body: d.Body}).
+func (b *builder) givenDelivery(call *ast.CallExpr) bool {
+	given := false
+	for _, a := range call.Args {
+		ast.Inspect(a, func(x ast.Node) bool {
+			switch x.(type) {
+			case *ast.FuncLit, *ast.CallExpr:
+				return false // what a call makes of it is not the delivery
+			case *ast.Ident, *ast.SelectorExpr:
+				if t := b.in.Info.TypeOf(x.(ast.Expr)); t != nil && b.in.Judge.Models.Index.Delivery(typeName(t)) != nil {
+					given = true
+				}
+			}
+			return !given
+		})
+	}
+	return given
+}
+
+// typeName is the full name, pkg/path.Type, of the named type t is or points to; "" for
+// any other.
+func typeName(t types.Type) string {
+	if p, ok := types.Unalias(t).(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	n, ok := types.Unalias(t).(*types.Named)
+	if !ok || n.Obj().Pkg() == nil {
+		return ""
+	}
+	return n.Obj().Pkg().Path() + "." + n.Obj().Name()
 }
 
 // reportVerbs and errorNouns are what the name of a function that reports an error holds,
@@ -160,6 +231,18 @@ func countFailure(e effect.Effect, cond string) effect.Effect {
 	}
 	e.State = effect.Protected
 	e.Detail = "Redis INCR made only when the run has failed (" + cond + "): it counts failures, and a repeat that fails again is one more"
+	return e
+}
+
+// retryDelivery applies a call that republishes the delivery its node failed to handle
+// (callee, on the failure tested at cond) to e: a publish it makes unprotected is that
+// delivery's retry, which the handler meets as any redelivery.
+func retryDelivery(e effect.Effect, callee, cond string) effect.Effect {
+	if e.Kind != effect.Publish || e.State >= effect.Claimed {
+		return e
+	}
+	e.State = effect.Protected
+	e.Detail = "the delivery republished for a retry (" + callee + ", on the failure tested at " + cond + "): a crash before the original's ack leaves two copies, which the handler meets as any redelivery"
 	return e
 }
 

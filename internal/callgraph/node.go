@@ -128,6 +128,13 @@ type Site struct {
 	// reportsFailure marks a failure-path site given the error tested there, whose
 	// function's name says it reports an error: all it brings is that report.
 	reportsFailure bool
+	// retriesDelivery marks a failure-path site given the delivery its node received (a
+	// modelled delivery type, or a field of one): a publish it brings puts that delivery
+	// back for a retry.
+	retriesDelivery bool
+	// retryAfter, on a site given its node's delivery after `if err == nil { ...; return
+	// }`, is the position of that test: a publish it brings is the delivery's retry too.
+	retryAfter string
 	// deadLetter marks a site whose call names a dead-letter queue (deadletter.go): a
 	// publish it brings sets a failed message aside.
 	deadLetter bool

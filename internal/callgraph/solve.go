@@ -190,6 +190,12 @@ func (sv *solver) through(n *Node, s *Site, e effect.Effect) (effect.Effect, boo
 		if s.reportsFailure {
 			e = reportFailure(e, s.callee, s.failure)
 		}
+		if s.retriesDelivery {
+			e = retryDelivery(e, s.callee, s.failure)
+		}
+	}
+	if s.retryAfter != "" {
+		e = retryDelivery(e, s.callee, s.retryAfter)
 	}
 	if s.deadLetter {
 		e = setAside(e, s.callee)
