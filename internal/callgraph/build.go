@@ -75,6 +75,7 @@ func (b *builder) build() {
 		b.markDeadLetters(n, sites)
 		b.markReadNames(n)
 		b.markErrorLeaves(n, sites)
+		b.markDead(n)
 	}
 	if b.in.ReceiveSpan != nil {
 		for _, n := range b.Nodes {

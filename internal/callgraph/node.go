@@ -135,6 +135,9 @@ type Site struct {
 	// retryAfter, on a site given its node's delivery after `if err == nil { ...; return
 	// }`, is the position of that test: a publish it brings is the delivery's retry too.
 	retryAfter string
+	// dead marks a site a constant answer never lets run (deadbranches.go): it brings
+	// nothing.
+	dead bool
 	// deadLetter marks a site whose call names a dead-letter queue (deadletter.go): a
 	// publish it brings sets a failed message aside.
 	deadLetter bool

@@ -69,7 +69,7 @@ func (r *reacher) of(n *Node) ([]Reached, bool) {
 	claims := r.sv.insertClaims(n)
 	for i := range n.Sites {
 		s := &n.Sites[i]
-		if s.regional && n.region == nil {
+		if s.dead || s.regional && n.region == nil {
 			continue
 		}
 		in, ok := r.site(s)

@@ -47,7 +47,7 @@ func (sv *solver) evaluate(n *Node, record bool) bool {
 	claims := sv.insertClaims(n)
 	for i := range n.Sites {
 		s := &n.Sites[i]
-		if s.regional && n.region == nil {
+		if s.dead || s.regional && n.region == nil {
 			continue // a receive region's, not the node's (markRegional)
 		}
 		in := sv.siteEffects(s)

@@ -134,12 +134,66 @@ func (r Reader) keyOption(args []ast.Expr) (key ast.Expr, found bool) {
 				key = c.Args[0]
 				return true
 			}
+			if ok {
+				if k, made := r.madeKeyOption(fn, c); made {
+					key = k
+					return true
+				}
+			}
 			return false
 		}) {
 			return key, true
 		}
 	}
 	return nil, false
+}
+
+// madeKeyOption reads call, of fn, a function of the package every return of which is a
+// key option call (func unique(ttl time.Duration) asynq.Option { return asynq.Unique(ttl)
+// }): the key the option is given, as the caller passes it (the caller's argument for a
+// parameter of fn that the option is given whole), and true; nil and false otherwise.
+func (r Reader) madeKeyOption(fn *types.Func, call *ast.CallExpr) (ast.Expr, bool) {
+	decl := r.Defs.Decl(fn)
+	if decl == nil || fn.Signature().Results().Len() != 1 {
+		return nil, false
+	}
+	var inner []*ast.CallExpr
+	ok := true
+	ast.Inspect(decl.Body, func(x ast.Node) bool {
+		switch x := x.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.ReturnStmt:
+			if len(x.Results) != 1 {
+				ok = false
+				return false
+			}
+			c, isCall := ast.Unparen(x.Results[0]).(*ast.CallExpr)
+			if !isCall {
+				ok = false
+				return false
+			}
+			f, _ := typeutil.Callee(r.info(), c).(*types.Func)
+			if f == nil || !r.Models.Of(f).KeyOption || len(c.Args) == 0 {
+				ok = false
+			}
+			inner = append(inner, c)
+		}
+		return ok
+	})
+	if !ok || len(inner) != 1 {
+		return nil, false // one option, so that one key stands for it
+	}
+	key := inner[0].Args[0]
+	if id, isIdent := ast.Unparen(key).(*ast.Ident); isIdent {
+		params := fn.Signature().Params()
+		for i := 0; i < params.Len() && i < len(call.Args); i++ {
+			if r.info().Uses[id] == params.At(i) && len(r.Defs.Defs(params.At(i))) == 0 {
+				return call.Args[i], true
+			}
+		}
+	}
+	return key, true
 }
 
 // variadicParam returns 1 + the index of the variadic parameter of sc's declared function
