@@ -15,6 +15,8 @@ import (
 	"strings"
 
 	"golang.org/x/tools/go/types/typeutil"
+
+	"github.com/chokaq/idemlint/internal/defuse"
 )
 
 // markDead marks the sites of n that a constant answer never lets run (Site.dead).
@@ -88,26 +90,16 @@ func (b *builder) constantAnswer(cond ast.Expr) (value, known bool) {
 	if decl == nil || b.constrained(decl.Pos()) {
 		return false, false
 	}
+	results, same := defuse.Returned(decl.Body)
 	var answer constant.Value
-	same := true
-	ast.Inspect(decl.Body, func(x ast.Node) bool {
-		switch x := x.(type) {
-		case *ast.FuncLit:
-			return false
-		case *ast.ReturnStmt:
-			if len(x.Results) != 1 {
-				same = false
-				return false
-			}
-			v := b.in.Info.Types[x.Results[0]].Value
-			if v == nil || v.Kind() != constant.Bool || answer != nil && constant.BoolVal(v) != constant.BoolVal(answer) {
-				same = false
-				return false
-			}
-			answer = v
+	for _, r := range results {
+		v := b.in.Info.Types[r].Value
+		if v == nil || v.Kind() != constant.Bool || answer != nil && constant.BoolVal(v) != constant.BoolVal(answer) {
+			same = false
+			break
 		}
-		return same
-	})
+		answer = v
+	}
 	if !same || answer == nil {
 		return false, false
 	}

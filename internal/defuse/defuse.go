@@ -212,6 +212,27 @@ func (ix *Index) assign(x *ast.AssignStmt) {
 // generic origin's), or nil.
 func (ix *Index) Decl(fn *types.Func) *ast.FuncDecl { return ix.decls[fn.Origin()] }
 
+// Returned returns the one result of every return statement of a function body (not in its
+// literals), in order; ok is false when a return statement has none or several (a bare
+// return of named results).
+func Returned(body *ast.BlockStmt) (results []ast.Expr, ok bool) {
+	ok = true
+	ast.Inspect(body, func(x ast.Node) bool {
+		switch x := x.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.ReturnStmt:
+			if len(x.Results) != 1 {
+				ok = false
+			} else {
+				results = append(results, x.Results[0])
+			}
+		}
+		return ok
+	})
+	return results, ok
+}
+
 // Defs returns the expressions assigned to v (nil entries: a value not known).
 func (ix *Index) Defs(v *types.Var) []ast.Expr { return ix.defs[v] }
 

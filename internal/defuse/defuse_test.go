@@ -2,6 +2,7 @@ package defuse_test
 
 import (
 	"go/ast"
+	"go/types"
 	"strings"
 	"testing"
 
@@ -159,6 +160,39 @@ func TestChainCalls(t *testing.T) {
 		ix.ChainCalls(update.Fun.(*ast.SelectorExpr).X, func(_ *ast.CallExpr, name string) { got = append(got, name) })
 		if strings.Join(got, " ") != want {
 			t.Errorf("%s: ChainCalls = %q, want %q", fn, got, want)
+		}
+	}
+}
+
+// TestReturned checks the results of every return of a body, those of its literals left
+// out, and a bare return that stops the reading.
+func TestReturned(t *testing.T) {
+	p := testpkg.Check(t, "p", `package p
+
+func pick(a bool) int {
+	f := func() int { return 3 }
+	if a {
+		return 1
+	}
+	_ = f
+	return 2
+}
+
+func named() (n int) {
+	n = 1
+	return
+}
+`)
+	for _, d := range p.File.Decls {
+		fd := d.(*ast.FuncDecl)
+		results, ok := defuse.Returned(fd.Body)
+		var got []string
+		for _, r := range results {
+			got = append(got, types.ExprString(r))
+		}
+		want, wantOK := map[string]string{"pick": "1 2", "named": ""}[fd.Name.Name], fd.Name.Name == "pick"
+		if strings.Join(got, " ") != want || ok != wantOK {
+			t.Errorf("Returned(%s) = %q, %v; want %q, %v", fd.Name.Name, got, ok, want, wantOK)
 		}
 	}
 }

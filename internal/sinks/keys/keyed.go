@@ -157,30 +157,21 @@ func (r Reader) madeKeyOption(fn *types.Func, call *ast.CallExpr) (ast.Expr, boo
 	if decl == nil || fn.Signature().Results().Len() != 1 {
 		return nil, false
 	}
+	results, ok := defuse.Returned(decl.Body)
 	var inner []*ast.CallExpr
-	ok := true
-	ast.Inspect(decl.Body, func(x ast.Node) bool {
-		switch x := x.(type) {
-		case *ast.FuncLit:
-			return false
-		case *ast.ReturnStmt:
-			if len(x.Results) != 1 {
-				ok = false
-				return false
-			}
-			c, isCall := ast.Unparen(x.Results[0]).(*ast.CallExpr)
-			if !isCall {
-				ok = false
-				return false
-			}
-			f, _ := typeutil.Callee(r.info(), c).(*types.Func)
-			if f == nil || !r.Models.Of(f).KeyOption || len(c.Args) == 0 {
-				ok = false
-			}
-			inner = append(inner, c)
+	for _, res := range results {
+		c, isCall := ast.Unparen(res).(*ast.CallExpr)
+		if !isCall {
+			ok = false
+			break
 		}
-		return ok
-	})
+		f, _ := typeutil.Callee(r.info(), c).(*types.Func)
+		if f == nil || !r.Models.Of(f).KeyOption || len(c.Args) == 0 {
+			ok = false
+			break
+		}
+		inner = append(inner, c)
+	}
 	if !ok || len(inner) != 1 {
 		return nil, false // one option, so that one key stands for it
 	}
