@@ -82,7 +82,7 @@ func (rd Reader) Gates(body *ast.BlockStmt, sc keys.Scope, of ClaimOf) []*Gate {
 		}
 	}}
 	w.block(body.List, body.Rbrace)
-	return gates
+	return append(gates, rd.correlatedGates(body, gates)...)
 }
 
 // gateCheck returns the gate an if statement checks, when its condition is true if the
