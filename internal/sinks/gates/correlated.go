@@ -70,9 +70,12 @@ func (rd Reader) correlatedGates(body *ast.BlockStmt, gates []*Gate) []*Gate {
 	return out
 }
 
-// gateIn reports whether the gate's region lies in blk.
+// gateIn reports whether the gate is checked at the top level of blk: its region lies in
+// blk and runs to blk's end. A claim checked deeper (under another if of the branch) was
+// made only on some runs of the branch, and a later if under the same condition runs on all
+// of them.
 func gateIn(g *Gate, blk *ast.BlockStmt) bool {
-	return g.OnTx == nil && blk.Lbrace <= g.Start && g.End <= blk.Rbrace
+	return g.OnTx == nil && blk.Lbrace <= g.Start && g.End == blk.Rbrace
 }
 
 // stableCondition reports whether cond is a bool variable or a call of a function of the

@@ -1,8 +1,8 @@
 // Package correlated holds a claim made in one branch of an if, and the notification a // want package:"has effects"
 // later if makes under the same condition: it runs only when the claim's branch ran, so the
 // claim guards it. The other branch's condition, a condition whose variable is assigned
-// between the two, and a condition that is a method call (which may answer otherwise the
-// second time) guard nothing.
+// between the two, a condition that is a method call (which may answer otherwise the
+// second time), and a claim made under another condition inside the branch guard nothing.
 package correlated
 
 import (
@@ -100,12 +100,32 @@ func refundedByMethod(ctx context.Context, t *asynq.Task) error {
 	return nil
 }
 
+// refundedSometimes claims only for some refunds of the branch: the later if runs for all.
+func refundedSometimes(ctx context.Context, t *asynq.Task) error {
+	kind := string(t.Payload())
+	if isReservation(kind) {
+		_ = kind
+	} else {
+		if len(kind) > 10 {
+			ok, err := rdb.SetNX(ctx, "refunded:"+kind, 1, time.Hour).Result()
+			if err != nil || !ok {
+				return err
+			}
+		}
+	}
+	if !isReservation(kind) {
+		return notify(kind) // want `handler refundedSometimes: HTTP POST`
+	}
+	return nil
+}
+
 // register hands the refund result jobs to the server.
 func register(mux *asynq.ServeMux) {
 	mux.HandleFunc("refund:result", refunded)
 	mux.HandleFunc("refund:other", refundedOther)
 	mux.HandleFunc("refund:renamed", refundedRenamed)
 	mux.HandleFunc("refund:method", refundedByMethod)
+	mux.HandleFunc("refund:sometimes", refundedSometimes)
 }
 
 var _ = register
