@@ -27,6 +27,7 @@ import (
 	"strings"
 
 	"github.com/chokaq/idemlint/internal/effect"
+	"github.com/chokaq/idemlint/internal/topics"
 )
 
 // failureCounter is the start of the detail of the counter a failure path may repeat: the
@@ -127,7 +128,7 @@ func (b *builder) givenDelivery(call *ast.CallExpr) bool {
 			case *ast.FuncLit, *ast.CallExpr:
 				return false // what a call makes of it is not the delivery
 			case *ast.Ident, *ast.SelectorExpr:
-				if t := b.in.Info.TypeOf(x.(ast.Expr)); t != nil && b.in.Judge.Models.Index.Delivery(typeName(t)) != nil {
+				if t := b.in.Info.TypeOf(x.(ast.Expr)); t != nil && b.in.Judge.Models.Index.Delivery(topics.TypeName(t)) != nil {
 					given = true
 				}
 			}
@@ -135,19 +136,6 @@ func (b *builder) givenDelivery(call *ast.CallExpr) bool {
 		})
 	}
 	return given
-}
-
-// typeName is the full name, pkg/path.Type, of the named type t is or points to; "" for
-// any other.
-func typeName(t types.Type) string {
-	if p, ok := types.Unalias(t).(*types.Pointer); ok {
-		t = p.Elem()
-	}
-	n, ok := types.Unalias(t).(*types.Named)
-	if !ok || n.Obj().Pkg() == nil {
-		return ""
-	}
-	return n.Obj().Pkg().Path() + "." + n.Obj().Name()
 }
 
 // reportVerbs and errorNouns are what the name of a function that reports an error holds,

@@ -222,7 +222,7 @@ func (fv *valueResolver) receivedIn(body *ast.BlockStmt, pos token.Pos) map[type
 			}
 			for _, l := range x.Lhs {
 				// The message, not the receive's error (msgs, err := sub.Fetch(10)).
-				if id, ok := l.(*ast.Ident); ok && fv.in.Info.ObjectOf(id) != nil && !isErrorType(fv.in.Info.ObjectOf(id).Type()) {
+				if id, ok := l.(*ast.Ident); ok && fv.in.Info.ObjectOf(id) != nil && !types.Identical(fv.in.Info.ObjectOf(id).Type(), errorType) {
 					if out == nil {
 						out = map[types.Object]bool{}
 					}
@@ -233,11 +233,6 @@ func (fv *valueResolver) receivedIn(body *ast.BlockStmt, pos token.Pos) map[type
 		return true
 	})
 	return out
-}
-
-// isErrorType reports whether t is the error interface.
-func isErrorType(t types.Type) bool {
-	return types.Identical(t, types.Universe.Lookup("error").Type())
 }
 
 // callsOf is the Calls mask of a statically called function: its node's, or its fact's.
