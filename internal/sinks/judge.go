@@ -123,8 +123,13 @@ func (j *Judge) PassMethod(args []ast.Expr, e effect.Effect, sc Scope) (effect.E
 // PassReads checks, at a call of a function whose POST takes its body's GraphQL query or
 // JSON-RPC method, the end of its URL (e.ReadsParam) or its whole body (e.PayloadParam)
 // from a parameter, what the caller passes there
-// (requests.Reader.PassReads); it reports whether the effect is kept.
+// (requests.Reader.PassReads); it reports whether the effect is kept. For a publish, the
+// parameter is the message's, and the caller's argument says whether it is a status event
+// (passStatusEvent).
 func (j *Judge) PassReads(args []ast.Expr, e effect.Effect, sc Scope) (effect.Effect, bool) {
+	if e.Kind == effect.Publish {
+		return j.passStatusEvent(args, e, sc), true
+	}
 	return j.requests().PassReads(args, e, sc)
 }
 

@@ -101,6 +101,7 @@ func (j *Judge) Eval(call *ast.CallExpr, s *model.Sink, fn *types.Func, sc Scope
 		}
 		e := mk(effect.Unprotected, s.Problem())
 		j.toConsumers(e, s, fn, call, sc)
+		j.statusEvent(e, call, sc)
 		return e
 	case model.ProviderParams:
 		e := consumerKey(s, j.params().Provider(mk, s, arg, sc))
@@ -119,6 +120,7 @@ func (j *Judge) Eval(call *ast.CallExpr, s *model.Sink, fn *types.Func, sc Scope
 	case model.Options:
 		e := j.keys().Options(mk, s, call, sc)
 		j.toConsumers(e, s, fn, call, sc)
+		j.statusEvent(e, call, sc)
 		return e
 	case model.Builder:
 		return j.builderEffect(mk, s, call, sc)

@@ -92,7 +92,7 @@ func (rd Reader) BodyTextParam(body ast.Expr, sc keys.Scope) int {
 			if v == nil || len(rd.Defs.Defs(v)) != 0 {
 				return false // a local variable: its definition is the body
 			}
-			if defuse.IsString(v.Type()) || isBytes(v.Type()) {
+			if defuse.IsString(v.Type()) || defuse.IsBytes(v.Type()) {
 				param = keys.ParamIndex(sc, v)
 			}
 			return true
@@ -134,16 +134,6 @@ func reader(name string) bool {
 	return false
 }
 
-// isBytes reports whether t is []byte.
-func isBytes(t types.Type) bool {
-	s, ok := t.Underlying().(*types.Slice)
-	if !ok {
-		return false
-	}
-	b, ok := s.Elem().Underlying().(*types.Basic)
-	return ok && b.Kind() == types.Byte
-}
-
 // marshalledLiteral returns the literal a request body is json.Marshal of, or nil.
 func (rd Reader) marshalledLiteral(body ast.Expr) *ast.CompositeLit {
 	arg := rd.marshalledArg(body)
@@ -158,7 +148,8 @@ func (rd Reader) marshalledLiteral(body ast.Expr) *ast.CompositeLit {
 // or the end of its URL, from a parameter (e.ReadsParam), or its whole JSON body
 // (e.PayloadParam), what the caller (in scope sc) passes there: a GraphQL query, a JSON-RPC
 // method that reads, a path of a read endpoint (a login, a query, search or list endpoint),
-// or a body that reads by its shape (it pages, or asks a model) makes the POST no effect; a
+// or a body that reads by its shape (it pages, or asks a model), or a JSON object a PATCH
+// sends (a merge patch, passMergePatch) makes the request no effect; a
 // body that carries an idempotency key or a provider's request number keys it (passKey);
 // the caller's own parameter passes the question on; anything else (a mutation, a writing
 // method, a value not known) keeps the effect. It reports whether the effect is kept.
@@ -169,6 +160,9 @@ func (rd Reader) PassReads(args []ast.Expr, e effect.Effect, sc keys.Scope) (eff
 		return e, true
 	}
 	if pi >= 0 && pi < len(args) {
+		if rd.passMergePatch(args[pi], e) {
+			return e, false // do(ctx, http.MethodPatch, path, limits{...}): a merge patch
+		}
 		reads, p := rd.passPayload(args[pi], sc)
 		if reads {
 			return e, false // do(ctx, path, request{Limit: 100, Offset: n}): a page, or a model's answer

@@ -43,6 +43,7 @@ type built struct {
 	methodParam  int    // 1 + the index of the scope's string parameter that holds the method
 	requestParam int    // 1 + the index of the scope's *http.Request parameter it is
 	reads        bool   // its URL or body says it reads (Reads)
+	merges       bool   // a PATCH whose body is a JSON object: a merge patch (mergePatch)
 	// readsParam is 1 + the index of the scope's string parameter its JSON body takes as
 	// its GraphQL query or JSON-RPC method (readsBy says which): its callers say whether it
 	// reads (BodyParam).
@@ -70,6 +71,8 @@ func (b built) write() (string, bool) {
 	switch {
 	case b.reads:
 		return "", false // a token grant, a JSON-RPC read, a GraphQL query, a read endpoint
+	case b.merges:
+		return "", false // a merge patch: applied twice, it leaves what it did once
 	case b.method == "POST" || b.method == "PATCH":
 		return "HTTP " + b.method, true
 	case b.method == "" && (b.methodParam != 0 || b.requestParam != 0):
@@ -153,6 +156,7 @@ func (rd Reader) readBuilt(v *types.Var, src ast.Expr, sc keys.Scope) built {
 			b.readsParam, b.readsBy = p, effect.BodyText
 		}
 	}
+	b.merges = b.method == "PATCH" && bodyExpr != nil && rd.mergePatch(bodyExpr)
 	if !b.reads {
 		b.payloadParam = rd.PayloadParam(bodyExpr, sc)
 	}
@@ -318,7 +322,7 @@ func (rd Reader) ReturnedRequest(body *ast.BlockStmt, sig *types.Signature, sc k
 		if b.method == "" && b.methodParam == 0 {
 			return false
 		}
-		out = &effect.Request{Method: b.method, MethodParam: uint8(b.methodParam), Reads: b.reads, Header: b.header}
+		out = &effect.Request{Method: b.method, MethodParam: uint8(b.methodParam), Reads: b.reads || b.merges, Header: b.header}
 		if b.v != nil {
 			if key, ok := rd.headerKey(b.v); ok {
 				out.Header = effect.UnstableHeader

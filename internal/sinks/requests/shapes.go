@@ -154,8 +154,8 @@ func (rd Reader) passPayload(arg ast.Expr, sc keys.Scope) (reads bool, p int) {
 	return false, 0
 }
 
-// marshalledArg returns the value a request body is json.Marshal of (through readers,
-// conversions and local variables), or nil.
+// marshalledArg returns the value a request body is json.Marshal of (through the readers
+// of reader, conversions and local variables), or nil.
 func (rd Reader) marshalledArg(body ast.Expr) ast.Expr {
 	if body == nil {
 		return nil
@@ -167,12 +167,12 @@ func (rd Reader) marshalledArg(body ast.Expr) ast.Expr {
 			return false
 		case *ast.CallExpr:
 			if tv, ok := rd.info().Types[x.Fun]; ok && tv.IsType() && len(x.Args) == 1 {
-				return false // []byte(s)
+				return false // []byte(s), string(b)
 			}
-			switch bodyFunc(rd.info(), x) {
-			case "bytes.NewReader", "bytes.NewBuffer", "io.NopCloser":
-				return false
-			case "encoding/json.Marshal":
+			if reader(bodyFunc(rd.info(), x)) {
+				return false // strings.NewReader(string(b)): its operand
+			}
+			if bodyFunc(rd.info(), x) == "encoding/json.Marshal" {
 				arg = defuse.ArgAt(x, 0)
 			}
 		}
