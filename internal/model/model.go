@@ -416,8 +416,9 @@ var IdempotencyHeaders = []string{"idempotency-key", "x-idempotency-key"}
 // Standard Webhooks specification defines it ("webhook-id", and Svix's "svix-id"): its
 // receivers are to deduplicate on it, so its value, when it names the delivery and not the
 // attempt, is the webhook's idempotency key. An application's own delivery header
-// (X-Forge-Delivery-ID) is not: its receivers, a chat platform's incoming webhook among
-// them, need not know it.
+// (X-Forge-Delivery-ID) is not by itself: its receivers, a chat platform's incoming webhook
+// among them, need not know it; on a request signed for its receiver it is one
+// (sinks/requests' signedwebhooks.go).
 func DeliveryHeader(name string) bool {
 	n := strings.ToLower(name)
 	return n == "webhook-id" || n == "svix-id"

@@ -185,6 +185,9 @@ func (rd Reader) headerEffect(mk keys.Make, what string, b built, sc keys.Scope)
 			if model.DeliveryHeader(name) {
 				return rd.keys().NamedHeader(mk, what, "delivery id header "+name, key, sc)
 			}
+			if !isIdempotencyHeader(name) && name != "" {
+				return rd.keys().NamedHeader(mk, what, "signed delivery id header "+name, key, sc)
+			}
 			return rd.keys().Header(mk, what, key, sc)
 		}
 	}
@@ -436,6 +439,9 @@ func (rd Reader) namedHeaderKey(v *types.Var) (ast.Expr, string, bool) {
 				return c.Args[1], name, true
 			}
 		}
+	}
+	if h, ok := signedDelivery(rd.headersSet(v)); ok {
+		return h.val, h.name, true // a signed webhook's own delivery header (signedwebhooks.go)
 	}
 	val, ok := rd.indexSet(v, isHeaderField)
 	if !ok {
