@@ -562,6 +562,10 @@ const (
 	// by itself: a caller that returns on the state it read and writes that state on the
 	// same transaction makes one.
 	ReadLocked
+	// ReadRows: the result is the rows a statement that claims them returned (UPDATE ...
+	// SET status = 'fired' WHERE status = 'scheduled' RETURNING *, a sqlc :many query): each
+	// row once, so the work a caller does over them is done once per row.
+	ReadRows
 )
 
 // AFact marks Fact as an analysis fact.

@@ -140,7 +140,9 @@ var cases = []tcase{
 	{"UPDATE t SET total = (SELECT sum(t.total) FROM items i)", NonIdempotent, ""},
 	{"UPDATE t SET n = n + 1 WHERE id = $1 AND n < 5", NonIdempotent, "relative UPDATE of n"},
 	{"UPDATE t SET attempts = attempts + 1 WHERE id = $1 AND attempts < 5", Converging, "absolute UPDATE"},
-	{"UPDATE t SET n = n + 1 WHERE id IN (SELECT id FROM t WHERE n = 0)", NonIdempotent, ""},
+	// The subquery selects the rows by the test the SET makes false, as WHERE n = 0 would.
+	{"UPDATE t SET n = n + 1 WHERE id IN (SELECT id FROM t WHERE n = 0)", Converging, "conditional state transition"},
+	{"UPDATE t SET n = n + 1 WHERE id IN (SELECT id FROM t WHERE n < 5)", NonIdempotent, ""},
 	{"UPDATE t SET n = o.n + 1 FROM o WHERE o.id = t.id", Converging, "absolute UPDATE"},
 	{"UPDATE t SET n = $1::n", Converging, ""},
 	{"UPDATE t SET x = COALESCE(x, $1)", Converging, ""},
@@ -173,6 +175,12 @@ var cases = []tcase{
 	{"UPDATE jobs SET attempts = attempts + 1, status = 'done' WHERE id = $1 AND status = 'pending'", Converging, "conditional state transition"},
 	{"UPDATE t SET balance = balance - $1, version = version + 1 WHERE id = $2 AND version = $3", Converging, "conditional state transition"},
 	{"UPDATE t SET n = n + 1, processed_at = now() WHERE id = $1 AND processed_at IS NULL", Converging, "conditional state transition"},
+	// A subquery of the same table selects the rows by the test the SET makes false.
+	{"UPDATE reminders SET status = 'fired', fired_at = now() WHERE id IN (SELECT id FROM reminders WHERE status = 'scheduled' AND fire_at <= now() ORDER BY fire_at LIMIT $1 FOR UPDATE SKIP LOCKED) RETURNING *", Converging, "conditional state transition"},
+	{"UPDATE reminders r SET status = 'fired' WHERE r.id IN (SELECT x.id FROM reminders x WHERE x.status = 'scheduled') RETURNING r.id", Converging, "conditional state transition"},
+	// Another table's rows, or another column, select rows the SET does not move on.
+	{"UPDATE reminders SET status = 'fired' WHERE id IN (SELECT reminder_id FROM deliveries WHERE status = 'scheduled') RETURNING id", Converging, "absolute UPDATE"},
+	{"UPDATE reminders SET status = 'fired' WHERE owner_id IN (SELECT id FROM reminders WHERE status = 'scheduled') RETURNING id", Converging, "absolute UPDATE"},
 	{"UPDATE t SET n = n + 1, done = true WHERE id = $1 AND NOT done", Converging, "conditional state transition"},
 	{"UPDATE t SET n = n + 1, v = $2 WHERE id = $1 AND v < $2", Converging, "conditional state transition"},
 	{"UPDATE t SET n = n + 1, s = 'b' WHERE id = $1 AND s IN ('a', 'c')", Converging, "conditional state transition"},

@@ -49,6 +49,9 @@ func (u updates) update(i, to int) Result {
 	if (v == setAbsolute || v == setRelative) && u.kw(listEnd, to, "FROM") && u.selectedBy(listEnd+1, wFrom, wTo, set+1, &c) {
 		v = setAbsoluteConditional
 	}
+	if (v == setAbsolute || v == setRelative) && u.selectedIn(wFrom, wTo, set+1, listEnd, &c) {
+		v = setAbsoluteConditional
+	}
 	switch v {
 	case setUnknown:
 		return Result{Class: Unknown, Reason: "SET list not known (text built at run time)"}
@@ -165,6 +168,47 @@ func (u updates) selectedBy(from, wFrom, wTo, setFrom int, set *setCtx) bool {
 		if ok, _ := (assignments{u.cursor}).constrains(cw, cwTo, setFrom, setTo, &cond, set); ok {
 			return true
 		}
+	}
+	return false
+}
+
+// selectedIn reports whether the UPDATE's condition [wFrom, wTo) selects its rows by a
+// subquery of the same table whose test the assignments [setFrom, setTo) make false:
+// UPDATE reminders SET status = 'fired' WHERE id IN (SELECT id FROM reminders WHERE status
+// = 'scheduled' ... FOR UPDATE SKIP LOCKED). The column before IN and the one the subquery
+// selects must have the same name, so that the rows it selects are the rows updated; a
+// repeat's subquery selects none of the rows the first run moved on.
+func (u updates) selectedIn(wFrom, wTo, setFrom, setTo int, set *setCtx) bool {
+	if wFrom < 0 {
+		return false
+	}
+	for i := wFrom + 1; i+3 < wTo; i++ {
+		if !u.kw(i, wTo, "IN") || !u.is(i+1, wTo, '(') || !u.isName(i-1, wTo) {
+			if u.is(i, wTo, '(') {
+				i = u.close(i, wTo)
+			}
+			continue
+		}
+		open := i + 1
+		end := u.close(open, wTo)
+		col := open + 2 // SELECT id, or SELECT r.id
+		if u.is(col+1, end, '.') {
+			col += 2
+		}
+		if !u.kw(open+1, end, "SELECT") || !u.isName(col, end) || !eqFold(u.name(col), u.name(i-1)) || !u.kw(col+1, end, "FROM") {
+			i = end
+			continue
+		}
+		alias, cw, cwTo, ok := u.selection(cte{from: open + 1, to: end}, set.tgt.name)
+		if !ok {
+			i = end
+			continue
+		}
+		cond := setCtx{tgt: target{name: set.tgt.name, alias: alias}}
+		if ok, _ := (assignments{u.cursor}).constrains(cw, cwTo, setFrom, setTo, &cond, set); ok {
+			return true
+		}
+		i = end
 	}
 	return false
 }

@@ -59,6 +59,12 @@ func (rd Reader) ReturnedClaim(body *ast.BlockStmt, sig *types.Signature, sc key
 				// once the attempts are used up) returns nil on paths that claim nothing.
 				continue
 			}
+			if _, slice := sig.Results().At(i).Type().Underlying().(*types.Slice); slice {
+				if cl := rd.returnedRows(body, r, en, of); cl != nil {
+					out = &effect.Claim{Result: uint8(i), Read: effect.ReadRows, What: cl.what}
+					return
+				}
+			}
 			if cl, read := rd.resultClaim(r, sig.Results().At(i).Type(), en, sc, of); cl != nil && cl.why == "" {
 				out = &effect.Claim{Result: uint8(i), Read: read, What: cl.what}
 				return

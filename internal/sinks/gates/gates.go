@@ -30,7 +30,7 @@ func (rd Reader) Gates(body *ast.BlockStmt, sc keys.Scope, of ClaimOf) []*Gate {
 	var gates []*Gate
 	locks := rd.lockScans(body, sc, of)
 	w := gateWalk{visit: func(st ast.Stmt, en env) {
-		if g := rd.rowsGate(st, en); g != nil {
+		if g := rd.rowsGate(st, en, of); g != nil {
 			gates = append(gates, g)
 		}
 		if rs, ok := st.(*ast.RangeStmt); ok {

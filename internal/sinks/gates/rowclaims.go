@@ -11,6 +11,8 @@ import (
 	"go/token"
 	"go/types"
 
+	"github.com/chokaq/idemlint/internal/defuse"
+	"github.com/chokaq/idemlint/internal/effect"
 	"github.com/chokaq/idemlint/internal/model"
 	"github.com/chokaq/idemlint/internal/sinks/statements"
 )
@@ -18,7 +20,7 @@ import (
 // rowsGate returns the gate a statement checks over the rows a claiming statement returned:
 // a range over them, an if (with no else) that tests there are some, or a loop over
 // rows.Next() of the query itself. nil otherwise.
-func (rd Reader) rowsGate(st ast.Stmt, en env) *Gate {
+func (rd Reader) rowsGate(st ast.Stmt, en env, of ClaimOf) *Gate {
 	var rows ast.Expr
 	var body *ast.BlockStmt
 	switch s := st.(type) {
@@ -42,7 +44,7 @@ func (rd Reader) rowsGate(st ast.Stmt, en env) *Gate {
 	if rows == nil || body == nil {
 		return nil
 	}
-	cl := rd.rowsClaim(rows, en)
+	cl := rd.rowsClaim(rows, en, of)
 	if cl == nil {
 		return nil
 	}
@@ -69,16 +71,25 @@ func (rd Reader) someRows(cond ast.Expr) ast.Expr {
 
 // rowsClaim returns the claim whose rows e holds: a slice a Select-style call filled
 // (Select(&v, ...)) or the rows a Query-style call returned, when its statement is one that
-// a repeat finds nothing for and that returns what it changed (RETURNING). nil otherwise.
-func (rd Reader) rowsClaim(e ast.Expr, en env) *claim {
+// a repeat finds nothing for and that returns what it changed (RETURNING), or the rows a
+// function returned that says it returns such rows (effect.ReadRows: a sqlc :many query).
+// nil otherwise.
+func (rd Reader) rowsClaim(e ast.Expr, en env, of ClaimOf) *claim {
 	v := rd.local(e)
 	if v == nil {
 		return nil
 	}
 	call := rd.filledBy(v, en)
 	if call == nil {
-		if q, idx := rd.resolve(e, en); idx == 0 {
-			call, _ = q.(*ast.CallExpr)
+		q, idx := rd.resolve(e, en)
+		call, _ = q.(*ast.CallExpr)
+		if call != nil {
+			if cl := rd.helperClaim(call, idx, effect.ReadRows, of); cl != nil {
+				return cl // due, err := q.ClaimDueReminders(ctx, n)
+			}
+		}
+		if idx != 0 {
+			call = nil
 		}
 	}
 	if call == nil {
@@ -95,6 +106,54 @@ func (rd Reader) rowsClaim(e ast.Expr, en env) *claim {
 	// The claim is of each row, not of the job: a statement that names the same rows for
 	// every job (a scheduled sweep) claims what is left to do, which is what it means to.
 	return &claim{at: call.Pos(), what: what + " ... RETURNING (each row it returns, once)", tx: rd.stmtTx(call)}
+}
+
+// returnedRows returns the claim of the rows a function returns in r: a slice it appends
+// to in a loop over rows.Next() of a query whose statement claims them (rowsClaim), the
+// loop being in body (a sqlc :many query's `for rows.Next() { ...; items = append(items,
+// i) }`). nil otherwise.
+func (rd Reader) returnedRows(body *ast.BlockStmt, r ast.Expr, en env, of ClaimOf) *claim {
+	items := rd.local(r)
+	if items == nil {
+		return nil
+	}
+	var out *claim
+	ast.Inspect(body, func(x ast.Node) bool {
+		if _, lit := x.(*ast.FuncLit); lit || out != nil {
+			return false
+		}
+		loop, ok := x.(*ast.ForStmt)
+		if !ok || loop.Init != nil || loop.Post != nil {
+			return true
+		}
+		call, ok := ast.Unparen(loop.Cond).(*ast.CallExpr)
+		if !ok || len(call.Args) != 0 {
+			return true
+		}
+		sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
+		if !ok || sel.Sel.Name != "Next" || !rd.appendsTo(loop.Body, items) {
+			return true
+		}
+		out = rd.rowsClaim(sel.X, en, of)
+		return false
+	})
+	return out
+}
+
+// appendsTo reports whether body assigns append(v, ...) to v.
+func (rd Reader) appendsTo(body *ast.BlockStmt, v *types.Var) bool {
+	found := false
+	ast.Inspect(body, func(x ast.Node) bool {
+		as, ok := x.(*ast.AssignStmt)
+		if !ok || found || len(as.Lhs) != 1 || len(as.Rhs) != 1 || rd.local(as.Lhs[0]) != v {
+			return !found
+		}
+		if call, ok := ast.Unparen(as.Rhs[0]).(*ast.CallExpr); ok && rd.isBuiltin(call, "append") && len(call.Args) > 0 && rd.local(call.Args[0]) == v {
+			found = true
+		}
+		return !found
+	})
+	return found
 }
 
 // filledBy returns the call before the condition's statement, in the blocks around it, that
@@ -140,6 +199,15 @@ func (rd Reader) queryText(call *ast.CallExpr) (string, bool) {
 	}
 	if s := rd.Models.Of(fn.Origin()).Sink; s != nil && s.Shape == model.SQLPrepared {
 		return statements.Reader{Defs: rd.Defs, Models: rd.Models, Schema: rd.Schema}.PreparedText(call), true
+	}
+	if recv := fn.Signature().Recv(); recv != nil && types.IsInterface(recv.Type()) && (fn.Name() == "Query" || fn.Name() == "QueryContext") {
+		// An application's interface over the driver (sqlc's DBTX): the rows of its text.
+		// Not a statement call for the other gates: Query's error says nothing of the rows.
+		for i, a := range call.Args {
+			if i < fn.Signature().Params().Len() && defuse.IsString(fn.Signature().Params().At(i).Type()) {
+				return rd.Defs.Text(a), true
+			}
+		}
 	}
 	return "", false
 }

@@ -136,7 +136,7 @@ func (rd Reader) sqlAffirmed(e ast.Expr, en env, of ClaimOf) *claim {
 // gate statement returned (a pgconn.CommandTag, a sql.Result), or a helper's count.
 func (rd Reader) sqlCount(e ast.Expr, en env, of ClaimOf) *claim {
 	if rows := rd.lenOf(e); rows != nil {
-		return rd.rowsClaim(rows, en) // len(claimed) == 0: the sweep returned no row
+		return rd.rowsClaim(rows, en, of) // len(claimed) == 0: the sweep returned no row
 	}
 	if u := rd.ormRowsAffected(e, en); u != nil {
 		return rd.ormGateCall(u) // res.RowsAffected of a gorm update
