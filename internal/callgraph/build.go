@@ -106,7 +106,7 @@ func (b *builder) collectLits(outer *Node, body ast.Node, df *directive.File) {
 // newScope is the scope sink calls in n are judged in: its name, its declared function, and
 // the parameters of n and of the functions enclosing it.
 func (b *builder) newScope(n *Node) sinks.Scope {
-	sc := sinks.Scope{Name: n.Name, Func: n.Fn, Params: map[*types.Var]bool{}, Built: b.RequestOf}
+	sc := sinks.Scope{Name: n.Name, Func: n.Fn, Params: map[*types.Var]bool{}, Built: b.RequestOf, Guarded: b.GuardOf}
 	for m := n; m != nil; m = m.Parent {
 		if m.Sig == nil {
 			continue

@@ -80,6 +80,7 @@ type core struct {
 	implementationsOf func(*types.Func) []*types.Func
 	claims            map[*Node]*effect.Claim   // ClaimOf's answers for the package's functions
 	requests          map[*Node]*effect.Request // RequestOf's answers
+	guards            map[*Node]*bool           // GuardOf's answers
 }
 
 // newCore returns an empty core for in, its indexes made.
@@ -206,7 +207,7 @@ func hasField(fn *types.Func, is func(types.Type) bool) bool {
 // package's, from its fact.
 func (c *core) RequestOf(fn *types.Func) *effect.Request {
 	return bodySummary(c, fn, &c.requests, func(f *effect.Fact) *effect.Request { return f.Request }, func(n *Node) *effect.Request {
-		sc := sinks.Scope{Name: n.Name, Func: n.Fn, Params: map[*types.Var]bool{}, Built: c.RequestOf}
+		sc := sinks.Scope{Name: n.Name, Func: n.Fn, Params: map[*types.Var]bool{}, Built: c.RequestOf, Guarded: c.GuardOf}
 		if n.Sig != nil {
 			for i := 0; i < n.Sig.Params().Len(); i++ {
 				sc.Params[n.Sig.Params().At(i)] = true
@@ -214,6 +215,18 @@ func (c *core) RequestOf(fn *types.Func) *effect.Request {
 		}
 		return c.in.Judge.ReturnedRequest(n.Body, n.Sig, sc)
 	})
+}
+
+// GuardOf says whether fn returns a query builder its chain guards (an OnConflictUpdate
+// helper): for a function of the package, read from its body once; for another package's,
+// from its fact.
+func (c *core) GuardOf(fn *types.Func) bool {
+	g := bodySummary(c, fn, &c.guards, func(f *effect.Fact) *bool { return &f.Guards }, func(n *Node) *bool {
+		sc := sinks.Scope{Name: n.Name, Func: n.Fn, Guarded: c.GuardOf}
+		guards := c.in.Judge.ReturnsGuarded(n.Body, n.Sig, sc)
+		return &guards
+	})
+	return g != nil && *g
 }
 
 // bodySummary is what fn's body says of its result (ClaimOf, RequestOf): for a function of

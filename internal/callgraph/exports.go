@@ -19,9 +19,9 @@ type FuncFact struct {
 }
 
 // funcFacts returns the facts of the functions of nodes keep selects that have effects
-// (or, with calls, call a parameter), with what claimOf, requestOf and receives say of their
-// result.
-func funcFacts(nodes []*Node, claimOf func(*types.Func) *effect.Claim, requestOf func(*types.Func) *effect.Request, receives func(*Node) string, keep func(*types.Func) bool, withCalls bool) []FuncFact {
+// (or, with calls, call a parameter), with what claimOf, requestOf, guardOf and receives say
+// of their result.
+func funcFacts(nodes []*Node, claimOf func(*types.Func) *effect.Claim, requestOf func(*types.Func) *effect.Request, guardOf func(*types.Func) bool, receives func(*Node) string, keep func(*types.Func) bool, withCalls bool) []FuncFact {
 	var out []FuncFact
 	for _, n := range nodes {
 		var calls uint64
@@ -33,11 +33,12 @@ func funcFacts(nodes []*Node, claimOf func(*types.Func) *effect.Claim, requestOf
 		}
 		claim := claimOf(n.Fn)
 		request := requestOf(n.Fn)
+		guards := guardOf(n.Fn)
 		receives := receives(n) // set while resolving the function's own receive call
-		if len(n.Effects) == 0 && !n.TxCompletion && calls == 0 && claim == nil && request == nil && receives == "" {
+		if len(n.Effects) == 0 && !n.TxCompletion && calls == 0 && claim == nil && request == nil && !guards && receives == "" {
 			continue
 		}
-		out = append(out, FuncFact{n.Fn, &effect.Fact{Effects: append(effect.Set(nil), n.Effects...), CompletesInTx: n.TxCompletion, Calls: calls, Claim: claim, Request: request, Receives: receives}})
+		out = append(out, FuncFact{n.Fn, &effect.Fact{Effects: append(effect.Set(nil), n.Effects...), CompletesInTx: n.TxCompletion, Calls: calls, Claim: claim, Request: request, Guards: guards, Receives: receives}})
 	}
 	return out
 }

@@ -118,19 +118,19 @@ func (g *Graph) Used() []*directive.Directive { return g.solver.used }
 // reaches importers through the exported function that hands it out), and facts travel
 // with every importer.
 func (g *Graph) Facts() []FuncFact {
-	return funcFacts(g.Nodes, g.ClaimOf, g.RequestOf, g.receives.returned, exportedOrMethod, true)
+	return funcFacts(g.Nodes, g.ClaimOf, g.RequestOf, g.GuardOf, g.receives.returned, exportedOrMethod, true)
 }
 
 // FactsOf returns the facts Facts would give the functions keep selects, exported or not:
 // for a table that carries the effects of the unexported functions it lists.
 func (g *Graph) FactsOf(keep func(*types.Func) bool) []FuncFact {
-	return funcFacts(g.Nodes, g.ClaimOf, g.RequestOf, g.receives.returned, keep, true)
+	return funcFacts(g.Nodes, g.ClaimOf, g.RequestOf, g.GuardOf, g.receives.returned, keep, true)
 }
 
 // Methods returns the package's methods that have effects, exported or not: an interface
 // call can reach either, for a program-wide link.
 func (g *Graph) Methods() []FuncFact {
-	return funcFacts(g.Nodes, g.ClaimOf, g.RequestOf, g.receives.returned, isMethod, false)
+	return funcFacts(g.Nodes, g.ClaimOf, g.RequestOf, g.GuardOf, g.receives.returned, isMethod, false)
 }
 
 // Summary returns the package's open interface calls, grouped by method and receiver type,

@@ -479,6 +479,10 @@ type Fact struct {
 	// helper that polls and hands the batch back): a call of it is a receive call of the
 	// caller, whose loop is the handler. "" for other functions.
 	Receives string
+	// Guards: the function's first result is a query builder whose chain calls a chain
+	// guard or builds a guard type (a gorm *DB given Clauses(clause.OnConflict{...}) by an
+	// OnConflictUpdate helper): a write its callers chain on it is guarded.
+	Guards bool
 }
 
 // ParamReg says that a function hands its parameter Param to a framework as a handler:
@@ -636,6 +640,9 @@ func (f *Fact) String() string {
 	}
 	if f.Calls != 0 {
 		s = append(s, "calls-params("+bits(f.Calls)+")")
+	}
+	if f.Guards {
+		s = append(s, "guards-builder")
 	}
 	if f.Claim != nil {
 		if f.Claim.Read == ReadLocked {

@@ -12,15 +12,15 @@ import (
 // and all, which is most of the bytes of a small fact. The encoding is deterministic (the
 // set is sorted, no maps) and versioned by its first byte.
 //
-//	fact   = version(23) flags uvarint(calls) [claim] [str(checks)] [str(receives)] [request] nEffects effect* nRegs reg*
-//	         (flags: 1 completes in tx, 2 claim, 4 checks, 8 receives, 16 request)
+//	fact   = version(24) flags uvarint(calls) [claim] [str(checks)] [str(receives)] [request] nEffects effect* nRegs reg*
+//	         (flags: 1 completes in tx, 2 claim, 4 checks, 8 receives, 16 request, 32 guards)
 //	claim  = result read str(what) [on str(table)]   (the last two when read is ReadLocked)
 //	request = str(method) methodParam reads(0|1) header
 //	reg    = param flags(1 methods, 2 factory, 4 topic) str(framework) str(once) str(method) [topic str(library)]
 //	effect = str(kind) state str(detail) uvarint(keyParams) tx methodParam requestParam textParam optsParam argsParam readsParam readsBy payloadParam step(0|1|2, +stepTopic, +stepDetached) elemsParam keyArg [str(keyArgFields) str(keyArgFresh)] [topicParam str(library) str(pkg) str(what)] [detached] nHops hop*
 //	hop    = str(func) str(pos)
 //	str    = uvarint(len) bytes
-const factEncoding = 23
+const factEncoding = 24
 
 // stepTopic, added to an effect's step byte, says that its TopicParam and Topic follow:
 // most effects have none, and a byte each would grow every fact.
@@ -48,6 +48,9 @@ func (f *Fact) MarshalBinary() ([]byte, error) {
 	}
 	if f.Request != nil {
 		flags |= 16
+	}
+	if f.Guards {
+		flags |= 32
 	}
 	b = append(b, flags)
 	b = binary.AppendUvarint(b, f.Calls)
@@ -239,6 +242,7 @@ func (f *Fact) UnmarshalBinary(data []byte) error {
 		return fmt.Errorf("effect fact: %w", r.err)
 	}
 	f.Effects, f.CompletesInTx, f.Calls, f.Registers, f.Checks = effects, flags&1 != 0, calls, regs, checks
+	f.Guards = flags&32 != 0
 	return nil
 }
 

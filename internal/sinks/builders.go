@@ -18,18 +18,27 @@ import (
 )
 
 // chainGuarded reports whether the receiver chain of a builder call (x.A().B().Create(v)),
-// followed through local variables, calls a chain guard or builds a guard type's literal.
-func (j *Judge) chainGuarded(call *ast.CallExpr) bool {
+// followed through local variables, calls a chain guard or builds a guard type's literal,
+// or starts from a function that returns a builder so guarded (sc.Guarded:
+// database.OnConflictUpdate(db, "id").Create(v)).
+func (j *Judge) chainGuarded(call *ast.CallExpr, sc Scope) bool {
 	sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
 	if !ok {
 		return false
 	}
+	return j.guardedValue(sel.X, sc)
+}
+
+// guardedValue reports whether the builder e is (x.A().B(), followed through local
+// variables) calls a chain guard, builds a guard type's literal, or is made by a function
+// that returns a guarded builder (sc.Guarded).
+func (j *Judge) guardedValue(e ast.Expr, sc Scope) bool {
 	info := j.info()
-	return j.Defs.Find(sel.X, defuse.Fills, func(x ast.Node) bool {
+	return j.Defs.Find(e, defuse.Fills, func(x ast.Node) bool {
 		switch x := x.(type) {
 		case *ast.CallExpr:
 			fn, ok := typeutil.Callee(info, x).(*types.Func)
-			return ok && j.Models.Of(fn).ChainGuard
+			return ok && (j.Models.Of(fn).ChainGuard || sc.Guarded != nil && sc.Guarded(fn.Origin()))
 		case *ast.CompositeLit:
 			named, ok := defuse.Deref(info.TypeOf(x)).(*types.Named)
 			return ok && named.Obj().Pkg() != nil && j.Models.Index.GuardType(named.Obj().Pkg().Path()+"."+named.Obj().Name())
@@ -91,7 +100,7 @@ func (j *Judge) builderEffect(mk keys.Make, s *model.Sink, call *ast.CallExpr, s
 	if s.Kind == effect.HTTPWrite && s.URLArg >= 0 && j.requests().Reads(defuse.ArgAt(call, s.URLArg), nil) {
 		return nil
 	}
-	guarded := j.chainGuarded(call)
+	guarded := j.chainGuarded(call, sc)
 	if e := j.recordInsert(mk, s, call, guarded, sc); e != nil {
 		return e
 	}
@@ -102,4 +111,36 @@ func (j *Judge) builderEffect(mk keys.Make, s *model.Sink, call *ast.CallExpr, s
 		return j.keys().Header(mk, s.What, key, sc)
 	}
 	return mk(effect.Unprotected, s.Problem())
+}
+
+// ReturnsGuarded reports whether a function (its body and signature, judged in scope sc)
+// returns a guarded query builder (guardedValue) as its first result on every return
+// that gives one: an OnConflictUpdate helper that returns db.Clauses(clause.OnConflict{...}).
+func (j *Judge) ReturnsGuarded(body *ast.BlockStmt, sig *types.Signature, sc Scope) bool {
+	if body == nil || sig == nil || sig.Results().Len() != 1 {
+		return false
+	}
+	if p, ok := types.Unalias(sig.Results().At(0).Type()).(*types.Pointer); !ok || !isNamedStruct(p.Elem()) {
+		return false // a builder is a pointer to a struct (*gorm.DB); an error is none
+	}
+	results, ok := defuse.Returned(body)
+	if !ok || len(results) == 0 {
+		return false
+	}
+	for _, r := range results {
+		if !j.guardedValue(r, sc) {
+			return false
+		}
+	}
+	return true
+}
+
+// isNamedStruct reports whether t is a named struct type.
+func isNamedStruct(t types.Type) bool {
+	n, ok := types.Unalias(t).(*types.Named)
+	if !ok {
+		return false
+	}
+	_, ok = n.Underlying().(*types.Struct)
+	return ok
 }

@@ -31,6 +31,9 @@ type Scope struct {
 	// Built says what a function called in the scope returns of an HTTP request it builds
 	// (a newRequest helper: effect.Request), or nil; nil when no call is followed.
 	Built func(*types.Func) *effect.Request
+	// Guarded says whether a function called in the scope returns a query builder its chain
+	// guards (effect.Fact.Guards); nil when no call is followed.
+	Guarded func(*types.Func) bool
 }
 
 // ParamIndex returns 1 + the index of v among the parameters of sc's declared function (the
