@@ -50,7 +50,7 @@ func (j *Judge) statusEvent(e *effect.Effect, call *ast.CallExpr, sc Scope) {
 func (j *Judge) passStatusEvent(args []ast.Expr, e effect.Effect, sc Scope) effect.Effect {
 	i := int(e.PayloadParam) - 1
 	e.PayloadParam = 0
-	if i < 0 || i >= len(args) || e.State != effect.Unprotected {
+	if i < 0 || i >= len(args) || e.State != effect.Unprotected || strings.Contains(e.Detail, topics.Unsafe) {
 		return e
 	}
 	if fields, ok := j.statusFields(args[i], sc); ok {
@@ -61,10 +61,14 @@ func (j *Judge) passStatusEvent(args []ast.Expr, e effect.Effect, sc Scope) effe
 	return e
 }
 
-// statusDetail is the detail of a publish (whose detail was what) of a status event.
-func statusDetail(what string, fields []string) string {
-	what, _, _ = strings.Cut(what, " without")
-	return what + " of a status event (" + strings.Join(fields, ", ") + "): a repeat restates the status the entity has"
+// statusDetail is the detail of a publish of a status event, from the detail it had
+// ("JetStream message without a deduplication id", "Kafka message sent with no
+// deduplication"): what the sink sends, then why a repeat is safe.
+func statusDetail(detail string, fields []string) string {
+	for _, cut := range []string{" without", " sent with"} {
+		detail, _, _ = strings.Cut(detail, cut)
+	}
+	return detail + " of a status event (" + strings.Join(fields, ", ") + "): a repeat restates the status the entity has"
 }
 
 // messageSource returns the value a publish's message is encoded from: the operand of
