@@ -18,6 +18,9 @@ import (
 	"go/types"
 	"strings"
 
+	"golang.org/x/tools/go/types/typeutil"
+
+	"github.com/chokaq/idemlint/internal/defuse"
 	"github.com/chokaq/idemlint/internal/effect"
 )
 
@@ -36,7 +39,7 @@ func (b *builder) markTails(n *Node) {
 		return
 	}
 	tails, gos := map[token.Pos]bool{}, map[token.Pos]bool{}
-	b.tailStmts(n.Body.List, true, true, tails, gos)
+	b.tailStmts(n.Body, n.Body.List, true, true, tails, gos)
 	if len(tails) == 0 {
 		return
 	}
@@ -59,9 +62,9 @@ func (b *builder) markTails(n *Node) {
 // starting a goroutine has its delivery retried, and the goroutine started again. An if
 // statement's branches are looked into, each a block of its own; loops, switches and
 // selects are not (what they run may run again, or be followed by another case).
-func (b *builder) tailStmts(list []ast.Stmt, blockTail, nilAfter bool, tails, gos map[token.Pos]bool) {
+func (b *builder) tailStmts(body *ast.BlockStmt, list []ast.Stmt, blockTail, nilAfter bool, tails, gos map[token.Pos]bool) {
 	for i, st := range list {
-		rest := list[i+1:]
+		rest := b.withoutNeutral(list[i+1:])
 		last := onlyReturns(rest) && (len(rest) == 1 || blockTail)
 		nilNext := nilAfter
 		if r, ok := lastReturn(rest); ok {
@@ -89,22 +92,43 @@ func (b *builder) tailStmts(list []ast.Stmt, blockTail, nilAfter bool, tails, go
 		case *ast.GoStmt:
 			if last {
 				tails[st.Call.Pos()] = true
-				if nilNext && !b.talks(st.Call) {
+				if nilNext && !b.talks(st.Call, body) {
 					gos[st.Call.Pos()] = true
 				}
 			}
 		case *ast.IfStmt:
-			b.tailStmts(st.Body.List, last, nilNext, tails, gos)
+			b.tailStmts(body, st.Body.List, last, nilNext, tails, gos)
 			switch e := st.Else.(type) {
 			case *ast.BlockStmt:
-				b.tailStmts(e.List, last, nilNext, tails, gos)
+				b.tailStmts(body, e.List, last, nilNext, tails, gos)
 			case *ast.IfStmt:
-				b.tailStmts([]ast.Stmt{e}, last, nilNext, tails, gos)
+				b.tailStmts(body, []ast.Stmt{e}, last, nilNext, tails, gos)
 			}
 		case *ast.BlockStmt:
-			b.tailStmts(st.List, last, nilNext, tails, gos)
+			b.tailStmts(body, st.List, last, nilNext, tails, gos)
 		}
 	}
+}
+
+// withoutNeutral returns stmts without the calls that only log, count or trace (a
+// telemetry package's, an application's logger method): a handler that logs that its work
+// started, after starting it, has done its last act all the same.
+func (b *builder) withoutNeutral(stmts []ast.Stmt) []ast.Stmt {
+	var out []ast.Stmt
+	for _, st := range stmts {
+		if es, ok := st.(*ast.ExprStmt); ok {
+			if c, ok := ast.Unparen(es.X).(*ast.CallExpr); ok {
+				if fn, ok := typeutil.Callee(b.in.Info, c).(*types.Func); ok {
+					fn = fn.Origin()
+					if b.in.Judge.Models.Of(fn).Neutral || b.in.Judge.Models.Index.LoggerMethod(fn) {
+						continue
+					}
+				}
+			}
+		}
+		out = append(out, st)
+	}
+	return out
 }
 
 // lastReturn returns the return statement that is all of rest, if it is.
@@ -153,22 +177,31 @@ func unDetach(e effect.Effect) effect.Effect {
 	return e
 }
 
-// talks reports whether the goroutine call starts talks over channels: a literal whose
-// body sends, receives or selects (a worker reading a channel, handing results on), or a
-// call given a channel (go worker(jobs)). Such a goroutine is a consumer of its own, or
-// answers someone who waits: not work left behind.
-func (b *builder) talks(call *ast.CallExpr) bool {
+// talks reports whether the goroutine call starts talks over channels shared with others:
+// a literal whose body sends on, receives from or ranges over a channel that is not the
+// starting function's own (a worker reading a queue, handing results on), or waits for a
+// group, or a call given a channel (go worker(jobs)). Such a goroutine is a consumer of its
+// own, or answers someone who waits: not work left behind. A goroutine that watches only
+// what its function made (the channels it made, the done channel of an execution it
+// started, a context's Done) is that function's work, left behind.
+func (b *builder) talks(call *ast.CallExpr, body *ast.BlockStmt) bool {
 	if lit, ok := ast.Unparen(call.Fun).(*ast.FuncLit); ok {
-		if waits(b.in.Info, lit.Body) {
-			return true
-		}
-		sends := false
+		shared := false
 		ast.Inspect(lit.Body, func(x ast.Node) bool {
-			_, isSend := x.(*ast.SendStmt)
-			sends = sends || isSend
-			return !sends
+			switch x := x.(type) {
+			case *ast.SendStmt:
+				shared = !b.ownChan(x.Chan, body)
+			case *ast.UnaryExpr:
+				shared = x.Op == token.ARROW && !b.ownChan(x.X, body)
+			case *ast.RangeStmt:
+				shared = isChan(b.in.Info.TypeOf(x.X)) && !b.ownChan(x.X, body)
+			case *ast.CallExpr:
+				sel, ok := ast.Unparen(x.Fun).(*ast.SelectorExpr)
+				shared = ok && sel.Sel.Name == "Wait"
+			}
+			return !shared
 		})
-		if sends {
+		if shared {
 			return true
 		}
 	}
@@ -178,6 +211,33 @@ func (b *builder) talks(call *ast.CallExpr) bool {
 		}
 	}
 	return false
+}
+
+// ownChan reports whether the channel e is one the function whose body is body made or
+// holds of its own: a local variable of the body (made there, or got from a value made
+// there: execution.GetContextDoneChannel()), or a context's Done(). A parameter, a field
+// of the receiver, or a package variable is shared.
+func (b *builder) ownChan(e ast.Expr, body *ast.BlockStmt) bool {
+	for {
+		switch x := ast.Unparen(e).(type) {
+		case *ast.CallExpr:
+			sel, ok := ast.Unparen(x.Fun).(*ast.SelectorExpr)
+			if !ok {
+				return false
+			}
+			if sel.Sel.Name == "Done" && defuse.IsContext(b.in.Info.TypeOf(sel.X)) {
+				return true
+			}
+			e = sel.X
+		case *ast.SelectorExpr:
+			e = x.X
+		case *ast.Ident:
+			v, ok := b.in.Info.Uses[x].(*types.Var)
+			return ok && !v.IsField() && body.Pos() < v.Pos() && v.Pos() < body.End()
+		default:
+			return false
+		}
+	}
 }
 
 // isChan reports whether t is a channel type.
