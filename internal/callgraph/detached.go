@@ -189,15 +189,17 @@ func (b *builder) talks(call *ast.CallExpr, body *ast.BlockStmt) bool {
 		shared := false
 		ast.Inspect(lit.Body, func(x ast.Node) bool {
 			switch x := x.(type) {
+			case *ast.FuncLit:
+				return false // runs elsewhere: a deferred release of a semaphore slot
 			case *ast.SendStmt:
-				shared = !b.ownChan(x.Chan, body)
+				shared = shared || !b.ownChan(x.Chan, body)
 			case *ast.UnaryExpr:
-				shared = x.Op == token.ARROW && !b.ownChan(x.X, body)
+				shared = shared || x.Op == token.ARROW && !b.ownChan(x.X, body)
 			case *ast.RangeStmt:
-				shared = isChan(b.in.Info.TypeOf(x.X)) && !b.ownChan(x.X, body)
+				shared = shared || isChan(b.in.Info.TypeOf(x.X)) && !b.ownChan(x.X, body)
 			case *ast.CallExpr:
 				sel, ok := ast.Unparen(x.Fun).(*ast.SelectorExpr)
-				shared = ok && sel.Sel.Name == "Wait"
+				shared = shared || ok && sel.Sel.Name == "Wait"
 			}
 			return !shared
 		})

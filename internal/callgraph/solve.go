@@ -178,9 +178,10 @@ func (sv *solver) through(n *Node, s *Site, e effect.Effect) (effect.Effect, boo
 	if s.inline {
 		e.ElemsParam = 0 // a literal's parameters: its callers' arguments are not in view
 	}
-	if !s.detached && (!s.tail || s.inline) {
+	if !s.detached && (!s.tail || s.inline || s.failure != "") {
 		// The caller goes on after the goroutine started: the delivery stays open while it
-		// runs (before the gates, which guard it as what it then is).
+		// runs (before the gates, which guard it as what it then is). On a failure path the
+		// call is judged as a report or a count below, whether or not it is the last act.
 		e = unDetach(e)
 	}
 	// After unDetach: a report or bookkeeping the callee leaves to a goroutine is what it
