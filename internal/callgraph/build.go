@@ -274,7 +274,7 @@ func (b *builder) resolveCall(n *Node, call *ast.CallExpr) map[ast.Expr]bool {
 	if entry.Read {
 		return nil // the models say it only reads, whatever its body or facts hold (reads)
 	}
-	if entry.Neutral || b.in.Judge.Models.Index.LoggerMethod(fn) {
+	if b.neutral(fn) {
 		// Logging, metrics, tracing, error reporting (neutral, an application's logger
 		// method): what it reaches is not the handler's effect.
 		return nil

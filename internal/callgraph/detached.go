@@ -118,17 +118,21 @@ func (b *builder) withoutNeutral(stmts []ast.Stmt) []ast.Stmt {
 	for _, st := range stmts {
 		if es, ok := st.(*ast.ExprStmt); ok {
 			if c, ok := ast.Unparen(es.X).(*ast.CallExpr); ok {
-				if fn, ok := typeutil.Callee(b.in.Info, c).(*types.Func); ok {
-					fn = fn.Origin()
-					if b.in.Judge.Models.Of(fn).Neutral || b.in.Judge.Models.Index.LoggerMethod(fn) {
-						continue
-					}
+				if fn, ok := typeutil.Callee(b.in.Info, c).(*types.Func); ok && b.neutral(fn.Origin()) {
+					continue
 				}
 			}
 		}
 		out = append(out, st)
 	}
 	return out
+}
+
+// neutral reports whether fn only logs, counts, traces or reports errors: a model's neutral
+// function (a telemetry package's, or one a project names) or an application's logger
+// method. What it reaches is not the handler's effect, and it does not end a last act.
+func (b *builder) neutral(fn *types.Func) bool {
+	return b.in.Judge.Models.Of(fn).Neutral || b.in.Judge.Models.Index.LoggerMethod(fn)
 }
 
 // lastReturn returns the return statement that is all of rest, if it is.
