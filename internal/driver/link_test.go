@@ -221,7 +221,8 @@ func TestRouteLink(t *testing.T) {
 // through the application's distributor (relay), whose enqueue takes the task and whose
 // Publish the task type: each caller's task or type names the consumer; and for consumers
 // registered through the application's Route(mux, typ, h), in main (HandleArchive, safe)
-// or in their own package (HandleNotify, not).
+// or in their own package (HandleNotify, not). A status event published to a JetStream
+// subject whose consumer here stores each copy stays reported too (statusfeed).
 func TestTopicLink(t *testing.T) {
 	chdirModule(t, "topics")
 	out := runAll(t)
@@ -235,6 +236,9 @@ func TestTopicLink(t *testing.T) {
 		"HandleForwarded: asynq task enqueued without a deduplication id via (*relay.Distributor).Publish -> (*relay.Distributor).enqueue -> (*asynq.Client).EnqueueContext",
 		"HandleNotify: SQL write not safe to repeat: INSERT without conflict handling via (*sql.DB).ExecContext",
 		"HandleOpened: asynq task enqueued without a deduplication id, consumed in this program by HandleNotify, which is not safe to repeat: SQL write not safe to repeat: INSERT without conflict handling via (*relay.Distributor).Publish -> (*relay.Distributor).enqueue -> (*asynq.Client).EnqueueContext",
+		// A status event stays reported when a consumer of the program acts on every copy.
+		"HandleStatusShipped: JetStream message without a deduplication id, consumed in this program by onStatus, which is not safe to repeat: SQL write not safe to repeat: INSERT without conflict handling via (jetstream.Publisher).Publish",
+		"onStatus: SQL write not safe to repeat: INSERT without conflict handling via (*sql.DB).ExecContext",
 		"HandleWelcome: SQL write not safe to repeat: INSERT without conflict handling via (*sql.DB).ExecContext",
 	}
 	if !slices.Equal(got, want) {

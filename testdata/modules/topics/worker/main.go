@@ -6,6 +6,7 @@ import (
 
 	"topics/jobs"
 	"topics/relay"
+	"topics/statusfeed"
 	"topics/tasks"
 )
 
@@ -28,6 +29,8 @@ func main() {
 	mux.HandleFunc("order:opened", relay.HandleOpened)
 	relay.Route(mux, "order:archive", relay.HandleArchive)
 	relay.Routes(mux)
+	mux.HandleFunc("order:status", statusfeed.HandleStatusShipped)
+	_ = statusfeed.Subscribe()
 	srv := asynq.NewServer(asynq.RedisClientOpt{Addr: "localhost:6379"}, asynq.Config{})
 	_ = srv.Run(mux)
 }

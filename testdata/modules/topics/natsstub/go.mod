@@ -1,0 +1,3 @@
+module github.com/nats-io/nats.go
+
+go 1.26
