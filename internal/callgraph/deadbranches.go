@@ -42,7 +42,7 @@ func (b *builder) markDead(n *Node) {
 					dead = append(dead, [2]token.Pos{ifs.Body.Pos(), ifs.Body.End()})
 				case ifs.Else != nil:
 					dead = append(dead, [2]token.Pos{ifs.Else.Pos(), ifs.Else.End()})
-				case len(ifs.Body.List) > 0 && leaves(ifs.Body.List[len(ifs.Body.List)-1]) && i+1 < len(x.List):
+				case len(ifs.Body.List) > 0 && defuse.EndsBlock(ifs.Body.List[len(ifs.Body.List)-1]) && i+1 < len(x.List):
 					// if !isPermanent(...) { return }: nothing after it in the block runs.
 					dead = append(dead, [2]token.Pos{x.List[i+1].Pos(), x.Rbrace})
 				}
@@ -57,17 +57,6 @@ func (b *builder) markDead(n *Node) {
 			}
 		}
 	}
-}
-
-// leaves reports whether st leaves the block: a return, or a branch out of a loop.
-func leaves(st ast.Stmt) bool {
-	switch st := st.(type) {
-	case *ast.ReturnStmt:
-		return true
-	case *ast.BranchStmt:
-		return st.Tok == token.CONTINUE || st.Tok == token.BREAK
-	}
-	return false
 }
 
 // constantAnswer returns the value cond always has, when it is a call of a function of the

@@ -2,6 +2,7 @@ package defuse
 
 import (
 	"go/ast"
+	"go/token"
 	"go/types"
 )
 
@@ -54,6 +55,20 @@ func IsContext(t types.Type) bool {
 func IsString(t types.Type) bool {
 	b, ok := t.Underlying().(*types.Basic)
 	return ok && b.Info()&types.IsString != 0
+}
+
+// EndsBlock reports whether st leaves the rest of the block it ends (and of every block
+// around it up to the function or loop body): a return, or a continue or break, which in a
+// receive loop skips the rest of the message's handling as a return skips the rest of a
+// handler.
+func EndsBlock(st ast.Stmt) bool {
+	switch st := st.(type) {
+	case *ast.ReturnStmt:
+		return true
+	case *ast.BranchStmt:
+		return st.Tok == token.CONTINUE || st.Tok == token.BREAK
+	}
+	return false
 }
 
 // IsBytes reports whether t is []byte (or a named type of it).

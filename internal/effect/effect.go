@@ -168,11 +168,13 @@ type Effect struct {
 	// a caller that passes a query, or a reading method, makes it no effect (PassReads).
 	ReadsParam uint8
 	ReadsBy    BodyRead
-	// PayloadParam marks an HTTP POST whose JSON body is json.Marshal of an interface
-	// parameter of the function at the start of the chain (1 + its index; 0: none), a
-	// client's do(ctx, path, payload any): a caller that passes a body that pages (limit
-	// and offset, a cursor), asks a model (model and messages) or otherwise reads makes it
-	// no effect (PassReads).
+	// PayloadParam marks an HTTP POST or PATCH whose JSON body is json.Marshal of an
+	// interface parameter of the function at the start of the chain (1 + its index; 0:
+	// none), a client's do(ctx, path, payload any): a caller that passes a body that pages
+	// (limit and offset, a cursor), asks a model (model and messages), otherwise reads, or
+	// is a PATCH's JSON object, makes it no effect (PassReads). On a publish, it marks a
+	// message encoded from a struct parameter (a publisher's Send(ctx, ev Event)): a caller
+	// that passes a status event protects it (sinks' passStatusEvent).
 	PayloadParam uint8
 	// ElemsParam marks an effect made only on the elements of a slice or map parameter of
 	// the function at the start of the chain (1 + its index; 0: none): inside a range loop

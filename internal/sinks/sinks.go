@@ -13,7 +13,8 @@
 //     transaction, duplicate keys taken as done), and the claims helpers return.
 //
 // What no stage owns stays here: builder chains and their guards (builders.go), sends
-// (replies and transactional producers, sends.go), and the dispatch itself (sinks.go).
+// (replies and transactional producers, sends.go), status events (statusevents.go), and the
+// dispatch itself (sinks.go).
 //
 // A call is judged in an explicit Scope, the function whose body holds it: its parameters
 // decide whether a key comes from the job, and carry keys and HTTP methods to its callers.

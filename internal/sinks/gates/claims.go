@@ -8,6 +8,7 @@ import (
 	"go/ast"
 	"go/types"
 
+	"github.com/chokaq/idemlint/internal/defuse"
 	"github.com/chokaq/idemlint/internal/effect"
 	"github.com/chokaq/idemlint/internal/sinks/keys"
 )
@@ -148,7 +149,7 @@ func (rd Reader) errClaimPassed(en env, sc keys.Scope, of ClaimOf) *claim {
 	top := en.blocks[len(en.blocks)-1]
 	for k := top.idx - 1; k >= 0; k-- {
 		ifs, ok := top.list[k].(*ast.IfStmt)
-		if !ok || len(ifs.Body.List) == 0 || !endsBlock(ifs.Body.List[len(ifs.Body.List)-1]) {
+		if !ok || len(ifs.Body.List) == 0 || !defuse.EndsBlock(ifs.Body.List[len(ifs.Body.List)-1]) {
 			continue
 		}
 		at := en

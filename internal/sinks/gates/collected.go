@@ -11,6 +11,8 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+
+	"github.com/chokaq/idemlint/internal/defuse"
 )
 
 // Collection is a region of a body that acts on what a collection holds: the body of a
@@ -36,7 +38,7 @@ func (rd Reader) Collections(body *ast.BlockStmt) []Collection {
 			if v := rd.nonEmptyTest(x.Cond); v != nil {
 				out = append(out, Collection{Var: v, Start: x.Body.Lbrace, End: x.Body.Rbrace})
 			}
-			if v := rd.emptyTest(x.Cond); v != nil && x.Else == nil && len(x.Body.List) > 0 && endsBlock(x.Body.List[len(x.Body.List)-1]) {
+			if v := rd.emptyTest(x.Cond); v != nil && x.Else == nil && len(x.Body.List) > 0 && defuse.EndsBlock(x.Body.List[len(x.Body.List)-1]) {
 				out = append(out, Collection{Var: v, Start: x.End(), End: en.end})
 			}
 		}

@@ -18,6 +18,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/chokaq/idemlint/internal/defuse"
 	"github.com/chokaq/idemlint/internal/schema"
 	"github.com/chokaq/idemlint/internal/sqlstmt"
 )
@@ -45,7 +46,7 @@ func (rd Reader) createdRowGate(body *ast.BlockStmt, ifs *ast.IfStmt, en env) *G
 	}
 	start, end := ifs.Body.Lbrace, ifs.Body.Rbrace
 	if found {
-		if len(ifs.Body.List) == 0 || !endsBlock(ifs.Body.List[len(ifs.Body.List)-1]) || ifs.Else != nil {
+		if len(ifs.Body.List) == 0 || !defuse.EndsBlock(ifs.Body.List[len(ifs.Body.List)-1]) || ifs.Else != nil {
 			return nil
 		}
 		start, end = ifs.End(), en.end

@@ -11,6 +11,7 @@ import (
 	"go/token"
 	"go/types"
 
+	"github.com/chokaq/idemlint/internal/defuse"
 	"github.com/chokaq/idemlint/internal/sinks/keys"
 )
 
@@ -22,7 +23,7 @@ import (
 // flag must start false (done := false, var done bool) and never have its address taken.
 // nil otherwise.
 func (rd Reader) flagGate(body *ast.BlockStmt, ifs *ast.IfStmt, end token.Pos, sc keys.Scope, of ClaimOf) *Gate {
-	if len(ifs.Body.List) == 0 || !endsBlock(ifs.Body.List[len(ifs.Body.List)-1]) {
+	if len(ifs.Body.List) == 0 || !defuse.EndsBlock(ifs.Body.List[len(ifs.Body.List)-1]) {
 		return nil
 	}
 	v := rd.unsetFlag(ifs.Cond)

@@ -95,7 +95,7 @@ func (rd Reader) gateCheck(body *ast.BlockStmt, ifs *ast.IfStmt, end token.Pos, 
 	if len(ifs.Body.List) == 0 {
 		return nil
 	}
-	if !endsBlock(ifs.Body.List[len(ifs.Body.List)-1]) {
+	if !defuse.EndsBlock(ifs.Body.List[len(ifs.Body.List)-1]) {
 		return nil
 	}
 	cond := rd.withoutNilCheck(ifs.Cond)
@@ -151,19 +151,6 @@ func (rd Reader) withoutNilCheck(cond ast.Expr) ast.Expr {
 		}
 	}
 	return cond
-}
-
-// endsBlock reports whether st leaves the rest of the block it ends (and of every block around
-// it up to the function or loop body): a return, or a continue or break, which in a receive
-// loop skips the rest of the message's handling as a return skips the rest of a handler.
-func endsBlock(st ast.Stmt) bool {
-	switch st := st.(type) {
-	case *ast.ReturnStmt:
-		return true
-	case *ast.BranchStmt:
-		return st.Tok == token.CONTINUE || st.Tok == token.BREAK
-	}
-	return false
 }
 
 // claimFailed finds the gate call whose failure makes cond true.

@@ -12,6 +12,7 @@ import (
 	"go/token"
 	"go/types"
 
+	"github.com/chokaq/idemlint/internal/defuse"
 	"github.com/chokaq/idemlint/internal/sqlstmt"
 )
 
@@ -28,7 +29,7 @@ type rowVeto struct {
 // says its read by columns found a row, from the create after the if of a record that read
 // would find at this call, to the end of the if's block; nil otherwise.
 func (rd Reader) vetoGate(body *ast.BlockStmt, ifs *ast.IfStmt, en env) *Gate {
-	if len(ifs.Body.List) == 0 || !endsBlock(ifs.Body.List[len(ifs.Body.List)-1]) || ifs.Else != nil {
+	if len(ifs.Body.List) == 0 || !defuse.EndsBlock(ifs.Body.List[len(ifs.Body.List)-1]) || ifs.Else != nil {
 		return nil
 	}
 	cond, leaveOn := ast.Unparen(ifs.Cond), true
