@@ -337,36 +337,41 @@ var markVerbs = []string{"Set", "Mark", "Update", "Start", "Claim", "Begin"}
 
 // statusGate returns the gate of an if statement that leaves on the status a lookup by the
 // job's key read, or nil. Either the status is the one the code after it writes (p.Status
-// == StatusCaptured, and a call after the check is given the same constant), or the code
-// goes on only from one status (status != "pending") and then marks the job (a markVerbs
-// call given the job's key): a redelivery then finds the status changed. A status the code
-// does not write (a shipment sent only while the order is paid, which stays paid) guards
-// nothing.
+// == StatusCaptured, and a call after the check is given the same constant, or is named for
+// it: MarkCaptured), or the code goes on only from one status (status != "pending") and
+// then marks the job (a markVerbs call given the job's key): a redelivery then finds the
+// status changed. A status the code does not write (a shipment sent only while the order is
+// paid, which stays paid) guards nothing. The status may be read through a getter
+// (order.Status()).
 func (rd Reader) statusGate(body *ast.BlockStmt, ifs *ast.IfStmt, end token.Pos, sc keys.Scope) *Gate {
-	read, op, status, ok := rd.stringComparison(ifs.Cond)
-	if !ok {
-		return nil
-	}
-	if sel, ok := ast.Unparen(read).(*ast.SelectorExpr); ok {
-		read = sel.X // rec.Status: the record the lookup returned
-	}
-	call, fn := rd.resultOf(read)
-	if call == nil || !lookupName(fn.Name()) || !rd.givenKey(call, sc) {
+	written := rd.statusWritten(body, ifs, end, sc)
+	if written == nil {
 		return nil
 	}
 	// The gate guards the write of the status and what follows it: a redelivery after the
 	// write leaves, and an effect before it runs again when a crash comes first (a status
 	// never changed guards nothing at all).
-	var written token.Pos
-	if op == token.EQL {
-		written = rd.passesConstant(body, ifs.End(), end, status)
-	} else {
-		written = rd.marksJob(body, ifs.End(), end, sc)
-	}
-	if written == token.NoPos {
+	return &Gate{Start: written.Pos(), End: end, What: "status check at " + rd.shortPos(ifs.Pos())}
+}
+
+// statusWritten returns the call after ifs, up to end, that writes the status ifs leaves
+// on (statusGate), or nil.
+func (rd Reader) statusWritten(body *ast.BlockStmt, ifs *ast.IfStmt, end token.Pos, sc keys.Scope) *ast.CallExpr {
+	read, op, status, ok := rd.stringComparison(ifs.Cond)
+	if !ok {
 		return nil
 	}
-	return &Gate{Start: written, End: end, What: "status check at " + rd.shortPos(ifs.Pos())}
+	call, fn := rd.resultOf(recordOf(read))
+	if call == nil || !lookupName(fn.Name()) || !rd.givenKey(call, sc) {
+		return nil
+	}
+	if op == token.EQL {
+		if w := rd.callPassing(body, ifs.End(), end, status); w != nil {
+			return w
+		}
+		return rd.callMarking(body, ifs.End(), end, status, sc)
+	}
+	return rd.firstCallOf(body, ifs.End(), end, func(call *ast.CallExpr) bool { return rd.marks(call, sc) })
 }
 
 // transitionGate returns the gate of an if statement that leaves when a check of the
@@ -488,7 +493,13 @@ func (rd Reader) keyAmong(args []ast.Expr, sc keys.Scope) bool {
 // passesConstant returns the position of the first call in body between start and end (not
 // in literals) given the constant v, or NoPos.
 func (rd Reader) passesConstant(body *ast.BlockStmt, start, end token.Pos, v constant.Value) token.Pos {
-	return rd.firstCall(body, start, end, func(call *ast.CallExpr) bool {
+	return callPos(rd.callPassing(body, start, end, v))
+}
+
+// callPassing returns the first call in body between start and end (not in literals) given
+// the constant v, or nil.
+func (rd Reader) callPassing(body *ast.BlockStmt, start, end token.Pos, v constant.Value) *ast.CallExpr {
+	return rd.firstCallOf(body, start, end, func(call *ast.CallExpr) bool {
 		for _, a := range call.Args {
 			if tv := rd.info().Types[a]; equalConstants(tv.Value, v) {
 				return true
@@ -501,19 +512,32 @@ func (rd Reader) passesConstant(body *ast.BlockStmt, start, end token.Pos, v con
 // firstCall returns the position of the first call in body between start and end, not in
 // literals, for which match holds, or NoPos.
 func (rd Reader) firstCall(body *ast.BlockStmt, start, end token.Pos, match func(*ast.CallExpr) bool) token.Pos {
-	found := token.NoPos
+	return callPos(rd.firstCallOf(body, start, end, match))
+}
+
+// firstCallOf returns the first call in body between start and end, not in literals, for
+// which match holds, or nil.
+func (rd Reader) firstCallOf(body *ast.BlockStmt, start, end token.Pos, match func(*ast.CallExpr) bool) *ast.CallExpr {
+	var found *ast.CallExpr
 	ast.Inspect(body, func(x ast.Node) bool {
-		if found != token.NoPos || x == nil || x.End() <= start || x.Pos() >= end {
+		if found != nil || x == nil || x.End() <= start || x.Pos() >= end {
 			return false
 		}
 		if call, ok := x.(*ast.CallExpr); ok && call.Pos() >= start && match(call) {
-			found = call.Pos()
+			found = call
 			return false
 		}
 		_, lit := x.(*ast.FuncLit)
 		return !lit
 	})
 	return found
+}
+
+func callPos(call *ast.CallExpr) token.Pos {
+	if call == nil {
+		return token.NoPos
+	}
+	return call.Pos()
 }
 
 // checkName reports whether one of the camel-case words of name is a check word

@@ -58,6 +58,9 @@ func (rd Reader) Gates(body *ast.BlockStmt, sc keys.Scope, of ClaimOf) []*Gate {
 		if g := rd.duplicateCheck(ifs, en); g != nil {
 			gates = append(gates, g)
 		}
+		if g := rd.statusTxGate(body, ifs, en, sc); g != nil {
+			gates = append(gates, g)
+		}
 		if g := rd.absentGate(body, ifs, en, sc); g != nil {
 			gates = append(gates, g)
 		}

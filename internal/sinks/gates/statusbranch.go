@@ -153,12 +153,17 @@ func (rd Reader) requires(cond ast.Expr, flag *types.Var) bool {
 	return false
 }
 
-// namesStatus reports whether a mark call's name names the status it writes
-// (UpdateRefundOrderToSuccess, "success"; MarkPaid, "paid"), the status's word or words
-// in any case, underscores aside.
+// namesStatus reports whether a mark call's name names the status it writes: the name ends
+// in the status's word or words, in any case, underscores and hyphens aside, from the start
+// of a word (UpdateRefundOrderToSuccess, "success"; MarkAsCancelled, "CANCELLED";
+// SetInProgress, "in_progress"; not MarkUnpaid, "paid").
 func namesStatus(name, status string) bool {
-	s := strings.ToLower(strings.ReplaceAll(status, "_", ""))
-	return s != "" && strings.Contains(strings.ToLower(name), s)
+	s := strings.ToLower(strings.NewReplacer("_", "", "-", "", " ", "").Replace(status))
+	if s == "" || len(s) > len(name) || !strings.EqualFold(name[len(name)-len(s):], s) {
+		return false
+	}
+	c := name[len(name)-len(s)]
+	return c >= 'A' && c <= 'Z' || len(s) == len(name)
 }
 
 // isTrue reports whether e is the constant true.

@@ -1,0 +1,148 @@
+// Package statusmarks exercises a status check read through a getter (order.Status()) of // want package:"has effects"
+// an order looked up by the job's key, where the code then marks that status by a method
+// named for it (MarkCompensated): a redelivery finds the status written and leaves. What
+// the unit of work's literal writes before the mark, on the same repositories, commits
+// with it. Twins check a status the code never marks, mark it outside the unit of work,
+// or check nothing: their writes are reported.
+package statusmarks
+
+import (
+	"context"
+	"encoding/json"
+	"net/http"
+	"strings"
+
+	"github.com/hibiken/asynq"
+
+	"statusmarks/store"
+)
+
+type orderFailed struct {
+	OrderID      string `json:"order_id"`
+	TicketTypeID string `json:"ticket_type_id"`
+	Quantity     int    `json:"quantity"`
+}
+
+var (
+	uow    *store.UnitOfWork
+	orders *store.Orders
+)
+
+// Compensate puts the tickets of a failed order back once: a redelivery finds the order
+// compensated and leaves.
+func Compensate(ctx context.Context, t *asynq.Task) error { // want Compensate:`effects sql.write:protected\(\(\*sql.Tx\).ExecContext\)$`
+	var ev orderFailed
+	if err := json.Unmarshal(t.Payload(), &ev); err != nil {
+		return err
+	}
+	return uow.Do(ctx, func(r *store.Repositories) error {
+		order, err := r.Order.GetByID(ctx, ev.OrderID)
+		if err != nil {
+			return err
+		}
+		if order.Status() == store.OrderStatusCompensated {
+			return nil
+		}
+		if err := r.Ticket.IncrementTicket(ctx, ev.TicketTypeID, ev.Quantity); err != nil {
+			return err
+		}
+		return r.Order.MarkCompensated(ctx, ev.OrderID)
+	})
+}
+
+// CompensateUnchecked checks nothing: a redelivery puts the tickets back again.
+func CompensateUnchecked(ctx context.Context, t *asynq.Task) error { // want CompensateUnchecked:`effects sql.write:unprotected\(\(\*sql.Tx\).ExecContext\)$`
+	var ev orderFailed
+	if err := json.Unmarshal(t.Payload(), &ev); err != nil {
+		return err
+	}
+	return uow.Do(ctx, func(r *store.Repositories) error { // want `handler CompensateUnchecked: SQL write not safe to repeat: relative UPDATE of available \(CompensateUnchecked `
+		if err := r.Ticket.IncrementTicket(ctx, ev.TicketTypeID, ev.Quantity); err != nil {
+			return err
+		}
+		return r.Order.MarkCompensated(ctx, ev.OrderID)
+	})
+}
+
+// CompensateUnlessPaid leaves on a status it never marks: the order stays failed, and a
+// redelivery puts the tickets back again.
+func CompensateUnlessPaid(ctx context.Context, t *asynq.Task) error { // want CompensateUnlessPaid:`effects sql.write:unprotected\(\(\*sql.Tx\).ExecContext\)$`
+	var ev orderFailed
+	if err := json.Unmarshal(t.Payload(), &ev); err != nil {
+		return err
+	}
+	return uow.Do(ctx, func(r *store.Repositories) error { // want `handler CompensateUnlessPaid: SQL write not safe to repeat: relative UPDATE of available \(CompensateUnlessPaid `
+		order, err := r.Order.GetByID(ctx, ev.OrderID)
+		if err != nil {
+			return err
+		}
+		if order.Status() == store.OrderStatusPaid {
+			return nil
+		}
+		if err := r.Ticket.IncrementTicket(ctx, ev.TicketTypeID, ev.Quantity); err != nil {
+			return err
+		}
+		return r.Order.MarkCompensated(ctx, ev.OrderID)
+	})
+}
+
+// CompensateMarkedApart marks the order on a repository of its own, which commits apart:
+// a crash between the two puts the tickets back again on the redelivery.
+func CompensateMarkedApart(ctx context.Context, t *asynq.Task) error { // want CompensateMarkedApart:`effects sql.write:unprotected\(\(\*sql.Tx\).ExecContext\)$`
+	var ev orderFailed
+	if err := json.Unmarshal(t.Payload(), &ev); err != nil {
+		return err
+	}
+	return uow.Do(ctx, func(r *store.Repositories) error { // want `handler CompensateMarkedApart: SQL write not safe to repeat: relative UPDATE of available \(CompensateMarkedApart `
+		order, err := r.Order.GetByID(ctx, ev.OrderID)
+		if err != nil {
+			return err
+		}
+		if order.Status() == store.OrderStatusCompensated {
+			return nil
+		}
+		if err := r.Ticket.IncrementTicket(ctx, ev.TicketTypeID, ev.Quantity); err != nil {
+			return err
+		}
+		return orders.MarkCompensated(ctx, ev.OrderID)
+	})
+}
+
+// Cancel marks the order cancelled by a method named for the status (MarkAsCancelled for
+// "CANCELLED"), then tells the customer: the notice after the mark is sent at most once.
+// The notice sent before the mark is outside what the transaction undoes, and is sent
+// again when a crash comes before the commit.
+func Cancel(ctx context.Context, t *asynq.Task) error { // want Cancel:`effects http.write:unprotected\(\(\*http.Client\).Do\) sql.write:protected\(\(\*sql.Tx\).ExecContext\)$`
+	var ev orderFailed
+	if err := json.Unmarshal(t.Payload(), &ev); err != nil {
+		return err
+	}
+	return uow.Do(ctx, func(r *store.Repositories) error { // want `handler Cancel: HTTP POST without an Idempotency-Key header \(Cancel -> .* -> statusmarks.notify -> \(\*http.Client\).Do\); missing`
+		order, err := r.Order.GetByID(ctx, ev.OrderID)
+		if err != nil {
+			return err
+		}
+		if order.Status() == store.OrderStatusCancelled {
+			return nil
+		}
+		if err := notify(ctx, "cancelling "+ev.OrderID); err != nil {
+			return err
+		}
+		if err := r.Ticket.IncrementTicket(ctx, ev.TicketTypeID, ev.Quantity); err != nil {
+			return err
+		}
+		if err := r.Order.MarkAsCancelled(ctx, ev.OrderID); err != nil {
+			return err
+		}
+		return notify(ctx, "cancelled "+ev.OrderID)
+	})
+}
+
+func notify(ctx context.Context, text string) error {
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, "https://push.example.com/notices", strings.NewReader(text))
+	if err != nil {
+		return err
+	}
+	_, err = http.DefaultClient.Do(req)
+	return err
+}
