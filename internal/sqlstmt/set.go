@@ -66,9 +66,20 @@ func (a assignments) judgeSet(from, to, wFrom, wTo int, c *setCtx) (v setVerdict
 }
 
 // Bookkeeping reports whether a column a statement may add to whatever it adds on a
-// repeat: an optimistic-locking counter (VersionColumn) or a count of attempts
-// (AttemptCounter).
-func Bookkeeping(name string) bool { return VersionColumn(name) || AttemptCounter(name) }
+// repeat: an optimistic-locking counter (VersionColumn), a count of attempts
+// (AttemptCounter), or a run's log (LogColumn).
+func Bookkeeping(name string) bool {
+	return VersionColumn(name) || AttemptCounter(name) || LogColumn(name)
+}
+
+// LogColumn reports whether a column holds the log a run appends its lines to: its name is
+// log or logs, or ends in _log or _logs (build_logs, error_log). A repeat is a second run,
+// and the lines it appends say so truly, as a job runner's log does; the statement's other
+// assignments decide whether it converges. Read without case, quotes aside.
+func LogColumn(name string) bool {
+	name = strings.ToLower(strings.Trim(name, "\"`"))
+	return name == "log" || name == "logs" || strings.HasSuffix(name, "_log") || strings.HasSuffix(name, "_logs")
+}
 
 // AttemptCounter reports whether a column counts the attempts made at a job or a
 // delivery: its name is, or ends in "_" and, attempt(s), retries, tries, or attempt,

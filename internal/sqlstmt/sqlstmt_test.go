@@ -128,6 +128,12 @@ var cases = []tcase{
 	{"UPDATE shop SET contempt = contempt + 1 WHERE id = $1", NonIdempotent, "relative UPDATE of contempt"},
 	{"UPDATE `t` SET `n` = `n` + 1", NonIdempotent, "relative UPDATE of n"},
 	{"UPDATE t SET tags = array_append(tags, $1) WHERE id = $2", NonIdempotent, ""},
+	// A run's log takes the lines of every run, a repeat's too.
+	{"UPDATE builds SET build_logs = build_logs || $1 WHERE id = $2", Converging, "absolute UPDATE"},
+	{`UPDATE jobs SET "logs" = CONCAT("logs", $1), status = 'running' WHERE id = $2`, Converging, "absolute UPDATE"},
+	{"UPDATE builds SET build_logs = build_logs || $1, minutes = minutes + $2 WHERE id = $3", NonIdempotent, "relative UPDATE of minutes"},
+	{"UPDATE builds SET catalog = catalog || $1 WHERE id = $2", NonIdempotent, "relative UPDATE of catalog"},
+	{"UPDATE builds SET logsize = logsize + $1 WHERE id = $2", NonIdempotent, "relative UPDATE of logsize"},
 	// Setting one key of a JSON document, or removing an element, gives the same document
 	// twice; a value computed from the document itself does not.
 	{"UPDATE docs SET meta = jsonb_set(meta, '{summary}', $1) WHERE id = $2", Converging, "absolute UPDATE"},

@@ -88,6 +88,17 @@ func BumpAny(ctx context.Context, t *asynq.Task) error { // want BumpAny:`effect
 	return db.WithContext(ctx).Model(&Account{}).Where("id = ?", t.Type()).Update("content_version", gorm.Expr("content_version + 1")).Error // want `handler BumpAny: SQL write not safe to repeat: relative UPDATE of content_version \(gorm.Expr\)`
 }
 
+// AppendBuildLog appends the run's output to the build's log: a repeat is a second run,
+// whose lines the log takes too. No effect.
+func AppendBuildLog(ctx context.Context, t *asynq.Task) error {
+	return db.WithContext(ctx).Model(&Account{ID: t.Type()}).Update("build_logs", gorm.Expr("build_logs || ?", "\n"+string(t.Payload()))).Error
+}
+
+// AppendBuildNotes is its twin on a column that is no log: reported.
+func AppendBuildNotes(ctx context.Context, t *asynq.Task) error { // want AppendBuildNotes:`effects sql.write:unprotected\(\(\*gorm.DB\).Update\)`
+	return db.WithContext(ctx).Model(&Account{ID: t.Type()}).Update("build_notes", gorm.Expr("build_notes || ?", "\n"+string(t.Payload()))).Error // want `handler AppendBuildNotes: SQL write not safe to repeat: relative UPDATE of build_notes \(gorm.Expr\)`
+}
+
 // SetBalance is the twin with absolute values: a repeat converges, no effect.
 func SetBalance(ctx context.Context, t *asynq.Task) error {
 	db.WithContext(ctx).Model(&Account{ID: t.Type()}).UpdateColumn("balance", gorm.Expr("? * 2", 21))
