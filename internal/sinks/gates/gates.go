@@ -85,6 +85,9 @@ func (rd Reader) Gates(body *ast.BlockStmt, sc keys.Scope, of ClaimOf) []*Gate {
 		}
 	}}
 	w.block(body.List, body.Rbrace)
+	if g := rd.sweptRowGate(body, sc); g != nil {
+		gates = append(gates, g)
+	}
 	return append(gates, rd.correlatedGates(body, gates)...)
 }
 
