@@ -36,6 +36,21 @@ import (
 // how protected, and why. It returns nil when the call has no effect worth tracking (a
 // read, a GET).
 func (j *Judge) Eval(call *ast.CallExpr, s *model.Sink, fn *types.Func, sc Scope) *effect.Effect {
+	e := j.eval(call, s, fn, sc)
+	if e != nil && e.Kind == effect.HTTPWrite && e.State == effect.Unprotected && sc.Func != nil {
+		if decl := j.Defs.Decl(sc.Func); decl != nil {
+			if at := j.requests().ConflictDone(call, decl.Body, j.shortPos); at != "" {
+				// The API keys the create by what the request names and refuses a repeat.
+				e.State = effect.Protected
+				e.Detail = strings.TrimSuffix(strings.SplitN(e.Detail, " without", 2)[0], " ") + " whose conflict answer (409, or \"already exists\") is taken as done at " + at + ": the API refuses a repeat by its own key"
+			}
+		}
+	}
+	return e
+}
+
+// eval is Eval's dispatch on the sink's model shape.
+func (j *Judge) eval(call *ast.CallExpr, s *model.Sink, fn *types.Func, sc Scope) *effect.Effect {
 	mk := func(state effect.State, detail string) *effect.Effect {
 		return &effect.Effect{Kind: s.Kind, State: state, Detail: detail, Tx: j.txMode(s, call),
 			Chain: []effect.Hop{{Func: effect.FuncName(fn, nil), Pos: j.shortPos(call.Pos())}}}
