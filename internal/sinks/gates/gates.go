@@ -54,6 +54,12 @@ func (rd Reader) Gates(body *ast.BlockStmt, sc keys.Scope, of ClaimOf) []*Gate {
 		en.init = ifs.Init
 		if g := rd.gateCheck(body, ifs, rd.guardedEnd(en), en, sc, of, locks); g != nil {
 			gates = append(gates, g)
+		} else if elif := rd.afterErrorTest(ifs); elif != nil {
+			// if err != nil { log(err) } else if dup { return nil }: the check after the
+			// claim's error test guards what follows the chain, as it would standing alone.
+			if g := rd.gateCheck(body, elif, rd.guardedEnd(en), en, sc, of, locks); g != nil {
+				gates = append(gates, g)
+			}
 		}
 		if g := rd.duplicateCheck(ifs, en); g != nil {
 			gates = append(gates, g)
@@ -89,6 +95,23 @@ func (rd Reader) Gates(body *ast.BlockStmt, sc keys.Scope, of ClaimOf) []*Gate {
 		gates = append(gates, g)
 	}
 	return append(gates, rd.correlatedGates(body, gates)...)
+}
+
+// afterErrorTest returns the else-if of an if statement that tests an error (err != nil),
+// when it is the chain's last branch (if err != nil { ... } else if dup { return nil }), or
+// nil. What follows the chain runs only past that else-if's test, or when the error was
+// set: a claim that failed with an error (its store down) lets the effects run, the code's
+// own choice (docs/checks.md).
+func (rd Reader) afterErrorTest(ifs *ast.IfStmt) *ast.IfStmt {
+	elif, ok := ifs.Else.(*ast.IfStmt)
+	if !ok || elif.Else != nil || elif.Init != nil {
+		return nil
+	}
+	be, ok := ast.Unparen(ifs.Cond).(*ast.BinaryExpr)
+	if !ok || be.Op != token.NEQ || !rd.isNil(be.Y) || !isError(rd.info().TypeOf(be.X)) {
+		return nil
+	}
+	return elif
 }
 
 // gateCheck returns the gate an if statement checks, when its condition is true if the

@@ -42,8 +42,8 @@ type Order struct {
 
 var db *gorm.DB
 
-// Expire refunds each expired envelope once: its transaction marks it expired.
-func Expire(ctx context.Context, t *asynq.Task) error { // want Expire:`effects sql.write:claimed\(\(\*gorm.DB\).Update\)$`
+// expire refunds each expired envelope once: its transaction marks it expired.
+func expire(ctx context.Context, t *asynq.Task) error {
 	var envelopes []Envelope
 	if err := db.WithContext(ctx).Where("status = ? AND expires_at < ?", StatusActive, time.Now()).Find(&envelopes).Error; err != nil {
 		return err
@@ -65,14 +65,14 @@ func Expire(ctx context.Context, t *asynq.Task) error { // want Expire:`effects 
 	return nil
 }
 
-// ExpireUnmarked refunds without marking: a repeat refunds again.
-func ExpireUnmarked(ctx context.Context, t *asynq.Task) error { // want ExpireUnmarked:`effects sql.write:unprotected\(\(\*gorm.DB\).Update\)$`
+// expireUnmarked refunds without marking: a repeat refunds again.
+func expireUnmarked(ctx context.Context, t *asynq.Task) error {
 	var envelopes []Envelope
 	if err := db.WithContext(ctx).Where("status = ? AND expires_at < ?", StatusActive, time.Now()).Find(&envelopes).Error; err != nil {
 		return err
 	}
 	for _, e := range envelopes {
-		err := db.Transaction(func(tx *gorm.DB) error { // want `handler ExpireUnmarked: SQL write not safe to repeat: relative UPDATE of balance`
+		err := db.Transaction(func(tx *gorm.DB) error { // want `handler expireUnmarked: SQL write not safe to repeat: relative UPDATE of balance`
 			return tx.Model(&Account{}).Where("id = ?", e.CreatorID).Update("balance", gorm.Expr("balance + ?", e.Remaining)).Error
 		})
 		if err != nil {
@@ -82,14 +82,14 @@ func ExpireUnmarked(ctx context.Context, t *asynq.Task) error { // want ExpireUn
 	return nil
 }
 
-// ExpireAll lists by time alone: the mark does not take the envelope out of the listing.
-func ExpireAll(ctx context.Context, t *asynq.Task) error { // want ExpireAll:`effects sql.write:unprotected\(\(\*gorm.DB\).Update\)$`
+// expireAll lists by time alone: the mark does not take the envelope out of the listing.
+func expireAll(ctx context.Context, t *asynq.Task) error {
 	var envelopes []Envelope
 	if err := db.WithContext(ctx).Where("expires_at < ?", time.Now()).Find(&envelopes).Error; err != nil {
 		return err
 	}
 	for _, e := range envelopes {
-		err := db.Transaction(func(tx *gorm.DB) error { // want `handler ExpireAll: SQL write not safe to repeat: relative UPDATE of balance`
+		err := db.Transaction(func(tx *gorm.DB) error { // want `handler expireAll: SQL write not safe to repeat: relative UPDATE of balance`
 			if err := tx.Model(&Envelope{}).Where("id = ?", e.ID).Updates(map[string]interface{}{"status": StatusExpired}).Error; err != nil {
 				return err
 			}
@@ -102,14 +102,14 @@ func ExpireAll(ctx context.Context, t *asynq.Task) error { // want ExpireAll:`ef
 	return nil
 }
 
-// ExpireApart marks the envelope on the pool: the refund commits apart from it.
-func ExpireApart(ctx context.Context, t *asynq.Task) error { // want ExpireApart:`effects sql.write:unprotected\(\(\*gorm.DB\).Update\)$`
+// expireApart marks the envelope on the pool: the refund commits apart from it.
+func expireApart(ctx context.Context, t *asynq.Task) error {
 	var envelopes []Envelope
 	if err := db.WithContext(ctx).Where("status = ?", StatusActive).Find(&envelopes).Error; err != nil {
 		return err
 	}
 	for _, e := range envelopes {
-		err := db.Transaction(func(tx *gorm.DB) error { // want `handler ExpireApart: SQL write not safe to repeat: relative UPDATE of balance`
+		err := db.Transaction(func(tx *gorm.DB) error { // want `handler expireApart: SQL write not safe to repeat: relative UPDATE of balance`
 			if err := tx.Model(&Account{}).Where("id = ?", e.CreatorID).Update("balance", gorm.Expr("balance + ?", e.Remaining)).Error; err != nil {
 				return err
 			}
@@ -122,14 +122,14 @@ func ExpireApart(ctx context.Context, t *asynq.Task) error { // want ExpireApart
 	return nil
 }
 
-// ExpirePooled runs its writes on the pool inside the literal: each commits on its own.
-func ExpirePooled(ctx context.Context, t *asynq.Task) error { // want ExpirePooled:`effects sql.write:unprotected\(\(\*gorm.DB\).Update\)$`
+// expirePooled runs its writes on the pool inside the literal: each commits on its own.
+func expirePooled(ctx context.Context, t *asynq.Task) error {
 	var envelopes []Envelope
 	if err := db.WithContext(ctx).Where("status = ?", StatusActive).Find(&envelopes).Error; err != nil {
 		return err
 	}
 	for _, e := range envelopes {
-		err := db.Transaction(func(tx *gorm.DB) error { // want `handler ExpirePooled: SQL write not safe to repeat: relative UPDATE of balance`
+		err := db.Transaction(func(tx *gorm.DB) error { // want `handler expirePooled: SQL write not safe to repeat: relative UPDATE of balance`
 			if err := db.Model(&Account{}).Where("id = ?", e.CreatorID).Update("balance", gorm.Expr("balance + ?", e.Remaining)).Error; err != nil {
 				return err
 			}
@@ -142,14 +142,14 @@ func ExpirePooled(ctx context.Context, t *asynq.Task) error { // want ExpirePool
 	return nil
 }
 
-// ExpireZeroed sets only the remaining amount, which the listing does not test.
-func ExpireZeroed(ctx context.Context, t *asynq.Task) error { // want ExpireZeroed:`effects sql.write:unprotected\(\(\*gorm.DB\).Update\)$`
+// expireZeroed sets only the remaining amount, which the listing does not test.
+func expireZeroed(ctx context.Context, t *asynq.Task) error {
 	var envelopes []Envelope
 	if err := db.WithContext(ctx).Where("status = ?", StatusActive).Find(&envelopes).Error; err != nil {
 		return err
 	}
 	for _, e := range envelopes {
-		err := db.Transaction(func(tx *gorm.DB) error { // want `handler ExpireZeroed: SQL write not safe to repeat: relative UPDATE of balance`
+		err := db.Transaction(func(tx *gorm.DB) error { // want `handler expireZeroed: SQL write not safe to repeat: relative UPDATE of balance`
 			if err := tx.Model(&Envelope{}).Where("id = ?", e.ID).Updates(map[string]interface{}{"remaining": 0}).Error; err != nil {
 				return err
 			}
@@ -162,15 +162,15 @@ func ExpireZeroed(ctx context.Context, t *asynq.Task) error { // want ExpireZero
 	return nil
 }
 
-// ExpireAndTell tells the creator from inside the transaction: the message is not undone
+// expireAndTell tells the creator from inside the transaction: the message is not undone
 // by a crash before the commit, and is sent again.
-func ExpireAndTell(ctx context.Context, t *asynq.Task) error { // want ExpireAndTell:`effects http.write:unprotected\(http.Post\) sql.write:claimed\(\(\*gorm.DB\).Update\)$`
+func expireAndTell(ctx context.Context, t *asynq.Task) error {
 	var envelopes []Envelope
 	if err := db.WithContext(ctx).Where("status = ?", StatusActive).Find(&envelopes).Error; err != nil {
 		return err
 	}
 	for _, e := range envelopes {
-		err := db.Transaction(func(tx *gorm.DB) error { // want `handler ExpireAndTell: HTTP POST without an Idempotency-Key header`
+		err := db.Transaction(func(tx *gorm.DB) error { // want `handler expireAndTell: HTTP POST without an Idempotency-Key header`
 			if err := tx.Model(&Envelope{}).Where("id = ?", e.ID).Updates(map[string]interface{}{"status": StatusExpired}).Error; err != nil {
 				return err
 			}
@@ -185,4 +185,15 @@ func ExpireAndTell(ctx context.Context, t *asynq.Task) error { // want ExpireAnd
 		}
 	}
 	return nil
+}
+
+// Register runs the handlers on the mux.
+func Register(mux *asynq.ServeMux) { // want Register:`effects http.write:unprotected\(http.Post\) sql.write:unprotected\(\(\*gorm.DB\).Update\)$`
+	mux.HandleFunc("expire", expire)
+	mux.HandleFunc("expireUnmarked", expireUnmarked)
+	mux.HandleFunc("expireAll", expireAll)
+	mux.HandleFunc("expireApart", expireApart)
+	mux.HandleFunc("expirePooled", expirePooled)
+	mux.HandleFunc("expireZeroed", expireZeroed)
+	mux.HandleFunc("expireAndTell", expireAndTell)
 }
