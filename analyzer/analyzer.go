@@ -259,9 +259,12 @@ func analyse(pass *analysis.Pass, index *model.Index, dirs map[*token.File]*dire
 	defs := defuse.Build(pass.Pkg, pass.TypesInfo, pass.Files)
 	entries := model.NewEntries(index)
 	jobs, own := retries(pass, defs)
-	uniqueArgs := func() []string { _, _, u := jobs(); return u }
+	uniqueArgs := func() []string { _, _, u, _ := jobs(); return u }
 	judge := &sinks.Judge{Defs: defs, Models: entries, Fset: pass.Fset, UniqueArgs: func(t types.Type) bool {
 		return frameworks.UniqueJob(uniqueArgs(), frameworks.River, frameworks.TypeName(t)) != ""
+	}, UniqueWhileActive: func(t types.Type) bool {
+		_, _, _, active := jobs()
+		return slices.Contains(active, frameworks.TypeName(t))
 	}, Routes: program.Routes, Consumers: program.Consumers, Schema: cfg.Schema}
 	var sent []routes.Request
 	var published []topics.Message
@@ -354,11 +357,11 @@ func analyse(pass *analysis.Pass, index *model.Index, dirs map[*token.File]*dire
 	for _, f := range handlers.WithChecks(handlers.WithRegisters(g.Facts(), g.Nodes, hin.Wrappers), g.Nodes) {
 		pass.ExportObjectFact(f.Fn, f.Fact)
 	}
-	allJobs := func() []frameworks.JobRetry { v, _, _ := jobs(); return v }
+	allJobs := func() []frameworks.JobRetry { v, _, _, _ := jobs(); return v }
 	if program.Jobs != nil {
 		allJobs = func() []frameworks.JobRetry { return program.Jobs }
 	}
-	timed := func() []frameworks.JobRetry { _, v, _ := jobs(); return v }
+	timed := func() []frameworks.JobRetry { _, v, _, _ := jobs(); return v }
 
 	found := handlers.Find(hin)
 	if len(found.Carriers) > 0 {
@@ -456,32 +459,34 @@ func importsNetHTTP(pkg *types.Package) bool {
 // pay for the walk) and returns the jobs in view, its own and its dependencies', read on
 // first use: all of them, and those whose retry horizons are known (none when the package
 // sets its own retry schedule).
-func retries(pass *analysis.Pass, defs *defuse.Index) (func() (all, timed []frameworks.JobRetry, unique []string), []frameworks.JobRetry) {
+func retries(pass *analysis.Pass, defs *defuse.Index) (func() (all, timed []frameworks.JobRetry, unique, active []string), []frameworks.JobRetry) {
 	var own frameworks.Retries
 	if framework, _ := frameworks.Imports(pass.Pkg); framework {
 		own = frameworks.CollectRetries(defs, pass.Files)
-		if len(own.Own) > 0 || len(own.Unique) > 0 {
-			pass.ExportPackageFact(&frameworks.RetryFact{Jobs: own.Own, Unique: own.Unique})
+		if len(own.Own) > 0 || len(own.Unique) > 0 || len(own.UniqueActive) > 0 {
+			pass.ExportPackageFact(&frameworks.RetryFact{Jobs: own.Own, Unique: own.Unique, UniqueActive: own.UniqueActive})
 		}
 	}
 	var all, timed []frameworks.JobRetry
-	var unique []string
+	var unique, active []string
 	read := false
-	return func() ([]frameworks.JobRetry, []frameworks.JobRetry, []string) {
+	return func() ([]frameworks.JobRetry, []frameworks.JobRetry, []string, []string) {
 		if !read {
 			read = true
 			var deps []frameworks.JobRetry
 			unique = append(unique, own.Unique...)
+			active = append(active, own.UniqueActive...)
 			for _, pf := range pass.AllPackageFacts() {
 				if f, ok := pf.Fact.(*frameworks.RetryFact); ok && pf.Package != pass.Pkg {
 					deps = append(deps, f.Jobs...)
 					unique = append(unique, f.Unique...)
+					active = append(active, f.UniqueActive...)
 				}
 			}
 			all = append(append([]frameworks.JobRetry(nil), own.Own...), deps...)
 			timed = ttl.Jobs(own, deps)
 		}
-		return all, timed, unique
+		return all, timed, unique, active
 	}, own.Own
 }
 

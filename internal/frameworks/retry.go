@@ -66,6 +66,9 @@ type RetryFact struct {
 	// Unique are the River args types whose InsertOpts declares unique insertion by args
 	// (Retries.Unique), for the workers and inserts of importers.
 	Unique []string
+	// UniqueActive are those whose uniqueness lasts only while an earlier job is active
+	// (Retries.UniqueActive), for the messages of importers' inserts.
+	UniqueActive []string
 }
 
 // JobRetry is one job's retry setting.
@@ -98,6 +101,9 @@ func (f *RetryFact) String() string {
 	}
 	for _, u := range f.Unique {
 		parts = append(parts, River+":"+u+"=unique")
+	}
+	for _, u := range f.UniqueActive {
+		parts = append(parts, River+":"+u+"=unique-while-active")
 	}
 	return "retries " + strings.Join(parts, " ")
 }

@@ -22,6 +22,10 @@ type Retries struct {
 	// returns UniqueOpts with ByArgs: true: River inserts no second job with the same
 	// args while one is kept (exported in the RetryFact).
 	Unique []string
+	// UniqueActive are the River args types whose UniqueOpts are by args only while an
+	// earlier job is active: a ByState that leaves out completed (sorted; exported in the
+	// RetryFact). A repeat of the producer after the first job completed inserts another.
+	UniqueActive []string
 }
 
 // Imports reports whether pkg imports asynq or River, and whether it imports the runtime
@@ -63,6 +67,7 @@ func CollectRetries(defs *defuse.Index, files []*ast.File) Retries {
 	}
 	sortRetries(c.rs.Own)
 	sort.Strings(c.rs.Unique)
+	sort.Strings(c.rs.UniqueActive)
 	return c.rs
 }
 
@@ -102,18 +107,27 @@ func (c *collector) visit(x ast.Node) bool {
 			return true
 		}
 		job := TypeName(fn.Signature().Recv().Type())
-		unique := false
+		unique, active := false, false
 		ast.Inspect(x.Body, func(y ast.Node) bool {
 			if lit, ok := y.(*ast.CompositeLit); ok {
 				if n, ok := c.maxAttempts(lit); ok && job != "" {
 					c.recordAs(River, job, "args", n)
 				}
-				unique = unique || c.uniqueByArgs(lit)
+				switch c.uniqueByArgs(lit) {
+				case uniqueKept:
+					unique = true
+				case uniqueWhileActive:
+					active = true
+				}
 			}
 			return true
 		})
-		if unique && job != "" {
+		switch {
+		case job == "":
+		case unique:
 			c.rs.Unique = append(c.rs.Unique, job)
+		case active:
+			c.rs.UniqueActive = append(c.rs.UniqueActive, job)
 		}
 	case *ast.CompositeLit:
 		switch TypeName(info.TypeOf(x)) {
@@ -225,33 +239,47 @@ func (c *collector) maxRetry(opts []ast.Expr) (int, bool) {
 	return 0, false
 }
 
-// uniqueByArgs reports whether lit is a river.InsertOpts literal whose UniqueOpts is a
-// river.UniqueOpts literal with ByArgs: true (a constant), or a call of a function of the
-// package whose every return is one (archiveUniqueOpts()), and whose ByState, when it is
-// given, keeps completed jobs: a uniqueness that ends when the first job completes lets a
-// producer's redelivery insert its job again.
-func (c *collector) uniqueByArgs(lit *ast.CompositeLit) bool {
+// uniqueness is what a River InsertOpts literal says of unique insertion by args.
+type uniqueness uint8
+
+const (
+	notUnique         uniqueness = iota
+	uniqueKept                   // ByArgs, and completed jobs are kept in the check
+	uniqueWhileActive            // ByArgs, but a ByState that leaves completed out
+)
+
+// uniqueByArgs reads lit, a river.InsertOpts literal whose UniqueOpts is a river.UniqueOpts
+// literal with ByArgs: true (a constant), or a call of a function of the package whose
+// every return is one (archiveUniqueOpts()): uniqueKept when every such ByState, when it
+// is given, keeps completed jobs; uniqueWhileActive when one leaves them out (a uniqueness
+// that ends when the first job completes lets a producer's redelivery insert its job
+// again); notUnique otherwise.
+func (c *collector) uniqueByArgs(lit *ast.CompositeLit) uniqueness {
 	if TypeName(c.defs.Info.TypeOf(lit)) != RiverPath+".InsertOpts" {
-		return false
+		return notUnique
 	}
 	v, ok := defuse.FieldValue(lit, "UniqueOpts")
 	if !ok {
-		return false
+		return notUnique
 	}
 	lits := c.returnedLits(v)
+	out := uniqueKept
 	for _, u := range lits {
 		by, ok := defuse.FieldValue(u, "ByArgs")
 		if !ok {
-			return false
+			return notUnique
 		}
 		if tv := c.defs.Info.Types[by]; tv.Value == nil || tv.Value.ExactString() != "true" {
-			return false
+			return notUnique
 		}
 		if states, ok := defuse.FieldValue(u, "ByState"); ok && !c.keepsCompleted(states) {
-			return false
+			out = uniqueWhileActive
 		}
 	}
-	return len(lits) > 0
+	if len(lits) == 0 {
+		return notUnique
+	}
+	return out
 }
 
 // returnedLits returns the composite literals e is: e itself, or the results of every

@@ -30,6 +30,10 @@ type Judge struct {
 	// UniqueArgs reports whether a River args type declares unique insertion by args in
 	// its InsertOpts (in view: the package's and its dependencies' settings); nil: none.
 	UniqueArgs func(types.Type) bool
+	// UniqueWhileActive reports whether a River args type declares unique insertion by
+	// args only while an earlier job is active (a ByState that leaves out completed): the
+	// insert stays unprotected, and says so. nil: none known.
+	UniqueWhileActive func(types.Type) bool
 	// Routes are the routes the program serves (analyzer.Program.Routes); nil outside a
 	// program-wide link.
 	Routes routes.Table

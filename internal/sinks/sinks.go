@@ -125,6 +125,8 @@ func (j *Judge) eval(call *ast.CallExpr, s *model.Sink, fn *types.Func, sc Scope
 			if j.uniqueInsert(call, s.Arg-1) {
 				// River falls back to the args type's UniqueOpts when the insert sets none.
 				e.State, e.Detail = effect.Protected, s.What+" unique by its args (UniqueOpts in its args type's InsertOpts)"
+			} else if a := defuse.ArgAt(call, s.Arg-1); a != nil && j.whileActive(j.info().TypeOf(a)) {
+				e.Detail = s.What + whileActive
 			} else if p := interfaceParam(j.info(), defuse.ArgAt(call, s.Arg-1), sc); p != 0 {
 				// AddJob(ctx, args river.JobArgs) { c.InsertTx(ctx, tx, args, nil) }: each
 				// caller's args type decides (PassArgs).
@@ -174,6 +176,16 @@ func (j *Judge) uniqueInsert(call *ast.CallExpr, i int) bool {
 	return a != nil && j.UniqueArgs(j.info().TypeOf(a))
 }
 
+// whileActive is what a River insert's detail says of an args type whose uniqueness lasts
+// only while an earlier job is active (Judge.UniqueWhileActive).
+const whileActive = " unique by its args only while an earlier job is active (its UniqueOpts' ByState leaves out completed): a repeat after that job completed inserts another"
+
+// whileActive reports whether t is a River args type whose UniqueOpts hold only while an
+// earlier job is active.
+func (j *Judge) whileActive(t types.Type) bool {
+	return j.UniqueWhileActive != nil && t != nil && j.UniqueWhileActive(t)
+}
+
 // interfaceParam returns 1 + the index of the parameter of the scope's function that e
 // names, when its type is an interface (river.JobArgs), else 0.
 func interfaceParam(info *types.Info, e ast.Expr, sc Scope) int {
@@ -210,6 +222,9 @@ func (j *Judge) PassArgs(args []ast.Expr, e effect.Effect, sc Scope) effect.Effe
 	if p := interfaceParam(j.info(), args[i], sc); p != 0 {
 		e.ArgsParam = uint8(p)
 		return e
+	}
+	if j.whileActive(j.info().TypeOf(args[i])) && what != e.Detail {
+		e.Detail = what + whileActive
 	}
 	if topic := j.valueType(args[i]); topic != "" && e.State < effect.Claimed && what != e.Detail {
 		// The caller's args type routes the job to its worker, as at a direct Insert. (what

@@ -94,8 +94,8 @@ func createAfterCheck(name, last string) error {
 	return err
 }
 
-// Process creates the experiment and records its results: both converge.
-func Process(ctx context.Context, t *asynq.Task) error { // want Process:`effects http.write:protected\(http.Post\)$`
+// process creates the experiment and records its results: both converge.
+func process(ctx context.Context, t *asynq.Task) error {
 	name := string(t.Payload())
 	if err := createExperiment(name); err != nil {
 		return err
@@ -103,17 +103,25 @@ func Process(ctx context.Context, t *asynq.Task) error { // want Process:`effect
 	return postResults(name)
 }
 
-// ProcessStrict fails on the repeat's conflict.
-func ProcessStrict(ctx context.Context, t *asynq.Task) error { // want ProcessStrict:`effects http.write:unprotected\(http.Post\)$`
-	return createStrict(string(t.Payload())) // want `handler ProcessStrict: HTTP POST without an Idempotency-Key header`
+// processStrict fails on the repeat's conflict.
+func processStrict(ctx context.Context, t *asynq.Task) error {
+	return createStrict(string(t.Payload())) // want `handler processStrict: HTTP POST without an Idempotency-Key header`
 }
 
-// ProcessRetrying creates again on a repeat.
-func ProcessRetrying(ctx context.Context, t *asynq.Task) error { // want ProcessRetrying:`effects http.write:unprotected\(http.Post\)$`
-	return createRetrying(string(t.Payload())) // want `handler ProcessRetrying: HTTP POST without an Idempotency-Key header`
+// processRetrying creates again on a repeat.
+func processRetrying(ctx context.Context, t *asynq.Task) error {
+	return createRetrying(string(t.Payload())) // want `handler processRetrying: HTTP POST without an Idempotency-Key header`
 }
 
-// ProcessAfterCheck creates again on a repeat.
-func ProcessAfterCheck(ctx context.Context, t *asynq.Task) error { // want ProcessAfterCheck:`effects http.write:unprotected\(http.Post\)$`
-	return createAfterCheck(string(t.Payload()), "") // want `handler ProcessAfterCheck: HTTP POST without an Idempotency-Key header`
+// processAfterCheck creates again on a repeat.
+func processAfterCheck(ctx context.Context, t *asynq.Task) error {
+	return createAfterCheck(string(t.Payload()), "") // want `handler processAfterCheck: HTTP POST without an Idempotency-Key header`
+}
+
+// Register runs the handlers on the mux.
+func Register(mux *asynq.ServeMux) { // want Register:`effects http.write:unprotected\(http.Post\)$`
+	mux.HandleFunc("process", process)
+	mux.HandleFunc("processStrict", processStrict)
+	mux.HandleFunc("processRetrying", processRetrying)
+	mux.HandleFunc("processAfterCheck", processAfterCheck)
 }

@@ -28,9 +28,9 @@ var (
 	orders *store.Orders
 )
 
-// Compensate puts the tickets of a failed order back once: a redelivery finds the order
+// compensate puts the tickets of a failed order back once: a redelivery finds the order
 // compensated and leaves.
-func Compensate(ctx context.Context, t *asynq.Task) error { // want Compensate:`effects sql.write:protected\(\(\*sql.Tx\).ExecContext\)$`
+func compensate(ctx context.Context, t *asynq.Task) error {
 	var ev orderFailed
 	if err := json.Unmarshal(t.Payload(), &ev); err != nil {
 		return err
@@ -50,13 +50,13 @@ func Compensate(ctx context.Context, t *asynq.Task) error { // want Compensate:`
 	})
 }
 
-// CompensateUnchecked checks nothing: a redelivery puts the tickets back again.
-func CompensateUnchecked(ctx context.Context, t *asynq.Task) error { // want CompensateUnchecked:`effects sql.write:unprotected\(\(\*sql.Tx\).ExecContext\)$`
+// compensateUnchecked checks nothing: a redelivery puts the tickets back again.
+func compensateUnchecked(ctx context.Context, t *asynq.Task) error {
 	var ev orderFailed
 	if err := json.Unmarshal(t.Payload(), &ev); err != nil {
 		return err
 	}
-	return uow.Do(ctx, func(r *store.Repositories) error { // want `handler CompensateUnchecked: SQL write not safe to repeat: relative UPDATE of available \(CompensateUnchecked `
+	return uow.Do(ctx, func(r *store.Repositories) error { // want `handler compensateUnchecked: SQL write not safe to repeat: relative UPDATE of available \(compensateUnchecked `
 		if err := r.Ticket.IncrementTicket(ctx, ev.TicketTypeID, ev.Quantity); err != nil {
 			return err
 		}
@@ -64,14 +64,14 @@ func CompensateUnchecked(ctx context.Context, t *asynq.Task) error { // want Com
 	})
 }
 
-// CompensateUnlessPaid leaves on a status it never marks: the order stays failed, and a
+// compensateUnlessPaid leaves on a status it never marks: the order stays failed, and a
 // redelivery puts the tickets back again.
-func CompensateUnlessPaid(ctx context.Context, t *asynq.Task) error { // want CompensateUnlessPaid:`effects sql.write:unprotected\(\(\*sql.Tx\).ExecContext\)$`
+func compensateUnlessPaid(ctx context.Context, t *asynq.Task) error {
 	var ev orderFailed
 	if err := json.Unmarshal(t.Payload(), &ev); err != nil {
 		return err
 	}
-	return uow.Do(ctx, func(r *store.Repositories) error { // want `handler CompensateUnlessPaid: SQL write not safe to repeat: relative UPDATE of available \(CompensateUnlessPaid `
+	return uow.Do(ctx, func(r *store.Repositories) error { // want `handler compensateUnlessPaid: SQL write not safe to repeat: relative UPDATE of available \(compensateUnlessPaid `
 		order, err := r.Order.GetByID(ctx, ev.OrderID)
 		if err != nil {
 			return err
@@ -86,14 +86,14 @@ func CompensateUnlessPaid(ctx context.Context, t *asynq.Task) error { // want Co
 	})
 }
 
-// CompensateMarkedApart marks the order on a repository of its own, which commits apart:
+// compensateMarkedApart marks the order on a repository of its own, which commits apart:
 // a crash between the two puts the tickets back again on the redelivery.
-func CompensateMarkedApart(ctx context.Context, t *asynq.Task) error { // want CompensateMarkedApart:`effects sql.write:unprotected\(\(\*sql.Tx\).ExecContext\)$`
+func compensateMarkedApart(ctx context.Context, t *asynq.Task) error {
 	var ev orderFailed
 	if err := json.Unmarshal(t.Payload(), &ev); err != nil {
 		return err
 	}
-	return uow.Do(ctx, func(r *store.Repositories) error { // want `handler CompensateMarkedApart: SQL write not safe to repeat: relative UPDATE of available \(CompensateMarkedApart `
+	return uow.Do(ctx, func(r *store.Repositories) error { // want `handler compensateMarkedApart: SQL write not safe to repeat: relative UPDATE of available \(compensateMarkedApart `
 		order, err := r.Order.GetByID(ctx, ev.OrderID)
 		if err != nil {
 			return err
@@ -108,16 +108,16 @@ func CompensateMarkedApart(ctx context.Context, t *asynq.Task) error { // want C
 	})
 }
 
-// Cancel marks the order cancelled by a method named for the status (MarkAsCancelled for
+// cancel marks the order cancelled by a method named for the status (MarkAsCancelled for
 // "CANCELLED"), then tells the customer: the notice after the mark is sent at most once.
 // The notice sent before the mark is outside what the transaction undoes, and is sent
 // again when a crash comes before the commit.
-func Cancel(ctx context.Context, t *asynq.Task) error { // want Cancel:`effects http.write:unprotected\(\(\*http.Client\).Do\) sql.write:protected\(\(\*sql.Tx\).ExecContext\)$`
+func cancel(ctx context.Context, t *asynq.Task) error {
 	var ev orderFailed
 	if err := json.Unmarshal(t.Payload(), &ev); err != nil {
 		return err
 	}
-	return uow.Do(ctx, func(r *store.Repositories) error { // want `handler Cancel: HTTP POST without an Idempotency-Key header \(Cancel -> .* -> statusmarks.notify -> \(\*http.Client\).Do\); missing`
+	return uow.Do(ctx, func(r *store.Repositories) error { // want `handler cancel: HTTP POST without an Idempotency-Key header \(cancel -> .* -> statusmarks.notify -> \(\*http.Client\).Do\); missing`
 		order, err := r.Order.GetByID(ctx, ev.OrderID)
 		if err != nil {
 			return err
@@ -145,4 +145,13 @@ func notify(ctx context.Context, text string) error {
 	}
 	_, err = http.DefaultClient.Do(req)
 	return err
+}
+
+// Register runs the handlers on the mux.
+func Register(mux *asynq.ServeMux) { // want Register:`effects http.write:unprotected\(\(\*http.Client\).Do\) sql.write:unprotected\(\(\*sql.Tx\).ExecContext\)$`
+	mux.HandleFunc("compensate", compensate)
+	mux.HandleFunc("compensateUnchecked", compensateUnchecked)
+	mux.HandleFunc("compensateUnlessPaid", compensateUnlessPaid)
+	mux.HandleFunc("compensateMarkedApart", compensateMarkedApart)
+	mux.HandleFunc("cancel", cancel)
 }

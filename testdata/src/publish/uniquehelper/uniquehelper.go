@@ -1,6 +1,7 @@
-// Package uniquehelper holds River args types whose unique options a helper returns: // want package:"has effects" package:`retries .*StageArgs=unset river:publish/uniquehelper.ArchiveArgs=unique}`
+// Package uniquehelper holds River args types whose unique options a helper returns: // want package:"has effects" package:`retries .*StageArgs=unset river:publish/uniquehelper.ArchiveArgs=unique river:publish/uniquehelper.StageArgs=unique-while-active}`
 // kept while the first job is completed (unique), and a ByState that lets a completed job
-// be inserted again (not unique).
+// be inserted again (unique only while the first is active, which the insert's finding
+// says).
 package uniquehelper
 
 import (
@@ -58,6 +59,24 @@ type StageWorker struct{}
 
 // Work inserts a job a redelivery inserts again once the first has completed.
 func (StageWorker) Work(ctx context.Context, job *river.Job[ArchiveArgs]) error { // want Work:`effects publish:unprotected\(\(\*river.Client\).Insert\)`
-	_, err := rc.Insert(ctx, StageArgs{VideoID: job.Args.VideoID}, nil) // want `handler \(StageWorker\).Work: River job inserted without an idempotency key`
+	_, err := rc.Insert(ctx, StageArgs{VideoID: job.Args.VideoID}, nil) // want `handler \(StageWorker\).Work: River job inserted unique by its args only while an earlier job is active \(its UniqueOpts' ByState leaves out completed\): a repeat after that job completed inserts another;`
 	return err
+}
+
+// insert inserts the args its caller gives.
+func insert(ctx context.Context, args river.JobArgs) error {
+	_, err := rc.Insert(ctx, args, nil)
+	return err
+}
+
+// RelayArgs starts a relay.
+type RelayArgs struct{ VideoID string }
+
+func (RelayArgs) Kind() string { return "relay" }
+
+type RelayWorker struct{}
+
+// Work inserts the stage's job through the helper: the caller's args type decides.
+func (RelayWorker) Work(ctx context.Context, job *river.Job[RelayArgs]) error { // want Work:`effects publish:unprotected\(\(\*river.Client\).Insert\)`
+	return insert(ctx, StageArgs{VideoID: job.Args.VideoID}) // want `handler \(RelayWorker\).Work: River job inserted unique by its args only while an earlier job is active`
 }
