@@ -1,8 +1,8 @@
 // Errors a caller drops. An INSERT that a unique key turns away on a repeat fails then
 // with a duplicate-key error; it is a finding because that error, handed up to the
 // handler, fails the job on every redelivery until it is dead. A caller that drops the
-// error (the call is a statement of its own, or its results all go to blank identifiers)
-// ends it there: the repeat stops at the key and the handler goes on, as when the code
+// error (the call is a statement of its own, or its results all go to blank identifiers,
+// or an if of its init only logs it) ends it there: the repeat stops at the key and the handler goes on, as when the code
 // takes the duplicate-key error as done (gates' duplicate check).
 //
 // Not on a transaction: PostgreSQL aborts a transaction at its first failed statement, so
@@ -42,12 +42,63 @@ func (b *builder) markDropped(n *Node) {
 			if c, ok := oneCall(x.Rhs); ok && allBlank(x.Lhs) {
 				dropped[c.Pos()] = true
 			}
+		case *ast.IfStmt:
+			if c := b.onlyLogged(x); c != nil {
+				dropped[c.Pos()] = true
+			}
 		}
 		return true
 	})
 	for i := range n.Sites {
 		n.Sites[i].dropped = dropped[n.Sites[i].Pos]
 	}
+}
+
+// onlyLogged returns the call of an if's init whose error the if only reports: `if err :=
+// f(); err != nil { log(err) }`, its other results blank, with no else, and a body that
+// neither leaves (return, break, continue, goto, panic) nor hands the error on (assigns
+// it, sends it). The error goes no further than the log, as a dropped one; nil otherwise.
+func (b *builder) onlyLogged(ifs *ast.IfStmt) *ast.CallExpr {
+	as, ok := ifs.Init.(*ast.AssignStmt)
+	if !ok || ifs.Else != nil || len(as.Lhs) == 0 {
+		return nil
+	}
+	c, ok := oneCall(as.Rhs)
+	if !ok || !allBlank(as.Lhs[:len(as.Lhs)-1]) {
+		return nil
+	}
+	id, ok := ast.Unparen(as.Lhs[len(as.Lhs)-1]).(*ast.Ident)
+	if !ok {
+		return nil
+	}
+	errVar := b.in.Info.ObjectOf(id)
+	if op, tested := b.errorTest(ifs.Cond); op != token.NEQ || errVar == nil || tested != errVar {
+		return nil
+	}
+	handsOn := false
+	ast.Inspect(ifs.Body, func(x ast.Node) bool {
+		switch x := x.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.ReturnStmt, *ast.BranchStmt, *ast.SendStmt:
+			handsOn = true
+		case *ast.AssignStmt:
+			for _, r := range x.Rhs {
+				if rid, ok := ast.Unparen(r).(*ast.Ident); ok && b.in.Info.ObjectOf(rid) == errVar {
+					handsOn = true
+				}
+			}
+		case *ast.CallExpr:
+			if fid, ok := ast.Unparen(x.Fun).(*ast.Ident); ok && fid.Name == "panic" {
+				handsOn = true
+			}
+		}
+		return !handsOn
+	})
+	if handsOn {
+		return nil
+	}
+	return c
 }
 
 // oneCall returns the call that is all of rhs.

@@ -11,6 +11,7 @@ package keys
 import (
 	"go/ast"
 	"go/types"
+	"strings"
 
 	"golang.org/x/tools/go/types/typeutil"
 
@@ -30,7 +31,7 @@ func (r Reader) Judge(parts []ast.Expr, sc Scope) Verdict {
 	constant, fromJob := true, false
 	for _, k := range parts {
 		constant = constant && r.constantKey(k)
-		fromJob = fromJob || r.fromInput(k, sc)
+		fromJob = fromJob || r.fromInput(k, sc) || r.dayKey(k)
 	}
 	switch {
 	case constant:
@@ -93,8 +94,33 @@ func (r Reader) UnstableSource(e ast.Expr) string {
 			return true
 		}
 		return false
-	}, defuse.Skip(r.storeRead))
+	}, defuse.Skip(r.storeRead), defuse.Skip(r.dayBucket))
 	return found
+}
+
+// dayKey reports whether a key is made from the clock read to the day (dayBucket): the
+// period of a daily job's run, which identifies the run as a job's data would.
+func (r Reader) dayKey(key ast.Expr) bool {
+	return key != nil && r.Defs.Find(key, defuse.Fills, r.dayBucket)
+}
+
+// dayBucket reports whether x is the clock read to the day: a time.Time's Format given a
+// constant layout with no time of day in it (time.Now().Format("2006-01-02"), "20060102",
+// "2006-01"). A key made from it is the same for every run of the day: a daily job's
+// period (a newsletter's "trending-2026-12-07"), which a repeat on the same day shares.
+func (r Reader) dayBucket(x ast.Node) bool {
+	call, ok := x.(*ast.CallExpr)
+	if !ok || len(call.Args) != 1 {
+		return false
+	}
+	fn, ok := typeutil.Callee(r.info(), call).(*types.Func)
+	if !ok || fn.FullName() != "(time.Time).Format" {
+		return false
+	}
+	layout := r.Defs.ConstString(call.Args[0])
+	// Every clock element below a day has a 3, 4 or 5 in it (15, 03, 3, 04, 4, 05, 5, and
+	// fractions of a second follow a second), and so does no element of a date.
+	return layout != "" && !strings.ContainsAny(layout, "345")
 }
 
 // storeRead reports whether x is a call that reads from outside the program: a method given

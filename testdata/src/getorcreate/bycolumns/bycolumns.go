@@ -128,15 +128,16 @@ func CloseBelow(ctx context.Context, t *asynq.Task) error { // want CloseBelow:`
 	return db.Create(&Fill{ID: newID(), BotID: bot.ID, Price: 5}).Error // want `handler CloseBelow: GORM Create`
 }
 
-// CloseToday looks up by the day of the clock: a repeat after midnight looks up another.
-func CloseToday(ctx context.Context, t *asynq.Task) error { // want CloseToday:`effects sql.write:unprotected\(\(\*gorm.DB\).Create\)`
+// CloseThisHour looks up by the hour of the clock: a repeat in the next hour looks up
+// another.
+func CloseThisHour(ctx context.Context, t *asynq.Task) error { // want CloseThisHour:`effects sql.write:unprotected\(\(\*gorm.DB\).Create\)`
 	bot := botOf(t)
 	var open Fill
-	db.Where("bot_id = ? AND day = ?", bot.ID, time.Now().Format("0102")).Take(&open)
+	db.Where("bot_id = ? AND day = ?", bot.ID, time.Now().Format("010215")).Take(&open)
 	if open.ID != "" {
 		return nil
 	}
-	return db.Create(&Fill{ID: newID(), BotID: bot.ID, Day: time.Now().Format("0102")}).Error // want `handler CloseToday: GORM Create`
+	return db.Create(&Fill{ID: newID(), BotID: bot.ID, Day: time.Now().Format("010215")}).Error // want `handler CloseThisHour: GORM Create`
 }
 
 // CloseIfFilled leaves only when the fill found is filled: the pending fill it creates

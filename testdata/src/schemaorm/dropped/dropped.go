@@ -6,6 +6,7 @@ package dropped
 import (
 	"context"
 	"encoding/json"
+	"log"
 
 	"github.com/google/uuid"
 	"github.com/hibiken/asynq"
@@ -27,6 +28,8 @@ func Register(mux *asynq.ServeMux, w *Worker) { // want Register:`effects sql.wr
 	mux.HandleFunc("record", w.record)
 	mux.HandleFunc("place:tx", w.placeInTx)
 	mux.HandleFunc("plan", w.plan)
+	mux.HandleFunc("place:logged", placeLogged)
+	mux.HandleFunc("place:kept", placeKept)
 }
 
 // Worker runs the store's writes for each task.
@@ -88,4 +91,28 @@ func (w *Worker) placeInTx(ctx context.Context, t *asynq.Task) error { // want p
 // plan hands AddPlan's error on: a redelivery fails on the key every time.
 func (w *Worker) plan(ctx context.Context, t *asynq.Task) error { // want plan:`effects sql.write:unprotected\(\(\*gorm.DB\).Create\)`
 	return w.S.AddPlan(string(t.Payload())) // want `handler \(\*Worker\).plan: GORM Create \(INSERT\) of Order: INSERT without conflict handling into orders fails on a repeat`
+}
+
+// shared is the store of the handlers that are functions.
+var shared *store.Store
+
+// placeLogged only logs the helper's error: the repeat stops at the key and goes on.
+func placeLogged(ctx context.Context, t *asynq.Task) error {
+	var p payload
+	json.Unmarshal(t.Payload(), &p)
+	if err := shared.AddOrder(p.Ref); err != nil {
+		log.Printf("place: %v", err)
+	}
+	return nil
+}
+
+// placeKept keeps the helper's error for its result: a redelivery fails on the key.
+func placeKept(ctx context.Context, t *asynq.Task) (failed error) {
+	var p payload
+	json.Unmarshal(t.Payload(), &p)
+	if err := shared.AddOrder(p.Ref); err != nil { // want `handler placeKept: GORM Create \(INSERT\) of Order: INSERT without conflict handling into orders fails on a repeat`
+		log.Printf("place: %v", err)
+		failed = err
+	}
+	return failed
 }
