@@ -182,8 +182,8 @@ func (rd Reader) PassReads(args []ast.Expr, e effect.Effect, sc keys.Scope) (eff
 	switch {
 	case by == effect.GraphQLQuery && graphQLQuery(text), by == effect.RPCMethod && readMethod(text):
 		return e, false
-	case by == effect.URLPath && (rd.Models.Index.ReadEndpoint(text) || queryPath(text)):
-		return e, false // do(ctx, "/v3/product/list", filter): a read endpoint
+	case by == effect.URLPath && (rd.Models.Index.ReadEndpoint(text) || queryPath(text) || endPath(text)):
+		return e, false // do(ctx, "/v3/product/list", filter): a read endpoint; post(ctx, ".../stop"): an end
 	case by == effect.BodyText && bodyTextReads(text):
 		return e, false // gqlRequest(`{"query": "query{video(id:\"...\"){title}}"}`)
 	}

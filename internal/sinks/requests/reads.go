@@ -18,15 +18,40 @@ import (
 	"github.com/chokaq/idemlint/internal/strval"
 )
 
-// Reads reports whether a POST to the URL url with body body (either may be nil) reads: a
-// read endpoint, a query path, or a body that reads (bodyReads) or pages or asks a model (shapes.go).
+// Reads reports whether a POST to the URL url with body body (either may be nil) changes
+// nothing on a repeat: a read endpoint, a query path, an action that ends what it names
+// (endPath), or a body that reads (bodyReads) or pages or asks a model (shapes.go).
 func (rd Reader) Reads(url, body ast.Expr) bool {
 	if url != nil {
-		if u := rd.Defs.Text(url); rd.Models.Index.ReadEndpoint(u) || queryPath(u) {
+		if u := rd.Defs.Text(url); rd.Models.Index.ReadEndpoint(u) || queryPath(u) || endPath(u) {
 			return true
 		}
 	}
 	return body != nil && rd.bodyReads(body)
+}
+
+// endVerbs are the actions that end or take away what they name: done once, a repeat finds
+// it stopped, cancelled, revoked or gone, and the API answers that it is (RFC 7009 has a
+// revocation of a token already revoked succeed) or refuses.
+var endVerbs = []string{
+	"stop", "cancel", "revoke", "close", "archive", "delete", "remove", "unsubscribe",
+	"disable", "deactivate", "void", "expire", "unpublish", "unlink", "detach", "logout",
+	"signout", "invalidate", "terminate", "suspend",
+}
+
+// endPath reports whether the URL text u's last path segment, as far as it is known, is an
+// action that ends what it names (endVerbs: "/users/me/stop", "/revoke?token=...",
+// "/v1/payment_intents/{id}/cancel", Google's custom method "operations/{id}:cancel").
+func endPath(u string) bool {
+	if i := strings.IndexAny(u, "?#"); i >= 0 {
+		u = u[:i]
+	}
+	u = strings.TrimSuffix(u, "/")
+	seg := u[strings.LastIndex(u, "/")+1:]
+	if i := strings.LastIndex(seg, ":"); i >= 0 {
+		seg = seg[i+1:]
+	}
+	return !strings.Contains(seg, strval.Hole) && slices.Contains(endVerbs, strings.ToLower(seg))
 }
 
 // queryPath reports whether the URL text u (with holes where it is built at run time) is of

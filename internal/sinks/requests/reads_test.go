@@ -156,3 +156,25 @@ func TestJSONFields(t *testing.T) {
 		t.Error("jsonFields of no type or a string: want none")
 	}
 }
+
+// endPath takes a POST whose last path segment ends what it names as one whose repeat
+// changes nothing, and nothing else.
+func TestEndPath(t *testing.T) {
+	for u, want := range map[string]bool{
+		"https://gmail.googleapis.com/gmail/v1/users/me/stop":                  true,
+		"https://oauth2.googleapis.com/revoke?token=" + strval.Hole:            true,
+		"https://api.stripe.com/v1/payment_intents/" + strval.Hole + "/cancel": true,
+		"https://longrunning.googleapis.com/v1/operations/op1:cancel":          true,
+		"/api/files/Delete/":                        true,
+		"https://api.example.com/v1/charges":        false,
+		"https://api.example.com/v1/stops":          false, // a collection of stops
+		"https://api.example.com/v1/cancellations":  false,
+		"https://api.example.com/v1/" + strval.Hole: false,
+		"https://api.example.com/v1/refund":         false,
+		"https://api.example.com/stop/now":          false,
+	} {
+		if got := endPath(u); got != want {
+			t.Errorf("endPath(%q) = %v, want %v", u, got, want)
+		}
+	}
+}
