@@ -13,8 +13,9 @@
 //     transaction, duplicate keys taken as done), and the claims helpers return.
 //
 // What no stage owns stays here: builder chains and their guards (builders.go), sends
-// (replies and transactional producers, sends.go), status events (statusevents.go), and the
-// dispatch itself (sinks.go).
+// (replies and transactional producers, sends.go), status events (statusevents.go), jobs
+// that drain a backlog by chaining themselves (drains.go), and the dispatch itself
+// (sinks.go).
 //
 // A call is judged in an explicit Scope, the function whose body holds it: its parameters
 // decide whether a key comes from the job, and carry keys and HTTP methods to its callers.
@@ -125,6 +126,8 @@ func (j *Judge) eval(call *ast.CallExpr, s *model.Sink, fn *types.Func, sc Scope
 			if j.uniqueInsert(call, s.Arg-1) {
 				// River falls back to the args type's UniqueOpts when the insert sets none.
 				e.State, e.Detail = effect.Protected, s.What+" unique by its args (UniqueOpts in its args type's InsertOpts)"
+			} else if d := j.drains(defuse.ArgAt(call, s.Arg-1), sc); d != "" {
+				e.State, e.Detail = effect.Protected, d // a backlog drained by chaining the job
 			} else if a := defuse.ArgAt(call, s.Arg-1); a != nil && j.whileActive(j.info().TypeOf(a)) {
 				e.Detail = s.What + whileActive
 			} else if p := interfaceParam(j.info(), defuse.ArgAt(call, s.Arg-1), sc); p != 0 {
@@ -217,6 +220,10 @@ func (j *Judge) PassArgs(args []ast.Expr, e effect.Effect, sc Scope) effect.Effe
 	if j.UniqueArgs(j.info().TypeOf(args[i])) {
 		e.State = effect.Protected
 		e.Detail = what + " unique by its args (UniqueOpts in its args type's InsertOpts)"
+		return e
+	}
+	if d := j.drains(args[i], sc); d != "" {
+		e.State, e.Detail = effect.Protected, d
 		return e
 	}
 	if p := interfaceParam(j.info(), args[i], sc); p != 0 {
