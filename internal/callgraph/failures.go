@@ -139,9 +139,10 @@ func (b *builder) givenDelivery(call *ast.CallExpr) bool {
 }
 
 // reportVerbs and errorNouns are what the name of a function that reports an error holds,
-// lower-cased: one of each (NotifyError, reportErr, alertFailure, CaptureException).
+// lower-cased: one of each (NotifyError, reportErr, alertFailure, CaptureException,
+// RecordScrapingError: a row that records the failed run, one per failed run by design).
 var (
-	reportVerbs = []string{"notify", "report", "alert", "capture"}
+	reportVerbs = []string{"notify", "report", "alert", "capture", "record"}
 	errorNouns  = []string{"err", "fail", "exception"}
 )
 
