@@ -47,6 +47,9 @@ type Index struct {
 	passes map[*types.Var][]*ast.CallExpr
 	// decls maps the package's functions and methods to their declarations.
 	decls map[*types.Func]*ast.FuncDecl
+	// fallbacks are the values a local variable is given only when it was empty: x of
+	// `if v == "" { v = x }` (Fallback).
+	fallbacks map[ast.Expr]bool
 }
 
 // Build indexes the files of pkg.
@@ -62,6 +65,7 @@ func Build(pkg *types.Package, info *types.Info, files []*ast.File) *Index {
 		fieldDefs: map[*types.Var][]ast.Expr{},
 		passes:    map[*types.Var][]*ast.CallExpr{},
 		decls:     map[*types.Func]*ast.FuncDecl{},
+		fallbacks: map[ast.Expr]bool{},
 	}
 	for _, f := range files {
 		ast.Inspect(f, ix.visit)
@@ -90,6 +94,8 @@ func (ix *Index) visit(x ast.Node) bool {
 		}
 	case *ast.AssignStmt:
 		ix.assign(x)
+	case *ast.IfStmt:
+		ix.fallback(x)
 	case *ast.CompositeLit:
 		ix.pairedField(x)
 	case *ast.RangeStmt:
@@ -207,6 +213,57 @@ func (ix *Index) assign(x *ast.AssignStmt) {
 		}
 	}
 }
+
+// fallback records the value of `if v == "" { v = x }` (also len(v) == 0, v == nil, with
+// no else): what v is given only when it was empty, a default for a value that is
+// missing.
+func (ix *Index) fallback(ifs *ast.IfStmt) {
+	if ifs.Else != nil || ifs.Init != nil || len(ifs.Body.List) != 1 {
+		return
+	}
+	as, ok := ifs.Body.List[0].(*ast.AssignStmt)
+	if !ok || as.Tok != token.ASSIGN || len(as.Lhs) != 1 || len(as.Rhs) != 1 {
+		return
+	}
+	v := ix.local(as.Lhs[0])
+	if v == nil || ix.emptyTest(ifs.Cond) != v {
+		return
+	}
+	ix.fallbacks[as.Rhs[0]] = true
+}
+
+// emptyTest returns the local variable cond tests to be empty (v == "", "" == v,
+// len(v) == 0, v == nil), or nil.
+func (ix *Index) emptyTest(cond ast.Expr) *types.Var {
+	be, ok := ast.Unparen(cond).(*ast.BinaryExpr)
+	if !ok || be.Op != token.EQL {
+		return nil
+	}
+	for _, pair := range [][2]ast.Expr{{be.X, be.Y}, {be.Y, be.X}} {
+		x, empty := pair[0], pair[1]
+		tv := ix.Info.Types[empty]
+		switch {
+		case tv.IsNil(), tv.Value != nil && tv.Value.ExactString() == `""`:
+			if v := ix.local(x); v != nil {
+				return v
+			}
+		case tv.Value != nil && tv.Value.ExactString() == "0":
+			if c, ok := ast.Unparen(x).(*ast.CallExpr); ok && len(c.Args) == 1 {
+				if id, ok := ast.Unparen(c.Fun).(*ast.Ident); ok && id.Name == "len" {
+					if v := ix.local(c.Args[0]); v != nil {
+						return v
+					}
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// Fallback reports whether e is a value a local variable is given only when it was empty
+// (`if id == "" { id = fmt.Sprintf("cf-%d", time.Now().UnixNano()) }`): a default for a
+// missing value, which says nothing of the value the variable has otherwise.
+func (ix *Index) Fallback(e ast.Expr) bool { return ix.fallbacks[e] }
 
 // Decl returns the declaration, with a body, of a function or method of the package (its
 // generic origin's), or nil.
@@ -414,7 +471,8 @@ func Through(step func(ast.Expr) []ast.Expr) Option {
 
 // Skip names, outside Value, the nodes whose insides Find does not look into once match
 // has not held for them: what a read from outside the program returns is not made of the
-// arguments it was read with.
+// arguments it was read with. A finder has one: a later Skip replaces an earlier one, so
+// give one function that answers for all.
 func Skip(skip func(ast.Node) bool) Option {
 	return func(f *finder) { f.skip = skip }
 }

@@ -86,16 +86,31 @@ func (r Reader) UnstableSource(e ast.Expr) string {
 	found := ""
 	r.Defs.Find(e, defuse.Fills, func(x ast.Node) bool {
 		call, ok := x.(*ast.CallExpr)
-		if !ok {
-			return false
+		if !ok || r.fallback(call) {
+			return false // a default for a missing value, not what the key is otherwise
 		}
 		if fn, ok := typeutil.Callee(r.info(), call).(*types.Func); ok && r.Models.Of(fn).Unstable {
 			found = fn.Pkg().Name() + "." + fn.Name()
 			return true
 		}
 		return false
-	}, defuse.Skip(r.storeRead), defuse.Skip(r.dayBucket))
+	}, defuse.Skip(r.notMadeOf))
 	return found
+}
+
+// notMadeOf reports whether the search for a key's source stops at x: what a read returns
+// (storeRead), the clock read to the day (dayBucket), a default for a missing value
+// (fallback). One Skip: a finder keeps the last one it is given.
+func (r Reader) notMadeOf(x ast.Node) bool {
+	return r.storeRead(x) || r.dayBucket(x) || r.fallback(x)
+}
+
+// fallback reports whether x is a default a key's variable is given only when it was empty
+// (`if id == "" { id = uuid.NewString() }`, defuse.Index.Fallback): the key is the job's
+// whenever the job carries one, and a message without one gets a new key on every run.
+func (r Reader) fallback(x ast.Node) bool {
+	e, ok := x.(ast.Expr)
+	return ok && r.Defs.Fallback(e)
 }
 
 // dayKey reports whether a key is made from the clock read to the day (dayBucket): the
@@ -150,7 +165,7 @@ func (r Reader) storeRead(x ast.Node) bool {
 // Unstable reports whether v is assigned from a random or clock source.
 func (r Reader) Unstable(v *types.Var) bool {
 	for _, d := range r.Defs.Defs(v) {
-		if d != nil && r.UnstableSource(d) != "" {
+		if d != nil && !r.Defs.Fallback(d) && r.UnstableSource(d) != "" {
 			return true
 		}
 	}

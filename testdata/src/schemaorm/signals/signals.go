@@ -23,11 +23,11 @@ type Repo struct {
 	RDB *redis.Client
 }
 
-// Zlema reads today's indicator of the symbol, whose hash is named by the date, and records
+// Zlema reads the hour's indicator of the symbol, whose key is named by the hour, and records
 // the signal of the candle it names, dropping the insert's error: a repeat reads the same
 // candle and stops at the key.
 func (r *Repo) Zlema(ctx context.Context, symbol string) error { // want Zlema:`effects sql.write:protected\(\(\*gorm.DB\).Create\)`
-	val, err := r.RDB.Get(ctx, fmt.Sprintf("indicators:%s:%s", symbol, time.Now().Format("0102"))).Result()
+	val, err := r.RDB.Get(ctx, fmt.Sprintf("indicators:%s:%s", symbol, time.Now().Format("010215"))).Result()
 	if err != nil {
 		return err
 	}
