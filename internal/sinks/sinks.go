@@ -129,7 +129,7 @@ func (j *Judge) eval(call *ast.CallExpr, s *model.Sink, fn *types.Func, sc Scope
 			} else if d := j.drains(defuse.ArgAt(call, s.Arg-1), sc); d != "" {
 				e.State, e.Detail = effect.Protected, d // a backlog drained by chaining the job
 			} else if a := defuse.ArgAt(call, s.Arg-1); a != nil && j.whileActive(j.info().TypeOf(a)) {
-				e.Detail = s.What + whileActive
+				e.Detail = s.What + whileActiveDetail
 			} else if p := interfaceParam(j.info(), defuse.ArgAt(call, s.Arg-1), sc); p != 0 {
 				// AddJob(ctx, args river.JobArgs) { c.InsertTx(ctx, tx, args, nil) }: each
 				// caller's args type decides (PassArgs).
@@ -179,9 +179,9 @@ func (j *Judge) uniqueInsert(call *ast.CallExpr, i int) bool {
 	return a != nil && j.UniqueArgs(j.info().TypeOf(a))
 }
 
-// whileActive is what a River insert's detail says of an args type whose uniqueness lasts
+// whileActiveDetail is what a River insert's detail says of an args type whose uniqueness lasts
 // only while an earlier job is active (Judge.UniqueWhileActive).
-const whileActive = " unique by its args only while an earlier job is active (its UniqueOpts' ByState leaves out completed): a repeat after that job completed inserts another"
+const whileActiveDetail = " unique by its args only while an earlier job is active (its UniqueOpts' ByState leaves out completed): a repeat after that job completed inserts another"
 
 // whileActive reports whether t is a River args type whose UniqueOpts hold only while an
 // earlier job is active.
@@ -231,7 +231,7 @@ func (j *Judge) PassArgs(args []ast.Expr, e effect.Effect, sc Scope) effect.Effe
 		return e
 	}
 	if j.whileActive(j.info().TypeOf(args[i])) && what != e.Detail {
-		e.Detail = what + whileActive
+		e.Detail = what + whileActiveDetail
 	}
 	if topic := j.valueType(args[i]); topic != "" && e.State < effect.Claimed && what != e.Detail {
 		// The caller's args type routes the job to its worker, as at a direct Insert. (what
