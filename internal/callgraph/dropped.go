@@ -83,10 +83,14 @@ func (b *builder) onlyLogged(ifs *ast.IfStmt) *ast.CallExpr {
 		case *ast.ReturnStmt, *ast.BranchStmt, *ast.SendStmt:
 			handsOn = true
 		case *ast.AssignStmt:
+			// failed = err, errs = append(errs, err), last = fmt.Errorf("...: %w", err)
 			for _, r := range x.Rhs {
-				if rid, ok := ast.Unparen(r).(*ast.Ident); ok && b.in.Info.ObjectOf(rid) == errVar {
-					handsOn = true
-				}
+				ast.Inspect(r, func(y ast.Node) bool {
+					if rid, ok := y.(*ast.Ident); ok && b.in.Info.ObjectOf(rid) == errVar {
+						handsOn = true
+					}
+					return !handsOn
+				})
 			}
 		case *ast.CallExpr:
 			if fid, ok := ast.Unparen(x.Fun).(*ast.Ident); ok && fid.Name == "panic" {

@@ -6,6 +6,7 @@ package dropped
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"log"
 
 	"github.com/google/uuid"
@@ -30,6 +31,7 @@ func Register(mux *asynq.ServeMux, w *Worker) { // want Register:`effects sql.wr
 	mux.HandleFunc("plan", w.plan)
 	mux.HandleFunc("place:logged", placeLogged)
 	mux.HandleFunc("place:kept", placeKept)
+	mux.HandleFunc("place:collected", placeCollected)
 }
 
 // Worker runs the store's writes for each task.
@@ -115,4 +117,15 @@ func placeKept(ctx context.Context, t *asynq.Task) (failed error) {
 		failed = err
 	}
 	return failed
+}
+
+// placeCollected collects the helper's error for its result: a redelivery fails on the key.
+func placeCollected(ctx context.Context, t *asynq.Task) error {
+	var p payload
+	json.Unmarshal(t.Payload(), &p)
+	var errs []error
+	if err := shared.AddOrder(p.Ref); err != nil { // want `handler placeCollected: GORM Create \(INSERT\) of Order: INSERT without conflict handling into orders fails on a repeat`
+		errs = append(errs, err)
+	}
+	return errors.Join(errs...)
 }
