@@ -83,3 +83,51 @@ func IsBytes(t types.Type) bool {
 	b, ok := s.Elem().Underlying().(*types.Basic)
 	return ok && b.Kind() == types.Byte
 }
+
+// ReturnsError reports whether a return statement in body (not in nested literals)
+// returns an error that may not be nil (return err, return ErrDuplicate, return
+// fmt.Errorf(...)). An error made only of error variables body declares itself is another
+// call's: a lookup made inside the branch (existing, lookupErr := q.GetByKey(...); return
+// fmt.Errorf("...: %w", lookupErr)) fails on its own, not because of what the branch tests.
+func ReturnsError(info *types.Info, body *ast.BlockStmt) bool {
+	found := false
+	ast.Inspect(body, func(x ast.Node) bool {
+		switch x := x.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.ReturnStmt:
+			for _, r := range x.Results {
+				if tv, ok := info.Types[r]; ok && !tv.IsNil() && types.Implements(tv.Type, errorIface) && !errorOfBody(info, r, body) {
+					found = true
+				}
+			}
+		}
+		return !found
+	})
+	return found
+}
+
+// errorOfBody reports whether the error expression r is made of error variables, all of
+// them declared inside body.
+func errorOfBody(info *types.Info, r ast.Expr, body *ast.BlockStmt) bool {
+	vars, inside := 0, true
+	ast.Inspect(r, func(x ast.Node) bool {
+		id, ok := x.(*ast.Ident)
+		if !ok {
+			return true
+		}
+		v, ok := info.Uses[id].(*types.Var)
+		if !ok || v.IsField() || !types.Identical(v.Type(), errorType) {
+			return true
+		}
+		vars++
+		inside = inside && body.Pos() <= v.Pos() && v.Pos() < body.End()
+		return true
+	})
+	return vars > 0 && inside
+}
+
+var (
+	errorType  = types.Universe.Lookup("error").Type()
+	errorIface = errorType.Underlying().(*types.Interface)
+)

@@ -11,6 +11,8 @@ import (
 	"strings"
 
 	"golang.org/x/tools/go/types/typeutil"
+
+	"github.com/chokaq/idemlint/internal/defuse"
 )
 
 // duplicateCheck returns the gate of an if statement that tests a call's error for a
@@ -21,7 +23,7 @@ func (rd Reader) duplicateCheck(ifs *ast.IfStmt, en env) *Gate {
 	errExpr := rd.skippedByDuplicate(ifs.Cond)
 	if errExpr == nil {
 		errExpr = rd.duplicateTest(ifs.Cond)
-		if errExpr == nil || returnsError(rd.info(), ifs.Body) {
+		if errExpr == nil || defuse.ReturnsError(rd.info(), ifs.Body) {
 			return nil
 		}
 	}
@@ -186,49 +188,3 @@ func lastName(e ast.Expr) string {
 func isError(t types.Type) bool {
 	return t != nil && types.Identical(t, types.Universe.Lookup("error").Type())
 }
-
-// returnsError reports whether a return statement in body returns an error that may not
-// be nil (return err, return ErrDuplicate, return fmt.Errorf(...)): the duplicate is then
-// not taken as done. An error made only of error variables body declares itself is
-// another call's: the lookup of the row the duplicate found (existing, lookupErr :=
-// q.GetByKey(...); return fmt.Errorf("...: %w", lookupErr)) fails on its own, and a
-// repeat that finds the row goes on.
-func returnsError(info *types.Info, body *ast.BlockStmt) bool {
-	found := false
-	ast.Inspect(body, func(x ast.Node) bool {
-		switch x := x.(type) {
-		case *ast.FuncLit:
-			return false
-		case *ast.ReturnStmt:
-			for _, r := range x.Results {
-				if tv, ok := info.Types[r]; ok && !tv.IsNil() && types.Implements(tv.Type, errorIface) && !errorOfBody(info, r, body) {
-					found = true
-				}
-			}
-		}
-		return !found
-	})
-	return found
-}
-
-// errorOfBody reports whether the error expression r is made of error variables, all of
-// them declared inside body.
-func errorOfBody(info *types.Info, r ast.Expr, body *ast.BlockStmt) bool {
-	vars, inside := 0, true
-	ast.Inspect(r, func(x ast.Node) bool {
-		id, ok := x.(*ast.Ident)
-		if !ok {
-			return true
-		}
-		v, ok := info.Uses[id].(*types.Var)
-		if !ok || v.IsField() || !isError(v.Type()) {
-			return true
-		}
-		vars++
-		inside = inside && body.Pos() <= v.Pos() && v.Pos() < body.End()
-		return true
-	})
-	return vars > 0 && inside
-}
-
-var errorIface = types.Universe.Lookup("error").Type().Underlying().(*types.Interface)

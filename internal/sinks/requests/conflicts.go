@@ -12,9 +12,10 @@ import (
 	"go/ast"
 	"go/constant"
 	"go/token"
-	"go/types"
 	"net/http"
 	"strings"
+
+	"github.com/chokaq/idemlint/internal/defuse"
 )
 
 // ConflictDone returns where the function body (the one holding call) takes an API's
@@ -36,11 +37,11 @@ func (rd Reader) ConflictDone(call *ast.CallExpr, body *ast.BlockStmt, shortPos 
 		case *ast.FuncLit:
 			return false
 		case *ast.IfStmt:
-			if x.Pos() > call.End() && rd.conflictTest(x.Cond) && !rd.returnsError(x.Body) {
+			if x.Pos() > call.End() && rd.conflictTest(x.Cond) && !defuse.ReturnsError(rd.info(), x.Body) {
 				at = x.Pos()
 			}
 		case *ast.CaseClause:
-			if x.Pos() > call.End() && !rd.returnsError(&ast.BlockStmt{List: x.Body}) {
+			if x.Pos() > call.End() && !defuse.ReturnsError(rd.info(), &ast.BlockStmt{List: x.Body}) {
 				for _, e := range x.List {
 					if rd.conflictValue(e) {
 						at = x.Pos()
@@ -69,12 +70,8 @@ func (rd Reader) conflictTest(cond ast.Expr) bool {
 			return rd.conflictValue(c.X) || rd.conflictValue(c.Y)
 		}
 	case *ast.CallExpr:
-		fn, _ := rd.info().Uses[calleeIdent(c)].(*types.Func)
-		if fn == nil || fn.Pkg() == nil || fn.Pkg().Path() != "strings" {
-			return false
-		}
-		switch fn.Name() {
-		case "Contains", "HasPrefix", "EqualFold":
+		switch bodyFunc(rd.info(), c) {
+		case "strings.Contains", "strings.HasPrefix", "strings.EqualFold":
 			for _, a := range c.Args {
 				if rd.conflictValue(a) {
 					return true
@@ -101,42 +98,4 @@ func (rd Reader) conflictValue(e ast.Expr) bool {
 		return strings.Contains(strings.ToLower(constant.StringVal(tv.Value)), "already exist")
 	}
 	return false
-}
-
-// returnsError reports whether block returns a non-nil error (not in nested literals).
-func (rd Reader) returnsError(block *ast.BlockStmt) bool {
-	found := false
-	ast.Inspect(block, func(x ast.Node) bool {
-		switch x := x.(type) {
-		case *ast.FuncLit:
-			return false
-		case *ast.ReturnStmt:
-			for _, r := range x.Results {
-				if t := rd.info().TypeOf(r); t != nil && types.Implements(t, errorType) && !rd.isNil(r) {
-					found = true
-				}
-			}
-		}
-		return !found
-	})
-	return found
-}
-
-var errorType = types.Universe.Lookup("error").Type().Underlying().(*types.Interface)
-
-func (rd Reader) isNil(e ast.Expr) bool {
-	tv, ok := rd.info().Types[e]
-	return ok && tv.IsNil()
-}
-
-// calleeIdent returns the identifier a call's function is named by (strings.Contains:
-// Contains), or nil.
-func calleeIdent(c *ast.CallExpr) *ast.Ident {
-	switch f := ast.Unparen(c.Fun).(type) {
-	case *ast.Ident:
-		return f
-	case *ast.SelectorExpr:
-		return f.Sel
-	}
-	return nil
 }
